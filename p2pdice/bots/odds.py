@@ -1,0 +1,44 @@
+"""Probabilities a seat can compute from what it sees: binomial tails over the unseen dice."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import comb
+
+from ..core.bids import Bid
+from ..core.view import SeatView
+
+
+def face_probability(face: int, *, wild_ones: bool) -> float:
+    """Chance that one unseen die counts toward a bid on `face`."""
+    return 1 / 3 if wild_ones and face != 1 else 1 / 6
+
+
+@lru_cache(maxsize=65536)
+def at_least(needed: int, unseen: int, p: float) -> float:
+    """P(X >= needed) for X ~ Binomial(unseen, p)."""
+    if needed <= 0:
+        return 1.0
+    if needed > unseen:
+        return 0.0
+    return sum(comb(unseen, k) * p**k * (1 - p) ** (unseen - k) for k in range(needed, unseen + 1))
+
+
+@lru_cache(maxsize=65536)
+def exactly(needed: int, unseen: int, p: float) -> float:
+    """P(X == needed) for X ~ Binomial(unseen, p)."""
+    if needed < 0 or needed > unseen:
+        return 0.0
+    return comb(unseen, needed) * p**needed * (1 - p) ** (unseen - needed)
+
+
+def bid_true_chance(view: SeatView, bid: Bid) -> float:
+    """Chance that `bid` holds, given this seat's own dice."""
+    p = face_probability(bid.face, wild_ones=view.wild_ones)
+    return at_least(bid.quantity - view.own_matching(bid.face), view.unseen_dice, p)
+
+
+def exact_chance(view: SeatView, bid: Bid) -> float:
+    """Chance that exactly `bid.quantity` dice match, given this seat's own dice."""
+    p = face_probability(bid.face, wild_ones=view.wild_ones)
+    return exactly(bid.quantity - view.own_matching(bid.face), view.unseen_dice, p)

@@ -1,0 +1,79 @@
+"""The `p2pdice` command. Sub-commands import their machinery lazily so `--help` stays fast."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from . import __version__
+from .cli_options import CliError, add_rules_options
+
+Runner = Callable[[argparse.Namespace], int]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (and exit status 2), never a usage dump."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _run_simulate(args: argparse.Namespace) -> int:
+    from .cmd_simulate import run
+
+    return run(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="p2pdice",
+        description="Liar's Dice for people on the same Wi-Fi: provably fair hands, no trusted server.",
+    )
+    parser.add_argument("--version", action="version", version=f"p2pdice {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    sim = sub.add_parser(
+        "simulate",
+        help="play whole games between CPU players and print them",
+        description="Play whole games between CPU players on the rules engine.",
+    )
+    sim.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
+    add_rules_options(sim, seats_flag="--players")
+    sim.add_argument(
+        "--bots",
+        default="medium",
+        metavar="LIST",
+        help="comma-separated bots per seat, repeated to fill the table: easy, medium, hard or module:callable",
+    )
+    sim.add_argument(
+        "--seed", type=int, default=0, help="random seed: the same seed plays the same games"
+    )
+    sim.add_argument("--json", action="store_true", help="print one JSON summary object")
+    sim.add_argument(
+        "--verbose", action="store_true", help="print every round: hands, bids, calls, counts"
+    )
+    sim.set_defaults(run=_run_simulate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run: Runner | None = getattr(args, "run", None)
+    if run is None:
+        parser.print_help()
+        return 0
+    try:
+        return run(args)
+    except CliError as err:
+        print(f"p2pdice {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`p2pdice ... | head`); stop quietly, as Unix tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1

@@ -1,0 +1,46 @@
+"""`p2pdice simulate`: CPU-only games, printed as they play or summarised."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from .bots.registry import BotLoadError, load_bot
+from .cli_options import CliError, rules_from_args
+from .sim import simulate
+
+
+def bot_names_for_seats(text: str, seats: int) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise CliError("--bots: give at least one bot name")
+    return [names[i % len(names)] for i in range(seats)]
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise CliError("--games: must be at least 1")
+    rules = rules_from_args(args, flag_names={"seats": "--players"}, **_default_players(args))
+    names = bot_names_for_seats(args.bots, rules.seats)
+    try:
+        bots = [load_bot(n) for n in names]
+    except BotLoadError as err:
+        raise CliError(f"--bots: {err}") from None
+    labels = [f"P{s} ({n})" for s, n in enumerate(names)]
+    out = print if args.verbose else None
+    if out:
+        print(f"Rules: {rules.summary()}; players: {', '.join(labels)}")
+    summary = simulate(rules, bots, games=args.games, seed=args.seed, names=labels, out=out)
+    if args.json:
+        print(json.dumps(summary.to_json(names), sort_keys=True))
+    elif not args.verbose:
+        print(
+            f"{summary.games} games, {summary.rounds} rounds, {summary.games / summary.seconds:.0f} games/s"
+        )
+        for seat, wins in enumerate(summary.wins):
+            print(f"  {labels[seat]:<16} {wins} wins ({100 * wins / summary.games:.1f}%)")
+    return 0
+
+
+def _default_players(args: argparse.Namespace) -> dict[str, int]:
+    return {} if args.seats is not None else {"seats": 4}

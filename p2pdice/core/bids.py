@@ -1,0 +1,207 @@
+"""Bids: their order under each `ones` mode, legality (protocol/RULES.md R2) and counting (R4).
+
+Everything here is a pure function of the rules, the standing bid and public counts, so the
+same code checks a bid on the host, on every peer, in the offline verifier and in the bots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .errors import Reason, RuleError
+from .rules import Ones, Palifico, Rules
+
+FACES = range(1, 7)
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A claim that at least `quantity` dice in play show `face` (counting wilds)."""
+
+    quantity: int
+    face: int
+
+    def __str__(self) -> str:
+        noun = "1" if self.face == 1 else str(self.face)
+        return f"{self.quantity} x {noun}{'s' if self.quantity != 1 else ''}"
+
+
+def bid_problem(
+    rules: Rules,
+    previous: Bid | None,
+    bid: Bid,
+    *,
+    dice_in_play: int,
+    palifico_round: bool,
+    bidder_dice: int,
+) -> Reason | None:
+    """The reason `bid` is illegal after `previous`, or None when it is legal (RULES.md R2)."""
+    q, f = bid.quantity, bid.face
+    if not isinstance(f, int) or isinstance(f, bool) or f not in FACES:
+        return Reason.INVALID_FACE
+    if not isinstance(q, int) or isinstance(q, bool) or q < 1:
+        return Reason.INVALID_QUANTITY
+    if q > dice_in_play:
+        return Reason.QUANTITY_TOO_HIGH
+    if palifico_round:
+        return _palifico_problem(rules, previous, bid, bidder_dice)
+    if rules.ones == Ones.WILD and f == 1:
+        return Reason.FACE_NOT_ALLOWED
+    if previous is None:
+        if rules.ones == Ones.ACES and f == 1:
+            return Reason.FACE_NOT_ALLOWED
+        return None
+    if rules.ones == Ones.ACES and (previous.face == 1 or f == 1):
+        return None if _aces_raise_ok(previous, bid) else Reason.BID_NOT_HIGHER
+    return None if _natural_raise(previous, bid) else Reason.BID_NOT_HIGHER
+
+
+def check_bid(
+    rules: Rules,
+    previous: Bid | None,
+    bid: Bid,
+    *,
+    dice_in_play: int,
+    palifico_round: bool,
+    bidder_dice: int,
+) -> None:
+    """Raise RuleError with the reason code when `bid` is illegal."""
+    problem = bid_problem(
+        rules,
+        previous,
+        bid,
+        dice_in_play=dice_in_play,
+        palifico_round=palifico_round,
+        bidder_dice=bidder_dice,
+    )
+    if problem is not None:
+        raise RuleError(problem, f"{bid} is not allowed after {previous or 'no bid'}")
+
+
+def lowest_legal_quantity(
+    rules: Rules,
+    previous: Bid | None,
+    face: int,
+    *,
+    dice_in_play: int,
+    palifico_round: bool,
+    bidder_dice: int,
+) -> int | None:
+    """The smallest legal quantity on `face`, or None when no bid on it is legal.
+
+    For a fixed face legality is monotone in the quantity (every rule is a lower bound, plus
+    the cap at the dice in play; a property test checks it), so a binary search over
+    `bid_problem` finds the bound without restating the rules.
+    """
+
+    def legal(q: int) -> bool:
+        return (
+            bid_problem(
+                rules,
+                previous,
+                Bid(q, face),
+                dice_in_play=dice_in_play,
+                palifico_round=palifico_round,
+                bidder_dice=bidder_dice,
+            )
+            is None
+        )
+
+    if dice_in_play < 1 or not legal(dice_in_play):
+        return None
+    lo, hi = 1, dice_in_play
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if legal(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def lowest_bids_per_face(
+    rules: Rules,
+    previous: Bid | None,
+    *,
+    dice_in_play: int,
+    palifico_round: bool,
+    bidder_dice: int,
+) -> dict[int, Bid]:
+    """For each face, the legal bid with the smallest quantity (faces with none are absent)."""
+    lowest: dict[int, Bid] = {}
+    for face in FACES:
+        q = lowest_legal_quantity(
+            rules,
+            previous,
+            face,
+            dice_in_play=dice_in_play,
+            palifico_round=palifico_round,
+            bidder_dice=bidder_dice,
+        )
+        if q is not None:
+            lowest[face] = Bid(q, face)
+    return lowest
+
+
+def legal_bids(
+    rules: Rules,
+    previous: Bid | None,
+    *,
+    dice_in_play: int,
+    palifico_round: bool,
+    bidder_dice: int,
+) -> list[Bid]:
+    """Every legal bid, in increasing quantity then face."""
+    lowest = lowest_bids_per_face(
+        rules,
+        previous,
+        dice_in_play=dice_in_play,
+        palifico_round=palifico_round,
+        bidder_dice=bidder_dice,
+    )
+    bids = [Bid(q, f) for f, low in lowest.items() for q in range(low.quantity, dice_in_play + 1)]
+    return sorted(bids, key=lambda b: (b.quantity, b.face))
+
+
+def ones_are_wild(rules: Rules, palifico_round: bool) -> bool:
+    """Whether a die showing 1 counts toward bids on other faces this round."""
+    return rules.ones != Ones.NATURAL and not palifico_round
+
+
+def count_matching(hands: Iterable[Iterable[int]], face: int, *, wild_ones: bool) -> int:
+    """How many dice count toward a bid on `face` (RULES.md R4)."""
+    return sum(
+        1 for hand in hands for die in hand if die == face or (wild_ones and face != 1 and die == 1)
+    )
+
+
+def die_counts(die: int, face: int, *, wild_ones: bool) -> bool:
+    """Whether one die counts toward a bid on `face` (for highlighting at the reveal)."""
+    return die == face or (wild_ones and face != 1 and die == 1)
+
+
+def _natural_raise(previous: Bid, bid: Bid) -> bool:
+    return bid.quantity > previous.quantity or (
+        bid.quantity == previous.quantity and bid.face > previous.face
+    )
+
+
+def _aces_raise_ok(previous: Bid, bid: Bid) -> bool:
+    if previous.face != 1:  # onto ones: at least half, rounded up
+        return bid.quantity >= -(-previous.quantity // 2)
+    if bid.face == 1:
+        return bid.quantity > previous.quantity
+    return bid.quantity >= 2 * previous.quantity + 1  # leaving ones
+
+
+def _palifico_problem(
+    rules: Rules, previous: Bid | None, bid: Bid, bidder_dice: int
+) -> Reason | None:
+    if previous is None:
+        return None
+    if bid.face == previous.face:
+        return None if bid.quantity > previous.quantity else Reason.BID_NOT_HIGHER
+    if rules.palifico == Palifico.FREE and bidder_dice == 1:
+        return None if _natural_raise(previous, bid) else Reason.BID_NOT_HIGHER
+    return Reason.FACE_FIXED

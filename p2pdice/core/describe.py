@@ -1,0 +1,58 @@
+"""Plain-English lines for game events, shared by simulate, verify and the terminal client."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .bids import Bid, ones_are_wild
+from .game import Call, Outcome, RoundResult
+from .rules import Rules
+
+
+def bid_words(bid: Bid) -> str:
+    face = "one" if bid.face == 1 else str(bid.face)
+    plural = "s" if bid.quantity != 1 else ""
+    return f"{bid.quantity} x {face}{plural}"
+
+
+def hand_text(hand: Sequence[int] | None) -> str:
+    if hand is None:
+        return "[not opened]"
+    return "[" + " ".join(str(d) for d in hand) + "]" if hand else "[out]"
+
+
+def outcome_line(result: RoundResult, name: Sequence[str], rules: Rules) -> str:
+    """One sentence: what was called, what was counted and who paid."""
+    if result.outcome == Outcome.FORFEIT:
+        who = ", ".join(name[s] for s in result.forfeited)
+        return f"{who} forfeited: the round is replayed with fresh hands"
+    bid = result.bid
+    assert bid is not None and result.caller is not None
+    wild_counted = ones_are_wild(rules, result.palifico_round) and bid.face != 1
+    wild = " (ones wild)" if wild_counted else ""
+    counted = f"{result.count} {'die shows' if result.count == 1 else 'dice show'} {bid.face}{wild}"
+    if any(h is None for h in result.hands):
+        counted = f"at least {counted} among the opened hands"
+    call = "exact" if result.call == Call.EXACT else "Liar"
+    head = f"{name[result.caller]} called {call} on {bid_words(bid)}: {counted}"
+    if result.outcome == Outcome.BID_STANDS:
+        tail = f"the bid stands, {name[result.caller]} loses a die"
+    elif result.outcome == Outcome.BID_FAILS:
+        tail = f"the bid fails, {name[_seat(result.bidder)]} loses a die"
+    elif result.outcome == Outcome.EXACT_HIT:
+        tail = (
+            f"exact! {name[result.caller]} regains a die"
+            if result.gainer is not None
+            else f"exact! {name[result.caller]} already holds the most dice allowed"
+        )
+    else:
+        tail = f"not exact, {name[result.caller]} loses a die"
+    line = f"{head} - {tail}"
+    for seat in result.eliminated:
+        line += f"; {name[seat]} is out"
+    return line
+
+
+def _seat(seat: int | None) -> int:
+    assert seat is not None
+    return seat

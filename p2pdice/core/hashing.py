@@ -1,0 +1,61 @@
+"""Framing and tagged hashing (protocol/SPEC.md 2.1, 2.2, 2.5): every hash is domain-separated."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from enum import StrEnum
+
+
+class Tag(StrEnum):
+    """The registry of domain tags and signature contexts (SPEC.md 2.5)."""
+
+    TABLE = "p2pdice/v1/table"  #: table id from the genesis event
+    ENTRY = "p2pdice/v1/entry"  #: hash of a transcript entry
+    MESSAGE = "p2pdice/v1/message"  #: hash of a signed player message
+    COMMIT_SEED = "p2pdice/v1/commit/seed"  #: seed commitment
+    COMMIT_CONTRIB = "p2pdice/v1/commit/contrib"  #: contribution commitment
+    COMMIT_SET = "p2pdice/v1/commitset"  #: commitment-set hash
+    BEACON = "p2pdice/v1/beacon"  #: the round's shared randomness R
+    DICE = "p2pdice/v1/dice"  #: HMAC input for dice derivation
+    STARTER = "p2pdice/v1/starter"  #: HMAC input for the random first starter
+    COMPARE = "p2pdice/v1/compare"  #: comparison code
+    PASSWORD = "p2pdice/v1/password"  #: password proof
+    RULES = "p2pdice/v1/rules"  #: rules hash for discovery
+    SIG_MESSAGE = "p2pdice/v1/sig/message"  #: signature context of player messages
+    SIG_ENTRY = "p2pdice/v1/sig/entry"  #: signature context of host entries
+    SIG_AUTH = "p2pdice/v1/sig/auth"  #: signature context of connection authentication
+
+
+Field = bytes | str | int
+
+
+def field_bytes(value: Field) -> bytes:
+    """Bytes as themselves, text as UTF-8, unsigned integers as u64 big-endian."""
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**64:
+        return value.to_bytes(8, "big")
+    raise TypeError(f"cannot frame {value!r}")
+
+
+def frame(value: Field) -> bytes:
+    data = field_bytes(value)
+    return len(data).to_bytes(4, "big") + data
+
+
+def framed(tag: str, *fields: Field) -> bytes:
+    """frame(tag) || frame(f1) || ... || frame(fn)"""
+    return b"".join(frame(x) for x in (tag, *fields))
+
+
+def tagged_hash(tag: Tag, *fields: Field) -> bytes:
+    """H(tag, f1, ..., fn) = SHA-256 over the framed tag and fields."""
+    return hashlib.sha256(framed(tag, *fields)).digest()
+
+
+def tagged_hmac(key: bytes, tag: Tag, *fields: Field) -> bytes:
+    """HMAC-SHA256 keyed by `key` over the framed tag and fields."""
+    return hmac.new(key, framed(tag, *fields), hashlib.sha256).digest()

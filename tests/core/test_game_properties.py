@@ -1,0 +1,187 @@
+"""Rules invariants under random legal (and illegal) play with random hands."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from p2pdice.core.bids import FACES, Bid, bid_problem, legal_bids
+from p2pdice.core.errors import RuleError
+from p2pdice.core.game import (
+    Challenge,
+    Deal,
+    ExactCall,
+    Forfeit,
+    Outcome,
+    Phase,
+    PlaceBid,
+    Reveal,
+    StartNextRound,
+    Undo,
+    apply,
+    new_game,
+)
+from p2pdice.core.rules import Ones, Palifico, Rules
+
+rules_strategy = st.builds(
+    Rules,
+    seats=st.integers(2, 6),
+    starting_dice=st.integers(1, 5),
+    ones=st.sampled_from(list(Ones)),
+    exact_call=st.booleans(),
+    palifico=st.sampled_from(list(Palifico)),
+    first_starter=st.sampled_from(["random", "seat0"]),
+)
+
+
+def rank(rules: Rules, bid: Bid, palifico_round: bool) -> int:
+    """An order of bids written independently of the engine (aces: q ones sits just above 2q 6s)."""
+    if rules.ones == Ones.ACES and not palifico_round and bid.face == 1:
+        return 20 * bid.quantity + 7
+    return 10 * bid.quantity + bid.face
+
+
+class RandomGame(RuleBasedStateMachine):
+    @initialize(rules=rules_strategy)
+    def start(self, rules: Rules) -> None:
+        self.rules = rules
+        self.state = new_game(rules)
+        self.cap = rules.seats * rules.starting_dice
+
+    def _try(self, event) -> bool:
+        before = self.state
+        try:
+            after = apply(self.state, event)
+        except RuleError:
+            assert self.state == before  # nothing changed
+            return False
+        self.state = after
+        return True
+
+    @precondition(lambda self: self.state.phase == Phase.DEALING)
+    @rule(data=st.data())
+    def deal(self, data) -> None:
+        starter = None
+        if self.state.starter is None:
+            starter = data.draw(st.sampled_from(self.state.survivors))
+        assert self._try(Deal(starter))
+
+    @precondition(lambda self: self.state.phase == Phase.BIDDING)
+    @rule(data=st.data())
+    def legal_bid(self, data) -> None:
+        s = self.state
+        options = legal_bids(
+            s.rules,
+            s.standing_bid,
+            dice_in_play=s.dice_in_play,
+            palifico_round=s.palifico_round,
+            bidder_dice=s.dice[s.turn],
+        )
+        if not options:
+            return
+        bid = data.draw(st.sampled_from(options[:12]))
+        previous = s.standing_bid
+        assert self._try(PlaceBid(s.turn, bid))
+        if previous is not None:
+            assert rank(s.rules, bid, s.palifico_round) > rank(s.rules, previous, s.palifico_round)
+
+    @rule(seat=st.integers(-1, 6), q=st.integers(-1, 32), f=st.integers(0, 7))
+    def any_bid(self, seat: int, q: int, f: int) -> None:
+        self._try(PlaceBid(seat, Bid(q, f)))
+
+    @rule(
+        seat=st.integers(0, 5), kind=st.sampled_from([Challenge, ExactCall, Undo, StartNextRound])
+    )
+    def any_call(self, seat: int, kind) -> None:
+        before = self.state
+        if self._try(kind(seat)) and kind is Undo:
+            assert before.standing_bidder == seat
+
+    @precondition(lambda self: self.state.phase == Phase.SHOWDOWN)
+    @rule(data=st.data())
+    def reveal(self, data) -> None:
+        s = self.state
+        hands = tuple(
+            tuple(data.draw(st.lists(st.sampled_from(FACES), min_size=n, max_size=n)))
+            for n in s.dice
+        )
+        total_before = s.dice_in_play
+        assert self._try(Reveal(hands))
+        result = self.state.last_result
+        total_after = self.state.dice_in_play
+        if result.outcome == Outcome.EXACT_HIT:
+            assert total_after in (total_before, total_before + 1)
+        else:
+            assert total_after == total_before - 1
+
+    @precondition(lambda self: self.state.phase in (Phase.DEALING, Phase.SHOWDOWN))
+    @rule(data=st.data())
+    def forfeit(self, data) -> None:
+        if data.draw(st.integers(0, 9)) != 0:  # rare
+            return
+        seat = data.draw(st.sampled_from(self.state.survivors))
+        assert self._try(Forfeit((seat,)))
+
+    @precondition(lambda self: self.state.phase == Phase.ROUND_OVER)
+    @rule()
+    def next_round(self) -> None:
+        assert self._try(StartNextRound(self.state.next_starter))
+
+    @invariant()
+    def dice_bounded(self) -> None:
+        if hasattr(self, "state"):
+            assert 0 <= self.state.dice_in_play <= self.cap
+            assert all(0 <= n <= self.rules.starting_dice for n in self.state.dice)
+
+    @invariant()
+    def ranking_is_a_permutation(self) -> None:
+        if hasattr(self, "state"):
+            assert sorted(self.state.ranking) == list(range(self.rules.seats))
+            if self.state.phase == Phase.GAME_OVER:
+                assert len(self.state.survivors) == 1
+
+
+TestRandomGame = RandomGame.TestCase
+TestRandomGame.settings = settings(max_examples=150, stateful_step_count=60, deadline=None)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rules_strategy, seed=st.integers(0, 2**32 - 1))
+def test_every_game_ends_with_one_winner_and_a_full_ranking(rules: Rules, seed: int) -> None:
+    import random
+
+    from p2pdice.bots import load_bot
+    from p2pdice.sim import play_game
+
+    rng = random.Random(seed)
+    bots = [load_bot(rng.choice(["easy", "medium"])) for _ in range(rules.seats)]
+    record = play_game(rules, bots, rng)
+    assert sorted(record.ranking) == list(range(rules.seats))
+    assert record.bot_faults == 0
+    assert record.rounds <= rules.seats * rules.starting_dice * 3
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rules=rules_strategy,
+    pq=st.integers(1, 30),
+    pf=st.integers(1, 6),
+    face=st.integers(1, 6),
+    n=st.integers(1, 30),
+    pal=st.booleans(),
+    bidder=st.integers(1, 5),
+)
+def test_legality_is_monotone_in_quantity(rules, pq, pf, face, n, pal, bidder) -> None:
+    """legal_bids relies on this: once a quantity is legal, every larger one up to n is too."""
+    previous = Bid(min(pq, n), pf)
+    legal = [
+        bid_problem(
+            rules, previous, Bid(q, face), dice_in_play=n, palifico_round=pal, bidder_dice=bidder
+        )
+        is None
+        for q in range(1, n + 1)
+    ]
+    if True in legal:
+        first = legal.index(True)
+        assert all(legal[first:])
