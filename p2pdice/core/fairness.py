@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -137,7 +138,8 @@ def password_proof(
 ) -> bytes:
     """Proof of the table password, bound to one challenge; the password never travels."""
     message = framed(Tag.PASSWORD, table_id, host_key, nonce, player_key)
-    return hmac.new(password.encode("utf-8"), message, hashlib.sha256).digest()
+    key = unicodedata.normalize("NFC", password).encode("utf-8")
+    return hmac.new(key, message, hashlib.sha256).digest()
 
 
 def comparison_code(start_entry_hash: bytes) -> str:

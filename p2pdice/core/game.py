@@ -401,7 +401,7 @@ def _reveal(state: GameState, event: Reveal) -> GameState:
     starter_seat = loser if state.call == Call.CHALLENGE else caller
     assert starter_seat is not None
     game_over = len(after.survivors) == 1
-    next_starter = None if game_over else after.seat_or_next(starter_seat)
+    next_starter = after.seat_or_next(starter_seat)  # at game over: the sole survivor
     result = RoundResult(
         round=state.round,
         palifico_round=state.palifico_round,
@@ -439,10 +439,10 @@ def _forfeit(state: GameState, event: Forfeit) -> GameState:
     out = (*sorted(seats, reverse=True), *state.out)
     after = replace(state, dice=dice)
     game_over = len(after.survivors) <= 1
-    if state.starter is None:
+    if state.starter is None or not after.survivors:
         next_starter = None
     else:
-        next_starter = None if game_over else after.seat_or_next(state.starter)
+        next_starter = after.seat_or_next(state.starter)
     result = RoundResult(
         round=state.round,
         palifico_round=state.palifico_round,

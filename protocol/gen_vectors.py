@@ -1,0 +1,2197 @@
+#!/usr/bin/env python3
+"""Generate the p2pdice protocol test vectors (protocol/vectors/v1/*.json).
+
+This script is an *independent* statement of protocol/SPEC.md: it deliberately imports
+nothing from the ``p2pdice`` package and nothing from the rest of the repository. It uses the
+Python standard library and ``cryptography`` (Ed25519) only, and re-implements from the prose
+of SPEC.md everything a vector needs: framing and tagged hashes (§2.1, §2.2), the canonical
+JSON encoder and strict decoder (§2.3), signatures with contexts (§2.4), the table id and the
+comparison code (§3.1, §3.5), the password proof (§3.4), commitments, the commitment set, the
+shared randomness R, dice and the random starter (§5), and the hash-chained transcript (§6.1).
+If the package and this script disagree on a vector, one of them misreads SPEC.md.
+
+Every secret is derived from a fixed label (``det(label)`` = SHA-256 of the label), so the
+output is byte-identical on every run; CI can re-run this script and diff.
+
+Usage: python protocol/gen_vectors.py [--out DIR]     (default: vectors/v1 next to this file)
+
+The script checks itself before writing anything and fails loudly when a check does not hold:
+the strict decoder agrees with every decode case, the encoder reproduces every canonical
+output, the RFC 8032 test vectors are reproduced exactly, every signature marked valid verifies
+and every one marked invalid does not, and every invalid chain is rejected at the stated index
+with the stated reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import hmac
+import json
+import os
+import re
+import sys
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+
+# ---------------------------------------------------------------------------------------------
+# §2.1 / §2.2 framing and tagged hashes
+# ---------------------------------------------------------------------------------------------
+
+TAG_TABLE = "p2pdice/v1/table"
+TAG_ENTRY = "p2pdice/v1/entry"
+TAG_MESSAGE = "p2pdice/v1/message"
+TAG_COMMIT_SEED = "p2pdice/v1/commit/seed"
+TAG_COMMIT_CONTRIB = "p2pdice/v1/commit/contrib"
+TAG_COMMITSET = "p2pdice/v1/commitset"
+TAG_BEACON = "p2pdice/v1/beacon"
+TAG_DICE = "p2pdice/v1/dice"
+TAG_STARTER = "p2pdice/v1/starter"
+TAG_COMPARE = "p2pdice/v1/compare"
+TAG_PASSWORD = "p2pdice/v1/password"
+CTX_MESSAGE = "p2pdice/v1/sig/message"
+CTX_ENTRY = "p2pdice/v1/sig/entry"
+
+Field = bytes | str | int
+
+
+def field(value: Field) -> bytes:
+    """§2.1: bytes are themselves, text is UTF-8, an unsigned integer is u64 big-endian."""
+    if isinstance(value, bool):
+        raise TypeError("booleans are not fields")
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    if isinstance(value, int):
+        if not 0 <= value < 2**64:
+            raise ValueError("u64 out of range")
+        return value.to_bytes(8, "big")
+    raise TypeError(type(value))
+
+
+def u64(n: int) -> bytes:
+    return field(n)
+
+
+def frame(x: bytes) -> bytes:
+    if len(x) >= 2**32:
+        raise ValueError("field too long to frame")
+    return len(x).to_bytes(4, "big") + x
+
+
+def framed(tag: str, *fields: Field) -> bytes:
+    out = frame(tag.encode("ascii"))
+    for f in fields:
+        out += frame(field(f))
+    return out
+
+
+def H(tag: str, *fields: Field) -> bytes:
+    return hashlib.sha256(framed(tag, *fields)).digest()
+
+
+def hmac_sha256(key: bytes, msg: bytes) -> bytes:
+    return hmac.new(key, msg, hashlib.sha256).digest()
+
+
+def det(label: str, n: int = 32) -> bytes:
+    """Deterministic "random" bytes for vectors: SHA-256 of a label (truncated to n bytes)."""
+    digest = hashlib.sha256(("p2pdice-vectors/" + label).encode("utf-8")).digest()
+    assert n <= 32
+    return digest[:n]
+
+
+# ---------------------------------------------------------------------------------------------
+# §2.3 canonical JSON: encoder and strict decoder
+# ---------------------------------------------------------------------------------------------
+
+MAX_INT = 2**53 - 1
+MAX_DEPTH = 32
+
+
+class JsonError(Exception):
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+
+
+_SHORT_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\f": "\\f",
+    "\r": "\\r",
+}
+
+
+def _enc_string(s: str) -> str:
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if ch in _SHORT_ESCAPES:
+            out.append(_SHORT_ESCAPES[ch])
+        elif o < 0x20:
+            out.append(f"\\u{o:04x}")
+        elif 0xD800 <= o <= 0xDFFF:
+            raise ValueError("lone surrogate cannot be encoded")
+        else:
+            out.append(ch)  # U+007F and all non-ASCII literally
+    out.append('"')
+    return "".join(out)
+
+
+def _enc(v: Any, depth: int) -> str:
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, int):
+        if not -MAX_INT <= v <= MAX_INT:
+            raise ValueError("integer out of range")
+        return str(v)
+    if isinstance(v, str):
+        return _enc_string(v)
+    if isinstance(v, (list, tuple)):
+        if depth + 1 > MAX_DEPTH:
+            raise ValueError("too deep")
+        return "[" + ",".join(_enc(x, depth + 1) for x in v) + "]"
+    if isinstance(v, dict):
+        if depth + 1 > MAX_DEPTH:
+            raise ValueError("too deep")
+        for k in v:
+            if not isinstance(k, str) or any(not 0x20 <= ord(c) <= 0x7E for c in k):
+                raise ValueError(f"bad key {k!r}")
+        keys = sorted(v, key=lambda k: k.encode("ascii"))
+        return "{" + ",".join(_enc_string(k) + ":" + _enc(v[k], depth + 1) for k in keys) + "}"
+    raise TypeError(type(v))
+
+
+def canonical(v: Any) -> bytes:
+    return _enc(v, 0).encode("utf-8")
+
+
+_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+_WS = " \t\n\r"
+
+
+class _Parser:
+    """RFC 8259 JSON parser that reports the §2.3 reason codes.
+
+    Deliberate readings (see the comments in canonical_json.json):
+    - a leading U+FEFF (BOM) is skipped, as RFC 8259 §8.1 allows a parser to, so a BOM-prefixed
+      text is JSON that does not re-encode identically: JSON_NOT_CANONICAL;
+    - "01" and "+1" are not JSON numbers under RFC 8259: JSON_SYNTAX; "-0" is a JSON number
+      whose value re-encodes as "0": JSON_NOT_CANONICAL;
+    - an unescaped control character inside a string is not JSON (RFC 8259 §7): JSON_SYNTAX;
+    - any fraction or exponent is JSON_FLOAT, whatever its value ("1.0", "1e2", "1E2").
+    """
+
+    def __init__(self, text: str) -> None:
+        self.s = text
+        self.i = 0
+
+    def fail(self, reason: str, detail: str) -> JsonError:
+        return JsonError(reason, f"{detail} at offset {self.i}")
+
+    def ws(self) -> None:
+        while self.i < len(self.s) and self.s[self.i] in _WS:
+            self.i += 1
+
+    def parse(self) -> Any:
+        if self.s.startswith("\ufeff"):
+            self.i = 1
+        self.ws()
+        v = self.value(0)
+        self.ws()
+        if self.i != len(self.s):
+            raise self.fail("JSON_SYNTAX", "trailing data")
+        return v
+
+    def peek(self) -> str:
+        if self.i >= len(self.s):
+            raise self.fail("JSON_SYNTAX", "unexpected end")
+        return self.s[self.i]
+
+    def value(self, depth: int) -> Any:
+        c = self.peek()
+        if c == "{":
+            return self.obj(depth + 1)
+        if c == "[":
+            return self.arr(depth + 1)
+        if c == '"':
+            return self.string()
+        if c == "-" or "0" <= c <= "9":
+            return self.number()
+        for lit, val in (("true", True), ("false", False), ("null", None)):
+            if self.s.startswith(lit, self.i):
+                self.i += len(lit)
+                return val
+        raise self.fail("JSON_SYNTAX", f"unexpected {c!r}")
+
+    def obj(self, depth: int) -> dict:
+        if depth > MAX_DEPTH:
+            raise self.fail("JSON_TOO_DEEP", "nesting deeper than 32")
+        self.i += 1
+        out: dict = {}
+        self.ws()
+        if self.peek() == "}":
+            self.i += 1
+            return out
+        while True:
+            self.ws()
+            if self.peek() != '"':
+                raise self.fail("JSON_SYNTAX", "expected key")
+            k = self.string()
+            if any(not 0x20 <= ord(ch) <= 0x7E for ch in k):
+                raise self.fail("JSON_KEY_NOT_ASCII", f"key {k!r}")
+            if k in out:
+                raise self.fail("JSON_DUPLICATE_KEY", f"key {k!r}")
+            self.ws()
+            if self.peek() != ":":
+                raise self.fail("JSON_SYNTAX", "expected ':'")
+            self.i += 1
+            self.ws()
+            out[k] = self.value(depth)
+            self.ws()
+            c = self.peek()
+            self.i += 1
+            if c == "}":
+                return out
+            if c != ",":
+                raise self.fail("JSON_SYNTAX", "expected ',' or '}'")
+
+    def arr(self, depth: int) -> list:
+        if depth > MAX_DEPTH:
+            raise self.fail("JSON_TOO_DEEP", "nesting deeper than 32")
+        self.i += 1
+        out: list = []
+        self.ws()
+        if self.peek() == "]":
+            self.i += 1
+            return out
+        while True:
+            self.ws()
+            out.append(self.value(depth))
+            self.ws()
+            c = self.peek()
+            self.i += 1
+            if c == "]":
+                return out
+            if c != ",":
+                raise self.fail("JSON_SYNTAX", "expected ',' or ']'")
+
+    def hex4(self) -> int:
+        h = self.s[self.i : self.i + 4]
+        if len(h) != 4 or any(ch not in "0123456789abcdefABCDEF" for ch in h):
+            raise self.fail("JSON_SYNTAX", "bad \\u escape")
+        self.i += 4
+        return int(h, 16)
+
+    def string(self) -> str:
+        self.i += 1  # opening quote
+        out = []
+        while True:
+            c = self.peek()
+            self.i += 1
+            if c == '"':
+                return "".join(out)
+            if ord(c) < 0x20:
+                raise self.fail("JSON_SYNTAX", "unescaped control character in string")
+            if c != "\\":
+                out.append(c)
+                continue
+            e = self.peek()
+            self.i += 1
+            simple = {
+                '"': '"',
+                "\\": "\\",
+                "/": "/",
+                "b": "\b",
+                "f": "\f",
+                "n": "\n",
+                "r": "\r",
+                "t": "\t",
+            }
+            if e in simple:
+                out.append(simple[e])
+                continue
+            if e != "u":
+                raise self.fail("JSON_SYNTAX", f"bad escape \\{e}")
+            cp = self.hex4()
+            if 0xDC00 <= cp <= 0xDFFF:
+                raise self.fail("JSON_BAD_UTF8", "lone low surrogate escape")
+            if 0xD800 <= cp <= 0xDBFF:
+                if self.s.startswith("\\u", self.i):
+                    save = self.i
+                    self.i += 2
+                    lo = self.hex4()
+                    if 0xDC00 <= lo <= 0xDFFF:
+                        out.append(chr(0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00)))
+                        continue
+                    self.i = save
+                raise self.fail("JSON_BAD_UTF8", "lone high surrogate escape")
+            out.append(chr(cp))
+
+    def number(self) -> int:
+        m = _NUMBER.match(self.s, self.i)
+        if not m:
+            raise self.fail("JSON_SYNTAX", "bad number")
+        self.i = m.end()
+        if m.group(2) or m.group(3):
+            raise self.fail("JSON_FLOAT", "fraction or exponent")
+        digits = m.group(1)
+        # Check the length first: Python refuses int() of > 4300 digits, and no in-range
+        # integer has more than 16 digits.
+        if len(digits) > 16:
+            raise self.fail("JSON_INT_RANGE", "integer out of range")
+        n = int(m.group(0))
+        if not -MAX_INT <= n <= MAX_INT:
+            raise self.fail("JSON_INT_RANGE", "integer out of range")
+        return n
+
+
+def decode_strict(data: bytes) -> Any:
+    """§2.3 strict decode: valid UTF-8, JSON under the profile, re-encodes byte-identically."""
+    try:
+        text = data.decode("utf-8", errors="strict")
+    except UnicodeDecodeError as e:
+        raise JsonError("JSON_BAD_UTF8", str(e)) from None
+    value = _Parser(text).parse()
+    if canonical(value) != data:
+        raise JsonError("JSON_NOT_CANONICAL", "does not re-encode byte-identically")
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# §2.4 signatures
+# ---------------------------------------------------------------------------------------------
+
+
+def keypair(secret: bytes) -> tuple[Ed25519PrivateKey, bytes]:
+    sk = Ed25519PrivateKey.from_private_bytes(secret)
+    pk = sk.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return sk, pk
+
+
+def signed_bytes(context: str, body: Any) -> bytes:
+    return context.encode("ascii") + b"\x00" + canonical(body)
+
+
+def sign(secret: bytes, context: str, body: Any) -> bytes:
+    return keypair(secret)[0].sign(signed_bytes(context, body))
+
+
+def verify_raw(public: bytes, sig: bytes, msg: bytes) -> bool:
+    try:
+        Ed25519PublicKey.from_public_bytes(public).verify(sig, msg)
+        return True
+    except (InvalidSignature, ValueError):
+        return False
+
+
+# ---------------------------------------------------------------------------------------------
+# §3 and §5 derivations
+# ---------------------------------------------------------------------------------------------
+
+
+def table_id_of(genesis_event: dict) -> bytes:
+    return H(TAG_TABLE, canonical(genesis_event))
+
+
+def comparison_code(start_entry_hash: bytes) -> str:
+    n = int.from_bytes(H(TAG_COMPARE, start_entry_hash)[:8], "big")
+    d = f"{n:020d}"
+    return "-".join(d[i : i + 5] for i in range(0, 20, 5))
+
+
+def password_proof(
+    password: str, table_id: bytes, host_key: bytes, nonce: bytes, player_key: bytes
+) -> bytes:
+    msg = (
+        frame(TAG_PASSWORD.encode("ascii"))
+        + frame(table_id)
+        + frame(host_key)
+        + frame(nonce)
+        + frame(player_key)
+    )
+    # SPEC 3.4: the key is the UTF-8 of the NFC form, so composed and decomposed input agree.
+    return hmac_sha256(unicodedata.normalize("NFC", password).encode("utf-8"), msg)
+
+
+def seed_commit(
+    table_id: bytes,
+    r: int,
+    a: int,
+    seat: int,
+    key: bytes,
+    dice: int,
+    salt: bytes,
+    seed: bytes,
+    tag: str = TAG_COMMIT_SEED,
+) -> bytes:
+    return H(tag, table_id, u64(r), u64(a), u64(seat), key, u64(dice), salt, seed)
+
+
+def contrib_commit(
+    table_id: bytes,
+    r: int,
+    a: int,
+    seat: int,
+    key: bytes,
+    dice: int,
+    t: bytes,
+    tag: str = TAG_COMMIT_CONTRIB,
+) -> bytes:
+    return H(tag, table_id, u64(r), u64(a), u64(seat), key, u64(dice), t)
+
+
+def commit_set_hash(
+    table_id: bytes, r: int, a: int, commits: list[tuple[int, bytes, bytes]]
+) -> bytes:
+    seats = [s for s, _, _ in commits]
+    assert seats == sorted(seats) and len(set(seats)) == len(seats)
+    fields: list[Field] = [table_id, u64(r), u64(a)]
+    for seat, sc, cc in commits:
+        fields += [u64(seat), sc, cc]
+    return H(TAG_COMMITSET, *fields)
+
+
+def beacon(table_id: bytes, r: int, a: int, cset: bytes, contributions: list[bytes]) -> bytes:
+    return H(TAG_BEACON, table_id, u64(r), u64(a), cset, *contributions)
+
+
+def dice_block(
+    seed: bytes, table_id: bytes, r: int, a: int, seat: int, R: bytes, counter: int
+) -> bytes:
+    msg = (
+        frame(TAG_DICE.encode("ascii"))
+        + frame(table_id)
+        + frame(u64(r))
+        + frame(u64(a))
+        + frame(u64(seat))
+        + frame(R)
+        + frame(u64(counter))
+    )
+    return hmac_sha256(seed, msg)
+
+
+def derive_dice(
+    seed: bytes, table_id: bytes, r: int, a: int, seat: int, R: bytes, n: int
+) -> tuple[list[int], list[bytes], list[int]]:
+    """Returns (dice, blocks consumed, absolute byte indices that were rejected)."""
+    dice: list[int] = []
+    blocks: list[bytes] = []
+    rejected: list[int] = []
+    counter = 0
+    while len(dice) < n:
+        block = dice_block(seed, table_id, r, a, seat, R, counter)
+        blocks.append(block)
+        for j, b in enumerate(block):
+            if b < 252:
+                dice.append(1 + b % 6)
+                if len(dice) == n:
+                    break
+            else:
+                rejected.append(32 * counter + j)
+        counter += 1
+    return dice, blocks, rejected
+
+
+def starter_block(R: bytes, table_id: bytes, counter: int) -> bytes:
+    msg = frame(TAG_STARTER.encode("ascii")) + frame(table_id) + frame(u64(counter))
+    return hmac_sha256(R, msg)
+
+
+def random_starter(R: bytes, table_id: bytes, seats: list[int]) -> tuple[int, list[int]]:
+    """Returns (starter seat, rejected byte values before it)."""
+    assert seats == sorted(seats) and len(seats) >= 2
+    k = len(seats)
+    limit = 256 - (256 % k)
+    rejected = []
+    counter = 0
+    while True:
+        for b in starter_block(R, table_id, counter):
+            if b < limit:
+                return seats[b % k], rejected
+            rejected.append(b)
+        counter += 1
+
+
+# ---------------------------------------------------------------------------------------------
+# §6.1 the transcript
+# ---------------------------------------------------------------------------------------------
+
+ZERO32 = bytes(32)
+
+
+def make_entry(
+    host_secret: bytes,
+    seq: int,
+    prev: bytes,
+    *,
+    event: dict | None = None,
+    msg: dict | None = None,
+    context: str = CTX_ENTRY,
+) -> dict:
+    unsigned: dict = {"prev": prev.hex(), "seq": seq}
+    if event is not None:
+        unsigned["event"] = event
+    else:
+        unsigned["msg"] = msg
+    sig = sign(host_secret, context, unsigned)
+    return dict(unsigned, sig=sig.hex())
+
+
+def entry_hash(entry: dict) -> bytes:
+    return H(TAG_ENTRY, canonical(entry))
+
+
+def make_message(player_secret: bytes, body: dict) -> dict:
+    return {"body": body, "sig": sign(player_secret, CTX_MESSAGE, body).hex()}
+
+
+def line_of(entry: dict) -> str:
+    return canonical(entry).decode("utf-8")
+
+
+class ChainError(Exception):
+    def __init__(self, reason: str, index: int) -> None:
+        super().__init__(f"{reason} at line {index}")
+        self.reason = reason
+        self.index = index
+
+
+def check_chain(lines: list[str]) -> list[bytes]:
+    """The §6.1 chain checks in the order canonical, seq, prev, host signature, then the
+    player's message signature (by the key holding the seat: for a join, its own `key`).
+    Returns the entry hashes. Only what the chain vectors need; not a full §9 verifier."""
+    hashes: list[bytes] = []
+    host: bytes | None = None
+    seat_keys: dict[int, bytes] = {}
+    for i, line in enumerate(lines):
+        try:
+            entry = decode_strict(line.encode("utf-8"))
+        except JsonError as e:
+            raise ChainError(e.reason, i) from None
+        if entry.get("seq") != i:
+            raise ChainError("BAD_SEQ", i)
+        expected_prev = ZERO32 if i == 0 else hashes[-1]
+        if entry.get("prev") != expected_prev.hex():
+            raise ChainError("CHAIN_BROKEN", i)
+        if i == 0:
+            host = bytes.fromhex(entry["event"]["host"])
+        assert host is not None
+        unsigned = {k: v for k, v in entry.items() if k != "sig"}
+        if not verify_raw(host, bytes.fromhex(entry["sig"]), signed_bytes(CTX_ENTRY, unsigned)):
+            raise ChainError("BAD_SIGNATURE", i)
+        if "msg" in entry:
+            body = entry["msg"]["body"]
+            key = bytes.fromhex(body["key"]) if body["type"] == "join" else seat_keys[body["seat"]]
+            if not verify_raw(
+                key, bytes.fromhex(entry["msg"]["sig"]), signed_bytes(CTX_MESSAGE, body)
+            ):
+                raise ChainError("BAD_SIGNATURE", i)
+            if body["type"] == "join":
+                seat_keys[body["seat"]] = key
+        hashes.append(entry_hash(entry))
+    return hashes
+
+
+# ---------------------------------------------------------------------------------------------
+# output helpers
+# ---------------------------------------------------------------------------------------------
+
+
+class Failure(Exception):
+    pass
+
+
+def require(cond: bool, what: str) -> None:
+    if not cond:
+        raise Failure("self-check failed: " + what)
+
+
+def envelope(name: str, spec: str, groups: list[dict]) -> dict:
+    n = 0
+    for g in groups:
+        for t in g["tests"]:
+            n += 1
+            t["tc_id"] = n
+            t.setdefault("result", "valid")
+            t.setdefault("reason", None)
+    # tc_id first for readability
+    groups = [
+        dict(
+            g,
+            tests=[
+                dict({"tc_id": t["tc_id"]}, **{k: v for k, v in t.items() if k != "tc_id"})
+                for t in g["tests"]
+            ],
+        )
+        for g in groups
+    ]
+    return {"schema": f"{name}_v1", "spec": spec, "number_of_tests": n, "test_groups": groups}
+
+
+def group(gtype: str, comment: str, tests: list[dict]) -> dict:
+    return {"type": gtype, "comment": comment, "tests": tests}
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. framing
+# ---------------------------------------------------------------------------------------------
+
+
+def gen_framing() -> dict:
+    t_abc = "p2pdice/v1/test"
+
+    def case(comment: str, tag: str, fields: list[Field]) -> dict:
+        fb = [field(f) for f in fields]
+        fr = framed(tag, *fb)
+        return {
+            "comment": comment,
+            "tag": tag,
+            "fields": [f.hex() for f in fb],
+            "framed": fr.hex(),
+            "hash": hashlib.sha256(fr).hexdigest(),
+        }
+
+    a = case('fields ("abc", "d")', t_abc, ["abc", "d"])
+    b = case(
+        'fields ("ab", "cd"): same concatenation as ("abc", "d"), different hash',
+        t_abc,
+        ["ab", "cd"],
+    )
+    require(a["hash"] != b["hash"], "framing separates abc|d and ab|cd")
+    require("".join(a["fields"]) == "".join(b["fields"]), "same concatenated field bytes")
+    tests = [
+        a,
+        b,
+        case("no fields: the hash of the framed tag alone", t_abc, []),
+        case("one empty field: framed as four zero length bytes", t_abc, [b""]),
+        case("two empty fields differ from one", t_abc, [b"", b""]),
+        case("u64 integer field 1 (8 bytes big-endian 0000000000000001)", t_abc, [1]),
+        case("u64 integer field 2^64-1", t_abc, [2**64 - 1]),
+        case(
+            "u64 integer 258 (0x0102) followed by a text field: byte order is big-endian",
+            t_abc,
+            [258, "x"],
+        ),
+        case('non-ASCII text field: UTF-8 bytes of "é🎲"', t_abc, ["é🎲"]),
+        case("a registry tag with a 32-byte field", TAG_TABLE, [det("framing/32")]),
+        case(
+            "a 300-byte field: the length prefix is 0000012c",
+            TAG_ENTRY,
+            [bytes(range(256)) + bytes(44)],
+        ),
+    ]
+    return envelope(
+        "framing",
+        "SPEC.md §2.1, §2.2",
+        [
+            group(
+                "tagged_hash",
+                "frame(tag) || frame(f1) || ... and its SHA-256; "
+                "fields are given already encoded (bytes, UTF-8 text, u64)",
+                tests,
+            )
+        ],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. commitments
+# ---------------------------------------------------------------------------------------------
+
+
+def gen_commitments() -> dict:
+    tid = det("commit/table")
+    tid2 = det("commit/other-table")
+    _, key0 = keypair(det("commit/key0"))
+    _, key1 = keypair(det("commit/key1"))
+    salt0, seed0, t0 = det("commit/salt0"), det("commit/seed0"), det("commit/t0")
+    salt1, seed1, t1 = det("commit/salt1"), det("commit/seed1"), det("commit/t1")
+    base = dict(table_id=tid, r=1, a=1, seat=0, key=key0, dice=5)
+
+    def seed_case(
+        comment: str,
+        ctx: dict,
+        salt: bytes,
+        seed: bytes,
+        commitment: bytes,
+        reason: str | None = None,
+    ) -> dict:
+        return {
+            "comment": comment,
+            "kind": "seed",
+            "table_id": ctx["table_id"].hex(),
+            "round": ctx["r"],
+            "attempt": ctx["a"],
+            "seat": ctx["seat"],
+            "key": ctx["key"].hex(),
+            "dice": ctx["dice"],
+            "salt": salt.hex(),
+            "secret": seed.hex(),
+            "commitment": commitment.hex(),
+            "result": "invalid" if reason else "valid",
+            "reason": reason,
+        }
+
+    def contrib_case(
+        comment: str, ctx: dict, t: bytes, commitment: bytes, reason: str | None = None
+    ) -> dict:
+        return {
+            "comment": comment,
+            "kind": "contrib",
+            "table_id": ctx["table_id"].hex(),
+            "round": ctx["r"],
+            "attempt": ctx["a"],
+            "seat": ctx["seat"],
+            "key": ctx["key"].hex(),
+            "dice": ctx["dice"],
+            "secret": t.hex(),
+            "commitment": commitment.hex(),
+            "result": "invalid" if reason else "valid",
+            "reason": reason,
+        }
+
+    def sc(ctx: dict, salt: bytes, seed: bytes, tag: str = TAG_COMMIT_SEED) -> bytes:
+        return seed_commit(
+            ctx["table_id"],
+            ctx["r"],
+            ctx["a"],
+            ctx["seat"],
+            ctx["key"],
+            ctx["dice"],
+            salt,
+            seed,
+            tag,
+        )
+
+    def cc(ctx: dict, t: bytes, tag: str = TAG_COMMIT_CONTRIB) -> bytes:
+        return contrib_commit(
+            ctx["table_id"], ctx["r"], ctx["a"], ctx["seat"], ctx["key"], ctx["dice"], t, tag
+        )
+
+    seat1 = dict(base, seat=1, key=key1, dice=4)
+    later = dict(base, r=258, a=3, seat=5, dice=1)
+    valid = [
+        seed_case(
+            "seed commitment, round 1, attempt 1, seat 0, 5 dice",
+            base,
+            salt0,
+            seed0,
+            sc(base, salt0, seed0),
+        ),
+        contrib_case("contribution commitment, same context", base, t0, cc(base, t0)),
+        seed_case(
+            "seed commitment, seat 1 with 4 dice", seat1, salt1, seed1, sc(seat1, salt1, seed1)
+        ),
+        contrib_case("contribution commitment, seat 1 with 4 dice", seat1, t1, cc(seat1, t1)),
+        seed_case(
+            "seed commitment, round 258 (u64 0000000000000102), attempt 3, seat 5, 1 die",
+            later,
+            salt0,
+            seed0,
+            sc(later, salt0, seed0),
+        ),
+        contrib_case(
+            "contribution commitment, round 258, attempt 3, seat 5, 1 die", later, t0, cc(later, t0)
+        ),
+    ]
+    M = "OPENING_MISMATCH"
+    other = det("commit/altered")
+    inv_seed = [
+        seed_case(
+            "commitment made with a different seed", base, salt0, seed0, sc(base, salt0, other), M
+        ),
+        seed_case(
+            "commitment made with a different salt", base, salt0, seed0, sc(base, other, seed0), M
+        ),
+        seed_case(
+            "salt and seed swapped in the opening", base, seed0, salt0, sc(base, salt0, seed0), M
+        ),
+        seed_case(
+            "commitment made for seat 1 (opened as seat 0)",
+            base,
+            salt0,
+            seed0,
+            sc(dict(base, seat=1), salt0, seed0),
+            M,
+        ),
+        seed_case(
+            "commitment made for round 2", base, salt0, seed0, sc(dict(base, r=2), salt0, seed0), M
+        ),
+        seed_case(
+            "commitment made for attempt 2",
+            base,
+            salt0,
+            seed0,
+            sc(dict(base, a=2), salt0, seed0),
+            M,
+        ),
+        seed_case(
+            "commitment made for another table",
+            base,
+            salt0,
+            seed0,
+            sc(dict(base, table_id=tid2), salt0, seed0),
+            M,
+        ),
+        seed_case(
+            "commitment made with another key",
+            base,
+            salt0,
+            seed0,
+            sc(dict(base, key=key1), salt0, seed0),
+            M,
+        ),
+        seed_case(
+            "commitment made for 4 dice (opened with 5)",
+            base,
+            salt0,
+            seed0,
+            sc(dict(base, dice=4), salt0, seed0),
+            M,
+        ),
+        seed_case(
+            "seat 1 copies seat 0's seed commitment and opens its own salt and seed",
+            seat1,
+            salt1,
+            seed1,
+            sc(base, salt0, seed0),
+            M,
+        ),
+        seed_case(
+            "seat 1 copies seat 0's seed commitment and replays seat 0's opening",
+            seat1,
+            salt0,
+            seed0,
+            sc(base, salt0, seed0),
+            M,
+        ),
+        seed_case(
+            "tag swap: seed commitment computed with the contrib tag",
+            base,
+            salt0,
+            seed0,
+            sc(base, salt0, seed0, TAG_COMMIT_CONTRIB),
+            M,
+        ),
+    ]
+    inv_contrib = [
+        contrib_case("commitment made with a different contribution", base, t0, cc(base, other), M),
+        contrib_case(
+            "commitment made for seat 1 (opened as seat 0)", base, t0, cc(dict(base, seat=1), t0), M
+        ),
+        contrib_case("commitment made for round 2", base, t0, cc(dict(base, r=2), t0), M),
+        contrib_case("commitment made for attempt 2", base, t0, cc(dict(base, a=2), t0), M),
+        contrib_case(
+            "commitment made for another table", base, t0, cc(dict(base, table_id=tid2), t0), M
+        ),
+        contrib_case("commitment made with another key", base, t0, cc(dict(base, key=key1), t0), M),
+        contrib_case(
+            "commitment made for 4 dice (opened with 5)", base, t0, cc(dict(base, dice=4), t0), M
+        ),
+        contrib_case(
+            "seat 1 copies seat 0's contribution commitment and sends its own t",
+            seat1,
+            t1,
+            cc(base, t0),
+            M,
+        ),
+        contrib_case(
+            "seat 1 copies seat 0's contribution commitment and replays seat 0's t",
+            seat1,
+            t0,
+            cc(base, t0),
+            M,
+        ),
+        contrib_case(
+            "tag swap: contribution commitment computed with the seed tag",
+            base,
+            t0,
+            cc(base, t0, TAG_COMMIT_SEED),
+            M,
+        ),
+        contrib_case(
+            "seed commitment checked as a contribution commitment (secret = the seed)",
+            base,
+            seed0,
+            sc(base, salt0, seed0),
+            M,
+        ),
+    ]
+    # self-check: invalid ones really do not match their recomputed commitment
+    for t in inv_seed + inv_contrib:
+        ctx = dict(
+            table_id=bytes.fromhex(t["table_id"]),
+            r=t["round"],
+            a=t["attempt"],
+            seat=t["seat"],
+            key=bytes.fromhex(t["key"]),
+            dice=t["dice"],
+        )
+        if t["kind"] == "seed":
+            again = sc(ctx, bytes.fromhex(t["salt"]), bytes.fromhex(t["secret"]))
+        else:
+            again = cc(ctx, bytes.fromhex(t["secret"]))
+        require(again.hex() != t["commitment"], "invalid commitment must not match")
+    return envelope(
+        "commitments",
+        "SPEC.md §5.2",
+        [
+            group(
+                "valid",
+                "commitment = H(tag, table_id, u64(round), u64(attempt), u64(seat), key, "
+                "u64(dice), salt, seed) for kind seed, or (..., t) for kind contrib; secret is the "
+                "seed or t",
+                valid,
+            ),
+            group(
+                "seed_mismatch",
+                "the commitment was made with one input altered; the given "
+                "opening does not match it",
+                inv_seed,
+            ),
+            group(
+                "contrib_mismatch",
+                "the commitment was made with one input altered; the given "
+                "contribution does not match it",
+                inv_contrib,
+            ),
+        ],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. commitment set and beacon
+# ---------------------------------------------------------------------------------------------
+
+
+def _round_material(
+    label: str,
+    seats: list[tuple[int, int]],
+    table_id: bytes,
+    r: int,
+    a: int,
+    override: dict[int, bytes] | None = None,
+) -> dict:
+    commits = []
+    contributions = []
+    for seat, dice in seats:
+        _, key = keypair(det(f"{label}/key{seat}"))
+        salt, seed = det(f"{label}/salt{seat}"), det(f"{label}/seed{seat}")
+        t = (override or {}).get(seat, det(f"{label}/t{seat}"))
+        commits.append(
+            (
+                seat,
+                seed_commit(table_id, r, a, seat, key, dice, salt, seed),
+                contrib_commit(table_id, r, a, seat, key, dice, t),
+            )
+        )
+        contributions.append(t)
+    cset = commit_set_hash(table_id, r, a, commits)
+    R = beacon(table_id, r, a, cset, contributions)
+    return {
+        "table_id": table_id.hex(),
+        "round": r,
+        "attempt": a,
+        "commits": [
+            {"seat": s, "seed_commit": x.hex(), "contrib_commit": y.hex()} for s, x, y in commits
+        ],
+        "commit_set": cset.hex(),
+        "contributions": [t.hex() for t in contributions],
+        "beacon": R.hex(),
+    }
+
+
+def gen_commit_set() -> dict:
+    tid = det("cs/table")
+    base_seats = [(0, 5), (2, 3), (5, 1)]
+    valid = [
+        dict(
+            {"comment": "two seats 0 and 1, round 1 attempt 1"},
+            **_round_material("cs/a", [(0, 5), (1, 5)], tid, 1, 1),
+        ),
+        dict(
+            {"comment": "three seats 0, 2, 5 (seats 1, 3, 4 eliminated), round 4 attempt 2"},
+            **_round_material("cs/b", base_seats, tid, 4, 2),
+        ),
+        dict(
+            {"comment": "six seats, round 1 attempt 1"},
+            **_round_material("cs/c", [(s, 5) for s in range(6)], tid, 1, 1),
+        ),
+    ]
+    base = valid[1]
+    changed = []
+    beacons = {base["beacon"]}
+    for seat, _ in base_seats:
+        t_new = det(f"cs/b/t{seat}/changed")
+        m = _round_material("cs/b", base_seats, tid, 4, 2, {seat: t_new})
+        require(m["beacon"] not in beacons, "changing one contribution changes R")
+        beacons.add(m["beacon"])
+        changed.append(
+            dict(
+                {
+                    "comment": f"as tc_id 2 (three seats 0, 2, 5) but seat {seat} "
+                    "drew another contribution t (its contrib_commit and so the "
+                    "commitment set change with it): R differs from tc_id 2 and from "
+                    "every other case of this group"
+                },
+                **m,
+            )
+        )
+    return envelope(
+        "commit_set",
+        "SPEC.md §5.3, §5.4",
+        [
+            group(
+                "valid",
+                "commit_set = H(commitset tag, table_id, u64(r), u64(a), then per seat "
+                "ascending u64(seat), seed_commit, contrib_commit); beacon R = H(beacon tag, "
+                "table_id, u64(r), u64(a), commit_set, t in seat order)",
+                valid,
+            ),
+            group(
+                "one_contribution_changed",
+                "each case changes exactly one seat's contribution "
+                "of tc_id 2; every beacon in this file is distinct",
+                changed,
+            ),
+        ],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. dice
+# ---------------------------------------------------------------------------------------------
+
+
+def gen_dice() -> dict:
+    tid = det("dice/table")
+
+    def ctx(label: str) -> dict:
+        return dict(
+            seed=det(f"{label}/seed"), table_id=tid, r=1, a=1, seat=0, R=det(f"{label}/beacon")
+        )
+
+    def case(comment: str, c: dict, n: int) -> tuple[dict, list[int]]:
+        dice, blocks, rejected = derive_dice(
+            c["seed"], c["table_id"], c["r"], c["a"], c["seat"], c["R"], n
+        )
+        require(len(dice) == n and all(1 <= d <= 6 for d in dice), "dice count")
+        return (
+            {
+                "comment": comment,
+                "seed": c["seed"].hex(),
+                "table_id": c["table_id"].hex(),
+                "round": c["r"],
+                "attempt": c["a"],
+                "seat": c["seat"],
+                "beacon": c["R"].hex(),
+                "count": n,
+                "blocks": [b.hex() for b in blocks],
+                "dice": dice,
+            },
+            rejected,
+        )
+
+    def search(
+        prefix: str, n: int, pred: Callable[[list[int], list[bytes]], bool], **over: Any
+    ) -> tuple[str, dict]:
+        for i in range(100000):
+            label = f"{prefix}/{i}"
+            c = dict(ctx(label), **over)
+            _dice, blocks, rejected = derive_dice(
+                c["seed"], c["table_id"], c["r"], c["a"], c["seat"], c["R"], n
+            )
+            if pred(rejected, blocks):
+                return label, c
+        raise Failure("search failed: " + prefix)
+
+    tests = []
+    _, c = search("dice/ordinary", 5, lambda rej, bl: not rej)
+    t, _ = case("an ordinary 5-die hand: the first five bytes of block 0 are all < 252", c, 5)
+    tests.append(t)
+
+    _, c = search("dice/reject", 5, lambda rej, bl: len(rej) == 1)
+    t, rej = case("", c, 5)
+    b = bytes.fromhex(t["blocks"][0])[rej[0]]
+    t["comment"] = (
+        f"5 dice where byte index {rej[0]} of block 0 (value {b} = 0x{b:02x}) is "
+        f">= 252 and skipped; the hand uses bytes 0..5 except index {rej[0]}"
+    )
+    tests.append(t)
+
+    _, c = search("dice/reject2", 5, lambda rej, bl: len(rej) >= 1 and rej[0] == 0)
+    t, rej = case("", c, 5)
+    b = bytes.fromhex(t["blocks"][0])[0]
+    t["comment"] = (
+        f"5 dice where the very first byte (index 0, value {b}) is >= 252 and "
+        f"skipped; rejected indices {rej}"
+    )
+    tests.append(t)
+
+    _, c = search("dice/forty", 40, lambda rej, bl: True, r=3, a=2, seat=4)
+    t, rej = case("", c, 40)
+    t["comment"] = (
+        f"40 dice (round 3, attempt 2, seat 4): block 0 gives at most 32, so block "
+        f"counter 1 is needed; rejected byte indices, 0-based over the "
+        f"concatenated blocks (32 = block 1 byte 0): {rej or 'none'}"
+    )
+    require(len(t["blocks"]) >= 2, "40 dice need block 1")
+    tests.append(t)
+
+    _, c = search("dice/32-one-block", 32, lambda rej, bl: not rej and len(bl) == 1)
+    t, _ = case(
+        "32 dice with no byte >= 252 in block 0: exactly one block, block 1 is not computed", c, 32
+    )
+    tests.append(t)
+
+    _, c = search("dice/32-two-blocks", 32, lambda rej, bl: len(rej) >= 1 and len(bl) == 2)
+    t, rej = case("", c, 32)
+    t["comment"] = (
+        f"32 dice, but byte(s) at index {rej} of block 0 are >= 252, so block 1 is "
+        f"needed for the last die(s)"
+    )
+    tests.append(t)
+
+    t, rej = case("", ctx("dice/one"), 1)
+    t["comment"] = (
+        "count 1: one die from byte 0 of block 0"
+        if not rej
+        else f"count 1: bytes {rej} rejected, the die comes from byte {len(rej)}"
+    )
+    tests.append(t)
+    t, _ = case("count 0: an empty hand, no block is computed", ctx("dice/zero"), 0)
+    require(t["blocks"] == [] and t["dice"] == [], "count 0")
+    tests.append(t)
+
+    c = ctx("dice/seat-sep")
+    t1, _ = case(
+        "seat 2 with a seed and R: the same as the next case except the seat", dict(c, seat=2), 5
+    )
+    t2, _ = case(
+        "seat 3 with the same seed and R as the previous case: a different hand (blocks differ)",
+        dict(c, seat=3),
+        5,
+    )
+    require(t1["blocks"] != t2["blocks"], "seat separation")
+    tests += [t1, t2]
+
+    # mapping self-check
+    for t in tests:
+        stream = b"".join(bytes.fromhex(x) for x in t["blocks"])
+        expect = [1 + x % 6 for x in stream if x < 252][: t["count"]]
+        require(expect == t["dice"], "dice mapping")
+    return envelope(
+        "dice",
+        "SPEC.md §5.5",
+        [
+            group(
+                "dice",
+                "block_c = HMAC-SHA256(key=seed, frame(dice tag) || frame(table_id) || "
+                "frame(u64(round)) || frame(u64(attempt)) || frame(u64(seat)) || frame(beacon) || "
+                "frame(u64(c))); bytes b < 252 give 1 + b mod 6, others are skipped; "
+                "blocks lists every block computed, in counter order",
+                tests,
+            )
+        ],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. starter
+# ---------------------------------------------------------------------------------------------
+
+
+def gen_starter() -> dict:
+    tid = det("starter/table")
+    tests = []
+    seat_sets = {
+        2: [0, 1],
+        3: [0, 1, 2],
+        4: [0, 1, 2, 3],
+        5: [0, 1, 2, 3, 4],
+        6: [0, 1, 2, 3, 4, 5],
+    }
+
+    def case(comment: str, R: bytes, seats: list[int]) -> dict:
+        s, rejected = random_starter(R, tid, seats)
+        first = starter_block(R, tid, 0)[0]
+        k = len(seats)
+        limit = 256 - 256 % k
+        if rejected:
+            how = (
+                f"bytes {rejected} are >= {limit} = 256 - (256 mod {k}) and rejected; the "
+                f"next byte selects"
+            )
+        else:
+            how = f"first byte {first}; {first} mod {k} = {first % k} selects"
+            if first >= 252:
+                how = (
+                    f"first byte {first} (not rejected: 256 mod {k} = {256 % k}); "
+                    f"{first} mod {k} = {first % k} selects"
+                )
+        return {
+            "comment": f"{comment}: k = {k}, {how} seat {s}",
+            "beacon": R.hex(),
+            "table_id": tid.hex(),
+            "seats": seats,
+            "starter": s,
+        }
+
+    for k, seats in seat_sets.items():
+        tests.append(case("all seats", det(f"starter/R/{k}"), seats))
+    tests.append(case("seats 1, 3, 4 survive", det("starter/R/subset"), [1, 3, 4]))
+    tests.append(case("seats 2 and 5", det("starter/R/pair"), [2, 5]))
+
+    for k in (6, 3, 5):
+        limit = 256 - 256 % k
+        for i in range(1000000):
+            R = det(f"starter/reject{k}/{i}")
+            if starter_block(R, tid, 0)[0] >= limit:
+                break
+        else:
+            raise Failure("starter search")
+        tests.append(case("first byte rejected", R, seat_sets[k]))
+    return envelope(
+        "starter",
+        "SPEC.md §5.6",
+        [
+            group(
+                "starter",
+                "block_c = HMAC-SHA256(key=beacon, frame(starter tag) || frame(table_id) || "
+                "frame(u64(c))); the first byte b < 256 - (256 mod k) selects seats[b mod k]",
+                tests,
+            )
+        ],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# 6. canonical JSON
+# ---------------------------------------------------------------------------------------------
+
+
+def gen_canonical_json() -> dict:
+    enc_cases: list[tuple[str, Any]] = [
+        (
+            "keys sorted by byte value (uppercase before lowercase, shorter prefix first)",
+            {"b": 1, "a": 2, "B": 3, "aa": 4, "_": 5, "A": 6},
+        ),
+        (
+            "nested objects and arrays, keys sorted at every level",
+            {"z": [3, {"y": None, "x": [True, False]}], "a": {"d": {}, "c": []}},
+        ),
+        ("quote and backslash", 'say "hi" \\ bye'),
+        ("the five short escapes \\b \\t \\n \\f \\r", "\b\t\n\f\r"),
+        ("other controls as \\u00xx with lowercase hex", "\x00\x01\x0b\x0e\x1f"),
+        ("U+007F (DEL) written literally, '/' not escaped", "\x7f/"),
+        ("non-ASCII written literally in UTF-8", "Ünïcödé – ½ 中文"),
+        ("emoji (outside the BMP) written literally as 4 UTF-8 bytes", "🎲"),
+        ("maximum safe integer 2^53-1", 2**53 - 1),
+        ("minimum safe integer -(2^53-1)", -(2**53 - 1)),
+        ("zero and negative integers in an array", [0, -1, 10, -100]),
+        ("empty object", {}),
+        ("empty array", []),
+        ("true", True),
+        ("false", False),
+        ("null", None),
+        ("empty string", ""),
+        ("empty key", {"": 0}),
+        (
+            "keys using every class of ASCII (space, punctuation, digits) sorted by byte value",
+            {"~": 1, " ": 2, "0": 3, "!": 4, "a b": 5},
+        ),
+        ("hex byte string as carried in bodies", {"seed": det("cj/seed").hex()}),
+        ("32 nested arrays (maximum depth)", json.loads("[" * 32 + "]" * 32)),
+    ]
+    enc_tests = []
+    for comment, v in enc_cases:
+        c = canonical(v)
+        require(decode_strict(c) == v, "round trip " + comment)
+        enc_tests.append({"comment": comment, "value": v, "canonical": c.hex()})
+    # a second opinion: for these values (ASCII keys, no lone surrogates, safe integers) the
+    # stdlib's compact sorted output coincides with the canonical profile
+    for t in enc_tests:
+        std = json.dumps(t["value"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        require(
+            std.encode("utf-8") == bytes.fromhex(t["canonical"]),
+            "encoder agrees with json.dumps on " + t["comment"],
+        )
+
+    deep32 = b"[" * 32 + b"]" * 32
+    deep33 = b"[" * 33 + b"]" * 33
+    dec: list[tuple[str, bytes, str | None]] = [
+        ("valid: object with nested array", b'{"a":[1,"x",null],"b":true}', None),
+        ("valid: top-level integer (a scalar is depth 0)", b"42", None),
+        ("valid: top-level string with an escape", b'"a\\"b"', None),
+        ("valid: non-ASCII and emoji literal", '"é🎲"'.encode(), None),
+        ("valid: \\u001f lowercase control escape", b'"\\u001f"', None),
+        ("valid: max safe integer", b"9007199254740991", None),
+        ("valid: min safe integer", b"-9007199254740991", None),
+        ("valid: 32 nested arrays", deep32, None),
+        (
+            "valid: 32 levels mixing objects and arrays",
+            b'{"a":' * 16 + b"[" * 16 + b"]" * 16 + b"}" * 16,
+            None,
+        ),
+        ("valid: empty object", b"{}", None),
+        ("valid: literal U+007F in a string", b'"\x7f"', None),
+        # JSON_BAD_UTF8
+        ("invalid UTF-8: lone continuation byte 0x80", b'"\x80"', "JSON_BAD_UTF8"),
+        ("invalid UTF-8: truncated 2-byte sequence", b'"\xc3"', "JSON_BAD_UTF8"),
+        ("invalid UTF-8: overlong encoding of '/' (c0 af)", b'"\xc0\xaf"', "JSON_BAD_UTF8"),
+        (
+            "invalid UTF-8: a surrogate encoded in UTF-8 (ed a0 80)",
+            b'"\xed\xa0\x80"',
+            "JSON_BAD_UTF8",
+        ),
+        ("invalid UTF-8: byte 0xff", b'"\xff"', "JSON_BAD_UTF8"),
+        ("lone high surrogate escape \\ud800", b'"\\ud800"', "JSON_BAD_UTF8"),
+        ("lone low surrogate escape \\udc00", b'"\\udc00"', "JSON_BAD_UTF8"),
+        (
+            "high surrogate escape followed by a non-surrogate escape \\ud800\\u0061",
+            b'"\\ud800\\u0061"',
+            "JSON_BAD_UTF8",
+        ),
+        # JSON_SYNTAX
+        ("truncated object", b'{"a":1', "JSON_SYNTAX"),
+        ("truncated string", b'"abc', "JSON_SYNTAX"),
+        ("empty input", b"", "JSON_SYNTAX"),
+        ("NaN is not JSON", b"NaN", "JSON_SYNTAX"),
+        ("Infinity is not JSON", b"Infinity", "JSON_SYNTAX"),
+        ("-Infinity is not JSON", b"-Infinity", "JSON_SYNTAX"),
+        ("trailing comma in an array", b"[1,2,]", "JSON_SYNTAX"),
+        ("trailing comma in an object", b'{"a":1,}', "JSON_SYNTAX"),
+        ("two top-level values", b"[]{}", "JSON_SYNTAX"),
+        ("single quotes", b"'a'", "JSON_SYNTAX"),
+        ("unknown escape \\x", b'"\\x41"', "JSON_SYNTAX"),
+        (
+            'leading zero "01": RFC 8259\'s grammar has no leading zeros, so this is not JSON '
+            '(JSON_SYNTAX), unlike "-0", which is JSON but not canonical',
+            b"01",
+            "JSON_SYNTAX",
+        ),
+        ('leading plus "+1" is not JSON', b"+1", "JSON_SYNTAX"),
+        (
+            "raw (unescaped) control character U+0001 inside a string is not JSON (RFC 8259 §7)",
+            b'"\x01"',
+            "JSON_SYNTAX",
+        ),
+        ("raw line feed inside a string is not JSON", b'"a\nb"', "JSON_SYNTAX"),
+        ("literal in wrong case", b"True", "JSON_SYNTAX"),
+        ("unquoted key", b"{a:1}", "JSON_SYNTAX"),
+        # JSON_FLOAT
+        ("fraction 1.5", b"1.5", "JSON_FLOAT"),
+        ("exponent 1e2 (an integer value, but written with an exponent)", b"1e2", "JSON_FLOAT"),
+        (
+            "exponent 1E2 with a capital E. SPEC.md §2.3 names `1E2` among the JSON_NOT_CANONICAL "
+            "examples but also says a number with an exponent is JSON_FLOAT; this file follows the "
+            "second, explicit rule for every exponent, whatever its case or value",
+            b"1E2",
+            "JSON_FLOAT",
+        ),
+        ("fraction 1.0 (an integer value, but written with a fraction)", b"1.0", "JSON_FLOAT"),
+        ("exponent that would overflow a double, 1e400", b"1e400", "JSON_FLOAT"),
+        ("negative fraction in an object", b'{"a":-0.5}', "JSON_FLOAT"),
+        # JSON_INT_RANGE
+        ("2^53 is one above the maximum", b"9007199254740992", "JSON_INT_RANGE"),
+        ("-(2^53) is one below the minimum", b"-9007199254740992", "JSON_INT_RANGE"),
+        (
+            "a 5000-digit integer (parsers with a digit limit must still say JSON_INT_RANGE)",
+            b"1" + b"0" * 4999,
+            "JSON_INT_RANGE",
+        ),
+        ("2^64 inside an array", b"[18446744073709551616]", "JSON_INT_RANGE"),
+        # JSON_DUPLICATE_KEY
+        ("duplicate key", b'{"a":1,"a":2}', "JSON_DUPLICATE_KEY"),
+        ("duplicate key with equal values", b'{"a":1,"a":1}', "JSON_DUPLICATE_KEY"),
+        ("duplicate key in a nested object", b'{"x":{"b":1,"b":2}}', "JSON_DUPLICATE_KEY"),
+        # JSON_KEY_NOT_ASCII
+        ('key "é" (non-ASCII, literal UTF-8)', '{"é":1}'.encode(), "JSON_KEY_NOT_ASCII"),
+        (
+            'key "\\u0001": a control character, canonically escaped',
+            b'{"\\u0001":1}',
+            "JSON_KEY_NOT_ASCII",
+        ),
+        ('key "\\n": a control character, canonically escaped', b'{"\\n":1}', "JSON_KEY_NOT_ASCII"),
+        ("key U+007F (DEL, outside 0x20..0x7E), literal", b'{"\x7f":1}', "JSON_KEY_NOT_ASCII"),
+        ("key with an emoji", '{"🎲":1}'.encode(), "JSON_KEY_NOT_ASCII"),
+        # JSON_TOO_DEEP
+        ("33 nested arrays", deep33, "JSON_TOO_DEEP"),
+        ("33 levels of objects", b'{"a":' * 33 + b"1" + b"}" * 33, "JSON_TOO_DEEP"),
+        # JSON_NOT_CANONICAL
+        ("space after a colon", b'{"a": 1}', "JSON_NOT_CANONICAL"),
+        ("space after a comma", b"[1, 2]", "JSON_NOT_CANONICAL"),
+        ("leading space", b" 1", "JSON_NOT_CANONICAL"),
+        ("trailing newline", b'{"a":1}\n', "JSON_NOT_CANONICAL"),
+        ("CRLF after the value", b"[]\r\n", "JSON_NOT_CANONICAL"),
+        ("unsorted keys", b'{"b":1,"a":2}', "JSON_NOT_CANONICAL"),
+        ("unsorted keys: lowercase before uppercase", b'{"a":1,"B":2}', "JSON_NOT_CANONICAL"),
+        ("escape \\u0041 of a printable character", b'"\\u0041"', "JSON_NOT_CANONICAL"),
+        ("escape \\/ of a solidus", b'"\\/"', "JSON_NOT_CANONICAL"),
+        ("uppercase hex escape \\u001F", b'"\\u001F"', "JSON_NOT_CANONICAL"),
+        ("\\u0009 instead of \\t", b'"\\u0009"', "JSON_NOT_CANONICAL"),
+        ("\\u007f instead of a literal U+007F", b'"\\u007f"', "JSON_NOT_CANONICAL"),
+        ("\\u00e9 instead of a literal é", b'"\\u00e9"', "JSON_NOT_CANONICAL"),
+        (
+            "escaped surrogate pair \\ud83c\\udfb2 instead of a literal 🎲",
+            b'"\\ud83c\\udfb2"',
+            "JSON_NOT_CANONICAL",
+        ),
+        (
+            'escaped key \\u0061 (the key is "a", ASCII, but not written canonically)',
+            b'{"\\u0061":1}',
+            "JSON_NOT_CANONICAL",
+        ),
+        ('-0: JSON, but the integer 0 is written "0"', b"-0", "JSON_NOT_CANONICAL"),
+        (
+            "UTF-8 byte order mark before the value (RFC 8259 §8.1 lets a parser skip it; it "
+            "does not re-encode)",
+            b"\xef\xbb\xbf{}",
+            "JSON_NOT_CANONICAL",
+        ),
+    ]
+    dec_tests = []
+    for comment, data, reason in dec:
+        try:
+            decode_strict(data)
+            got = None
+        except JsonError as e:
+            got = e.reason
+        require(got == reason, f"decoder on {comment!r}: got {got}, want {reason}")
+        dec_tests.append(
+            {
+                "comment": comment,
+                "input": data.hex(),
+                "result": "invalid" if reason else "valid",
+                "reason": reason,
+            }
+        )
+    return envelope(
+        "canonical_json",
+        "SPEC.md §2.3",
+        [
+            group(
+                "encode",
+                "canonical is the hex of the UTF-8 bytes of canonical(value); value is "
+                "the JSON value as it appears in this file",
+                enc_tests,
+            ),
+            group(
+                "decode",
+                "strict decoding of input (hex of raw bytes); each invalid input has "
+                "exactly one violation; valid inputs re-encode to themselves",
+                dec_tests,
+            ),
+        ],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# 7. Ed25519
+# ---------------------------------------------------------------------------------------------
+
+RFC8032 = [
+    (
+        "RFC 8032 §7.1 TEST 1 (empty message)",
+        "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60",
+        "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a",
+        "",
+        "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b",
+    ),
+    (
+        "RFC 8032 §7.1 TEST 2 (one byte)",
+        "4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb",
+        "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c",
+        "72",
+        "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00",
+    ),
+    (
+        "RFC 8032 §7.1 TEST 3 (two bytes)",
+        "c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7",
+        "fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025",
+        "af82",
+        "6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a",
+    ),
+]
+
+
+def gen_ed25519() -> dict:
+    rfc = []
+    for comment, sk_hex, pk_hex, msg_hex, sig_hex in RFC8032:
+        sk, pk = keypair(bytes.fromhex(sk_hex))
+        sig = sk.sign(bytes.fromhex(msg_hex))
+        require(pk.hex() == pk_hex, comment + ": public key differs from RFC 8032")
+        require(sig.hex() == sig_hex, comment + ": signature differs from RFC 8032")
+        require(verify_raw(pk, sig, bytes.fromhex(msg_hex)), comment + ": verify")
+        rfc.append(
+            {
+                "comment": comment,
+                "secret": sk_hex,
+                "public": pk_hex,
+                "message": msg_hex,
+                "signature": sig_hex,
+            }
+        )
+
+    a_secret = det("ed/alice")
+    b_secret = det("ed/bob")
+    a_sk, a_pk = keypair(a_secret)
+    b_sk, _ = keypair(b_secret)
+    tid = det("ed/table").hex()
+    bid = {
+        "counter": 7,
+        "face": 4,
+        "head": det("ed/head").hex(),
+        "quantity": 3,
+        "round": 2,
+        "seat": 1,
+        "table": tid,
+        "type": "bid",
+    }
+    entry_unsigned = {
+        "event": {"round": 2, "type": "example"},
+        "prev": det("ed/prev").hex(),
+        "seq": 12,
+    }
+
+    def case(
+        comment: str,
+        context: str,
+        body: Any,
+        sig: bytes,
+        reason: str | None = None,
+        public: bytes = a_pk,
+        secret: bytes = a_secret,
+    ) -> dict:
+        sb = signed_bytes(context, body)
+        ok = verify_raw(public, sig, sb)
+        require(ok == (reason is None), f"{comment}: verify gives {ok}")
+        return {
+            "comment": comment,
+            "secret": secret.hex(),
+            "public": public.hex(),
+            "context": context,
+            "body": body,
+            "signed_bytes": sb.hex(),
+            "signature": sig.hex(),
+            "result": "invalid" if reason else "valid",
+            "reason": reason,
+        }
+
+    B = "BAD_SIGNATURE"
+    good = a_sk.sign(signed_bytes(CTX_MESSAGE, bid))
+    flipped = bytearray(good)
+    flipped[0] ^= 0x01
+    flipped_s = bytearray(good)
+    flipped_s[40] ^= 0x80
+    noncanon = json.dumps(bid, sort_keys=True).encode()  # with spaces after ':' and ','
+    require(noncanon != canonical(bid), "re-encoding differs")
+    ctx = [
+        case("player message (a bid body) under p2pdice/v1/sig/message", CTX_MESSAGE, bid, good),
+        case(
+            "host entry (entry without its sig key) under p2pdice/v1/sig/entry",
+            CTX_ENTRY,
+            entry_unsigned,
+            a_sk.sign(signed_bytes(CTX_ENTRY, entry_unsigned)),
+        ),
+        case(
+            "body is a JSON scalar string with non-ASCII text",
+            CTX_MESSAGE,
+            "héllo 🎲",
+            a_sk.sign(signed_bytes(CTX_MESSAGE, "héllo 🎲")),
+        ),
+        case(
+            "signature over canonical(body) alone, without context and 0x00",
+            CTX_MESSAGE,
+            bid,
+            a_sk.sign(canonical(bid)),
+            B,
+        ),
+        case(
+            "signature over context || canonical(body) without the 0x00 separator",
+            CTX_MESSAGE,
+            bid,
+            a_sk.sign(CTX_MESSAGE.encode() + canonical(bid)),
+            B,
+        ),
+        case(
+            "player message signed under the entry context, checked as a message",
+            CTX_MESSAGE,
+            bid,
+            a_sk.sign(signed_bytes(CTX_ENTRY, bid)),
+            B,
+        ),
+        case(
+            "entry signed under the message context, checked as an entry",
+            CTX_ENTRY,
+            entry_unsigned,
+            a_sk.sign(signed_bytes(CTX_MESSAGE, entry_unsigned)),
+            B,
+        ),
+        case(
+            "signed by another key (secret/public are the claimed signer; the signature is "
+            "by a different key)",
+            CTX_MESSAGE,
+            bid,
+            b_sk.sign(signed_bytes(CTX_MESSAGE, bid)),
+            B,
+        ),
+        case(
+            "valid signature with bit 0 of byte 0 flipped (in R)",
+            CTX_MESSAGE,
+            bid,
+            bytes(flipped),
+            B,
+        ),
+        case(
+            "valid signature with bit 7 of byte 40 flipped (in S)",
+            CTX_MESSAGE,
+            bid,
+            bytes(flipped_s),
+            B,
+        ),
+        case(
+            "signature over context || 0x00 || a non-canonical encoding of the body (spaces); "
+            "signed_bytes are the canonical bytes a verifier must use",
+            CTX_MESSAGE,
+            bid,
+            a_sk.sign(CTX_MESSAGE.encode() + b"\x00" + noncanon),
+            B,
+        ),
+    ]
+    return envelope(
+        "ed25519",
+        "SPEC.md §2.4",
+        [
+            group(
+                "rfc8032",
+                "pure Ed25519 test vectors from RFC 8032 §7.1; secret is the 32-byte "
+                "private key (seed); message and signature in hex",
+                rfc,
+            ),
+            group(
+                "context",
+                "signature over context || 0x00 || canonical(body); the verifier checks "
+                "signature over signed_bytes with public",
+                ctx,
+            ),
+        ],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# 8. chain and 9. comparison code
+# ---------------------------------------------------------------------------------------------
+
+RULES = {
+    "exact_call": False,
+    "first_starter": "seat0",
+    "grace_period": 30,
+    "kind": "standard",
+    "ones": "wild",
+    "palifico": "off",
+    "seats": 2,
+    "starting_dice": 5,
+    "turn_timer": 0,
+    "undo": False,
+}
+
+
+def build_chain(
+    host_secret: bytes,
+    *,
+    players: list[tuple[bytes, str]] | None = None,
+    start_roster_names: list[str] | None = None,
+) -> dict:
+    """Builds the 4-entry transcript: genesis, two joins, start. Returns all pieces."""
+    _, host_pk = keypair(host_secret)
+    genesis = {
+        "host": host_pk.hex(),
+        "host_cpu": 0,
+        "name": "Kitchen table",
+        "nonce": det("chain/genesis-nonce", 16).hex(),
+        "protocol": 1,
+        "rules": RULES,
+        "type": "genesis",
+    }
+    tid = table_id_of(genesis)
+    entries = [make_entry(host_secret, 0, ZERO32, event=genesis)]
+    players = players or [(det("chain/player0"), "Alice"), (det("chain/player1"), "Bob")]
+    roster = []
+    for seat, (psecret, name) in enumerate(players):
+        _, ppk = keypair(psecret)
+        body = {
+            "counter": 0,
+            "cpu": False,
+            "head": entry_hash(entries[-1]).hex(),
+            "host": host_pk.hex(),
+            "host_run": False,
+            "key": ppk.hex(),
+            "name": name,
+            "nonce": det(f"chain/challenge-nonce{seat}", 16).hex(),
+            "seat": seat,
+            "table": tid.hex(),
+            "type": "join",
+        }
+        msg = make_message(psecret, body)
+        entries.append(make_entry(host_secret, len(entries), entry_hash(entries[-1]), msg=msg))
+        roster.append(
+            {"cpu": False, "host_run": False, "key": ppk.hex(), "name": name, "seat": seat}
+        )
+    start = {"roster": roster, "type": "start"}
+    entries.append(make_entry(host_secret, len(entries), entry_hash(entries[-1]), event=start))
+    return {
+        "host_pk": host_pk,
+        "genesis": genesis,
+        "table_id": tid,
+        "entries": entries,
+        "players": players,
+    }
+
+
+def resign(host_secret: bytes, e: dict, context: str = CTX_ENTRY) -> dict:
+    unsigned = {k: v for k, v in e.items() if k != "sig"}
+    return dict(unsigned, sig=sign(host_secret, context, unsigned).hex())
+
+
+def rechain(host_secret: bytes, entries: list[dict], start: int) -> list[dict]:
+    """Fix prev and re-sign every entry from index start on (keeps seq as it is)."""
+    out = list(entries[:start])
+    for e in entries[start:]:
+        e = dict(e, prev=(entry_hash(out[-1]) if out else ZERO32).hex())
+        out.append(resign(host_secret, e))
+    return out
+
+
+def gen_chain() -> tuple[dict, dict]:
+    host_secret = det("chain/host")
+    ch = build_chain(host_secret)
+    entries: list[dict] = ch["entries"]
+    lines = [line_of(e) for e in entries]
+    hashes = check_chain(lines)
+    require(hashes == [entry_hash(e) for e in entries], "chain hashes")
+    code = comparison_code(hashes[3])
+    valid = [
+        {
+            "comment": "genesis (seats 2, host_cpu 0), join seat 0, join seat 1, start; a "
+            "partial transcript (no game_over). Each join's head is the hash of the entry "
+            "just before it; the start roster lists both joins in seat order",
+            "host_secret": host_secret.hex(),
+            "host_public": ch["host_pk"].hex(),
+            "lines": lines,
+            "entry_hashes": [h.hex() for h in hashes],
+            "table_id": ch["table_id"].hex(),
+            "comparison_code": code,
+        }
+    ]
+
+    other_secret = det("chain/forger")
+    invalid: list[tuple[str, list[str], str, int]] = []
+
+    def add(comment: str, new_lines: list[str], reason: str, index: int) -> None:
+        invalid.append((comment, new_lines, reason, index))
+
+    E = [dict(e) for e in entries]
+    add("entry 1 dropped: line 1 carries seq 2", [lines[0], lines[2], lines[3]], "BAD_SEQ", 1)
+    add(
+        "entries 1 and 2 swapped: line 1 carries seq 2",
+        [lines[0], lines[2], lines[1], lines[3]],
+        "BAD_SEQ",
+        1,
+    )
+    add(
+        "entry 3 renumbered to seq 4 and re-signed by the host",
+        [*lines[:3], line_of(resign(host_secret, dict(E[3], seq=4)))],
+        "BAD_SEQ",
+        3,
+    )
+    add(
+        "genesis carries seq 1 and is re-signed",
+        [line_of(resign(host_secret, dict(E[0], seq=1))), *lines[1:]],
+        "BAD_SEQ",
+        0,
+    )
+    # drop entry 1, renumber and re-sign the rest but keep their prev values
+    renum = [E[0]] + [resign(host_secret, dict(e, seq=i + 1)) for i, e in enumerate(E[2:])]
+    add(
+        "entry 1 dropped, later entries renumbered and re-signed by the host, prev unchanged: "
+        "line 1's prev is the hash of the dropped entry",
+        [line_of(e) for e in renum],
+        "CHAIN_BROKEN",
+        1,
+    )
+    swapped = [
+        E[0],
+        resign(host_secret, dict(E[2], seq=1)),
+        resign(host_secret, dict(E[1], seq=2)),
+        E[3],
+    ]
+    add(
+        "entries 1 and 2 swapped, renumbered and re-signed by the host, prev unchanged",
+        [line_of(e) for e in swapped],
+        "CHAIN_BROKEN",
+        1,
+    )
+    bad_prev = bytearray(bytes.fromhex(E[2]["prev"]))
+    bad_prev[31] ^= 0x01
+    add(
+        "entry 2's prev altered (last bit flipped) and re-signed by the host",
+        [
+            *lines[:2],
+            line_of(resign(host_secret, dict(E[2], prev=bytes(bad_prev).hex()))),
+            *lines[3:],
+        ],
+        "CHAIN_BROKEN",
+        2,
+    )
+    add(
+        "genesis prev is not 32 zero bytes (it is 00..01), re-signed by the host",
+        [line_of(resign(host_secret, dict(E[0], prev=(bytes(31) + b"\x01").hex()))), *lines[1:]],
+        "CHAIN_BROKEN",
+        0,
+    )
+    add(
+        "entry 2 signed by another key (forged host signature)",
+        [*lines[:2], line_of(resign(other_secret, E[2])), *lines[3:]],
+        "BAD_SIGNATURE",
+        2,
+    )
+    s = bytearray(bytes.fromhex(E[1]["sig"]))
+    s[0] ^= 0x01
+    add(
+        "entry 1's host signature with one bit flipped",
+        [lines[0], line_of(dict(E[1], sig=bytes(s).hex())), *lines[2:]],
+        "BAD_SIGNATURE",
+        1,
+    )
+    add(
+        "entry 3 signed by the host under the message context instead of the entry context",
+        [*lines[:3], line_of(resign(host_secret, E[3], CTX_MESSAGE))],
+        "BAD_SIGNATURE",
+        3,
+    )
+    add(
+        "entry 0 (genesis) host signature replaced by entry 1's signature",
+        [line_of(dict(E[0], sig=E[1]["sig"])), *lines[1:]],
+        "BAD_SIGNATURE",
+        0,
+    )
+    spaced = lines[2].replace('"seq":', '"seq": ', 1)
+    require(spaced != lines[2], "space inserted")
+    add(
+        "line 2 re-encoded with a space after a colon (otherwise unchanged)",
+        [*lines[:2], spaced, *lines[3:]],
+        "JSON_NOT_CANONICAL",
+        2,
+    )
+    unsorted = lines[1].replace('{"msg":', '{"seq":1,"msg":', 1).replace(',"seq":1,', ",", 1)
+    require(unsorted != lines[1] and json.loads(unsorted) == json.loads(lines[1]), "reorder")
+    add(
+        "line 1 with its keys out of order (seq first)",
+        [lines[0], unsorted, *lines[2:]],
+        "JSON_NOT_CANONICAL",
+        1,
+    )
+    add(
+        "line 3 followed by a trailing space", [*lines[:3], lines[3] + " "], "JSON_NOT_CANONICAL", 3
+    )
+    # player msg body altered, host re-signs and re-chains everything after it
+    m = E[2]["msg"]
+    altered_msg = {"body": dict(m["body"], name="Mallory"), "sig": m["sig"]}
+    E2 = [
+        E[0],
+        E[1],
+        dict(E[2], msg=altered_msg),
+        dict(
+            E[3],
+            event={
+                "roster": [
+                    E[3]["event"]["roster"][0],
+                    dict(E[3]["event"]["roster"][1], name="Mallory"),
+                ],
+                "type": "start",
+            },
+        ),
+    ]
+    add(
+        'join of seat 1 with its name changed to "Mallory" after the player signed it; the '
+        "host re-signed entry 2, re-chained entry 3 and put the new name in the roster, so only "
+        "the player's message signature fails",
+        [line_of(e) for e in rechain(host_secret, E2, 2)],
+        "BAD_SIGNATURE",
+        2,
+    )
+    wrong_signer = {
+        "body": m["body"],
+        "sig": sign(det("chain/player0"), CTX_MESSAGE, m["body"]).hex(),
+    }
+    E3 = [E[0], E[1], dict(E[2], msg=wrong_signer), E[3]]
+    add(
+        "join of seat 1 signed by seat 0's key instead of the key it names; host re-signed and "
+        "re-chained",
+        [line_of(e) for e in rechain(host_secret, E3, 2)],
+        "BAD_SIGNATURE",
+        2,
+    )
+
+    inv_tests = []
+    for comment, new_lines, reason, index in invalid:
+        try:
+            check_chain(new_lines)
+            got = None
+        except ChainError as e:
+            got = (e.reason, e.index)
+        require(got == (reason, index), f"chain {comment!r}: got {got}, want {(reason, index)}")
+        inv_tests.append(
+            {
+                "comment": comment,
+                "lines": new_lines,
+                "result": "invalid",
+                "reason": reason,
+                "index": index,
+            }
+        )
+
+    # equivocation: a second, different entry 1 (another player's join), validly host-signed
+    mallory_secret = det("chain/mallory")
+    _, mpk = keypair(mallory_secret)
+    body = dict(E[1]["msg"]["body"], key=mpk.hex(), name="Mallory")
+    alt1 = make_entry(host_secret, 1, entry_hash(E[0]), msg=make_message(mallory_secret, body))
+    alt3 = make_entry(
+        host_secret,
+        3,
+        entry_hash(E[2]),
+        event={"roster": list(reversed(E[3]["event"]["roster"])), "type": "start"},
+    )
+    for alt in (alt1, alt3):
+        unsigned = {k: v for k, v in alt.items() if k != "sig"}
+        require(
+            verify_raw(ch["host_pk"], bytes.fromhex(alt["sig"]), signed_bytes(CTX_ENTRY, unsigned)),
+            "equivocation sig valid",
+        )
+    equiv = [
+        {
+            "comment": "seq 1: the valid chain's join of Alice vs a join of Mallory for the same "
+            "seat, both with the genesis hash as prev and a valid host signature",
+            "host_public": ch["host_pk"].hex(),
+            "entry_a": lines[1],
+            "entry_b": line_of(alt1),
+            "result": "invalid",
+            "reason": "EQUIVOCATION",
+        },
+        {
+            "comment": "seq 3: two different start events (roster order differs) with the same "
+            "prev, both validly host-signed",
+            "host_public": ch["host_pk"].hex(),
+            "entry_a": lines[3],
+            "entry_b": line_of(alt3),
+            "result": "invalid",
+            "reason": "EQUIVOCATION",
+        },
+        {
+            "comment": "not equivocation: the same entry received twice (byte-identical)",
+            "host_public": ch["host_pk"].hex(),
+            "entry_a": lines[2],
+            "entry_b": lines[2],
+            "result": "valid",
+            "reason": None,
+        },
+    ]
+    chain = envelope(
+        "chain",
+        "SPEC.md §3.1, §3.3, §3.5, §4.1, §6.1",
+        [
+            group(
+                "valid",
+                "a valid transcript; lines are the JSON Lines without their line feeds",
+                valid,
+            ),
+            group(
+                "invalid",
+                "mutated copies of the valid lines. Checks per line, in this order, "
+                "give the reason: canonical encoding (JSON_NOT_CANONICAL), seq = line index "
+                "(BAD_SEQ), prev = hash of the previous line's entry or 32 zero bytes "
+                "(CHAIN_BROKEN), host signature (BAD_SIGNATURE), then the player message "
+                "signature (BAD_SIGNATURE); index is the first failing line",
+                inv_tests,
+            ),
+            group(
+                "equivocation",
+                "two entries with the same seq, both with a valid signature by "
+                "host_public: if not byte-identical they prove equivocation",
+                equiv,
+            ),
+        ],
+    )
+
+    # comparison code vectors
+    cc_tests = [
+        {
+            "comment": "the start entry of chain.json tc_id 1",
+            "start_entry_hash": hashes[3].hex(),
+            "code": code,
+        }
+    ]
+    for i in range(3):
+        h = det(f"compare/{i}")
+        cc_tests.append(
+            {
+                "comment": f"an arbitrary 32-byte entry hash (label {i})",
+                "start_entry_hash": h.hex(),
+                "code": comparison_code(h),
+            }
+        )
+    found = 0
+    for want_zero_bytes in (1, 2):
+        for i in range(10_000_000):
+            h = det(f"compare/leading-zeros/{want_zero_bytes}/{i}")
+            d = H(TAG_COMPARE, h)
+            if d[:want_zero_bytes] == bytes(want_zero_bytes):
+                c = comparison_code(h)
+                cc_tests.append(
+                    {
+                        "comment": f"the first {want_zero_bytes} byte(s) of the compare "
+                        f"hash are zero (first 8 bytes {d[:8].hex()}): the code keeps "
+                        f"its leading zeros",
+                        "start_entry_hash": h.hex(),
+                        "code": c,
+                    }
+                )
+                found += 1
+                break
+    require(found == 2, "leading-zero search")
+    for t in cc_tests:
+        require(re.fullmatch(r"\d{5}-\d{5}-\d{5}-\d{5}", t["code"]) is not None, "code format")
+    cmp = envelope(
+        "comparison_code",
+        "SPEC.md §3.5",
+        [
+            group(
+                "comparison_code",
+                "code = first 8 bytes of H(compare tag, start_entry_hash) as a "
+                "big-endian u64, 20 decimal digits with leading zeros, grouped in fives",
+                cc_tests,
+            )
+        ],
+    )
+    return chain, cmp
+
+
+# ---------------------------------------------------------------------------------------------
+# 10. password
+# ---------------------------------------------------------------------------------------------
+
+
+def gen_password() -> dict:
+    tid = det("pw/table")
+    _, host = keypair(det("pw/host"))
+    _, player = keypair(det("pw/player"))
+    nonce = det("pw/nonce", 16)
+    cases = [
+        ("ASCII password", "correct horse battery staple"),
+        ("empty password (HMAC with an empty key)", ""),
+        ("non-ASCII password (NFC, precomposed é U+00E9)", "caf\u00e9"),
+        (
+            "the same word in NFD (e + U+0301): normalised to NFC first, so the same proof",
+            "cafe\u0301",
+        ),
+        ("emoji password", "🎲🎲🎲"),
+        ("password longer than the 64-byte HMAC block (HMAC hashes the key first)", "x" * 100),
+        ("password with a space and a trailing space kept as is", "open sesame "),
+    ]
+    tests = []
+    for comment, pw in cases:
+        tests.append(
+            {
+                "comment": comment,
+                "password": pw,
+                "table_id": tid.hex(),
+                "host_key": host.hex(),
+                "nonce": nonce.hex(),
+                "player_key": player.hex(),
+                "proof": password_proof(pw, tid, host, nonce, player).hex(),
+            }
+        )
+    other_nonce = det("pw/nonce2", 16)
+    tests.append(
+        {
+            "comment": "ASCII password with another nonce: a different proof",
+            "password": cases[0][1],
+            "table_id": tid.hex(),
+            "host_key": host.hex(),
+            "nonce": other_nonce.hex(),
+            "player_key": player.hex(),
+            "proof": password_proof(cases[0][1], tid, host, other_nonce, player).hex(),
+        }
+    )
+    require(len({t["proof"] for t in tests}) == len(tests) - 1, "distinct proofs but NFC/NFD")
+    require(tests[2]["proof"] == tests[3]["proof"], "NFC and NFD give one proof")
+    return envelope(
+        "password",
+        "SPEC.md §3.4",
+        [
+            group(
+                "password",
+                "proof = HMAC-SHA256(key = UTF-8(password), frame(password tag) || "
+                "frame(table_id) || frame(host_key) || frame(nonce) || frame(player_key))",
+                tests,
+            )
+        ],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument(
+        "--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "vectors", "v1")
+    )
+    args = ap.parse_args(argv)
+    try:
+        chain, cmp = gen_chain()
+        files = {
+            "framing": gen_framing(),
+            "commitments": gen_commitments(),
+            "commit_set": gen_commit_set(),
+            "dice": gen_dice(),
+            "starter": gen_starter(),
+            "canonical_json": gen_canonical_json(),
+            "ed25519": gen_ed25519(),
+            "chain": chain,
+            "comparison_code": cmp,
+            "password": gen_password(),
+        }
+    except Failure as e:
+        print(f"gen_vectors: {e}", file=sys.stderr)
+        return 1
+    os.makedirs(args.out, exist_ok=True)
+    for name, obj in files.items():
+        path = os.path.join(args.out, name + ".json")
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write(json.dumps(obj, indent=1, ensure_ascii=False) + "\n")
+        print(f"{path}: {obj['number_of_tests']} tests")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
