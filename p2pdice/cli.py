@@ -26,6 +26,12 @@ def _run_simulate(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _run_verify(args: argparse.Namespace) -> int:
+    from .cmd_verify import run
+
+    return run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="p2pdice",
@@ -54,7 +60,33 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--verbose", action="store_true", help="print every round: hands, bids, calls, counts"
     )
+    sim.add_argument(
+        "--protocol",
+        action="store_true",
+        help="play every seat as a real peer through the fairness protocol (slower, signed)",
+    )
+    sim.add_argument(
+        "--transcripts",
+        metavar="DIR",
+        help="with --protocol: write one transcript per game into DIR",
+    )
     sim.set_defaults(run=_run_simulate)
+
+    ver = sub.add_parser(
+        "verify",
+        help="check saved game transcripts offline",
+        description="Replay saved transcripts and check every signature, commitment, hand, count "
+        "and result. Exit status 0 only if every file verifies.",
+    )
+    ver.add_argument("files", nargs="+", metavar="FILE", help="transcript files (JSON Lines)")
+    ver.add_argument(
+        "--partial", action="store_true", help="accept a log that stops before game over"
+    )
+    ver.add_argument(
+        "--mine", metavar="STORE", help="your sent-messages file: check the host posted them all"
+    )
+    ver.add_argument("--json", action="store_true", help="print a JSON report")
+    ver.set_defaults(run=_run_verify)
     return parser
 
 

@@ -28,9 +28,24 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--bots: {err}") from None
     labels = [f"P{s} ({n})" for s, n in enumerate(names)]
     out = print if args.verbose else None
+    if args.transcripts and not args.protocol:
+        raise CliError("--transcripts: needs --protocol (only protocol games have transcripts)")
     if out:
         print(f"Rules: {rules.summary()}; players: {', '.join(labels)}")
-    summary = simulate(rules, bots, games=args.games, seed=args.seed, names=labels, out=out)
+    if args.protocol:
+        from .protosim import simulate_protocol
+
+        summary = simulate_protocol(
+            rules,
+            bots,
+            games=args.games,
+            seed=args.seed,
+            names=labels,
+            out=out,
+            transcripts=args.transcripts,
+        )
+    else:
+        summary = simulate(rules, bots, games=args.games, seed=args.seed, names=labels, out=out)
     if args.json:
         print(json.dumps(summary.to_json(names), sort_keys=True))
     elif not args.verbose:

@@ -48,6 +48,7 @@ class Summary:
     wins: list[int] = field(default_factory=list)
     bot_faults: int = 0
     seconds: float = 0.0
+    messages: int = 0  #: signed player messages (protocol games only)
 
     def to_json(self, bots: Sequence[str]) -> dict[str, object]:
         return {
@@ -57,6 +58,14 @@ class Summary:
             "wins": self.wins,
             "bots": list(bots),
             "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
+            **(
+                {
+                    "messages": self.messages,
+                    "messages_per_second": round(self.messages / self.seconds, 1),
+                }
+                if self.messages and self.seconds
+                else {}
+            ),
         }
 
 

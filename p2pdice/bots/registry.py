@@ -9,11 +9,12 @@ from collections.abc import Callable
 from ..core.game import Action
 from ..core.view import SeatView
 from .easy import easy
+from .hard import hard
 from .medium import medium
 
 Bot = Callable[[SeatView, random.Random], Action]
 
-_BUILTIN: dict[str, Bot] = {"easy": easy, "medium": medium}
+_BUILTIN: dict[str, Bot] = {"easy": easy, "medium": medium, "hard": hard}
 BOT_NAMES: tuple[str, ...] = tuple(_BUILTIN)
 
 

@@ -41,8 +41,6 @@ def decode(data: bytes) -> Any:
         raise CodecError(Reason.JSON_BAD_UTF8, "not valid UTF-8") from None
     if text.startswith("\ufeff"):
         raise CodecError(Reason.JSON_NOT_CANONICAL, "a byte-order mark is not canonical")
-    if _nesting_depth(text) > MAX_DEPTH:
-        raise CodecError(Reason.JSON_TOO_DEEP, f"nested deeper than {MAX_DEPTH} levels")
     try:
         value = json.loads(
             text,
@@ -53,7 +51,8 @@ def decode(data: bytes) -> Any:
         )
     except json.JSONDecodeError as err:
         raise CodecError(Reason.JSON_SYNTAX, f"not JSON: {err.msg} at byte {err.pos}") from None
-    except RecursionError:  # pragma: no cover - the depth scan above comes first
+    except RecursionError:
+        # Thousands of levels: the parser gives up before _check_value could count them.
         raise CodecError(Reason.JSON_TOO_DEEP, "nested too deeply") from None
     _check_value(value, 0)
     if encode(value) != bytes(data):
@@ -62,57 +61,31 @@ def decode(data: bytes) -> Any:
 
 
 def _check_value(value: Any, depth: int) -> None:
-    if depth > MAX_DEPTH:
-        raise CodecError(Reason.JSON_TOO_DEEP, f"nested deeper than {MAX_DEPTH} levels")
-    if value is None or isinstance(value, bool):
-        return
-    if isinstance(value, int):
+    """`depth` counts the containers around `value`; a container adds one level (SPEC 2.3)."""
+    kind = type(value)
+    if kind is str or value is None or kind is bool:
+        return  # lone surrogates make the UTF-8 encoding fail, which encode() reports
+    if kind is int:
         if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
             raise CodecError(Reason.JSON_INT_RANGE, "integers must lie within +-(2^53 - 1)")
         return
-    if isinstance(value, str):
-        _check_string(value)
-        return
-    if isinstance(value, float):
-        raise CodecError(Reason.JSON_FLOAT, "numbers must be integers")
-    if isinstance(value, (list, tuple)):
-        for item in value:
-            _check_value(item, depth + 1)
-        return
-    if isinstance(value, dict):
+    if kind is dict:
+        if depth >= MAX_DEPTH:
+            raise CodecError(Reason.JSON_TOO_DEEP, f"nested deeper than {MAX_DEPTH} levels")
         for key, item in value.items():
-            if not isinstance(key, str) or not all(" " <= ch <= "~" for ch in key):
+            if type(key) is not str or not (key.isascii() and key.isprintable()):
                 raise CodecError(Reason.JSON_KEY_NOT_ASCII, f"key {key!r} is not printable ASCII")
             _check_value(item, depth + 1)
         return
-    raise CodecError(Reason.SCHEMA, f"{type(value).__name__} has no JSON encoding")
-
-
-def _check_string(text: str) -> None:
-    if any("\ud800" <= ch <= "\udfff" for ch in text):
-        raise CodecError(Reason.JSON_BAD_UTF8, "a string holds a lone surrogate")
-
-
-def _nesting_depth(text: str) -> int:
-    """Deepest bracket nesting outside strings: a cheap scan before the recursive parser."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
+    if kind is list or kind is tuple:
+        if depth >= MAX_DEPTH:
+            raise CodecError(Reason.JSON_TOO_DEEP, f"nested deeper than {MAX_DEPTH} levels")
+        for item in value:
+            _check_value(item, depth + 1)
+        return
+    if isinstance(value, float):
+        raise CodecError(Reason.JSON_FLOAT, "numbers must be integers")
+    raise CodecError(Reason.SCHEMA, f"{kind.__name__} has no JSON encoding")
 
 
 def _object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

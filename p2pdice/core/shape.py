@@ -6,6 +6,7 @@ the same contract in code, fast enough for every frame (tests hold the two toget
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -37,12 +38,10 @@ def boolean(value: Any) -> bool:
 
 
 def hexbytes(size: int) -> Check:
+    pattern = re.compile(f"[0-9a-f]{{{2 * size}}}")
+
     def check(value: Any) -> bool:
-        return (
-            isinstance(value, str)
-            and len(value) == 2 * size
-            and all(c in "0123456789abcdef" for c in value)
-        )
+        return isinstance(value, str) and pattern.fullmatch(value) is not None
 
     check.__name__ = f"hex{size}"
     return check

@@ -1,0 +1,212 @@
+"""What a seat can infer about another seat's hidden dice from that seat's bids this round.
+
+Theory of operation
+-------------------
+A hand of `n` dice is, for counting purposes, a vector of face counts; with n <= 5 there are
+at most C(n + 5, 5) = 252 of them, so a belief about one opponent is held exactly, as a
+weight per count vector, with no sampling. The prior weight is the multinomial chance of
+the vector. Each bid the opponent made this round multiplies the weights by the likelihood
+of that bid given the vector, under a model of how people (and bots) bid:
+
+* **Raising.** A player who raises did not challenge, which is likelier the more they hold
+  of the standing bid's face; and among the small raises open to them (the lowest legal
+  quantity on each face and one more) they pick the ones their own dice support, a softmax
+  over "how likely is this bid, from my hand alone". That is the public anchor, the tuned
+  probability-threshold player, made noisy.
+* **Opening.** The opener picks a face they hold much of (a softmax over their count) and a
+  quantity near their own count plus the expected count among the dice they cannot see.
+
+Every likelihood is mixed with a small uniform share, so a bluff or a strange bot bends the
+belief instead of breaking it. Opponents' hands are independent given the public record (a
+bid depends only on its bidder's hand and on public facts), so the beliefs factor per
+opponent, and the total count on a face is the convolution of per-opponent marginals.
+
+Everything is a pure function of public facts and is cached: the bids of a round recur in
+every later decision of the round, and contexts recur across rounds.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+from ..core.bids import Bid, lowest_bids_per_face, ones_are_wild
+from ..core.rules import Rules
+from .odds import at_least, face_probability
+
+FACE_LIST = (1, 2, 3, 4, 5, 6)
+
+# The opponent model (module constants so the caches stay valid; documented in docs/bots.md).
+PICK_SHARPNESS = 20.0  #: softmax weight on "how likely is this raise from my own hand"
+CHALLENGE_BELOW = 0.35  #: the modelled player calls bids their hand makes less likely than this
+CHALLENGE_SOFTNESS = 0.05  #: width of the logistic step around CHALLENGE_BELOW
+OPEN_FACE_SHARPNESS = 1.5  #: softmax weight on the opener's count of a face
+OPEN_QUANTITY_SHARPNESS = 0.7  #: how tightly an opening sits on own count + expected unseen
+NOISE = 0.05  #: uniform share mixed into every likelihood
+
+
+@lru_cache(maxsize=8)
+def hand_space(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]:
+    """Every count vector (ones..sixes) of `n` dice, with its multinomial prior chance."""
+    vectors: list[tuple[int, ...]] = []
+    prior: list[float] = []
+    for combo in combinations_with_replacement(FACE_LIST, n):
+        counts = tuple(combo.count(f) for f in FACE_LIST)
+        ways = math.factorial(n)
+        for c in counts:
+            ways //= math.factorial(c)
+        vectors.append(counts)
+        prior.append(ways / 6**n)
+    return tuple(vectors), tuple(prior)
+
+
+@lru_cache(maxsize=128)
+def match_column(n: int, face: int, wild: bool) -> tuple[int, ...]:
+    """For each count vector of `n` dice, how many dice count toward a bid on `face`."""
+    vectors, _ = hand_space(n)
+    if wild and face != 1:
+        return tuple(v[face - 1] + v[0] for v in vectors)
+    return tuple(v[face - 1] for v in vectors)
+
+
+def challenge_chance(own_support: float, call_below: float = CHALLENGE_BELOW) -> float:
+    """The modelled chance that a player calls a bid their own dice make `own_support` likely."""
+    x = (own_support - call_below) / CHALLENGE_SOFTNESS
+    step = 1.0 / (1.0 + math.exp(min(60.0, x)))
+    return NOISE + (1 - 2 * NOISE) * step
+
+
+@lru_cache(maxsize=65536)
+def _support_row(quantity: int, face: int, n: int, unseen: int, wild: bool) -> tuple[float, ...]:
+    """For a holder of m = 0..n matching dice: the chance the bid holds, from their hand alone."""
+    p = face_probability(face, wild_ones=wild)
+    return tuple(at_least(quantity - m, unseen, p) for m in range(n + 1))
+
+
+@lru_cache(maxsize=32768)
+def bid_likelihood(
+    rules: Rules,
+    palifico_round: bool,
+    dice_in_play: int,
+    bidder_dice: int,
+    previous: Bid | None,
+    bid: Bid,
+    call_below: float = CHALLENGE_BELOW,
+) -> tuple[float, ...]:
+    """For each count vector of the bidder's dice: the modelled chance of `bid` after `previous`.
+
+    `call_below` is the bidder's calling threshold (see bots/reads.py).
+    """
+    n = bidder_dice
+    wild = ones_are_wild(rules, palifico_round)
+    unseen = dice_in_play - n
+    lowest = lowest_bids_per_face(
+        rules, previous, dice_in_play=dice_in_play, palifico_round=palifico_round, bidder_dice=n
+    )
+    size = len(hand_space(n)[0])
+    if previous is None:
+        return _opening_likelihood(n, wild, unseen, dice_in_play, lowest, bid, size)
+    options = {b for low in lowest.values() for b in (low, Bid(low.quantity + 1, low.face))}
+    options = {b for b in options if b.quantity <= dice_in_play}
+    options.add(bid)
+    totals = [0.0] * size
+    chosen: list[float] = []
+    for option in options:
+        row = _support_row(option.quantity, option.face, n, unseen, wild)
+        weights = [math.exp(PICK_SHARPNESS * s) for s in row]
+        column = match_column(n, option.face, wild)
+        totals = [t + weights[m] for t, m in zip(totals, column, strict=True)]
+        if option == bid:
+            chosen = [weights[m] for m in column]
+    prev_row = _support_row(previous.quantity, previous.face, n, unseen, wild)
+    keep = [1.0 - challenge_chance(s, call_below) for s in prev_row]
+    prev_column = match_column(n, previous.face, wild)
+    floor = NOISE / len(options)
+    return tuple(
+        (1 - NOISE) * (c / t) * keep[m] + floor
+        for c, t, m in zip(chosen, totals, prev_column, strict=True)
+    )
+
+
+def _opening_likelihood(
+    n: int,
+    wild: bool,
+    unseen: int,
+    dice_in_play: int,
+    lowest: dict[int, Bid],
+    bid: Bid,
+    size: int,
+) -> tuple[float, ...]:
+    faces = list(lowest)
+    totals = [0.0] * size
+    for face in faces:
+        column = match_column(n, face, wild)
+        totals = [
+            t + math.exp(OPEN_FACE_SHARPNESS * m) for t, m in zip(totals, column, strict=True)
+        ]
+    column = match_column(n, bid.face, wild)
+    expected_unseen = math.floor(unseen * face_probability(bid.face, wild_ones=wild))
+    out = []
+    for t, m in zip(totals, column, strict=True):
+        centre = min(max(m + expected_unseen, 1), dice_in_play)
+        quantity_fit = math.exp(-OPEN_QUANTITY_SHARPNESS * (bid.quantity - centre) ** 2)
+        out.append((1 - NOISE) * math.exp(OPEN_FACE_SHARPNESS * m) / t * quantity_fit + NOISE)
+    return tuple(out)
+
+
+@lru_cache(maxsize=16384)
+def face_marginals(
+    rules: Rules,
+    palifico_round: bool,
+    dice_in_play: int,
+    dice: int,
+    history: tuple[tuple[Bid | None, Bid], ...],
+    call_below: float = CHALLENGE_BELOW,
+) -> tuple[tuple[float, ...], ...]:
+    """Per face 1..6, the belief over how many of a seat's `dice` count toward that face.
+
+    `history` holds the seat's bids this round, each with the bid it answered (None for
+    an opening); `call_below` is the seat's calling threshold.
+    """
+    wild = ones_are_wild(rules, palifico_round)
+    if not history:
+        return tuple(_binomial(dice, face_probability(f, wild_ones=wild)) for f in FACE_LIST)
+    _, prior = hand_space(dice)
+    weights = list(prior)
+    for previous, bid in history:
+        like = bid_likelihood(rules, palifico_round, dice_in_play, dice, previous, bid, call_below)
+        weights = [w * x for w, x in zip(weights, like, strict=True)]
+    total = sum(weights)
+    out = []
+    for face in FACE_LIST:
+        dist = [0.0] * (dice + 1)
+        for w, m in zip(weights, match_column(dice, face, wild), strict=True):
+            dist[m] += w
+        out.append(tuple(x / total for x in dist))
+    return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def _binomial(n: int, p: float) -> tuple[float, ...]:
+    return tuple(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1))
+
+
+def convolve(a: tuple[float, ...] | list[float], b: tuple[float, ...] | list[float]) -> list[float]:
+    """The distribution of the sum of two independent counts."""
+    out = [0.0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return out
+
+
+def tail_table(dist: list[float]) -> list[float]:
+    """`t[k]` = P(X >= k) for k = 0..len(dist) (the last entry is 0)."""
+    out = [0.0] * (len(dist) + 1)
+    running = 0.0
+    for k in range(len(dist) - 1, -1, -1):
+        running += dist[k]
+        out[k] = running
+    return out

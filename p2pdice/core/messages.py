@@ -1,0 +1,141 @@
+"""Player messages (protocol/SPEC.md 4): shapes, signing, parsing and hashing.
+
+A message is `{"body": {...}, "sig": hex}`; the body always names the table, the seat, a
+per-key counter and the newest entry the sender verified. Semantic checks (is it this seat's
+turn, does the opening match) belong to the table state machine; here only the shape and the
+signature are checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from . import shape
+from .bids import Bid
+from .codec import encode
+from .errors import Reason, RemoteError
+from .hashing import Tag, tagged_hash
+from .signing import SigningKey, verify
+
+_ROUND = {"round": shape.positive}
+_ATTEMPT = {"round": shape.positive, "attempt": shape.positive}
+
+#: Fields of each message type besides the common ones.
+EXTRA_FIELDS: Mapping[str, Mapping[str, shape.Check]] = {
+    "join": {
+        "key": shape.HEX32,
+        "name": shape.name,
+        "cpu": shape.boolean,
+        "host_run": shape.boolean,
+        "host": shape.HEX32,
+        "nonce": shape.HEX16,
+    },
+    "commit": {**_ATTEMPT, "seed_commit": shape.HEX32, "contrib_commit": shape.HEX32},
+    "contribute": {**_ATTEMPT, "commit_set": shape.HEX32, "contribution": shape.HEX32},
+    "bid": {**_ROUND, "quantity": lambda v: shape.is_int(v) and 1 <= v <= 30, "face": shape.die},
+    "challenge": _ROUND,
+    "exact": _ROUND,
+    "undo": _ROUND,
+    "open": {**_ATTEMPT, "salt": shape.HEX32, "seed": shape.HEX32},
+    "ack": {**_ROUND, "result": shape.HEX32},
+    "next_round": _ROUND,
+}
+
+MESSAGE_TYPES = tuple(EXTRA_FIELDS)
+
+_COMMON: Mapping[str, shape.Check] = {
+    "type": shape.one_of(*MESSAGE_TYPES),
+    "table": shape.HEX32,
+    "seat": shape.seat,
+    "counter": shape.uint,
+    "head": shape.HEX32,
+}
+
+_ENVELOPE = {"body": lambda v: isinstance(v, dict), "sig": shape.HEX64}
+
+
+@dataclass(frozen=True)
+class Message:
+    """A signed player message whose shape has been checked (its signature not yet)."""
+
+    body: dict[str, Any]
+    sig: bytes
+
+    @property
+    def type(self) -> str:
+        return self.body["type"]
+
+    @property
+    def seat(self) -> int:
+        return self.body["seat"]
+
+    @property
+    def counter(self) -> int:
+        return self.body["counter"]
+
+    @property
+    def table(self) -> bytes:
+        return bytes.fromhex(self.body["table"])
+
+    @property
+    def head(self) -> bytes:
+        return bytes.fromhex(self.body["head"])
+
+    def bytes_field(self, name: str) -> bytes:
+        return bytes.fromhex(self.body[name])
+
+    @property
+    def bid(self) -> Bid:
+        return Bid(self.body["quantity"], self.body["face"])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"body": self.body, "sig": self.sig.hex()}
+
+    @cached_property
+    def _digest(self) -> bytes:
+        return tagged_hash(Tag.MESSAGE, encode(self.to_json()))
+
+    def digest(self) -> bytes:
+        """H("p2pdice/v1/message", canonical(message)): how a message is referred to."""
+        return self._digest
+
+    def signature_ok(self, public: bytes) -> bool:
+        return verify(public, Tag.SIG_MESSAGE, self.body, self.sig)
+
+
+def parse_message(obj: Any) -> Message:
+    """Check the envelope and body shape of a decoded JSON message (SCHEMA / UNKNOWN_TYPE)."""
+    shape.check_object(obj, _ENVELOPE, "message")
+    body = obj["body"]
+    kind = body.get("type")
+    if kind not in EXTRA_FIELDS:
+        raise RemoteError(Reason.UNKNOWN_TYPE, f"unknown message type {str(kind)[:32]!r}")
+    shape.check_object(body, {**_COMMON, **EXTRA_FIELDS[kind]}, f"{kind} message")
+    return Message(body=body, sig=bytes.fromhex(obj["sig"]))
+
+
+def sign_message(
+    signer: SigningKey,
+    *,
+    kind: str,
+    table: bytes,
+    seat: int,
+    counter: int,
+    head: bytes,
+    **fields: Any,
+) -> Message:
+    """Build, sign and shape-check a message (a malformed one is our own bug: LocalError)."""
+    body = {
+        "type": kind,
+        "table": table.hex(),
+        "seat": seat,
+        "counter": counter,
+        "head": head.hex(),
+        **{k: v.hex() if isinstance(v, bytes) else v for k, v in fields.items()},
+    }
+    message = Message(body=body, sig=signer.sign(Tag.SIG_MESSAGE, body))
+    parse_message(message.to_json())
+    return message

@@ -1,0 +1,445 @@
+"""The player side of a table, sans-I/O: entries in, verified state and signed messages out.
+
+A Peer holds one identity and, when seated, that seat's secrets. It checks every entry the
+host posts with the same table machine the host uses (chain, signatures, commitments,
+beacon, openings, result) plus what only it can know: that the commitment set holds its own
+commitments unchanged, and that nothing it sent was silently dropped. A bad entry is never
+applied; it raises an Alarm, and the peer stops following that host.
+
+Randomness comes from the adapter: on `NeedSecrets` it draws 3 x 32 bytes, stores them
+durably, then calls `provide_secrets`, so a crash after committing can still be opened.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import Reason, RemoteError
+from .fairness import SeatContext, contrib_commitment, derive_dice, seed_commitment
+from .game import Action, Challenge, ExactCall, PlaceBid, StartNextRound, Undo
+from .messages import Message, parse_message, sign_message
+from .signing import SigningKey
+from .table import Note, Replayer, TablePhase, TableState
+from .transcript import Entry, parse_entry
+from .view import SeatView, seat_view
+
+
+@dataclass(frozen=True, slots=True)
+class Secrets:
+    salt: bytes
+    seed: bytes
+    contribution: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Send this message to the host (and keep it until it appears in the log)."""
+
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class NeedSecrets:
+    """Draw, persist, then `provide_secrets(round, attempt, ...)`."""
+
+    round: int
+    attempt: int
+
+
+@dataclass(frozen=True, slots=True)
+class Alarm:
+    """The host did something the protocol forbids, or dropped something of ours."""
+
+    reason: Reason
+    detail: str
+    seq: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """An entry was verified and applied."""
+
+    entry: Entry
+    notes: tuple[Note, ...]
+
+
+PeerOutput = Send | NeedSecrets | Alarm | Applied
+
+
+@dataclass(slots=True)
+class _Pending:
+    message: Message
+    sent_at: float | None = None
+
+
+@dataclass(slots=True)
+class Peer:
+    """One identity following one table; a seat once joined, a spectator otherwise."""
+
+    key: SigningKey
+    seat: int | None = None
+    replayer: Replayer = field(default_factory=Replayer)
+    secrets: dict[tuple[int, int], Secrets] = field(default_factory=dict)
+    counter: int = 1  #: the next counter to use (a join uses 0)
+    pending: dict[bytes, _Pending] = field(default_factory=dict)
+    alarms: list[Alarm] = field(default_factory=list)
+    halted: bool = False  #: set by the first alarm about the host's log: we stop following it
+    hand: tuple[int, ...] = ()
+    _hand_for: tuple[int, int] | None = None
+
+    # ---- facts ---------------------------------------------------------------------------
+
+    @property
+    def state(self) -> TableState | None:
+        return self.replayer.state
+
+    @property
+    def head(self) -> bytes:
+        return self.replayer.chain.head
+
+    @property
+    def holds_seat(self) -> bool:
+        """Whether our key signs for our seat now (not while a stand-in holds it)."""
+        state = self.state
+        return (
+            self.seat is not None
+            and state is not None
+            and state.keys.get(self.seat) == self.key.public
+        )
+
+    def view(self) -> SeatView | None:
+        state = self.state
+        if state is None or state.game is None:
+            return None
+        return seat_view(state.game, self.seat, self.hand if self.holds_seat else ())
+
+    # ---- joining -------------------------------------------------------------------------
+
+    def make_join(
+        self, challenge: dict[str, Any], *, name: str, cpu: bool = False, host_run: bool = False
+    ) -> Message:
+        """The join answering a host's challenge (the seat it offered)."""
+        seat = challenge["seat"]
+        return sign_message(
+            self.key,
+            kind="join",
+            table=bytes.fromhex(challenge["table"]),
+            seat=seat,
+            counter=0,
+            head=self.head,
+            key=self.key.public.hex(),
+            name=name,
+            cpu=cpu,
+            host_run=host_run,
+            host=challenge["host"],
+            nonce=challenge["nonce"],
+        )
+
+    # ---- entries -------------------------------------------------------------------------
+
+    def receive_line(self, line: bytes) -> list[PeerOutput]:
+        """Verify and apply the next transcript line; an Alarm instead if it is bad."""
+        if self.halted:
+            return []
+        try:
+            entry = parse_entry(line)
+        except RemoteError as err:
+            return self._alarm(err.reason, f"an unreadable entry: {err.detail}", None)
+        if self.replayer.started and entry.seq < len(self.replayer.chain):
+            if self.replayer.chain.hashes[entry.seq] == entry.hash:
+                return []  # a resend of an entry we hold: harmless
+            return self._alarm(
+                Reason.EQUIVOCATION, f"entry {entry.seq} differs from the one we hold", entry.seq
+            )
+        before = self.state
+        try:
+            notes = self.replayer.feed(entry)
+        except RemoteError as err:
+            return self._alarm(err.reason, err.detail, entry.seq)
+        outputs: list[PeerOutput] = [Applied(entry, notes)]
+        self._clear_pending(entry)
+        outputs += self._react(before, entry)
+        return outputs
+
+    def _alarm(self, reason: Reason, detail: str, seq: int | None) -> list[PeerOutput]:
+        alarm = Alarm(reason, detail, seq)
+        self.alarms.append(alarm)
+        if reason != Reason.MESSAGE_DROPPED:
+            self.halted = True
+        return [alarm]
+
+    def _clear_pending(self, entry: Entry) -> None:
+        inner: list[Any] = []
+        if entry.msg is not None:
+            inner.append(entry.msg)
+        elif entry.event is not None:
+            for key in ("commits", "contributions"):
+                inner += [parse_message(raw) for raw in entry.event.get(key, ())]
+        for msg in inner:
+            self.pending.pop(msg.digest(), None)
+
+    def _react(self, before: TableState | None, entry: Entry) -> list[PeerOutput]:
+        state = self.state
+        assert state is not None
+        event = entry.event or {}
+        kind = event.get("type")
+        out: list[PeerOutput] = []
+        if kind in ("forced", "abort", "forfeit", "absent"):
+            out += self._check_dropped(event, entry.seq)
+        if self.seat is None or not self.holds_seat:
+            return out
+        attempt = state.attempt
+        if kind == "round" and attempt is not None and self.seat in attempt.seats:
+            known = self.secrets.get((attempt.round, attempt.attempt))
+            out += (
+                self.provide_secrets(attempt.round, attempt.attempt, known)
+                if known
+                else [NeedSecrets(attempt.round, attempt.attempt)]
+            )
+        elif kind == "commit_set" and attempt is not None and self.seat in attempt.seats:
+            out += self._after_commit_set(state, entry.seq)
+        elif kind == "beacon" and attempt is not None and self.seat in attempt.seats:
+            self._derive_hand(state)
+        elif state.phase == TablePhase.SHOWDOWN and (
+            before is None or before.phase != TablePhase.SHOWDOWN
+        ):
+            out += self._open(state)
+        elif kind in ("result", "forfeit"):
+            out += self._ack(state, entry)
+        return out
+
+    def _check_dropped(self, event: dict[str, Any], seq: int) -> list[PeerOutput]:
+        """The host acted for our seat although it may hold a message of ours for that step."""
+        if event.get("seat") != self.seat and self.seat not in event.get("missing", []) + event.get(
+            "seats", []
+        ):
+            return []
+        wanted = {
+            "forced": ("bid", "challenge", "exact", "next_round"),
+            "abort": ("commit",),
+            "forfeit": ("contribute", "open"),
+            "absent": ("commit", "contribute", "bid", "challenge", "exact", "open", "next_round"),
+        }[event["type"]]
+        dropped = [p for p in self.pending.values() if p.message.type in wanted]
+        if not dropped:
+            return []
+        first = dropped[0]
+        when = f" at {first.sent_at:.3f}" if first.sent_at is not None else ""
+        return self._alarm(
+            Reason.MESSAGE_DROPPED,
+            f"your {first.message.type} was sent{when} and never posted; the host posted {event['type']} instead",
+            seq,
+        )
+
+    # ---- the automatic steps of a round --------------------------------------------------
+
+    def _context(self, state: TableState) -> SeatContext:
+        attempt = state.attempt
+        assert attempt is not None and self.seat is not None
+        return attempt.context(state.table_id, self.seat, self.key.public)
+
+    def provide_secrets(self, round_: int, attempt_no: int, secrets: Secrets) -> list[PeerOutput]:
+        """Secrets for an attempt, already stored durably by the adapter: commit to them."""
+        state = self.state
+        if state is None or state.attempt is None or self.seat is None:
+            return []
+        attempt = state.attempt
+        if (attempt.round, attempt.attempt) != (
+            round_,
+            attempt_no,
+        ) or state.phase != TablePhase.COMMIT:
+            self.secrets[(round_, attempt_no)] = secrets
+            return []
+        self.secrets[(round_, attempt_no)] = secrets
+        ctx = self._context(state)
+        return [
+            self._send(
+                "commit",
+                round=round_,
+                attempt=attempt_no,
+                seed_commit=seed_commitment(ctx, salt=secrets.salt, seed=secrets.seed),
+                contrib_commit=contrib_commitment(ctx, contribution=secrets.contribution),
+            )
+        ]
+
+    def _after_commit_set(self, state: TableState, seq: int) -> list[PeerOutput]:
+        attempt = state.attempt
+        assert attempt is not None and attempt.commit_set is not None and self.seat is not None
+        secrets = self.secrets.get((attempt.round, attempt.attempt))
+        if secrets is None:
+            return self._alarm(
+                Reason.COMMIT_SET_MISMATCH,
+                "a commitment set for an attempt we never committed to",
+                seq,
+            )
+        ctx = self._context(state)
+        mine = (
+            seed_commitment(ctx, salt=secrets.salt, seed=secrets.seed),
+            contrib_commitment(ctx, contribution=secrets.contribution),
+        )
+        if attempt.commits.get(self.seat) != mine:
+            return self._alarm(
+                Reason.COMMIT_SET_MISMATCH,
+                "the commitment set does not hold our commitment unchanged",
+                seq,
+            )
+        return [
+            self._send(
+                "contribute",
+                round=attempt.round,
+                attempt=attempt.attempt,
+                commit_set=attempt.commit_set,
+                contribution=secrets.contribution,
+            )
+        ]
+
+    def _derive_hand(self, state: TableState) -> None:
+        attempt = state.attempt
+        assert attempt is not None and attempt.beacon is not None and self.seat is not None
+        secrets = self.secrets[(attempt.round, attempt.attempt)]
+        self.hand = derive_dice(
+            secrets.seed,
+            table_id=state.table_id,
+            round_=attempt.round,
+            attempt=attempt.attempt,
+            seat=self.seat,
+            beacon_r=attempt.beacon,
+            count=attempt.dice[self.seat],
+        )
+        self._hand_for = (attempt.round, attempt.attempt)
+
+    def _open(self, state: TableState) -> list[PeerOutput]:
+        attempt = state.attempt
+        if attempt is None or self.seat not in attempt.seats or self.seat in attempt.openings:
+            return []
+        secrets = self.secrets.get((attempt.round, attempt.attempt))
+        if secrets is None:
+            return []
+        return [
+            self._send(
+                "open",
+                round=attempt.round,
+                attempt=attempt.attempt,
+                salt=secrets.salt,
+                seed=secrets.seed,
+            )
+        ]
+
+    def _ack(self, state: TableState, entry: Entry) -> list[PeerOutput]:
+        game = state.game
+        assert game is not None
+        self.hand = ()
+        return [self._send("ack", round=game.round, result=entry.hash)]
+
+    # ---- player actions ------------------------------------------------------------------
+
+    def act(self, action: Action, *, now: float | None = None) -> Send:
+        """Sign a bid, call, undo or start-next-round for our seat (checked by the host)."""
+        state = self.state
+        assert state is not None and state.game is not None and self.seat is not None
+        round_ = state.game.round
+        if isinstance(action, PlaceBid):
+            return self._send(
+                "bid", now=now, round=round_, quantity=action.bid.quantity, face=action.bid.face
+            )
+        kinds = {
+            Challenge: "challenge",
+            ExactCall: "exact",
+            Undo: "undo",
+            StartNextRound: "next_round",
+        }
+        return self._send(kinds[type(action)], now=now, round=round_)
+
+    def _send(self, kind: str, *, now: float | None = None, **fields: Any) -> Send:
+        assert self.seat is not None and self.state is not None
+        msg = sign_message(
+            self.key,
+            kind=kind,
+            table=self.state.table_id,
+            seat=self.seat,
+            counter=self.counter,
+            head=self.head,
+            **fields,
+        )
+        self.counter += 1
+        self.pending[msg.digest()] = _Pending(msg, now)
+        return Send(msg)
+
+    def pending_messages(self) -> list[Message]:
+        """What to resend after a reconnect, oldest first."""
+        return [p.message for p in sorted(self.pending.values(), key=lambda p: p.message.counter)]
+
+    def drop_pending(self, ref: bytes) -> None:
+        """The host refused a message for good: stop resending it."""
+        self.pending.pop(ref, None)
+
+    def restore_sent(self, message: Message, *, sent_at: float | None = None) -> None:
+        """After a restart: a message we had sent (pending until the log shows it)."""
+        self.counter = max(self.counter, message.counter + 1)
+        self.pending[message.digest()] = _Pending(message, sent_at)
+
+    # ---- restart -------------------------------------------------------------------------
+
+    def restore(self, lines: list[bytes]) -> list[Alarm]:
+        """Re-verify a stored transcript after a restart, without re-sending anything."""
+        alarms: list[Alarm] = []
+        for line in lines:
+            try:
+                entry = parse_entry(line)
+                self.replayer.feed(entry)
+            except RemoteError as err:
+                alarms += [
+                    a
+                    for a in self._alarm(err.reason, f"stored transcript: {err.detail}", None)
+                    if isinstance(a, Alarm)
+                ]
+                break
+            self._clear_pending(entry)
+        return alarms
+
+    def resume(self) -> list[PeerOutput]:
+        """What a restarted seat owes the current phase (pending messages are resent separately)."""
+        state = self.state
+        if (
+            state is None
+            or state.attempt is None
+            or not self.holds_seat
+            or self.seat not in state.attempt.seats
+        ):
+            return []
+        attempt = state.attempt
+        pending = {p.message.type for p in self.pending.values()}
+        secrets = self.secrets.get((attempt.round, attempt.attempt))
+        if state.phase == TablePhase.COMMIT and "commit" not in pending:
+            return (
+                self.provide_secrets(attempt.round, attempt.attempt, secrets)
+                if secrets
+                else [NeedSecrets(attempt.round, attempt.attempt)]
+            )
+        if secrets is None:
+            if state.phase in (TablePhase.CONTRIBUTE, TablePhase.BIDDING, TablePhase.SHOWDOWN):
+                return self._alarm(
+                    Reason.COMMIT_SET_MISMATCH, "our secrets for this round are lost", None
+                )
+            return []
+        if state.phase == TablePhase.CONTRIBUTE and "contribute" not in pending:
+            return self._after_commit_set(state, len(self.replayer.chain) - 1)
+        if state.phase in (TablePhase.BIDDING, TablePhase.SHOWDOWN):
+            self._derive_hand(state)
+        if state.phase == TablePhase.SHOWDOWN and "open" not in pending:
+            return self._open(state)
+        if (
+            state.phase == TablePhase.RESULT
+            and self.seat not in state.acks
+            and "ack" not in pending
+        ):
+            assert state.result_seq is not None
+            game = state.game
+            assert game is not None
+            return [
+                self._send(
+                    "ack", round=game.round, result=self.replayer.chain.hashes[state.result_seq]
+                )
+            ]
+        return []

@@ -1,0 +1,850 @@
+"""The table state machine: what every entry of a transcript may be, and what it changes.
+
+Theory of operation
+-------------------
+The host, every peer and the offline verifier run this same machine over the same entries.
+The host runs it *before* appending an entry (a message it would refuse never reaches the
+log); a peer runs it on each entry as it arrives (so a host that posts something the rules
+or the protocol forbid is caught on the spot); `verify` runs it over a saved file. Because
+all three share one transition function, they cannot disagree about what is legal.
+
+Phases of a table (protocol/SPEC.md 7 has the same table in prose)::
+
+    LOBBY --start--> BETWEEN --round--> COMMIT --commit_set--> CONTRIBUTE --beacon--> BIDDING
+                       ^  ^               |                        |                     |
+                       |  +----abort------+                   forfeit|              challenge/exact
+                       |                                           v                     v
+                       +---next_round--- RESULT <--------result/forfeit------------ SHOWDOWN
+
+    any phase --game_over--> OVER
+
+COMMIT collects nothing in the log: the host posts the whole commitment set at once, and
+likewise all contributions at once in the beacon entry, because posting any contribution
+early would let a late contributor see it. Once a commitment set is posted the attempt is
+final: the only ways out are a beacon or a forfeit, never another attempt, so no event leads
+to fresh randomness for that round (SPEC.md 1.2.1).
+
+Host-made moves (`forced`), `absent`, `abort`, `forfeit`, `stand_in` and `return` are events
+in the host's name, so every such act is attributed to the host in the log.
+
+Checks on a player message run cheapest first (table, seat, counter, head, phase, rules)
+and the Ed25519 signature last, so a flood of junk costs the host little.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from .codec import encode
+from .errors import P2PDiceError, Reason, RemoteError, RuleError
+from .events import check_event
+from .fairness import (
+    SeatCommitment,
+    SeatContext,
+    beacon,
+    commit_set_hash,
+    contribution_matches,
+    derive_dice,
+    draw_starter,
+    opening_matches,
+)
+from .game import (
+    Challenge,
+    Deal,
+    ExactCall,
+    Forfeit,
+    GameState,
+    Phase,
+    PlaceBid,
+    Reveal,
+    StartNextRound,
+    Undo,
+    apply,
+    blind_action,
+    new_game,
+)
+from .hashing import Tag, tagged_hash
+from .messages import Message, parse_message
+from .rules import Rules
+from .transcript import ZERO_HASH, Entry, check_link
+
+PROTOCOL_VERSION = 1
+
+
+class TablePhase(StrEnum):
+    LOBBY = "lobby"  #: seats are being taken
+    BETWEEN = "between"  #: waiting for the host to open the next attempt
+    COMMIT = "commit"  #: an attempt is open; the host gathers commitments
+    CONTRIBUTE = "contribute"  #: the commitment set is posted; the host gathers contributions
+    BIDDING = "bidding"  #: hands exist; players bid and call
+    SHOWDOWN = "showdown"  #: a call was made; players open their seeds
+    RESULT = "result"  #: the round's result is posted; acknowledgements, then the next round
+    OVER = "over"  #: the game-over entry is posted; nothing may follow
+
+
+class TableError(RemoteError):
+    """An entry (or a message offered for one) that the table cannot accept."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatInfo:
+    seat: int
+    key: bytes
+    name: str
+    cpu: bool
+    host_run: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "key": self.key.hex(),
+            "name": self.name,
+            "cpu": self.cpu,
+            "host_run": self.host_run,
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Attempt:
+    round: int
+    attempt: int
+    seats: tuple[int, ...]
+    dice: tuple[int, ...]  #: per seat of the table
+    starter: int | None
+    palifico: bool
+    commits: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)
+    commit_set: bytes | None = None
+    contributions: tuple[bytes, ...] = ()
+    beacon: bytes | None = None
+    openings: dict[int, tuple[int, ...]] = field(default_factory=dict)  #: seat -> hand
+
+    def context(self, table_id: bytes, seat: int, key: bytes) -> SeatContext:
+        return SeatContext(
+            table_id=table_id,
+            round=self.round,
+            attempt=self.attempt,
+            seat=seat,
+            key=key,
+            dice=self.dice[seat],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A fact an entry established, for reports and screens."""
+
+    kind: str
+    round: int | None = None
+    seat: int | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableState:
+    table_id: bytes
+    host_key: bytes
+    name: str
+    rules: Rules
+    host_cpu: int
+    phase: TablePhase
+    joins: dict[int, SeatInfo] = field(default_factory=dict)
+    roster: tuple[SeatInfo, ...] = ()
+    keys: dict[int, bytes] = field(default_factory=dict)  #: the key signing for each seat now
+    stand_ins: frozenset[int] = frozenset()
+    absent: frozenset[int] = frozenset()
+    game: GameState | None = None
+    attempt: Attempt | None = None
+    after_abort: bool = False
+    counters: dict[bytes, int] = field(default_factory=dict)
+    acks: frozenset[int] = frozenset()
+    result_seq: int | None = None
+    start_seq: int | None = None
+    next_seq: int = 1
+
+    def seat_of_key(self, key: bytes) -> int | None:
+        for seat, k in self.keys.items():
+            if k == key:
+                return seat
+        return None
+
+
+class ChainIndex:
+    """Append-only: the hash of every entry so far, and where each one stands."""
+
+    def __init__(self) -> None:
+        self.hashes: list[bytes] = []
+        self._seq_of: dict[bytes, int] = {}
+
+    def append(self, entry_hash: bytes) -> None:
+        self._seq_of[entry_hash] = len(self.hashes)
+        self.hashes.append(entry_hash)
+
+    def seq_of(self, entry_hash: bytes) -> int | None:
+        return self._seq_of.get(entry_hash)
+
+    @property
+    def head(self) -> bytes:
+        return self.hashes[-1]
+
+    def __len__(self) -> int:
+        return len(self.hashes)
+
+
+def table_id_of(genesis: dict[str, Any]) -> bytes:
+    return tagged_hash(Tag.TABLE, encode(genesis))
+
+
+def _fail(reason: Reason, detail: str) -> TableError:
+    return TableError(reason, detail)
+
+
+# ---- genesis ---------------------------------------------------------------------------------
+
+
+def genesis_state(event: dict[str, Any]) -> TableState:
+    """The table as its genesis event creates it."""
+    check_event(event)
+    if event["type"] != "genesis":
+        raise _fail(Reason.BAD_EVENT, "a transcript starts with a genesis event")
+    if event["protocol"] != PROTOCOL_VERSION:
+        raise _fail(
+            Reason.BAD_EVENT,
+            f"protocol {event['protocol']} is not supported (this is {PROTOCOL_VERSION})",
+        )
+    try:
+        rules = Rules.from_json(event["rules"])
+    except P2PDiceError as err:
+        raise _fail(Reason.BAD_EVENT, f"genesis rules: {err.detail}") from None
+    if event["host_cpu"] > rules.seats:
+        raise _fail(Reason.BAD_EVENT, "more host-run CPU seats than seats")
+    return TableState(
+        table_id=table_id_of(event),
+        host_key=bytes.fromhex(event["host"]),
+        name=event["name"],
+        rules=rules,
+        host_cpu=event["host_cpu"],
+        phase=TablePhase.LOBBY,
+    )
+
+
+# ---- player messages -------------------------------------------------------------------------
+
+
+def check_message(
+    state: TableState, msg: Message, chain: ChainIndex, *, key: bytes | None = None
+) -> None:
+    """Table, seat, counter, head, then the signature (cheapest first)."""
+    if msg.table != state.table_id:
+        raise _fail(Reason.WRONG_TABLE, "the message names another table")
+    signer = key if key is not None else state.keys.get(msg.seat)
+    if signer is None:
+        raise _fail(Reason.NOT_SEATED, f"seat {msg.seat} is not taken")
+    last = state.counters.get(signer, -1)
+    if msg.counter <= last:
+        raise _fail(Reason.REPLAY, f"counter {msg.counter} is not above {last}")
+    if chain.seq_of(msg.head) is None:
+        raise _fail(Reason.UNKNOWN_HEAD, "the message refers to an entry this chain does not hold")
+    if not msg.signature_ok(signer):
+        raise _fail(
+            Reason.BAD_SIGNATURE, f"the signature of seat {msg.seat}'s {msg.type} does not verify"
+        )
+
+
+def _count(state: TableState, msg: Message, key: bytes | None = None) -> dict[bytes, int]:
+    signer = key if key is not None else state.keys[msg.seat]
+    return {**state.counters, signer: msg.counter}
+
+
+def _require_round(
+    state: TableState, msg_or_event: dict[str, Any], *, attempt: bool = False
+) -> None:
+    game = state.game
+    assert game is not None
+    if msg_or_event["round"] != game.round:
+        raise _fail(Reason.WRONG_ROUND, f"round {msg_or_event['round']}, not {game.round}")
+    if attempt:
+        assert state.attempt is not None
+        if msg_or_event["attempt"] != state.attempt.attempt:
+            raise _fail(
+                Reason.WRONG_ROUND,
+                f"attempt {msg_or_event['attempt']}, not {state.attempt.attempt}",
+            )
+
+
+def _rules_step(game: GameState, event: Any) -> GameState:
+    try:
+        return apply(game, event)
+    except RuleError as err:
+        raise _fail(err.reason, err.detail) from None
+
+
+Outcome = tuple[TableState, tuple[Note, ...]]
+
+
+def _join(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
+    body = msg.body
+    key = msg.bytes_field("key")
+    if msg.seat >= state.rules.seats:
+        raise _fail(Reason.UNKNOWN_SEAT, f"the table has {state.rules.seats} seats")
+    if msg.seat in state.joins:
+        raise _fail(Reason.SEAT_TAKEN, f"seat {msg.seat} is taken")
+    if any(s.key == key for s in state.joins.values()):
+        raise _fail(Reason.ALREADY_SEATED, "this key already holds a seat")
+    if msg.bytes_field("host") != state.host_key:
+        raise _fail(Reason.BAD_CHALLENGE, "the join answers another host")
+    if msg.counter != 0:
+        raise _fail(Reason.SCHEMA, "a join has counter 0")
+    if body["host_run"] and not body["cpu"]:
+        raise _fail(Reason.SCHEMA, "only a CPU seat can be host-run")
+    check_message(state, msg, chain, key=key)
+    info = SeatInfo(
+        seat=msg.seat, key=key, name=body["name"], cpu=body["cpu"], host_run=body["host_run"]
+    )
+    return replace(
+        state, joins={**state.joins, msg.seat: info}, counters=_count(state, msg, key)
+    ), (Note("joined", None, msg.seat, info.name),)
+
+
+def _commit_like(
+    state: TableState, raw: Any, kind: str, chain: ChainIndex, counters: dict[bytes, int]
+) -> Message:
+    try:
+        msg = parse_message(raw)
+    except RemoteError as err:
+        raise _fail(err.reason, f"inside the {kind} list: {err.detail}") from None
+    if msg.type != kind:
+        raise _fail(Reason.BAD_EVENT, f"a {msg.type} message inside the {kind} list")
+    probe = replace(state, counters=counters)
+    check_message(probe, msg, chain)
+    _require_round(state, msg.body, attempt=True)
+    return msg
+
+
+def _seat_messages(
+    state: TableState, raws: list[Any], kind: str, chain: ChainIndex
+) -> tuple[list[Message], dict[bytes, int]]:
+    """Messages of every seat of the attempt, exactly once each, in seat order."""
+    attempt = state.attempt
+    assert attempt is not None
+    counters = dict(state.counters)
+    msgs = []
+    for raw in raws:
+        msg = _commit_like(state, raw, kind, chain, counters)
+        counters[state.keys[msg.seat]] = msg.counter
+        msgs.append(msg)
+    seats = tuple(m.seat for m in msgs)
+    if seats != attempt.seats:
+        code = Reason.COMMIT_SET_MISMATCH if kind == "commit" else Reason.BAD_EVENT
+        raise _fail(
+            code, f"{kind} messages from seats {list(seats)}, the attempt has {list(attempt.seats)}"
+        )
+    return msgs, counters
+
+
+def _bidding_action(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
+    game = state.game
+    assert game is not None
+    _require_round(state, msg.body)
+    seat = msg.seat
+    event: Any
+    if msg.type == "bid":
+        event = PlaceBid(seat, msg.bid)
+    elif msg.type == "challenge":
+        event = Challenge(seat)
+    elif msg.type == "exact":
+        event = ExactCall(seat)
+    else:
+        event = Undo(seat)
+    after = _rules_step(game, event)
+    check_message(state, msg, chain)
+    phase = TablePhase.SHOWDOWN if after.phase == Phase.SHOWDOWN else TablePhase.BIDDING
+    return replace(state, game=after, phase=phase, counters=_count(state, msg)), (
+        Note(msg.type, game.round, seat, _describe(msg)),
+    )
+
+
+def _describe(msg: Message) -> str:
+    if msg.type == "bid":
+        return str(msg.bid)
+    return msg.type
+
+
+def _open(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
+    attempt = state.attempt
+    assert attempt is not None and attempt.beacon is not None
+    _require_round(state, msg.body, attempt=True)
+    seat = msg.seat
+    if seat not in attempt.seats:
+        raise _fail(Reason.UNKNOWN_SEAT, f"seat {seat} has no hand this round")
+    if seat in attempt.openings:
+        raise _fail(Reason.DUPLICATE, f"seat {seat} already opened")
+    key = state.keys[seat]
+    salt, seed = msg.bytes_field("salt"), msg.bytes_field("seed")
+    seed_commit, _ = attempt.commits[seat]
+    if not opening_matches(
+        attempt.context(state.table_id, seat, key), seed_commit, salt=salt, seed=seed
+    ):
+        raise _fail(Reason.OPENING_MISMATCH, f"seat {seat}'s opening does not match its commitment")
+    check_message(state, msg, chain)
+    hand = derive_dice(
+        seed,
+        table_id=state.table_id,
+        round_=attempt.round,
+        attempt=attempt.attempt,
+        seat=seat,
+        beacon_r=attempt.beacon,
+        count=attempt.dice[seat],
+    )
+    openings = {**attempt.openings, seat: hand}
+    return replace(
+        state, attempt=replace(attempt, openings=openings), counters=_count(state, msg)
+    ), (Note("opened", attempt.round, seat, " ".join(map(str, hand))),)
+
+
+def _ack(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
+    _require_round(state, msg.body)
+    assert state.result_seq is not None
+    if msg.bytes_field("result") != chain.hashes[state.result_seq]:
+        raise _fail(Reason.UNKNOWN_HEAD, "the acknowledgement names another result")
+    if msg.seat in state.acks:
+        raise _fail(Reason.DUPLICATE, f"seat {msg.seat} already acknowledged")
+    check_message(state, msg, chain)
+    return replace(state, acks=state.acks | {msg.seat}, counters=_count(state, msg)), (
+        Note("ack", msg.body["round"], msg.seat),
+    )
+
+
+def _next_round_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
+    _require_round(state, msg.body)
+    game = state.game
+    assert game is not None
+    after = _rules_step(game, StartNextRound(msg.seat))
+    check_message(state, msg, chain)
+    return replace(state, game=after, phase=TablePhase.BETWEEN, counters=_count(state, msg)), (
+        Note("next_round", game.round, msg.seat),
+    )
+
+
+# ---- host events -----------------------------------------------------------------------------
+
+
+def _leave(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    if ev["seat"] not in state.joins:
+        raise _fail(Reason.BAD_EVENT, f"seat {ev['seat']} is free already")
+    # The key may join again later, with a fresh join (counter 0) answering a fresh challenge.
+    key = state.joins[ev["seat"]].key
+    joins = {s: i for s, i in state.joins.items() if s != ev["seat"]}
+    counters = {k: c for k, c in state.counters.items() if k != key}
+    return replace(state, joins=joins, counters=counters), (Note("left", None, ev["seat"]),)
+
+
+def _start(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    expected = [state.joins[s].to_json() for s in sorted(state.joins)]
+    if len(state.joins) != state.rules.seats:
+        raise _fail(Reason.BAD_EVENT, f"{len(state.joins)} of {state.rules.seats} seats are taken")
+    if ev["roster"] != expected:
+        raise _fail(Reason.BAD_EVENT, "the roster differs from the joins")
+    host_run = sum(1 for s in state.joins.values() if s.host_run)
+    if host_run != state.host_cpu:
+        raise _fail(
+            Reason.BAD_EVENT,
+            f"genesis declares {state.host_cpu} host-run seats, the roster has {host_run}",
+        )
+    roster = tuple(state.joins[s] for s in sorted(state.joins))
+    return replace(
+        state,
+        phase=TablePhase.BETWEEN,
+        roster=roster,
+        keys={s.seat: s.key for s in roster},
+        game=new_game(state.rules),
+        start_seq=seq,
+    ), (Note("started"),)
+
+
+def _round(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    game = state.game
+    assert game is not None
+    expected_attempt = state.attempt.attempt + 1 if state.after_abort and state.attempt else 1
+    want = {
+        "round": game.round,
+        "attempt": expected_attempt,
+        "seats": list(game.survivors),
+        "dice": list(game.dice),
+        "starter": game.starter,
+        "palifico": game.palifico_round,
+    }
+    got = {k: ev[k] for k in want}
+    if got != want:
+        bad = next(k for k in want if got[k] != want[k])
+        raise _fail(
+            Reason.BAD_EVENT, f"the round event's {bad} is {got[bad]}, the game says {want[bad]}"
+        )
+    attempt = Attempt(
+        round=game.round,
+        attempt=expected_attempt,
+        seats=game.survivors,
+        dice=game.dice,
+        starter=game.starter,
+        palifico=game.palifico_round,
+    )
+    return replace(
+        state, phase=TablePhase.COMMIT, attempt=attempt, after_abort=False, acks=frozenset()
+    ), (Note("round", game.round, game.starter, f"attempt {expected_attempt}"),)
+
+
+def _commit_set(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    _require_round(state, ev, attempt=True)
+    attempt = state.attempt
+    assert attempt is not None
+    msgs, counters = _seat_messages(state, ev["commits"], "commit", chain)
+    values = [m.bytes_field(f) for m in msgs for f in ("seed_commit", "contrib_commit")]
+    if len(set(values)) != len(values):
+        raise _fail(Reason.DUPLICATE_COMMITMENT, "a commitment value appears twice")
+    commits = {
+        m.seat: (m.bytes_field("seed_commit"), m.bytes_field("contrib_commit")) for m in msgs
+    }
+    cs = commit_set_hash(
+        state.table_id,
+        attempt.round,
+        attempt.attempt,
+        [SeatCommitment(s, *commits[s]) for s in attempt.seats],
+    )
+    return replace(
+        state,
+        phase=TablePhase.CONTRIBUTE,
+        attempt=replace(attempt, commits=commits, commit_set=cs),
+        counters=counters,
+    ), (Note("commit_set", attempt.round, None, cs.hex()),)
+
+
+def _abort(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    _require_round(state, ev, attempt=True)
+    attempt = state.attempt
+    assert attempt is not None
+    missing = ev["missing"]
+    if not missing or sorted(set(missing)) != missing or not set(missing) <= set(attempt.seats):
+        raise _fail(Reason.BAD_EVENT, "an abort names the seats of the attempt that did not commit")
+    notes = tuple(
+        Note("abort", attempt.round, s, f"attempt {attempt.attempt}: no commitment")
+        for s in missing
+    )
+    return replace(state, phase=TablePhase.BETWEEN, after_abort=True), notes
+
+
+def _beacon(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    _require_round(state, ev, attempt=True)
+    attempt = state.attempt
+    game = state.game
+    assert attempt is not None and attempt.commit_set is not None and game is not None
+    msgs, counters = _seat_messages(state, ev["contributions"], "contribute", chain)
+    ts = []
+    for m in msgs:
+        if m.bytes_field("commit_set") != attempt.commit_set:
+            raise _fail(
+                Reason.WRONG_COMMIT_SET,
+                f"seat {m.seat}'s contribution answers another commitment set",
+            )
+        t = m.bytes_field("contribution")
+        _, contrib_commit = attempt.commits[m.seat]
+        ctx = attempt.context(state.table_id, m.seat, state.keys[m.seat])
+        if not contribution_matches(ctx, contrib_commit, contribution=t):
+            raise _fail(
+                Reason.OPENING_MISMATCH,
+                f"seat {m.seat}'s contribution does not match its commitment",
+            )
+        ts.append(t)
+    r = beacon(state.table_id, attempt.round, attempt.attempt, attempt.commit_set, ts)
+    if bytes.fromhex(ev["beacon"]) != r:
+        raise _fail(Reason.BEACON_MISMATCH, "the posted R is not the hash of the contributions")
+    starter = attempt.starter
+    if starter is None:
+        starter = draw_starter(r, table_id=state.table_id, seats=attempt.seats)
+    if ev["starter"] != starter:
+        raise _fail(Reason.BEACON_MISMATCH, f"the starter is seat {starter}, not {ev['starter']}")
+    after = _rules_step(game, Deal(starter if game.starter is None else None))
+    return replace(
+        state,
+        phase=TablePhase.BIDDING,
+        game=after,
+        attempt=replace(attempt, contributions=tuple(ts), beacon=r),
+        counters=counters,
+    ), (Note("beacon", attempt.round, starter, r.hex()),)
+
+
+def _forced(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    _require_round(state, ev)
+    game = state.game
+    assert game is not None
+    seat, reason, action = ev["seat"], ev["reason"], ev["action"]
+    if reason == "timer" and state.rules.turn_timer == 0:
+        raise _fail(Reason.BAD_EVENT, "a timer move on a table without a turn timer")
+    if reason == "absent" and seat not in state.absent:
+        raise _fail(Reason.BAD_EVENT, f"seat {seat} was not declared absent")
+    if state.phase == TablePhase.RESULT:
+        if action != {"type": "next_round"}:
+            raise _fail(Reason.BAD_EVENT, "between rounds the host can only start the next round")
+        after = _rules_step(game, StartNextRound(seat))
+        phase = TablePhase.BETWEEN
+    else:
+        blind = blind_action(game, seat) if seat == game.turn else None
+        if blind is None or _action_json(blind) != action:
+            raise _fail(
+                Reason.BAD_EVENT,
+                "a forced move must be the blind move of the seat whose turn it is",
+            )
+        after = _rules_step(game, blind)
+        phase = TablePhase.SHOWDOWN if after.phase == Phase.SHOWDOWN else TablePhase.BIDDING
+    return replace(state, game=after, phase=phase), (
+        Note("forced", game.round, seat, f"{reason}: {action['type']}"),
+    )
+
+
+def _action_json(action: Any) -> dict[str, Any]:
+    if isinstance(action, PlaceBid):
+        return {"type": "bid", "quantity": action.bid.quantity, "face": action.bid.face}
+    return {"type": "challenge"}
+
+
+def _absent(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    _require_round(state, ev)
+    seat = ev["seat"]
+    game = state.game
+    assert game is not None
+    if seat in state.absent or seat >= len(game.dice) or game.dice[seat] == 0:
+        raise _fail(Reason.BAD_EVENT, f"seat {seat} cannot be declared absent")
+    return replace(state, absent=state.absent | {seat}), (
+        Note("absent", ev["round"], seat, ev["reason"]),
+    )
+
+
+def _stand_in(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    _require_round(state, ev)
+    seat, key = ev["seat"], bytes.fromhex(ev["key"])
+    if seat not in state.absent or seat in state.stand_ins:
+        raise _fail(Reason.BAD_EVENT, f"seat {seat} is not an absent seat without a stand-in")
+    if key in state.keys.values() or key in state.counters:
+        raise _fail(Reason.BAD_EVENT, "a stand-in needs a key never used at this table")
+    return replace(state, keys={**state.keys, seat: key}, stand_ins=state.stand_ins | {seat}), (
+        Note("stand_in", ev["round"], seat),
+    )
+
+
+def _return(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    _require_round(state, ev)
+    seat = ev["seat"]
+    if seat not in state.absent:
+        raise _fail(Reason.BAD_EVENT, f"seat {seat} was not absent")
+    own = state.roster[seat].key
+    return replace(
+        state,
+        keys={**state.keys, seat: own},
+        stand_ins=state.stand_ins - {seat},
+        absent=state.absent - {seat},
+    ), (Note("returned", ev["round"], seat),)
+
+
+def _result_json(game_after: GameState) -> dict[str, Any]:
+    r = game_after.last_result
+    assert r is not None
+    return {
+        "hands": [None if h is None else list(h) for h in r.hands],
+        "count": r.count,
+        "outcome": str(r.outcome),
+        "loser": r.loser,
+        "gainer": r.gainer,
+        "dice_after": list(r.dice_after),
+        "eliminated": list(r.eliminated),
+        "next_starter": r.next_starter,
+        "palifico_next": r.palifico_next,
+    }
+
+
+def expected_result(state: TableState) -> dict[str, Any]:
+    """The result event the rules give for the openings so far (unopened seats as None)."""
+    game, attempt = state.game, state.attempt
+    assert game is not None and attempt is not None
+    hands = tuple(
+        attempt.openings.get(s) if game.dice[s] > 0 else () for s in range(len(game.dice))
+    )
+    after = _rules_step(game, Reveal(hands))
+    return {"round": attempt.round, "attempt": attempt.attempt, **_result_json(after)}
+
+
+def _result(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    _require_round(state, ev, attempt=True)
+    attempt, game = state.attempt, state.game
+    assert attempt is not None and game is not None
+    missing = [s for s in attempt.seats if s not in attempt.openings]
+    undeclared = [s for s in missing if s not in state.absent]
+    if undeclared:
+        raise _fail(
+            Reason.BAD_EVENT, f"seat {undeclared[0]} has not opened and was not declared absent"
+        )
+    try:
+        want = expected_result(state)
+    except TableError as err:
+        raise _fail(Reason.BAD_EVENT, f"the result cannot be decided yet: {err.detail}") from None
+    got = {k: v for k, v in ev.items() if k != "type"}
+    if got != want:
+        bad = next(k for k in want if got.get(k) != want[k])
+        raise _fail(
+            Reason.RESULT_MISMATCH,
+            f"the posted {bad} is {got.get(bad)}, the openings give {want[bad]}",
+        )
+    hands = tuple(
+        attempt.openings.get(s) if game.dice[s] > 0 else () for s in range(len(game.dice))
+    )
+    after = _rules_step(game, Reveal(hands))
+    return replace(state, game=after, phase=TablePhase.RESULT, result_seq=seq, acks=frozenset()), (
+        Note("result", attempt.round, None, want["outcome"]),
+    )
+
+
+def _forfeit(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    _require_round(state, ev, attempt=True)
+    attempt, game = state.attempt, state.game
+    assert attempt is not None and game is not None
+    seats = ev["seats"]
+    if not seats or sorted(set(seats)) != seats:
+        raise _fail(Reason.BAD_EVENT, "a forfeit names seats in ascending order")
+    if any(s not in state.absent for s in seats):
+        raise _fail(Reason.BAD_EVENT, "only seats declared absent can forfeit")
+    if state.phase == TablePhase.SHOWDOWN:
+        if ev["reason"] != "no_opening":
+            raise _fail(Reason.BAD_EVENT, "at the showdown a forfeit is for a missing opening")
+        missing = [s for s in attempt.seats if s not in attempt.openings]
+        if seats != missing:
+            raise _fail(Reason.BAD_EVENT, f"the unopened seats are {missing}")
+        try:
+            expected_result(state)
+        except TableError:
+            pass  # undecided: the forfeit is the rule
+        else:
+            raise _fail(
+                Reason.BAD_EVENT,
+                "the opened hands decide the round; it must be resolved, not forfeited",
+            )
+    elif ev["reason"] != "no_contribution":
+        raise _fail(Reason.BAD_EVENT, "before the beacon a forfeit is for a missing contribution")
+    after = _rules_step(game, Forfeit(tuple(seats)))
+    r = after.last_result
+    assert r is not None
+    if ev["dice_after"] != list(r.dice_after) or ev["next_starter"] != r.next_starter:
+        raise _fail(
+            Reason.RESULT_MISMATCH, "the forfeit's dice or next starter differ from the rules"
+        )
+    return replace(
+        state, game=after, phase=TablePhase.RESULT, result_seq=seq, acks=frozenset()
+    ), tuple(Note("forfeit", attempt.round, s, ev["reason"]) for s in seats)
+
+
+def _game_over(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    game = state.game
+    finished = game is not None and game.phase == Phase.GAME_OVER
+    if ev["reason"] == "finished" and not finished:
+        raise _fail(Reason.BAD_EVENT, "the game is not finished")
+    if ev["reason"] == "abandoned" and finished:
+        raise _fail(Reason.BAD_EVENT, "a finished game is not abandoned")
+    ranking = list(game.ranking) if game is not None else []
+    if ev["ranking"] != ranking:
+        raise _fail(Reason.RESULT_MISMATCH, f"the ranking is {ranking}, not {ev['ranking']}")
+    return replace(state, phase=TablePhase.OVER), (
+        Note("game_over", game.round if game else None, None, ev["reason"]),
+    )
+
+
+# ---- the transitions table -------------------------------------------------------------------
+
+Handler = Callable[[TableState, Any, int, ChainIndex], Outcome]
+_P = TablePhase
+_IN_GAME = (_P.BETWEEN, _P.COMMIT, _P.CONTRIBUTE, _P.BIDDING, _P.SHOWDOWN, _P.RESULT)
+
+#: (phase, entry kind) -> handler. Anything not listed is refused with WRONG_PHASE.
+TRANSITIONS: dict[tuple[TablePhase, str], Handler] = {
+    (_P.LOBBY, "msg:join"): _join,
+    (_P.LOBBY, "event:leave"): _leave,
+    (_P.LOBBY, "event:start"): _start,
+    (_P.BETWEEN, "event:round"): _round,
+    (_P.BETWEEN, "event:stand_in"): _stand_in,
+    (_P.BETWEEN, "event:return"): _return,
+    (_P.COMMIT, "event:commit_set"): _commit_set,
+    (_P.COMMIT, "event:abort"): _abort,
+    (_P.CONTRIBUTE, "event:beacon"): _beacon,
+    (_P.CONTRIBUTE, "event:forfeit"): _forfeit,
+    (_P.BIDDING, "msg:bid"): _bidding_action,
+    (_P.BIDDING, "msg:challenge"): _bidding_action,
+    (_P.BIDDING, "msg:exact"): _bidding_action,
+    (_P.BIDDING, "msg:undo"): _bidding_action,
+    (_P.BIDDING, "event:forced"): _forced,
+    (_P.SHOWDOWN, "msg:open"): _open,
+    (_P.SHOWDOWN, "event:result"): _result,
+    (_P.SHOWDOWN, "event:forfeit"): _forfeit,
+    (_P.RESULT, "msg:ack"): _ack,
+    (_P.RESULT, "msg:next_round"): _next_round_msg,
+    (_P.RESULT, "event:forced"): _forced,
+    **{(p, "event:absent"): _absent for p in _IN_GAME},
+    **{(p, "event:game_over"): _game_over for p in (_P.LOBBY, *_IN_GAME)},
+}
+
+
+def advance(
+    state: TableState,
+    *,
+    seq: int,
+    chain: ChainIndex,
+    event: dict[str, Any] | None = None,
+    msg: Message | None = None,
+) -> Outcome:
+    """The table after entry `seq` carrying `event` or `msg`; TableError (state unchanged) if refused."""
+    if event is not None:
+        kind = "event:" + event["type"]
+        item: Any = event
+    else:
+        assert msg is not None
+        kind = "msg:" + msg.type
+        item = msg
+    handler = TRANSITIONS.get((state.phase, kind))
+    if handler is None:
+        raise _fail(
+            Reason.WRONG_PHASE, f"{kind.split(':', 1)[1]} is not allowed during {state.phase}"
+        )
+    if msg is not None and msg.type != "join" and msg.seat not in state.keys:
+        raise _fail(Reason.NOT_SEATED, f"seat {msg.seat} is not taken")
+    after, notes = handler(state, item, seq, chain)
+    return replace(after, next_seq=seq + 1), notes
+
+
+class Replayer:
+    """Feeds entries through the chain checks and the table machine, keeping what they teach."""
+
+    def __init__(self) -> None:
+        self.chain = ChainIndex()
+        self.state: TableState | None = None
+        self.notes: list[Note] = []
+
+    @property
+    def started(self) -> bool:
+        return self.state is not None
+
+    def feed(self, entry: Entry) -> tuple[Note, ...]:
+        """Check and apply the next entry; TableError/RemoteError (nothing changed) if refused."""
+        if self.state is None:
+            if entry.event is None:
+                raise _fail(Reason.BAD_EVENT, "a transcript starts with a genesis event")
+            state = genesis_state(entry.event)
+            check_link(entry, seq=0, prev=ZERO_HASH, host_key=state.host_key)
+            notes: tuple[Note, ...] = (Note("genesis", None, None, state.name),)
+        else:
+            check_link(
+                entry, seq=len(self.chain), prev=self.chain.head, host_key=self.state.host_key
+            )
+            state, notes = advance(
+                self.state, seq=entry.seq, chain=self.chain, event=entry.event, msg=entry.msg
+            )
+        self.state = state
+        self.chain.append(entry.hash)
+        self.notes.extend(notes)
+        return notes

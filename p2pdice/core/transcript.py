@@ -1,0 +1,145 @@
+"""Transcript entries and the hash chain (protocol/SPEC.md 6.1).
+
+An entry carries either a host event or a player message, a sequence number, the previous
+entry's hash and the host's signature. A transcript line is the entry's canonical encoding;
+a line that is not byte-identical to it is refused, so a log has exactly one valid spelling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import shape
+from .codec import decode, encode
+from .errors import Reason, RemoteError
+from .events import check_event
+from .hashing import Tag, tagged_hash
+from .messages import Message, parse_message
+from .signing import SigningKey, verify_raw
+
+ZERO_HASH = bytes(32)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    seq: int
+    prev: bytes
+    event: dict[str, Any] | None
+    msg: Message | None
+    sig: bytes
+    line: bytes  #: canonical encoding, without the line feed
+    hash: bytes
+
+    @property
+    def kind(self) -> str:
+        """'event:<type>' or 'msg:<type>'."""
+        if self.event is not None:
+            return "event:" + self.event["type"]
+        assert self.msg is not None
+        return "msg:" + self.msg.type
+
+    def unsigned(self) -> dict[str, Any]:
+        return _unsigned(self.seq, self.prev, self.event, self.msg)
+
+
+def _unsigned(seq: int, prev: bytes, event: dict | None, msg: Message | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"seq": seq, "prev": prev.hex()}
+    if event is not None:
+        out["event"] = event
+    else:
+        assert msg is not None
+        out["msg"] = msg.to_json()
+    return out
+
+
+def entry_hash(line: bytes) -> bytes:
+    return tagged_hash(Tag.ENTRY, line)
+
+
+def build_entry(
+    host: SigningKey,
+    seq: int,
+    prev: bytes,
+    *,
+    event: dict | None = None,
+    msg: Message | None = None,
+) -> Entry:
+    """Sign a new entry (exactly one of `event` and `msg`)."""
+    if (event is None) == (msg is None):
+        raise ValueError("an entry carries exactly one of event and msg")
+    unsigned = _unsigned(seq, prev, event, msg)
+    sig = host.sign(Tag.SIG_ENTRY, unsigned)
+    line = encode({**unsigned, "sig": sig.hex()})
+    return Entry(
+        seq=seq, prev=prev, event=event, msg=msg, sig=sig, line=line, hash=entry_hash(line)
+    )
+
+
+_ENTRY_COMMON = {"seq": shape.uint, "prev": shape.HEX32, "sig": shape.HEX64}
+
+
+def parse_entry(line: bytes) -> Entry:
+    """Decode one canonical line and check its shape (not yet its place in a chain)."""
+    obj = decode(line)
+    if not isinstance(obj, dict):
+        raise RemoteError(Reason.SCHEMA, "an entry must be a JSON object")
+    has_event, has_msg = "event" in obj, "msg" in obj
+    if has_event == has_msg:
+        raise RemoteError(Reason.SCHEMA, "an entry carries exactly one of event and msg")
+    spec = {**_ENTRY_COMMON, ("event" if has_event else "msg"): lambda v: isinstance(v, dict)}
+    shape.check_object(obj, spec, "entry")
+    event = check_event(obj["event"]) if has_event else None
+    msg = parse_message(obj["msg"]) if has_msg else None
+    return Entry(
+        seq=obj["seq"],
+        prev=bytes.fromhex(obj["prev"]),
+        event=event,
+        msg=msg,
+        sig=bytes.fromhex(obj["sig"]),
+        line=bytes(line),
+        hash=entry_hash(line),
+    )
+
+
+def signed_part(entry: Entry) -> bytes:
+    """What the host signed: the canonical entry without its `sig`.
+
+    "sig" sorts after every other key of an entry, so in a canonical line it is the last
+    member; cutting it off the line gives exactly canonical(entry without sig) without
+    encoding the entry again.
+    """
+    suffix = b',"sig":"' + entry.sig.hex().encode("ascii") + b'"}'
+    if not entry.line.endswith(suffix):  # pragma: no cover - parse_entry guarantees the shape
+        return encode(entry.unsigned())
+    return entry.line[: -len(suffix)] + b"}"
+
+
+def host_signature_ok(entry: Entry, host_key: bytes) -> bool:
+    return verify_raw(
+        host_key, Tag.SIG_ENTRY.encode("ascii") + b"\x00" + signed_part(entry), entry.sig
+    )
+
+
+def check_link(entry: Entry, *, seq: int, prev: bytes, host_key: bytes) -> None:
+    """The entry's place in the chain and the host's signature, in the SPEC's order."""
+    if entry.seq != seq:
+        raise RemoteError(Reason.BAD_SEQ, f"entry {entry.seq} where {seq} was due")
+    if entry.prev != prev:
+        raise RemoteError(
+            Reason.CHAIN_BROKEN, f"entry {entry.seq} does not follow the previous entry"
+        )
+    if not host_signature_ok(entry, host_key):
+        raise RemoteError(
+            Reason.BAD_SIGNATURE, f"entry {entry.seq}: the host signature does not verify"
+        )
+
+
+def is_equivocation(a: Entry, b: Entry, host_key: bytes) -> bool:
+    """Two different entries with one sequence number, both signed by the host."""
+    return (
+        a.seq == b.seq
+        and a.line != b.line
+        and host_signature_ok(a, host_key)
+        and host_signature_ok(b, host_key)
+    )

@@ -1,0 +1,224 @@
+"""Offline verification of a saved transcript (protocol/SPEC.md 9), and its report.
+
+Checks, in order, for every line: canonical encoding and shape, sequence number, link to the
+previous entry, host signature, then everything the table machine checks (player signatures
+and counters, roster and comparison code, turn order and legal bids, commitments, beacon and
+starter, every opened hand, counts and results, forced moves, absences, forfeits, ranking).
+Finally the log must end with its game-over entry (unless partial), and, with the player's
+own sent messages, every one of them must appear in the log.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .describe import bid_words, hand_text, outcome_line
+from .errors import P2PDiceError, Reason
+from .fairness import comparison_code
+from .game import Outcome
+from .messages import Message, parse_message
+from .table import Note, Replayer, TablePhase, TableState
+from .transcript import Entry, parse_entry
+
+
+@dataclass(slots=True)
+class Failure:
+    index: int | None  #: 0-based entry index (line number - 1), None for whole-file problems
+    reason: Reason
+    detail: str
+
+    def describe(self) -> str:
+        where = (
+            f"entry {self.index} (line {self.index + 1})"
+            if self.index is not None
+            else "the transcript"
+        )
+        return f"{where}: {self.reason}: {self.detail}"
+
+
+@dataclass(slots=True)
+class Report:
+    entries: int = 0
+    table_name: str = ""
+    table_id: str = ""
+    host_key: str = ""
+    comparison_code: str | None = None
+    rules: dict[str, Any] = field(default_factory=dict)
+    roster: list[dict[str, Any]] = field(default_factory=list)
+    rounds: list[str] = field(default_factory=list)
+    ranking: list[int] = field(default_factory=list)
+    ended: str | None = None  #: "finished", "abandoned", or None when the log stops early
+    host_acts: Counter[str] = field(
+        default_factory=Counter
+    )  #: forced/absent/abort/forfeit/stand_in
+    host_act_lines: list[str] = field(default_factory=list)
+    practice: bool = False
+    mine_checked: int = 0
+    mine_pending: int = 0
+    failure: Failure | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "entries": self.entries,
+            "table": {"name": self.table_name, "id": self.table_id, "host_key": self.host_key},
+            "comparison_code": self.comparison_code,
+            "rules": self.rules,
+            "roster": self.roster,
+            "rounds": self.rounds,
+            "ranking": self.ranking,
+            "ended": self.ended,
+            "host_acts": dict(self.host_acts),
+            "host_act_details": self.host_act_lines,
+            "practice": self.practice,
+            "mine": {"checked": self.mine_checked, "pending": self.mine_pending},
+            "failure": None
+            if self.failure is None
+            else {
+                "index": self.failure.index,
+                "reason": str(self.failure.reason),
+                "detail": self.failure.detail,
+            },
+        }
+
+
+def split_lines(data: bytes) -> tuple[list[bytes], Failure | None]:
+    """JSON Lines: every entry followed by exactly one line feed."""
+    if not data:
+        return [], Failure(None, Reason.BAD_SEQ, "the file is empty")
+    if not data.endswith(b"\n"):
+        return data.split(b"\n"), Failure(
+            None, Reason.JSON_SYNTAX, "the last line is cut off (no final line feed)"
+        )
+    return data[:-1].split(b"\n"), None
+
+
+def verify_lines(
+    lines: Sequence[bytes], *, partial: bool = False, mine: Sequence[dict[str, Any]] | None = None
+) -> Report:
+    """Replay every line; the report says what was verified and where it first failed."""
+    report = Report()
+    replayer = Replayer()
+    posted: set[bytes] = set()
+    for index, line in enumerate(lines):
+        try:
+            entry = parse_entry(line)
+            notes = replayer.feed(entry)
+        except P2PDiceError as err:
+            report.failure = Failure(index, err.reason, err.detail)
+            break
+        posted.update(m.digest() for m in messages_in(entry))
+        _note_host_acts(report, notes, replayer.state)
+        report.entries = index + 1
+    state = replayer.state
+    if state is not None:
+        _describe_table(report, replayer)
+    if (
+        report.failure is None
+        and state is not None
+        and state.phase != TablePhase.OVER
+        and not partial
+    ):
+        report.failure = Failure(
+            None, Reason.MISSING_GAME_OVER, "the log ends before its game-over entry"
+        )
+    if report.failure is None and mine is not None and state is not None:
+        _check_mine(report, replayer, posted, mine)
+    return report
+
+
+def _note_host_acts(report: Report, notes: tuple[Note, ...], state: TableState | None) -> None:
+    names = _names(state)
+    for note in notes:
+        if note.kind in ("forced", "absent", "abort", "forfeit", "stand_in", "returned"):
+            report.host_acts[note.kind] += 1
+            who = names[note.seat] if note.seat is not None and note.seat < len(names) else "?"
+            report.host_act_lines.append(
+                f"round {note.round}: {note.kind} {who}: {note.detail}".rstrip(": ")
+            )
+
+
+def _names(state: TableState | None) -> list[str]:
+    if state is None:
+        return []
+    if state.roster:
+        return [f"{s.name} (seat {s.seat})" for s in state.roster]
+    return [f"seat {s}" for s in range(state.rules.seats)]
+
+
+def _describe_table(report: Report, replayer: Replayer) -> None:
+    state = replayer.state
+    assert state is not None
+    report.table_name = state.name
+    report.table_id = state.table_id.hex()
+    report.host_key = state.host_key.hex()
+    report.rules = state.rules.to_json()
+    report.practice = state.rules.kind != "standard"
+    report.roster = [{**s.to_json(), "key": s.key.hex()} for s in state.roster]
+    if state.start_seq is not None and state.start_seq < len(replayer.chain):
+        report.comparison_code = comparison_code(replayer.chain.hashes[state.start_seq])
+    game = state.game
+    if game is None:
+        return
+    names = _names(state)
+    for result in game.results:
+        hands = "  ".join(
+            f"{names[s].split(' (')[0]} {hand_text(h)}"
+            for s, h in enumerate(result.hands)
+            if h != ()
+        )
+        bids = ", ".join(f"{names[b.seat].split(' (')[0]} {bid_words(b.bid)}" for b in result.bids)
+        outcome = outcome_line(result, [n.split(" (")[0] for n in names], state.rules)
+        flag = "palifico, " if result.palifico_round else ""
+        tail = "verified" if result.outcome != Outcome.FORFEIT else "verified (forfeit)"
+        report.rounds.append(
+            f"round {result.round}: {flag}hands {hands}; bids {bids or '-'}; {outcome} - {tail}"
+        )
+    if state.phase == TablePhase.OVER:
+        report.ranking = list(game.ranking)
+        report.ended = "finished" if game.phase.value == "game_over" else "abandoned"
+
+
+def messages_in(entry: Entry) -> list[Message]:
+    """The player messages an entry carries: its own, or the sets inside a host event."""
+    if entry.msg is not None:
+        return [entry.msg]
+    assert entry.event is not None
+    return [
+        parse_message(raw)
+        for key in ("commits", "contributions")
+        for raw in entry.event.get(key, ())
+    ]
+
+
+def _check_mine(
+    report: Report, replayer: Replayer, posted: set[bytes], mine: Sequence[dict[str, Any]]
+) -> None:
+    """Every message the player sent must be in the log, unless the host refused it openly."""
+    refused = {bytes.fromhex(r["ref"]) for r in mine if "ref" in r and r.get("rejected")}
+    complete = replayer.state is not None and replayer.state.phase == TablePhase.OVER
+    for record in mine:
+        if "msg" not in record:
+            continue
+        msg = parse_message(record["msg"])
+        if msg.table != (replayer.state.table_id if replayer.state else b""):
+            continue
+        digest = msg.digest()
+        report.mine_checked += 1
+        if digest in posted or digest in refused:
+            continue
+        if complete:
+            report.failure = Failure(
+                None,
+                Reason.MESSAGE_DROPPED,
+                f"your {msg.type} (counter {msg.counter}) never appears in the log and was never refused",
+            )
+            return
+        report.mine_pending += 1
