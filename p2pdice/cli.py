@@ -87,6 +87,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ver.add_argument("--json", action="store_true", help="print a JSON report")
     ver.set_defaults(run=_run_verify)
+
+    from . import cmd_host, cmd_join, cmd_tournament
+
+    cmd_host.add_parser(sub)
+    cmd_join.add_parsers(sub)
+    cmd_tournament.add_parser(sub)
     return parser
 
 

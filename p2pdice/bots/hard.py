@@ -6,15 +6,17 @@ Theory of operation
    face-count vectors, updated by every bid they made this round under a model of a noisy
    probability-threshold player. Their marginals on a face, convolved with each other and
    added to our own matching dice, give the chance that any bid holds or is exact.
-2. **Values**, in dice: losing one of ours counts -1, one of an opponent's +`rival` (1 at a
-   two-seat table, where their loss is our gain; less when several share the table), and
-   regaining one by an exact call +1.
+2. **Values**, in dice: losing one of ours counts -1 (a little more when it is our last,
+   `LAST_DIE_PREMIUM`), one of an opponent's +`rival` (1 at a two-seat table, where their
+   loss is our gain; `RIVAL_WEIGHT_MULTI` when several share the table, since another
+   seat's loss helps us less), and regaining one by an exact call +1 (0 at the cap).
    - Liar: the bidder loses unless the bid holds.
-   - Exact: +1 if the count is exact (0 at the cap), else -1.
+   - Exact: we regain a die if the count is exact, else we lose one.
    - Raise (or open) to b: the next seat calls it with the modelled chance given *their*
-     hand, and whether b holds depends on their hand too, so the two are combined per
-     possible count in their hand; if they do not call, the round moves on with a small
-     value that depends on how sound b is.
+     hand (and their calling threshold as read from earlier reveals, bots/reads.py), and
+     whether b holds depends on their hand too, so the two are combined per possible count
+     in their hand; if they do not call, the round moves on with a small value that grows
+     with the chance that b holds (a sound bid is a safe floor for the rest of the round).
 3. **Choice**: the best value, except that at a controlled rate (`BLUFF_RATE`) it picks at
    random among raises nearly as good, bluffs included, so its bids cannot be read as
    "it holds what it bids". All randomness comes from the injected random.Random, so a seed
@@ -46,6 +48,7 @@ RIVAL_WEIGHT_MULTI = 0.3  #: value of an opponent's lost die when more than two 
 PASS_VALUE_HEADS_UP = 0.0  #: value of a raise the next seat does not call, heads-up
 PASS_VALUE_MULTI = 0.0  #: the same with more than two seats: the risk moves on
 SOUNDNESS_WEIGHT = 0.15  #: extra value per unit of chance that an uncalled raise holds
+LAST_DIE_PREMIUM = 0.3  #: extra cost of losing our last die (it ends our game)
 ADAPT = True  #: estimate each opponent's calling threshold from earlier reveals
 RAISE_STEPS = 4  #: quantities tried per face above the lowest legal one
 
@@ -71,28 +74,57 @@ class _FaceOdds:
         return self.all_dist[need] if 0 <= need < len(self.all_dist) else 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class _Stakes:
+    """What each outcome is worth to us, in dice, at this table and dice count."""
+
+    own_loss: float  #: cost of losing one of our dice (more when it is our last)
+    rival_loss: float  #: worth of an opponent losing one
+    regain: float  #: worth of regaining a die by an exact call (0 at the cap)
+    pass_value: float  #: worth of a raise the next seat does not call
+
+    @classmethod
+    def of(cls, view: SeatView) -> _Stakes:
+        heads_up = len(view.survivors) == 2
+        last_die = view.my_dice == 1
+        return cls(
+            own_loss=1.0 + (LAST_DIE_PREMIUM if last_die else 0.0),
+            rival_loss=1.0 if heads_up else RIVAL_WEIGHT_MULTI,
+            regain=(1.0 + (LAST_DIE_PREMIUM if last_die else 0.0))
+            if view.my_dice < view.rules.starting_dice
+            else 0.0,
+            pass_value=PASS_VALUE_HEADS_UP if heads_up else PASS_VALUE_MULTI,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Follower:
+    """The next seat: the one who answers our raise."""
+
+    unseen: int  #: dice they cannot see
+    calls_below: float  #: their estimated calling threshold
+
+
 def hard(view: SeatView, rng: random.Random) -> Action:
     seat = view.seat
     assert seat is not None
     thresholds = calling_thresholds(view.rules, view.results) if ADAPT else {}
     odds = _face_odds(view, thresholds)
-    survivors = view.survivors
-    heads_up = len(survivors) == 2
-    rival = 1.0 if heads_up else RIVAL_WEIGHT_MULTI
-    follower = _next_seat(view)
-    follower_unseen = view.dice_in_play - view.dice[follower]
-    follower_calls_below = thresholds.get(follower, CHALLENGE_BELOW)
-    pass_value = PASS_VALUE_HEADS_UP if heads_up else PASS_VALUE_MULTI
+    stakes = _Stakes.of(view)
+    nxt = _next_seat(view)
+    follower = _Follower(
+        unseen=view.dice_in_play - view.dice[nxt],
+        calls_below=thresholds.get(nxt, CHALLENGE_BELOW),
+    )
 
     calls: list[tuple[float, Action]] = []
     standing = view.standing_bid
     if standing is not None:
         holds = odds[standing.face].holds(standing.quantity)
-        calls.append((-holds + rival * (1 - holds), Challenge(seat)))
+        calls.append((stakes.rival_loss * (1 - holds) - stakes.own_loss * holds, Challenge(seat)))
         if view.can_exact:
             hit = odds[standing.face].exact(standing.quantity)
-            gain = 1.0 if view.my_dice < view.rules.starting_dice else 0.0
-            calls.append((hit * gain - (1 - hit), ExactCall(seat)))
+            calls.append((stakes.regain * hit - stakes.own_loss * (1 - hit), ExactCall(seat)))
 
     raises: list[tuple[float, Action]] = []
     for face, low in view.lowest_bids_per_face().items():
@@ -100,9 +132,7 @@ def hard(view: SeatView, rng: random.Random) -> Action:
         p = face_probability(face, wild_ones=view.wild_ones)
         top = min(view.dice_in_play, low.quantity + RAISE_STEPS)
         for quantity in range(low.quantity, top + 1):
-            value = _raise_value(
-                face_odds, quantity, follower_unseen, follower_calls_below, p, rival, pass_value
-            )
+            value = _raise_value(face_odds, quantity, p, follower, stakes)
             raises.append((value, PlaceBid(seat, Bid(quantity, face))))
 
     best_value, best = max(calls + raises, key=lambda o: o[0])
@@ -115,13 +145,7 @@ def hard(view: SeatView, rng: random.Random) -> Action:
 
 
 def _raise_value(
-    odds: _FaceOdds,
-    quantity: int,
-    follower_unseen: int,
-    follower_calls_below: float,
-    p: float,
-    rival: float,
-    pass_value: float,
+    odds: _FaceOdds, quantity: int, p: float, follower: _Follower, stakes: _Stakes
 ) -> float:
     """Expected dice of bidding `quantity` on this face, given the next seat's reply."""
     need = quantity - odds.own
@@ -130,7 +154,8 @@ def _raise_value(
     for m, weight in enumerate(odds.following):
         if not weight:
             continue
-        call = challenge_chance(at_least(quantity - m, follower_unseen, p), follower_calls_below)
+        # Their call depends on their hand; so does whether the bid holds: combine per count.
+        call = challenge_chance(at_least(quantity - m, follower.unseen, p), follower.calls_below)
         k = need - m
         if k <= 0:
             holds = 1.0
@@ -138,10 +163,10 @@ def _raise_value(
             holds = odds.rest_tail[k]
         else:
             holds = 0.0
-        called_value += weight * call * (rival * holds - (1 - holds))
+        called_value += weight * call * (stakes.rival_loss * holds - stakes.own_loss * (1 - holds))
         passed += weight * (1 - call)
     soundness = odds.holds(quantity)
-    return called_value + passed * (pass_value + SOUNDNESS_WEIGHT * soundness)
+    return called_value + passed * (stakes.pass_value + SOUNDNESS_WEIGHT * soundness)
 
 
 def _next_seat(view: SeatView) -> int:

@@ -24,7 +24,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import Reason, RemoteError
+from .errors import LocalError, Reason, RemoteError
 from .events import make_event
 from .fairness import beacon, contribution_matches, draw_starter, password_proof
 from .game import Phase
@@ -35,6 +35,7 @@ from .signing import SigningKey, verify
 from .table import (
     ChainIndex,
     Note,
+    Replayer,
     TableError,
     TablePhase,
     TableState,
@@ -43,7 +44,7 @@ from .table import (
     expected_result,
     genesis_state,
 )
-from .transcript import ZERO_HASH, Entry, build_entry
+from .transcript import ZERO_HASH, Entry, build_entry, parse_entry
 
 Conn = Hashable
 
@@ -129,8 +130,6 @@ class HostTable:
         password: str | None = None,
         now: float = 0.0,
     ) -> None:
-        self.key = key
-        self.password = password
         genesis = make_event(
             "genesis",
             protocol=1,
@@ -140,12 +139,17 @@ class HostTable:
             nonce=nonce,
             host_cpu=host_cpu,
         )
-        self.state: TableState = genesis_state(genesis)
+        self._setup(key, password, genesis_state(genesis), now)
+        self._append(build_entry(key, 0, ZERO_HASH, event=genesis))
+
+    def _setup(self, key: SigningKey, password: str | None, state: TableState, now: float) -> None:
+        self.key = key
+        self.password = password
+        self.state = state
         self.chain = ChainIndex()
         self.entries: list[Entry] = []
         self.notes: list[Note] = []
         self._posted: dict[bytes, int] = {}  # message digest -> seq
-        self._append(build_entry(key, 0, ZERO_HASH, event=genesis))
         self._challenges: dict[Conn, tuple[bytes, int | None]] = {}
         self._conn_seat: dict[Conn, int] = {}
         self._connected: dict[int, set[Conn]] = {}
@@ -154,6 +158,33 @@ class HostTable:
         self._returning: set[int] = set()
         self._awaiting_stand_in: set[int] = set()
         self._wait = _Waiting(since=now)
+
+    @classmethod
+    def resume(
+        cls, *, key: SigningKey, lines: list[bytes], password: str | None, now: float
+    ) -> HostTable:
+        """A host restarted on its own saved log picks the table up where it stopped.
+
+        Nobody is connected yet, so every seat's grace period starts now; buffered
+        commitments and contributions were never posted, and their senders resend them.
+        """
+        replayer = Replayer()
+        entries = [parse_entry(line) for line in lines]
+        for entry in entries:
+            replayer.feed(entry)
+        state = replayer.state
+        if state is None or state.host_key != key.public:
+            raise LocalError(Reason.WRONG_KEY, "this log was written by another host key")
+        table = cls.__new__(cls)
+        table._setup(key, password, state, now)
+        for entry in entries:
+            table._append(entry)
+        table.notes = list(replayer.notes)
+        for seat in range(state.rules.seats):
+            if state.game is not None and state.game.dice[seat] > 0:
+                table._gone_since[seat] = now
+        table._after_change(state, now)
+        return table
 
     # ---- facts for adapters --------------------------------------------------------------
 
@@ -477,6 +508,14 @@ class HostTable:
         if wait.turn_seat is not None and wait.turn_left is None and self.state.rules.turn_timer:
             candidates.append(wait.turn_since + self.state.rules.turn_timer + TIMER_SLACK)
         return min(candidates) if candidates else None
+
+    def turn_deadline(self) -> tuple[int | None, float | None]:
+        """Whose move the table waits for, and when its turn timer runs out (None: no timer or paused)."""
+        wait = self._wait
+        timer = self.state.rules.turn_timer
+        if wait.turn_seat is None or not timer or wait.turn_left is not None:
+            return wait.turn_seat, None
+        return wait.turn_seat, wait.turn_since + timer
 
     @property
     def grace(self) -> float:

@@ -756,6 +756,15 @@ def _game_over(state: TableState, ev: dict[str, Any], seq: int, chain: ChainInde
     )
 
 
+def _fresh_randomness(
+    state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex
+) -> Outcome:
+    raise _fail(
+        Reason.FRESH_RANDOMNESS,
+        f"a new attempt after the commitment set was posted ({ev['type']} during {state.phase})",
+    )
+
+
 # ---- the transitions table -------------------------------------------------------------------
 
 Handler = Callable[[TableState, Any, int, ChainIndex], Outcome]
@@ -786,6 +795,12 @@ TRANSITIONS: dict[tuple[TablePhase, str], Handler] = {
     (_P.RESULT, "msg:next_round"): _next_round_msg,
     (_P.RESULT, "event:forced"): _forced,
     **{(p, "event:absent"): _absent for p in _IN_GAME},
+    # Once a commitment set is posted the attempt is final: no abort, no new attempt.
+    **{
+        (p, f"event:{kind}"): _fresh_randomness
+        for p in (_P.CONTRIBUTE, _P.BIDDING, _P.SHOWDOWN)
+        for kind in ("abort", "round", "commit_set")
+    },
     **{(p, "event:game_over"): _game_over for p in (_P.LOBBY, *_IN_GAME)},
 }
 

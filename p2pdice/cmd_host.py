@@ -1,0 +1,167 @@
+"""`p2pdice host`: open a table on this machine and advertise it on the LAN."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+
+from .bots.registry import BOT_NAMES
+from .cli_options import CliError, add_rules_options, rules_from_args
+from .cmd_common import (
+    Narrator,
+    add_home_option,
+    add_password_option,
+    home_of,
+    install_stop_signals,
+    password_of,
+)
+from .net.limits import clean_name
+from .store import AppendLog
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "host",
+        help="host a table on this machine and advertise it on the LAN",
+        description="Open a table, advertise it with mDNS and run it until the game ends. "
+        "With --headless the host does not play; the table starts when every seat is taken.",
+    )
+    parser.add_argument(
+        "--name", default="p2pdice table", help="table name shown in lobbies (24 characters)"
+    )
+    add_rules_options(parser)
+    parser.add_argument(
+        "--cpu",
+        metavar="N[:LEVEL]",
+        help=f"seats played by CPUs run by this host ({', '.join(BOT_NAMES)}; default medium). "
+        "Disclosed to everyone: this machine could read their hands.",
+    )
+    parser.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
+    parser.add_argument(
+        "--bind",
+        metavar="ADDR",
+        help="address to listen on and advertise (default: all LAN interfaces)",
+    )
+    add_password_option(parser)
+    parser.add_argument(
+        "--headless", action="store_true", help="run the table without playing at it"
+    )
+    parser.add_argument(
+        "--no-advertise",
+        action="store_true",
+        help="do not announce the table with mDNS (join by address)",
+    )
+    parser.add_argument(
+        "--resume", metavar="TABLE_ID", help="restart a table from this machine's saved log"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the table's address as one JSON line when ready"
+    )
+    add_home_option(parser)
+    parser.set_defaults(run=run)
+
+
+def parse_cpu(text: str | None, seats: int) -> list[str]:
+    if not text:
+        return []
+    count, _, level = text.partition(":")
+    level = level or "medium"
+    try:
+        n = int(count)
+    except ValueError:
+        raise CliError(f"--cpu: expected N or N:LEVEL, got {text!r}") from None
+    if not 0 <= n <= seats:
+        raise CliError(f"--cpu: between 0 and {seats} CPU seats")
+    from .bots.registry import BotLoadError, load_bot
+
+    try:
+        load_bot(level)
+    except BotLoadError as err:
+        raise CliError(f"--cpu: {err}") from None
+    return [level] * n
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.headless:
+        print("note: playing at your own table needs the terminal client; running headless for now")
+    name = clean_name(args.name)
+    if not name:
+        raise CliError("--name: the name is empty once control characters are removed")
+    rules = rules_from_args(args)
+    cpu = parse_cpu(args.cpu, rules.seats)
+    return asyncio.run(_host(args, name, rules, cpu))
+
+
+async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> int:
+    from .net.hostapp import HostService, TableConfig
+
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    home = home_of(args)
+    service = HostService(
+        home=home, bind=args.bind, port=args.port, advertise=not args.no_advertise
+    )
+    await service.start()
+    resume_lines = None
+    password = password_of(args)
+    if args.resume:
+        folder = home / "hosted" / args.resume
+        resume_lines = AppendLog.read(folder / "log.jsonl")
+        if not resume_lines:
+            await service.stop()
+            raise CliError(f"--resume: no saved log for table {args.resume} in {home}")
+        saved = json.loads((folder / "table.json").read_text())
+        name, cpu, password = saved["name"], saved["cpu"], saved["password"]
+    table = await service.open_table(
+        TableConfig(name=name, rules=rules, cpu=cpu, password=password), resume_lines=resume_lines
+    )
+    address = args.bind or "0.0.0.0"
+    url = f"ws://{address}:{service.port}{table.path}"
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "name": name,
+                    "table_id": table.id,
+                    "port": service.port,
+                    "path": table.path,
+                    "url": url,
+                }
+            ),
+            flush=True,
+        )
+    else:
+        free = rules.seats - len(cpu)
+        print(
+            f"table {name!r} open on port {service.port} ({table.host.state.rules.summary()})",
+            flush=True,
+        )
+        print(
+            f"  join with: p2pdice join {name!r}   or by address: p2pdice join HOST:{service.port}",
+            flush=True,
+        )
+        print(
+            f"  seats: {rules.seats}, CPU seats run here: {len(cpu)}, waiting for {free} player(s)",
+            flush=True,
+        )
+    stop = asyncio.Event()
+    install_stop_signals(stop)
+    narrator = Narrator()
+    table.server.listeners.append(
+        lambda: narrator.update(table.host.state, table.host.chain.hashes)
+    )
+    done = asyncio.create_task(table.server.over.wait())
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait({done, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    if table.server.over.is_set():
+        await asyncio.sleep(0.5)  # let the last entry reach everyone
+        game = table.host.state.game
+        names = [s.name for s in table.host.state.roster]
+        if game is not None and names:
+            print(
+                "ranking: " + "  ".join(f"{i}. {names[s]}" for i, s in enumerate(game.ranking, 1))
+            )
+    print(f"transcript: {table.folder / 'log.jsonl'}")
+    await service.stop()
+    return 0

@@ -1,0 +1,163 @@
+"""`p2pdice join` and `p2pdice browse`: find tables and take a seat (or watch)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+
+from .bots.registry import BOT_NAMES, BotLoadError, load_bot
+from .cli_options import CliError
+from .cmd_common import (
+    Narrator,
+    add_home_option,
+    add_password_option,
+    home_of,
+    install_stop_signals,
+    password_of,
+)
+from .net.limits import clean_name
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    browse = sub.add_parser(
+        "browse",
+        help="list the tables on this network",
+        description="Listen for tables advertised on the LAN.",
+    )
+    browse.add_argument(
+        "--timeout", type=float, default=3.0, metavar="S", help="seconds to listen (default 3)"
+    )
+    browse.add_argument("--json", action="store_true", help="print a JSON list")
+    browse.set_defaults(run=run_browse)
+
+    join = sub.add_parser(
+        "join",
+        help="join a table by name or HOST:PORT",
+        description="Join a table found on the LAN by name, or by address when multicast is blocked.",
+    )
+    join.add_argument(
+        "table", metavar="TABLE|HOST:PORT", help="a table name from `browse`, or HOST:PORT[/TABLE]"
+    )
+    join.add_argument("--name", default=None, help="your name at the table (24 characters)")
+    join.add_argument("--spectate", action="store_true", help="watch without a seat")
+    join.add_argument(
+        "--bot",
+        metavar="LEVEL",
+        help=f"let a CPU play this seat on this machine ({', '.join(BOT_NAMES)} or module:callable)",
+    )
+    join.add_argument(
+        "--timeout", type=float, default=5.0, metavar="S", help="seconds to look for the table"
+    )
+    join.add_argument(
+        "--give-up",
+        type=float,
+        default=120.0,
+        metavar="S",
+        help="stop after the host is silent this long",
+    )
+    join.add_argument("--seed", type=int, help="seed the bot's random choices (reproducible play)")
+    add_password_option(join)
+    add_home_option(join)
+    join.set_defaults(run=run_join)
+
+
+def run_browse(args: argparse.Namespace) -> int:
+    from .net.discovery import browse_once
+
+    tables = asyncio.run(browse_once(args.timeout))
+    if args.json:
+        print(json.dumps([t.to_json() for t in tables], indent=1))
+        return 0
+    if not tables:
+        print("no tables found (if the network blocks multicast, ask the host for its address)")
+        return 0
+    for t in tables:
+        lock = " [password]" if t.txt.get("pw") == "1" else ""
+        cpu = f", {t.txt['cpu']} CPU run by the host" if t.txt.get("cpu", "0") != "0" else ""
+        print(
+            f"{t.name}{lock}  {t.txt.get('seats', '?')} seats, {t.txt.get('phase', '?')}{cpu}"
+            f"  {t.txt.get('rules', '')}  at {t.addresses[0]}:{t.port}"
+        )
+    return 0
+
+
+def run_join(args: argparse.Namespace) -> int:
+    if args.bot is None and not args.spectate:
+        raise CliError(
+            "interactive play needs the terminal client: use --bot LEVEL or --spectate for now"
+        )
+    bot = None
+    if args.bot:
+        try:
+            bot = load_bot(args.bot)
+        except BotLoadError as err:
+            raise CliError(f"--bot: {err}") from None
+    name = clean_name(args.name or (f"CPU {args.bot}" if args.bot else "spectator"))
+    if not name:
+        raise CliError("--name: the name is empty once control characters are removed")
+    return asyncio.run(_join(args, name, bot))
+
+
+async def _join(args: argparse.Namespace, name: str, bot) -> int:
+    from .core.signing import SigningKey  # noqa: F401 - keeps type imports local
+    from .net.client import Outcome, run_websocket
+    from .net.resolve import ResolveError, resolve
+    from .net.session import ClientSession
+    from .store import load_or_create_key
+
+    try:
+        target = await resolve(args.table, timeout=args.timeout)
+    except ResolveError as err:
+        raise CliError(str(err)) from None
+    home = home_of(args)
+    key = load_or_create_key(home / "identity.key")
+    session = ClientSession(
+        key=key,
+        name=name,
+        home=home,
+        mode="spectate" if args.spectate else "play",
+        password=password_of(args),
+        cpu=bot is not None,
+        bot=bot,
+        rng=random.Random(args.seed),
+        expect_table=target.table_id,
+    )
+    narrator = Narrator()
+    session.on_update = lambda: narrator.update(
+        session.peer.state if session.peer else None,
+        session.peer.replayer.chain.hashes if session.peer else [],
+    )
+    stop = asyncio.Event()
+    install_stop_signals(stop)
+    print(f"joining {target.name!r} at {target.url}", flush=True)
+    outcome = await run_websocket(session, target.url, give_up_after=args.give_up, stop=stop)
+    session.close()
+    path = session.store.transcript_path if session.store is not None else None
+    if outcome == Outcome.OVER:
+        state = session.peer.state if session.peer else None
+        if state is not None and state.game is not None:
+            names = [s.name for s in state.roster]
+            print(
+                "ranking: "
+                + "  ".join(f"{i}. {names[s]}" for i, s in enumerate(state.game.ranking, 1))
+            )
+        print(f"verified transcript: {path}")
+        return 0
+    if outcome == Outcome.FATAL and session.fatal is not None:
+        reason, detail = session.fatal
+        print(f"the host refused us: {reason}: {detail}")
+        return 2
+    if outcome == Outcome.ALARM:
+        alarm = session.alarms[-1] if session.alarms else None
+        print(
+            f"ALARM: the host's log failed verification: {alarm.reason if alarm else '?'}: {alarm.detail if alarm else ''}"
+        )
+        print(f"your verified partial transcript: {path}")
+        return 1
+    if outcome == Outcome.GAVE_UP:
+        print(f"the host stopped answering; your verified partial transcript: {path}")
+        return 3
+    print(f"stopped; your verified transcript so far: {path}")
+    return 130

@@ -1,0 +1,126 @@
+"""The client adapter's transports: a WebSocket with reconnects, or the host's in-process link."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import aiohttp
+
+from .frames import MAX_FRAME
+from .server import LocalLink, TableServer
+from .session import ClientSession
+
+log = logging.getLogger("p2pdice.client")
+
+
+class Outcome:
+    OVER = "over"  #: the game-over entry arrived and verified
+    FATAL = "fatal"  #: the host refused us for good (password, full table, wrong table)
+    GAVE_UP = "gave_up"  #: the host stopped answering for longer than we wait
+    ALARM = "alarm"  #: the host's log failed verification; we stopped following it
+    STOPPED = "stopped"  #: asked to stop
+
+
+async def _pump_out(session: ClientSession, ws: aiohttp.ClientWebSocketResponse) -> None:
+    while True:
+        frame = await session.outgoing.get()
+        await ws.send_str(frame)
+
+
+async def run_websocket(
+    session: ClientSession,
+    url: str,
+    *,
+    give_up_after: float = 120.0,
+    stop: asyncio.Event | None = None,
+    linger: float = 0.5,
+) -> str:
+    """Play (or watch) until the game ends, reconnecting after drops; returns an Outcome."""
+    loop = asyncio.get_running_loop()
+    last_contact = loop.time()
+    backoff = 0.2
+    timeout = aiohttp.ClientTimeout(total=None, sock_connect=5.0)
+    async with aiohttp.ClientSession(timeout=timeout) as http:
+        while True:
+            if stop is not None and stop.is_set():
+                return Outcome.STOPPED
+            try:
+                async with http.ws_connect(url, max_msg_size=4 * MAX_FRAME, heartbeat=15.0) as ws:
+                    backoff = 0.2
+                    writer = asyncio.create_task(_pump_out(session, ws))
+                    try:
+                        outcome = await _read(session, ws, stop)
+                    finally:
+                        writer.cancel()
+                        with contextlib.suppress(asyncio.CancelledError, Exception):
+                            await writer
+                    last_contact = loop.time()
+                    if outcome is not None:
+                        if outcome == Outcome.OVER and linger:
+                            await _drain(session, ws, linger)
+                        return outcome
+            except (TimeoutError, aiohttp.ClientError, OSError) as err:
+                log.debug("connection to %s failed: %s", url, err)
+            session.disconnected()
+            if session.peer is not None and session.peer.halted:
+                return Outcome.ALARM
+            if loop.time() - last_contact > give_up_after:
+                return Outcome.GAVE_UP
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, 3.0)
+
+
+async def _read(
+    session: ClientSession, ws: aiohttp.ClientWebSocketResponse, stop: asyncio.Event | None
+) -> str | None:
+    async for msg in ws:
+        if msg.type in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY):
+            session.on_frame(msg.data)
+        else:
+            break
+        if session.fatal is not None:
+            return Outcome.FATAL
+        if session.peer is not None and session.peer.halted:
+            return Outcome.ALARM
+        if session.finished:
+            return Outcome.OVER
+        if stop is not None and stop.is_set():
+            return Outcome.STOPPED
+    return None
+
+
+async def _drain(
+    session: ClientSession, ws: aiohttp.ClientWebSocketResponse, seconds: float
+) -> None:
+    """Let our last acknowledgement leave before closing."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not session.outgoing.empty() and asyncio.get_running_loop().time() < deadline:
+        await ws.send_str(session.outgoing.get_nowait())
+
+
+class LocalClient:
+    """A session inside the host's process (host-run CPU seats, the host's own player)."""
+
+    def __init__(self, session: ClientSession, server: TableServer) -> None:
+        self.session = session
+        self.link = LocalLink(server, session.on_frame)
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.link.open()
+        self._task = asyncio.get_running_loop().create_task(self._pump(), name="local-client")
+
+    async def _pump(self) -> None:
+        while True:
+            frame = await self.session.outgoing.get()
+            self.link.send(frame)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self.link.close()
+        self.session.disconnected()

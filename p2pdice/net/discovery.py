@@ -1,0 +1,212 @@
+"""Finding tables on the LAN: DNS-SD over mDNS with python-zeroconf's asyncio API.
+
+The advertisement is a hint, not a proof: the comparison code shown at the table is what
+proves two players sit at the same table (SPEC.md 3.5, 10.4).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import socket
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import ifaddr
+from zeroconf import IPVersion, ServiceStateChange
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+SERVICE_TYPE = "_p2pdice._tcp.local."
+
+
+def lan_addresses(bind: str | None = None) -> list[str]:
+    """The bind address, or every IPv4 address of an interface that is up and not loopback
+    (loopback only when nothing else exists)."""
+    if bind and bind not in ("0.0.0.0", ""):
+        return [bind]
+    found: list[str] = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if not isinstance(ip.ip, str):
+                continue  # IPv6 tuples: tables are advertised over IPv4
+            address = ipaddress.ip_address(ip.ip)
+            if not address.is_loopback and not address.is_link_local:
+                found.append(ip.ip)
+    return sorted(set(found)) or ["127.0.0.1"]
+
+
+@dataclass(slots=True)
+class TableAd:
+    """A table as its advertisement describes it."""
+
+    service: str  #: the full DNS-SD instance name (unique on the LAN)
+    name: str
+    addresses: list[str]
+    port: int
+    txt: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def table_id(self) -> str:
+        return self.txt.get("id", "")
+
+    @property
+    def url(self) -> str:
+        return f"ws://{self.addresses[0]}:{self.port}{self.txt.get('path', '/t/' + self.table_id)}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "service": self.service,
+            "name": self.name,
+            "addresses": self.addresses,
+            "port": self.port,
+            "url": self.url if self.addresses else None,
+            **{k: v for k, v in self.txt.items() if k != "name"},
+        }
+
+
+def _txt_bytes(txt: dict[str, str]) -> dict[bytes, bytes]:
+    return {k.encode(): v.encode("utf-8")[:200] for k, v in txt.items()}
+
+
+def _txt_text(props: dict[bytes, bytes | None]) -> dict[str, str]:
+    out = {}
+    for k, v in props.items():
+        try:
+            out[k.decode("ascii")] = (v or b"").decode("utf-8", "replace")
+        except UnicodeDecodeError:
+            continue
+    return out
+
+
+def _instance(name: str) -> str:
+    safe = "".join(ch for ch in name if ch.isprintable() and ch != ".")[:40] or "p2pdice table"
+    return f"{safe}.{SERVICE_TYPE}"
+
+
+class Advertiser:
+    """Registers one table and keeps its TXT record current."""
+
+    def __init__(
+        self, azc: AsyncZeroconf, *, name: str, port: int, addresses: list[str], txt: dict[str, str]
+    ) -> None:
+        self.azc = azc
+        self.name = name
+        self.port = port
+        self.addresses = addresses
+        self.txt = dict(txt)
+        self.info: AsyncServiceInfo | None = None
+
+    def _build(self, service_name: str) -> AsyncServiceInfo:
+        return AsyncServiceInfo(
+            SERVICE_TYPE,
+            service_name,
+            parsed_addresses=self.addresses,
+            port=self.port,
+            properties=_txt_bytes(self.txt),
+            server=f"p2pdice-{socket.gethostname()[:40]}.local.",
+        )
+
+    async def start(self) -> str:
+        info = self._build(_instance(self.name))
+        # allow_name_change: two tables called "Kitchen" become "Kitchen" and "Kitchen (2)".
+        await (await self.azc.async_register_service(info, allow_name_change=True))
+        self.info = info
+        return info.name
+
+    async def update(self, txt: dict[str, str]) -> None:
+        if self.info is None or txt == self.txt:
+            return
+        self.txt = dict(txt)
+        info = self._build(self.info.name)  # properties are read-only: build anew, same name
+        await (await self.azc.async_update_service(info))
+        self.info = info
+
+    async def stop(self) -> None:
+        if self.info is not None:
+            with contextlib.suppress(Exception):
+                await (await self.azc.async_unregister_service(self.info))
+            self.info = None
+
+
+@dataclass(frozen=True, slots=True)
+class BrowseEvent:
+    kind: str  #: "added", "updated" or "removed"
+    table: TableAd
+
+
+class Browser:
+    """Yields added, updated and removed tables as the LAN announces them."""
+
+    def __init__(self, azc: AsyncZeroconf) -> None:
+        self.azc = azc
+        self.tables: dict[str, TableAd] = {}
+        self._events: asyncio.Queue[BrowseEvent] = asyncio.Queue()
+        self._browser: AsyncServiceBrowser | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        self._browser = AsyncServiceBrowser(
+            self.azc.zeroconf, [SERVICE_TYPE], handlers=[self._on_change]
+        )
+
+    def _on_change(
+        self, zeroconf: Any, service_type: str, name: str, state_change: ServiceStateChange
+    ) -> None:
+        if state_change is ServiceStateChange.Removed:
+            table = self.tables.pop(name, None)
+            if table is not None:
+                self._events.put_nowait(BrowseEvent("removed", table))
+            return
+        task = asyncio.get_running_loop().create_task(self._resolve(name, state_change))
+        self._tasks.add(task)  # keep a reference until it finishes
+        task.add_done_callback(self._tasks.discard)
+
+    async def _resolve(self, name: str, change: ServiceStateChange) -> None:
+        info = AsyncServiceInfo(SERVICE_TYPE, name)
+        if not await info.async_request(self.azc.zeroconf, 3000):
+            return
+        addresses = info.parsed_addresses(IPVersion.V4Only)
+        if not addresses or info.port is None:
+            return
+        txt = _txt_text(info.properties)
+        table = TableAd(
+            service=name,
+            name=txt.get("name", name.split(".")[0]),
+            addresses=addresses,
+            port=info.port,
+            txt=txt,
+        )
+        kind = "updated" if name in self.tables else "added"
+        self.tables[name] = table
+        self._events.put_nowait(BrowseEvent(kind, table))
+
+    async def events(self) -> AsyncIterator[BrowseEvent]:
+        while True:
+            yield await self._events.get()
+
+    async def stop(self) -> None:
+        if self._browser is not None:
+            await self._browser.async_cancel()
+        for task in list(self._tasks):
+            task.cancel()
+
+
+def new_zeroconf(bind: str | None = None) -> AsyncZeroconf:
+    if bind and bind not in ("0.0.0.0", ""):
+        return AsyncZeroconf(interfaces=[bind], ip_version=IPVersion.V4Only)
+    return AsyncZeroconf(ip_version=IPVersion.V4Only)
+
+
+async def browse_once(timeout: float) -> list[TableAd]:
+    """Listen for `timeout` seconds and return what was found."""
+    azc = new_zeroconf()
+    browser = Browser(azc)
+    try:
+        await browser.start()
+        await asyncio.sleep(timeout)
+        return sorted(browser.tables.values(), key=lambda t: t.name.lower())
+    finally:
+        await browser.stop()
+        await azc.async_close()

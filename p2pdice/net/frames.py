@@ -1,0 +1,81 @@
+"""Wire frames (protocol/SPEC.md 10): one canonical JSON object per WebSocket text frame.
+
+Decoding checks size first, then canonical JSON, then the frame's shape, so a hostile frame
+is refused before any work that grows with its content.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..core import shape
+from ..core.codec import decode, encode
+from ..core.errors import Reason, RemoteError
+
+MAX_FRAME = 64 * 1024
+
+
+def _obj(value: Any) -> bool:
+    return isinstance(value, dict)
+
+
+TO_HOST: Mapping[str, Mapping[str, shape.Check]] = {
+    "join": {"msg": _obj, "proof": shape.nullable(shape.HEX32)},
+    "auth": {"auth": _obj},
+    "spectate": {},
+    "send": {"msg": _obj},
+    "sync": {"from": shape.uint},
+}
+
+TO_CLIENT: Mapping[str, Mapping[str, shape.Check]] = {
+    "challenge": {
+        "protocol": shape.positive,
+        "table": shape.HEX32,
+        "host": shape.HEX32,
+        "nonce": shape.HEX16,
+        "seat": shape.nullable(shape.seat),
+        "password": shape.boolean,
+        "entries": shape.uint,
+    },
+    "welcome": {"seat": shape.nullable(shape.seat)},
+    "entry": {"entry": _obj},
+    "accepted": {"ref": shape.HEX32, "seq": shape.nullable(shape.uint)},
+    "error": {
+        "reason": lambda v: isinstance(v, str) and v in Reason.__members__,
+        "detail": lambda v: isinstance(v, str) and len(v) <= 500,
+        "ref": shape.nullable(shape.HEX32),
+    },
+    "status": {
+        "phase": lambda v: isinstance(v, str) and len(v) <= 20,
+        "connected": shape.list_of(shape.seat, max_items=6),
+        "turn": shape.nullable(shape.seat),
+        "deadline_ms": shape.nullable(shape.uint),
+    },
+    "closing": {"reason": lambda v: isinstance(v, str) and len(v) <= 200},
+}
+
+
+def decode_frame(
+    data: bytes | str, kinds: Mapping[str, Mapping[str, shape.Check]]
+) -> dict[str, Any]:
+    """A frame's object, or RemoteError with the reason to send back."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    if len(raw) > MAX_FRAME:
+        raise RemoteError(Reason.TOO_LARGE, f"frames are at most {MAX_FRAME} bytes")
+    obj = decode(raw)
+    if not isinstance(obj, dict):
+        raise RemoteError(Reason.SCHEMA, "a frame is a JSON object")
+    kind = obj.get("type")
+    if kind not in kinds:
+        raise RemoteError(Reason.UNKNOWN_TYPE, f"unknown frame type {str(kind)[:32]!r}")
+    shape.check_object(obj, {"type": shape.one_of(kind), **kinds[kind]}, f"{kind} frame")
+    return obj
+
+
+def encode_frame(kind: str, **fields: Any) -> str:
+    return encode({"type": kind, **fields}).decode("utf-8")
+
+
+def error_frame(reason: Reason, detail: str, ref: str | None = None) -> str:
+    return encode_frame("error", reason=str(reason), detail=detail[:500], ref=ref)

@@ -1,0 +1,256 @@
+"""Hosting tables: the aiohttp application, CPU seats, discovery and the host's log.
+
+`HostService` owns the web server and the zeroconf instance and may run several tables;
+`HostedTable` ties one HostTable to its TableServer, its log file, its host-run CPU players
+and its advertisement.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from ..bots.registry import load_bot
+from ..core.codec import encode
+from ..core.fairness import rules_hash
+from ..core.host import HostTable
+from ..core.rules import Rules
+from ..core.signing import SigningKey
+from ..core.table import TablePhase
+from ..store import AppendLog, atomic_write, load_or_create_key
+from .client import LocalClient
+from .discovery import Advertiser, lan_addresses
+from .limits import clean_name
+from .server import Limits, TableServer
+from .session import ClientSession
+
+log = logging.getLogger("p2pdice.host")
+
+TABLES: web.AppKey[dict[str, HostedTable]] = web.AppKey("tables", dict)
+
+
+@dataclass(slots=True)
+class TableConfig:
+    name: str
+    rules: Rules
+    cpu: list[str] = field(default_factory=list)  #: difficulties of host-run CPU seats
+    password: str | None = None
+
+
+class HostedTable:
+    def __init__(
+        self, service: HostService, config: TableConfig, *, resume_lines: list[bytes] | None = None
+    ) -> None:
+        self.service = service
+        self.config = config
+        loop_now = asyncio.get_running_loop().time()
+        if resume_lines:
+            self.host = HostTable.resume(
+                key=service.key, lines=resume_lines, password=config.password, now=loop_now
+            )
+        else:
+            self.host = HostTable(
+                key=service.key,
+                name=config.name,
+                rules=config.rules,
+                nonce=secrets.token_bytes(16),
+                host_cpu=len(config.cpu),
+                password=config.password,
+                now=loop_now,
+            )
+        self.id = self.host.table_id.hex()
+        self.folder = service.home / "hosted" / self.id
+        self.log = AppendLog(self.folder / "log.jsonl")
+        if not resume_lines:
+            for line in self.host.lines():
+                self.log.append(line)
+            self.log.sync()
+        self._save_config()
+        self.server = TableServer(
+            self.host,
+            limits=service.limits,
+            on_entry=self._on_entry,
+            stand_in=self._add_stand_in,
+            retire=self._retire_stand_in,
+        )
+        self.server.listeners.append(self._on_change)
+        self.cpu_clients: dict[str, LocalClient] = {}
+        self.advertiser: Advertiser | None = None
+        self._txt_task: asyncio.Task[None] | None = None
+
+    @property
+    def path(self) -> str:
+        return f"/t/{self.id}"
+
+    def _save_config(self) -> None:
+        data = {"name": self.config.name, "cpu": self.config.cpu, "password": self.config.password}
+        atomic_write(self.folder / "table.json", json.dumps(data).encode(), private=True)
+
+    def _on_entry(self, line: bytes) -> None:
+        self.log.append(line)
+        if self.host.phase in (TablePhase.RESULT, TablePhase.OVER):
+            self.log.sync()
+
+    def _on_change(self) -> None:
+        if self.advertiser is not None and (self._txt_task is None or self._txt_task.done()):
+            self._txt_task = asyncio.get_running_loop().create_task(
+                self.advertiser.update(self.txt())
+            )
+
+    # ---- CPU seats -----------------------------------------------------------------------
+
+    def _cpu_session(
+        self, label: str, difficulty: str, *, seat_hint: int | None = None
+    ) -> ClientSession:
+        home = self.folder / "cpu" / label
+        key = load_or_create_key(home / "identity.key")
+        return ClientSession(
+            key=key,
+            name=clean_name(f"CPU {difficulty} {label}"),
+            home=home,
+            cpu=True,
+            host_run=True,
+            bot=load_bot(difficulty),
+            rng=random.Random(),
+            seat_hint=seat_hint,
+        )
+
+    def start_cpu_seats(self) -> None:
+        for index, difficulty in enumerate(self.config.cpu):
+            label = f"{index + 1}"
+            client = LocalClient(self._cpu_session(label, difficulty), self.server)
+            self.cpu_clients[label] = client
+            client.start()
+
+    def _add_stand_in(self, seat: int) -> None:
+        label = f"standin-{seat}-{secrets.token_hex(4)}"
+        session = self._cpu_session(label, "medium", seat_hint=seat)
+        self.server.apply(
+            self.host.install_stand_in(seat, session.key.public, self.server.loop_now)
+        )
+        client = LocalClient(session, self.server)
+        self.cpu_clients[label] = client
+        client.start()
+
+    def _retire_stand_in(self, seat: int) -> None:
+        for label, client in list(self.cpu_clients.items()):
+            if label.startswith(f"standin-{seat}-"):
+                del self.cpu_clients[label]
+                asyncio.get_running_loop().create_task(client.stop())
+
+    # ---- discovery -----------------------------------------------------------------------
+
+    def txt(self) -> dict[str, str]:
+        state = self.host.state
+        rules = state.rules
+        taken = len(state.joins) if state.phase == TablePhase.LOBBY else rules.seats
+        phase = {TablePhase.LOBBY: "lobby", TablePhase.OVER: "finished"}.get(state.phase, "playing")
+        return {
+            "v": "1",
+            "name": state.name,
+            "id": self.id,
+            "path": self.path,
+            "rules": rules.summary(),
+            "rh": rules_hash(encode(rules.to_json()))[:8].hex(),
+            "seats": f"{taken}/{rules.seats}",
+            "phase": phase,
+            "hk": self.host.key.public[:8].hex(),
+            "pw": "1" if self.config.password else "0",
+            "cpu": str(state.host_cpu),
+        }
+
+    def summary(self) -> dict[str, Any]:
+        return {"name": self.host.state.name, "url_path": self.path, **self.txt()}
+
+    async def close(self) -> None:
+        if self.advertiser is not None:
+            await self.advertiser.stop()
+        if self.host.phase != TablePhase.OVER:
+            self.server.apply(self.host.abandon(self.server.loop_now))
+        for client in list(self.cpu_clients.values()):
+            await client.stop()
+        await self.server.close()
+        self.log.close()
+
+
+class HostService:
+    """The web server (and zeroconf) on this machine, serving one or more tables."""
+
+    def __init__(
+        self,
+        *,
+        home: Path,
+        bind: str | None = None,
+        port: int = 0,
+        advertise: bool = True,
+        limits: Limits | None = None,
+    ) -> None:
+        self.home = home
+        self.key: SigningKey = load_or_create_key(home / "identity.key")
+        self.bind = bind
+        self.port = port
+        self.advertise = advertise
+        self.limits = limits or Limits()
+        self.tables: dict[str, HostedTable] = {}
+        self.app = web.Application()
+        self.app[TABLES] = self.tables
+        self.app.router.add_get("/t/{table_id}", self._websocket)
+        self.app.router.add_get("/tables", self._list)
+        self.runner: web.AppRunner | None = None
+        self.azc: Any = None
+
+    async def start(self) -> None:
+        self.runner = web.AppRunner(self.app, handle_signals=False, access_log=None)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, self.bind or "0.0.0.0", self.port)
+        await site.start()
+        sockets = site._server.sockets if site._server is not None else []
+        if sockets:
+            self.port = sockets[0].getsockname()[1]
+        if self.advertise:
+            from .discovery import new_zeroconf
+
+            self.azc = new_zeroconf(self.bind)
+
+    async def open_table(
+        self, config: TableConfig, *, resume_lines: list[bytes] | None = None
+    ) -> HostedTable:
+        table = HostedTable(self, config, resume_lines=resume_lines)
+        self.tables[table.id] = table
+        table.server.start()
+        table.start_cpu_seats()
+        if self.advertise and self.azc is not None:
+            table.advertiser = Advertiser(
+                self.azc,
+                name=config.name,
+                port=self.port,
+                addresses=lan_addresses(self.bind),
+                txt=table.txt(),
+            )
+            await table.advertiser.start()
+        return table
+
+    async def _websocket(self, request: web.Request) -> web.StreamResponse:
+        table = self.tables.get(request.match_info["table_id"])
+        if table is None:
+            raise web.HTTPNotFound(text="no such table here")
+        return await table.server.websocket(request)
+
+    async def _list(self, request: web.Request) -> web.Response:
+        return web.json_response([t.summary() for t in self.tables.values()])
+
+    async def stop(self) -> None:
+        for table in list(self.tables.values()):
+            await table.close()
+        if self.azc is not None:
+            await self.azc.async_close()
+        if self.runner is not None:
+            await self.runner.cleanup()

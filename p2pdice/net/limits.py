@@ -1,0 +1,45 @@
+"""Defences against a prankster on the same Wi-Fi: rate limits and name cleaning."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from ..core.shape import MAX_NAME
+
+# CSI/OSC/other escape sequences first, so their printable tails do not survive.
+_ESCAPES = re.compile(
+    r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])|\x9b[0-?]*[ -/]*[@-~]"
+)
+
+
+def clean_name(text: str) -> str:
+    """A display name safe for anyone's terminal (SPEC.md 10.5); may be empty."""
+    text = _ESCAPES.sub("", text)
+    kept = []
+    for ch in text:
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            continue
+        kept.append(" " if category == "Zs" else ch)
+    return " ".join("".join(kept).split())[:MAX_NAME].strip()
+
+
+@dataclass(slots=True)
+class TokenBucket:
+    """`rate` tokens a second, up to `burst`; the adapter passes the clock in."""
+
+    rate: float = 20.0
+    burst: float = 50.0
+    tokens: float = 50.0
+    stamp: float | None = None
+
+    def allow(self, now: float) -> bool:
+        if self.stamp is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False

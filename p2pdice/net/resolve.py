@@ -1,0 +1,97 @@
+"""Turning what a user types after `join` into a table URL: a name on the LAN, or HOST:PORT."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import aiohttp
+
+from .discovery import TableAd, browse_once
+
+_ADDRESS = re.compile(
+    r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9a-fA-F:]+\]):(?P<port>\d{1,5})(?:/(?P<table>.+))?$"
+)
+
+
+class ResolveError(Exception):
+    """Nothing, or more than one thing, matches; the message says what to type instead."""
+
+
+@dataclass(slots=True)
+class Target:
+    url: str
+    name: str
+    table_id: bytes | None
+    host_key_prefix: str | None = None
+
+
+async def resolve(text: str, *, timeout: float) -> Target:
+    match = _ADDRESS.match(text)
+    if match:
+        return await _by_address(match["host"], int(match["port"]), match["table"], timeout)
+    return await _by_name(text, timeout)
+
+
+async def _by_address(host: str, port: int, which: str | None, timeout: float) -> Target:
+    url = f"http://{host}:{port}/tables"
+    try:
+        async with (
+            aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as http,
+            http.get(url) as resp,
+        ):
+            tables = await resp.json()
+    except (aiohttp.ClientError, TimeoutError, ValueError) as err:
+        raise ResolveError(
+            f"no p2pdice host answers at {host}:{port} ({err.__class__.__name__})"
+        ) from None
+    if which:
+        tables = [t for t in tables if which in (t.get("id"), t.get("name"))]
+    if not tables:
+        raise ResolveError(f"no table{' ' + repr(which) if which else ''} at {host}:{port}")
+    if len(tables) > 1:
+        listing = "\n".join(
+            f"  {host}:{port}/{t['id']}   {t['name']} ({t['seats']} seats, {t['phase']})"
+            for t in tables
+        )
+        raise ResolveError(f"{host}:{port} hosts several tables; name one:\n{listing}")
+    table = tables[0]
+    return Target(
+        url=f"ws://{host}:{port}{table['path']}",
+        name=table["name"],
+        table_id=bytes.fromhex(table["id"]),
+        host_key_prefix=table.get("hk"),
+    )
+
+
+def _matches(ad: TableAd, text: str) -> bool:
+    return (
+        text in (ad.service, ad.service.removesuffix("._p2pdice._tcp.local."), ad.table_id)
+        or ad.name.lower() == text.lower()
+    )
+
+
+async def _by_name(text: str, timeout: float) -> Target:
+    tables = await browse_once(timeout)
+    found = [t for t in tables if _matches(t, text)]
+    if not found:
+        seen = ", ".join(repr(t.name) for t in tables) or "none"
+        raise ResolveError(
+            f"no table called {text!r} on this network (tables seen: {seen}). If the network blocks "
+            "multicast, join by address: p2pdice join HOST:PORT"
+        )
+    if len(found) > 1:
+        listing = "\n".join(
+            f"  {t.service.removesuffix('._p2pdice._tcp.local.')!r} at {t.addresses[0]}:{t.port}"
+            for t in found
+        )
+        raise ResolveError(
+            f"several tables are called {text!r}; use the full name or the address:\n{listing}"
+        )
+    ad = found[0]
+    return Target(
+        url=ad.url,
+        name=ad.name,
+        table_id=bytes.fromhex(ad.table_id) if ad.table_id else None,
+        host_key_prefix=ad.txt.get("hk"),
+    )

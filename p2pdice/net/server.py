@@ -1,0 +1,378 @@
+"""The host adapter: aiohttp WebSockets pumped into the sans-I/O HostTable.
+
+One aiohttp application serves any number of tables at `/t/<table id>`; `GET /tables` lists
+them (manual join by address, liveness checks). Each connection gets a bounded outgoing
+queue drained by its own writer task, so one slow spectator never holds up the table. The
+turn timer and every deadline come from `HostTable.next_deadline()`, driven by one timer task
+per table on the event loop's monotonic clock.
+
+CPU seats run by the host are full peers with their own keys and secrets, connected through
+an in-process link (`LocalLink`) that carries the very same frames as a socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from ..core.errors import Reason, RemoteError
+from ..core.host import (
+    Accepted,
+    HostTable,
+    NeedStandIn,
+    Output,
+    Posted,
+    Rejected,
+    RetireStandIn,
+    Seated,
+)
+from ..core.table import TablePhase
+from .frames import MAX_FRAME, TO_HOST, decode_frame, encode_frame, error_frame
+from .limits import TokenBucket
+
+log = logging.getLogger("p2pdice.host")
+
+HANDSHAKE_TIMEOUT = 5.0
+MAX_CONNECTIONS = 64
+OUTBOX_LIMIT = 4096  #: frames queued for one connection before it is dropped as too slow
+
+
+@dataclass(slots=True)
+class Limits:
+    max_connections: int = MAX_CONNECTIONS
+    rate: float = 20.0
+    burst: float = 50.0
+    handshake_timeout: float = HANDSHAKE_TIMEOUT
+    strikes: int = 3  #: rate-limit refusals before the connection is closed
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client: a socket or an in-process link, with its own outgoing queue."""
+
+    id: int
+    deliver: Callable[[str], Any]  #: coroutine function or plain function taking a frame
+    local: bool = False
+    seat: int | None = None
+    spectator: bool = False
+    handshaken: bool = False
+    bucket: TokenBucket = field(default_factory=TokenBucket)
+    strikes: int = 0
+    logged: set[str] = field(default_factory=set)
+    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    writer: asyncio.Task[None] | None = None
+    closed: bool = False
+
+
+class TableServer:
+    """One table on the network: its HostTable, its connections, its timer and its log."""
+
+    def __init__(
+        self,
+        host: HostTable,
+        *,
+        limits: Limits | None = None,
+        on_entry: Callable[[bytes], None] | None = None,
+        stand_in: Callable[[int], Any] | None = None,
+        retire: Callable[[int], Any] | None = None,
+    ) -> None:
+        self.host = host
+        self.limits = limits or Limits()
+        self.connections: dict[int, Connection] = {}
+        self._ids = itertools.count(1)
+        self._timer: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._on_entry = on_entry
+        #: Called after every change of the table (entries, seats); adapters add their own.
+        self.listeners: list[Callable[[], None]] = []
+        self._stand_in = stand_in
+        self._retire = retire
+        self.closing = False
+        self.over = asyncio.Event()
+
+    @property
+    def loop_now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    # ---- lifecycle -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._timer = asyncio.get_running_loop().create_task(self._clock(), name="table-clock")
+
+    async def close(self, reason: str = "the host is shutting down") -> None:
+        self.closing = True
+        for conn in list(self.connections.values()):
+            self._queue(conn, encode_frame("closing", reason=reason))
+            self._queue(conn, None)
+        writers = [c.writer for c in self.connections.values() if c.writer is not None]
+        if writers:
+            await asyncio.wait(writers, timeout=2.0)
+        if self._timer is not None:
+            self._timer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._timer
+
+    async def _clock(self) -> None:
+        while True:
+            deadline = self.host.next_deadline()
+            timeout = None if deadline is None else max(0.0, deadline - self.loop_now)
+            self._wake.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout)
+            if deadline is not None and self.loop_now >= deadline:
+                self.apply(self.host.tick(self.loop_now))
+
+    # ---- connections ---------------------------------------------------------------------
+
+    def open(self, deliver: Callable[[str], Any], *, local: bool = False) -> Connection | None:
+        """A new connection is told the challenge; None when the table is full of connections."""
+        if (
+            not local
+            and sum(1 for c in self.connections.values() if not c.local)
+            >= self.limits.max_connections
+        ):
+            return None
+        conn = Connection(next(self._ids), deliver, local=local)
+        conn.writer = asyncio.get_running_loop().create_task(
+            self._write(conn), name=f"writer-{conn.id}"
+        )
+        self.connections[conn.id] = conn
+        challenge = self.host.challenge(conn.id, secrets.token_bytes(16))
+        self._queue(
+            conn, encode_frame("challenge", protocol=1, entries=len(self.host.entries), **challenge)
+        )
+        return conn
+
+    async def _write(self, conn: Connection) -> None:
+        try:
+            while True:
+                frame = await conn.outbox.get()
+                if frame is None:
+                    break
+                result = conn.deliver(frame)
+                if asyncio.iscoroutine(result):
+                    await result
+        except (ConnectionError, RuntimeError, asyncio.CancelledError):
+            pass
+        finally:
+            conn.closed = True
+
+    def _queue(self, conn: Connection, frame: str | None) -> None:
+        if conn.closed:
+            return
+        try:
+            conn.outbox.put_nowait(frame)
+        except asyncio.QueueFull:
+            # A reader this far behind is gone in all but name; the log waits for it on reconnect.
+            self._log_once(conn, "SLOW_READER", "dropped: it fell too far behind")
+            conn.closed = True
+            if conn.writer is not None:
+                conn.writer.cancel()
+
+    def closed(self, conn: Connection) -> None:
+        if self.connections.pop(conn.id, None) is None:
+            return
+        conn.closed = True
+        if conn.writer is not None and not conn.writer.done():
+            with contextlib.suppress(asyncio.QueueFull):
+                conn.outbox.put_nowait(None)
+        self.apply(self.host.disconnected(conn.id, self.loop_now))
+
+    def receive(self, conn: Connection, data: str | bytes) -> bool:
+        """One frame from a client; False when the connection must be closed."""
+        now = self.loop_now
+        if not conn.local and not conn.bucket.allow(now):
+            conn.strikes += 1
+            self._refuse(conn, Reason.RATE_LIMITED, "too many frames; slow down")
+            return conn.strikes < self.limits.strikes
+        try:
+            frame = decode_frame(data, TO_HOST)
+            self._dispatch(conn, frame, now)
+        except RemoteError as err:
+            self._refuse(conn, err.reason, err.detail)
+        except Exception:  # a bug must not take the table down nor leak a traceback to a peer
+            log.exception(
+                "table %s: frame from connection %d failed", self.host.table_id.hex()[:8], conn.id
+            )
+            self._refuse(
+                conn, Reason.INTERNAL, "the host could not handle that frame; nothing changed"
+            )
+        return True
+
+    def _dispatch(self, conn: Connection, frame: dict[str, Any], now: float) -> None:
+        kind = frame["type"]
+        if kind == "sync":
+            for line in self.host.lines(frame["from"]):
+                self._queue(conn, _entry_frame(line))
+            return
+        if not conn.handshaken:
+            if kind == "join":
+                proof = bytes.fromhex(frame["proof"]) if frame["proof"] else None
+                self.apply(self.host.join(conn.id, frame["msg"], proof, now))
+            elif kind == "auth":
+                self.apply(self.host.authenticate(conn.id, frame["auth"], now))
+            elif kind == "spectate":
+                self.apply(self.host.spectate(conn.id))
+            else:
+                raise RemoteError(
+                    Reason.WRONG_PHASE, "answer the challenge first (join, auth or spectate)"
+                )
+            return
+        if kind == "send":
+            self.apply(self.host.receive(conn.id, frame["msg"], now))
+            return
+        raise RemoteError(Reason.WRONG_PHASE, f"{kind} is only allowed during the handshake")
+
+    def _refuse(
+        self, conn: Connection, reason: Reason, detail: str, ref: str | None = None
+    ) -> None:
+        self._log_once(conn, str(reason), detail)
+        self._queue(conn, error_frame(reason, detail, ref))
+
+    def _log_once(self, conn: Connection, reason: str, detail: str) -> None:
+        if reason not in conn.logged:
+            conn.logged.add(reason)
+            log.info("connection %d: %s: %s", conn.id, reason, detail)
+
+    # ---- outputs of the table ------------------------------------------------------------
+
+    def apply(self, outputs: list[Output]) -> None:
+        changed = False
+        for out in outputs:
+            if isinstance(out, Posted):
+                changed = True
+                if self._on_entry is not None:
+                    self._on_entry(out.entry.line)
+                frame = _entry_frame(out.entry.line)
+                for conn in list(self.connections.values()):
+                    if conn.handshaken:
+                        self._queue(conn, frame)
+            elif isinstance(out, Rejected):
+                conn = self.connections.get(out.conn)
+                if conn is not None:
+                    self._refuse(conn, out.reason, out.detail, out.ref)
+            elif isinstance(out, Accepted):
+                conn = self.connections.get(out.conn)
+                if conn is not None:
+                    self._queue(conn, encode_frame("accepted", ref=out.ref, seq=out.seq))
+            elif isinstance(out, Seated):
+                conn = self.connections.get(out.conn)
+                if conn is not None:
+                    conn.handshaken, conn.seat, conn.spectator = True, out.seat, out.seat is None
+                    self._queue(conn, encode_frame("welcome", seat=out.seat))
+                changed = True
+            elif isinstance(out, NeedStandIn) and self._stand_in is not None:
+                asyncio.get_running_loop().call_soon(self._stand_in, out.seat)
+            elif isinstance(out, RetireStandIn) and self._retire is not None:
+                asyncio.get_running_loop().call_soon(self._retire, out.seat)
+        if changed:
+            self._broadcast_status()
+            for listener in list(self.listeners):
+                listener()
+        self._wake.set()
+        if self.host.phase == TablePhase.OVER:
+            self.over.set()
+
+    def status(self) -> dict[str, Any]:
+        turn, deadline = self.host.turn_deadline()
+        deadline_ms = None if deadline is None else max(0, int((deadline - self.loop_now) * 1000))
+        connected = sorted({c.seat for c in self.connections.values() if c.seat is not None})
+        return {
+            "phase": str(self.host.phase),
+            "connected": connected,
+            "turn": turn,
+            "deadline_ms": deadline_ms,
+        }
+
+    def _broadcast_status(self) -> None:
+        frame = encode_frame("status", **self.status())
+        for conn in list(self.connections.values()):
+            if conn.handshaken:
+                self._queue(conn, frame)
+
+    # ---- aiohttp -------------------------------------------------------------------------
+
+    async def websocket(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(max_msg_size=4 * MAX_FRAME, heartbeat=15.0, compress=False)
+        await ws.prepare(request)
+        if self.closing:
+            await ws.send_str(encode_frame("closing", reason="the table is closing"))
+            await ws.close()
+            return ws
+        conn = self.open(ws.send_str)
+        if conn is None:
+            await ws.send_str(
+                error_frame(Reason.TOO_MANY_CONNECTIONS, "this table has too many connections")
+            )
+            await ws.close()
+            return ws
+        loop = asyncio.get_running_loop()
+        handshake_deadline = loop.time() + self.limits.handshake_timeout
+        try:
+            while not ws.closed:
+                timeout = None if conn.handshaken else handshake_deadline - loop.time()
+                if timeout is not None and timeout <= 0:
+                    self._refuse(
+                        conn, Reason.HANDSHAKE_TIMEOUT, "no join, auth or spectate in time"
+                    )
+                    break
+                try:
+                    msg = await ws.receive(timeout=timeout)
+                except TimeoutError:
+                    continue
+                if msg.type in (WSMsgType.TEXT, WSMsgType.BINARY):
+                    if not self.receive(conn, msg.data):
+                        break
+                elif msg.type in (
+                    WSMsgType.CLOSE,
+                    WSMsgType.CLOSING,
+                    WSMsgType.CLOSED,
+                    WSMsgType.ERROR,
+                ):
+                    break
+        finally:
+            self.closed(conn)
+            if conn.writer is not None:
+                with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                    await asyncio.wait_for(asyncio.shield(conn.writer), 1.0)
+            await ws.close()
+        return ws
+
+
+def _entry_frame(line: bytes) -> str:
+    # Keys sort as "entry" < "type", so this is the canonical encoding without re-encoding.
+    return '{"entry":' + line.decode("utf-8") + ',"type":"entry"}'
+
+
+class LocalLink:
+    """An in-process connection to a TableServer carrying the same frames as a socket."""
+
+    def __init__(self, server: TableServer, on_frame: Callable[[str], Any]) -> None:
+        self.server = server
+        self._on_frame = on_frame
+        self.conn: Connection | None = None
+
+    def open(self) -> None:
+        self.conn = self.server.open(self._deliver, local=True)
+
+    async def _deliver(self, frame: str) -> None:
+        result = self._on_frame(frame)
+        if asyncio.iscoroutine(result):
+            await result
+
+    def send(self, frame: str) -> None:
+        if self.conn is not None and not self.conn.closed:
+            self.server.receive(self.conn, frame)
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.server.closed(self.conn)
+            self.conn = None

@@ -1,0 +1,391 @@
+"""The client adapter's heart: one identity at one table, over any transport.
+
+A ClientSession turns frames from the host into Peer calls and Peer outputs into frames,
+storing what must survive a crash before it is sent: secrets before the commitment, each
+sent message before it leaves, each verified entry as it is applied. It is transport-agnostic:
+`on_frame(text)` in, `outgoing` frames out, so a WebSocket and the host's in-process link
+both drive the same code. Bots and the terminal UI read `view()` and call `act()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..bots.registry import Bot
+from ..core.codec import encode
+from ..core.errors import Reason, RemoteError
+from ..core.fairness import password_proof
+from ..core.game import Action, Phase, StartNextRound
+from ..core.host import sign_auth
+from ..core.peer import Alarm, Applied, NeedSecrets, Peer, PeerOutput, Secrets, Send
+from ..core.signing import SigningKey
+from ..core.table import TablePhase
+from ..core.view import SeatView
+from ..sim import decide_safely
+from ..store import ClientStore, SeatRecord, new_secrets
+from .frames import TO_CLIENT, decode_frame, encode_frame
+
+#: Errors after which retrying cannot help.
+FATAL = {
+    Reason.BAD_PASSWORD,
+    Reason.TABLE_FULL,
+    Reason.BAD_CHALLENGE,
+    Reason.NOT_SEATED,
+    Reason.BAD_NAME,
+}
+
+
+class WrongTable(Exception):
+    """The host answered with another table or host key than expected."""
+
+
+@dataclass(slots=True)
+class Status:
+    phase: str = ""
+    connected: list[int] = field(default_factory=list)
+    turn: int | None = None
+    deadline: float | None = None  #: loop time at which the turn timer runs out
+
+
+class ClientSession:
+    def __init__(
+        self,
+        *,
+        key: SigningKey,
+        name: str,
+        home: Path | None,
+        mode: str = "play",  # "play" or "spectate"
+        password: str | None = None,
+        cpu: bool = False,
+        host_run: bool = False,
+        bot: Bot | None = None,
+        rng: random.Random | None = None,
+        expect_table: bytes | None = None,
+        expect_host: bytes | None = None,
+        secrets_source: Callable[[], Secrets] = new_secrets,
+        seat_hint: int | None = None,
+    ) -> None:
+        self.key = key
+        self.name = name
+        self.home = home
+        self.mode = mode
+        self.password = password
+        self.cpu = cpu
+        self.host_run = host_run
+        self.bot = bot
+        self.rng = rng or random.Random()
+        self.expect_table = expect_table
+        self.expect_host = expect_host
+        self.secrets_source = secrets_source
+        self.peer: Peer | None = None
+        self.store: ClientStore | None = None
+        self.status = Status()
+        self.errors: list[tuple[Reason, str]] = []
+        self.fatal: tuple[Reason, str] | None = None
+        self.changed = asyncio.Event()
+        self.outgoing: asyncio.Queue[str] = asyncio.Queue()
+        self.connected = False
+        self._catch_up_to = 0
+        self._resumed = False
+        self._pending_join: tuple[dict[str, Any], bytes | None] | None = None
+        self._early: dict[int, dict[str, Any]] = {}  #: entries that arrived ahead of a gap
+        self.seat_hint = seat_hint
+        self._acting = False
+        self.on_update: Callable[[], None] | None = None
+
+    # ---- facts for the UI and bots -------------------------------------------------------
+
+    @property
+    def table_id(self) -> bytes | None:
+        return self.peer.state.table_id if self.peer and self.peer.state else None
+
+    @property
+    def seat(self) -> int | None:
+        return self.peer.seat if self.peer else None
+
+    @property
+    def alarms(self) -> list[Alarm]:
+        return self.peer.alarms if self.peer else []
+
+    @property
+    def finished(self) -> bool:
+        state = self.peer.state if self.peer else None
+        return state is not None and state.phase == TablePhase.OVER
+
+    def view(self) -> SeatView | None:
+        return self.peer.view() if self.peer else None
+
+    def pending_kinds(self) -> set[str]:
+        return {p.message.type for p in self.peer.pending.values()} if self.peer else set()
+
+    # ---- frames --------------------------------------------------------------------------
+
+    def _send_frame(self, frame: str) -> None:
+        self.outgoing.put_nowait(frame)
+
+    def on_frame(self, data: str | bytes) -> None:
+        try:
+            frame = decode_frame(data, TO_CLIENT)
+        except RemoteError as err:
+            self.errors.append((err.reason, f"unreadable frame from the host: {err.detail}"))
+            return
+        handler = getattr(self, f"_on_{frame['type']}")
+        handler(frame)
+        self._notify()
+
+    def _on_challenge(self, frame: dict[str, Any]) -> None:
+        table, host = bytes.fromhex(frame["table"]), bytes.fromhex(frame["host"])
+        if self.expect_table is not None and table != self.expect_table:
+            self.fatal = (Reason.BAD_CHALLENGE, "this address now serves another table")
+            return
+        if self.expect_host is not None and host != self.expect_host:
+            self.fatal = (
+                Reason.BAD_CHALLENGE,
+                "the host key changed: this may not be the same table",
+            )
+            return
+        self.expect_table, self.expect_host = table, host
+        self._open_store(table)
+        assert self.peer is not None
+        self._catch_up_to = frame["entries"]
+        self._resumed = False
+        record = self.store.load_seat() if self.store is not None else None
+        seat = (
+            record.seat if record is not None and record.host == frame["host"] else self.seat_hint
+        )
+        if seat is not None:
+            auth = sign_auth(self.key, table=table, host=host, nonce=bytes.fromhex(frame["nonce"]))
+            self.peer.seat = seat
+            self._send_frame(encode_frame("auth", auth=auth))
+        elif self.mode == "spectate" or frame["seat"] is None:
+            self._send_frame(encode_frame("spectate"))
+        else:
+            self._join(frame)
+
+    def _join(self, frame: dict[str, Any]) -> None:
+        assert self.peer is not None
+        table, host, nonce = (
+            bytes.fromhex(frame["table"]),
+            bytes.fromhex(frame["host"]),
+            bytes.fromhex(frame["nonce"]),
+        )
+        self._sync_to(len(self.peer.replayer.chain))
+        proof = None
+        if frame["password"]:
+            if self.password is None:
+                self.fatal = (Reason.BAD_PASSWORD, "this table needs a password")
+                return
+            proof = password_proof(
+                self.password,
+                table_id=table,
+                host_key=host,
+                nonce=nonce,
+                player_key=self.key.public,
+            )
+        self._pending_join = (frame, proof)
+        self._try_join()
+
+    def _try_join(self) -> None:
+        """Send the join once we hold the whole log as of the challenge (its head must be ours)."""
+        assert self.peer is not None
+        if self._pending_join is None or len(self.peer.replayer.chain) < self._catch_up_to:
+            return
+        challenge, proof = self._pending_join
+        self._pending_join = None
+        join = self.peer.make_join(challenge, name=self.name, cpu=self.cpu, host_run=self.host_run)
+        self.peer.seat = challenge["seat"]
+        self._send_frame(
+            encode_frame("join", msg=join.to_json(), proof=proof.hex() if proof else None)
+        )
+
+    def _open_store(self, table: bytes) -> None:
+        if self.peer is not None:
+            return
+        self.peer = Peer(key=self.key)
+        if self.home is None:
+            return
+        self.store = ClientStore(self.home, table)
+        self.peer.secrets.update(self.store.load_secrets())
+        alarms = self.peer.restore(self.store.load_transcript())
+        if alarms:
+            self.errors.append(
+                (alarms[0].reason, f"the saved transcript did not verify: {alarms[0].detail}")
+            )
+        refused = {r["ref"] for r in self.store.load_sent() if "ref" in r}
+        for record in self.store.load_sent():
+            if "msg" in record:
+                from ..core.messages import parse_message
+
+                msg = parse_message(record["msg"])
+                if msg.digest().hex() not in refused:
+                    self.peer.restore_sent(msg, sent_at=record["at"] / 1000)
+        # restore() also cleared what the log already shows; what is left is pending.
+
+    def _sync_to(self, have: int) -> None:
+        self._send_frame(encode_frame("sync", **{"from": have}))
+
+    def _on_welcome(self, frame: dict[str, Any]) -> None:
+        assert self.peer is not None
+        self.connected = True
+        seat = frame["seat"]
+        if seat is not None:
+            self.peer.seat = seat
+            store, host = self.store, self.expect_host
+            if store is not None and host is not None and store.load_seat() is None:
+                store.save_seat(SeatRecord(seat=seat, host=host.hex()))
+        # Entries posted while we were joining: ask again from what we hold (duplicates are ignored).
+        self._sync_to(len(self.peer.replayer.chain))
+        self._maybe_resume()
+
+    def _on_entry(self, frame: dict[str, Any]) -> None:
+        assert self.peer is not None
+        entry = frame["entry"]
+        seq = entry.get("seq") if isinstance(entry, dict) else None
+        have = len(self.peer.replayer.chain)
+        if isinstance(seq, int) and seq > have:
+            # A broadcast overtook the answer to our sync: hold it until the gap is filled.
+            if len(self._early) < 4096:
+                self._early[seq] = entry
+            return
+        self._handle(self.peer.receive_line(encode(entry)))
+        while len(self.peer.replayer.chain) in self._early and not self.peer.halted:
+            self._handle(
+                self.peer.receive_line(encode(self._early.pop(len(self.peer.replayer.chain))))
+            )
+        self._try_join()
+        self._maybe_resume()
+
+    def _maybe_resume(self) -> None:
+        """Once caught up with the log: owe the phase what we owe it, and resend what is pending."""
+        peer = self.peer
+        if (
+            peer is None
+            or self._resumed
+            or not self.connected
+            or len(peer.replayer.chain) < self._catch_up_to
+        ):
+            return
+        self._resumed = True
+        for msg in peer.pending_messages():
+            self._send_frame(encode_frame("send", msg=msg.to_json()))
+        self._handle(peer.resume())
+        self._maybe_decide()
+
+    def _on_accepted(self, frame: dict[str, Any]) -> None:
+        pass  # the message shows up in the log in due course
+
+    def _on_error(self, frame: dict[str, Any]) -> None:
+        reason = Reason(frame["reason"])
+        self.errors.append((reason, frame["detail"]))
+        if frame["ref"] is not None and self.peer is not None:
+            self.peer.drop_pending(bytes.fromhex(frame["ref"]))
+            if self.store is not None:
+                self.store.record_refused(frame["ref"], str(reason), _ms())
+            self._acting = False
+        elif reason in FATAL:
+            self.fatal = (reason, frame["detail"])
+
+    def _on_status(self, frame: dict[str, Any]) -> None:
+        loop = asyncio.get_running_loop()
+        self.status = Status(
+            phase=frame["phase"],
+            connected=frame["connected"],
+            turn=frame["turn"],
+            deadline=None
+            if frame["deadline_ms"] is None
+            else loop.time() + frame["deadline_ms"] / 1000,
+        )
+
+    def _on_closing(self, frame: dict[str, Any]) -> None:
+        self.errors.append((Reason.INTERNAL, f"the host closed the table: {frame['reason']}"))
+
+    # ---- peer outputs --------------------------------------------------------------------
+
+    def _handle(self, outputs: list[PeerOutput]) -> None:
+        for out in outputs:
+            if isinstance(out, Applied):
+                if self.store is not None:
+                    self.store.append_entry(out.entry.line)
+                    if out.entry.event is not None and out.entry.event["type"] in (
+                        "result",
+                        "forfeit",
+                        "game_over",
+                    ):
+                        self.store.sync()
+            elif isinstance(out, Send):
+                self._transmit(out)
+            elif isinstance(out, NeedSecrets):
+                secrets = self.secrets_source()
+                if self.store is not None:
+                    self.store.save_secrets(
+                        out.round, out.attempt, secrets
+                    )  # before the commitment
+                assert self.peer is not None
+                self._handle(self.peer.provide_secrets(out.round, out.attempt, secrets))
+            elif isinstance(out, Alarm):
+                self.errors.append((out.reason, out.detail))
+        self._maybe_decide()
+
+    def _transmit(self, send: Send) -> None:
+        message = send.message.to_json()
+        if self.store is not None:
+            self.store.record_sent(message, _ms())
+        self._send_frame(encode_frame("send", msg=message))
+
+    # ---- actions -------------------------------------------------------------------------
+
+    def act(self, action: Action) -> None:
+        """A bid, call, undo or start-next-round for our seat (the host checks it)."""
+        assert self.peer is not None
+        self._acting = True
+        self._transmit(self.peer.act(action, now=time.time()))
+        self._notify()
+
+    def _maybe_decide(self) -> None:
+        """A bot plays its own seat as soon as it is its move."""
+        if self.bot is None or self.peer is None or not self.connected or not self._resumed:
+            return
+        peer = self.peer
+        state = peer.state
+        if state is None or state.game is None or not peer.holds_seat or peer.halted:
+            return
+        if self.pending_kinds() - {"ack"}:
+            return
+        game = state.game
+        if state.phase == TablePhase.BIDDING and game.turn == peer.seat:
+            action, _ = decide_safely(self.bot, game, peer.seat, peer.hand, self.rng)
+            self.act(action)
+        elif (
+            state.phase == TablePhase.RESULT
+            and game.phase == Phase.ROUND_OVER
+            and game.next_starter == peer.seat
+        ):
+            self.act(StartNextRound(peer.seat))
+
+    def _notify(self) -> None:
+        self.changed.set()
+        if self.on_update is not None:
+            self.on_update()
+
+    def disconnected(self) -> None:
+        self.connected = False
+        self._resumed = False
+        self._pending_join = None
+        self._early.clear()
+        while not self.outgoing.empty():
+            self.outgoing.get_nowait()
+        self._notify()
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+
+def _ms() -> int:
+    return int(time.time() * 1000)

@@ -1,0 +1,226 @@
+"""What must survive a crash: the identity key, each round's secrets, sent messages, logs.
+
+Layout (under `data_dir()`, or $P2PDICE_HOME, or --home):
+
+    identity.key                 the device's Ed25519 secret (hex), mode 0600
+    tables/<table id>/seat.json  which seat this identity holds at that table
+    tables/<table id>/secrets/<round>-<attempt>.json   salt, seed, contribution (0600)
+    tables/<table id>/sent.jsonl every message this client sent, and each refusal
+    tables/<table id>/transcript.jsonl   the verified log, entry by entry
+    hosted/<table id>/log.jsonl  the host's log (the table's transcript)
+    hosted/<table id>/table.json what a restarted host needs besides the log
+    hosted/<table id>/cpu-<n>.key, cpu secrets    host-run CPU seats
+
+Durability: files that are replaced (keys, secrets, seat) are written to a temporary file,
+fsynced, renamed into place and the directory fsynced, so they are either old or new, never
+torn. Secrets are written this way *before* the commitment that binds them is sent.
+Append-only logs are written and flushed line by line, which survives the process being
+killed (SIGKILL) because the data is in the kernel; they are fsynced at round boundaries
+rather than per line, so a power cut can lose at most the current round's tail, which the
+host's copy (or a peer's) restores.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets as random_source
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .core.codec import CodecError, decode, encode
+from .core.peer import Secrets
+from .core.signing import SigningKey
+
+
+def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
+    if override:
+        return Path(override)
+    env = os.environ.get("P2PDICE_HOME")
+    if env:
+        return Path(env)
+    import platformdirs  # only when needed: keeps `p2pdice --help` fast
+
+    return Path(platformdirs.user_data_dir("p2pdice", appauthor=False))
+
+
+def atomic_write(path: Path, data: bytes, *, private: bool = False) -> None:
+    """Replace `path` with `data` so that a crash leaves either the old or the new file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        if private:
+            os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def load_or_create_key(path: Path) -> SigningKey:
+    """The identity key at `path`, created (mode 0600) on first use."""
+    if path.exists():
+        return SigningKey(bytes.fromhex(path.read_text().strip()))
+    secret = random_source.token_bytes(32)
+    atomic_write(path, secret.hex().encode() + b"\n", private=True)
+    return SigningKey(secret)
+
+
+def new_secrets() -> Secrets:
+    return Secrets(
+        salt=random_source.token_bytes(32),
+        seed=random_source.token_bytes(32),
+        contribution=random_source.token_bytes(32),
+    )
+
+
+class AppendLog:
+    """JSON Lines, appended and flushed line by line; a torn last line is ignored on reading."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._handle = open(path, "ab")  # noqa: SIM115 - kept open for the table's lifetime
+
+    def append(self, line: bytes) -> None:
+        self._handle.write(line + b"\n")
+        self._handle.flush()
+
+    def sync(self) -> None:
+        os.fsync(self._handle.fileno())
+
+    def close(self) -> None:
+        if not self._handle.closed:
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+            self._handle.close()
+
+    @staticmethod
+    def read(path: Path) -> list[bytes]:
+        if not path.exists():
+            return []
+        data = path.read_bytes()
+        lines = data.split(b"\n")
+        return [line for line in lines[:-1] if line]  # the part after the last \n is torn
+
+
+@dataclass(slots=True)
+class SeatRecord:
+    seat: int
+    host: str
+    address: str | None = None
+
+
+class ClientStore:
+    """One identity's files for one table it plays at or watches."""
+
+    def __init__(self, home: Path, table_id: bytes) -> None:
+        self.home = home
+        self.folder = home / "tables" / table_id.hex()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._sent: AppendLog | None = None
+        self._transcript: AppendLog | None = None
+
+    # seat
+    def load_seat(self) -> SeatRecord | None:
+        path = self.folder / "seat.json"
+        if not path.exists():
+            return None
+        obj = json.loads(path.read_text())
+        return SeatRecord(seat=obj["seat"], host=obj["host"], address=obj.get("address"))
+
+    def save_seat(self, record: SeatRecord) -> None:
+        data = {"seat": record.seat, "host": record.host, "address": record.address}
+        atomic_write(self.folder / "seat.json", json.dumps(data).encode())
+
+    # secrets
+    def save_secrets(self, round_: int, attempt: int, secrets: Secrets) -> None:
+        data = {
+            "salt": secrets.salt.hex(),
+            "seed": secrets.seed.hex(),
+            "contribution": secrets.contribution.hex(),
+        }
+        atomic_write(
+            self.folder / "secrets" / f"{round_}-{attempt}.json",
+            json.dumps(data).encode(),
+            private=True,
+        )
+
+    def load_secrets(self) -> dict[tuple[int, int], Secrets]:
+        out: dict[tuple[int, int], Secrets] = {}
+        folder = self.folder / "secrets"
+        if not folder.exists():
+            return out
+        for path in folder.glob("*.json"):
+            round_, _, attempt = path.stem.partition("-")
+            obj = json.loads(path.read_text())
+            out[(int(round_), int(attempt))] = Secrets(
+                bytes.fromhex(obj["salt"]),
+                bytes.fromhex(obj["seed"]),
+                bytes.fromhex(obj["contribution"]),
+            )
+        return out
+
+    # sent messages
+    @property
+    def sent_path(self) -> Path:
+        return self.folder / "sent.jsonl"
+
+    def record_sent(self, message: dict[str, Any], at_ms: int) -> None:
+        if self._sent is None:
+            self._sent = AppendLog(self.sent_path)
+        self._sent.append(encode({"at": at_ms, "msg": message}))
+
+    def record_refused(self, ref: str, reason: str, at_ms: int) -> None:
+        if self._sent is None:
+            self._sent = AppendLog(self.sent_path)
+        self._sent.append(encode({"at": at_ms, "ref": ref, "rejected": reason}))
+
+    def load_sent(self) -> list[dict[str, Any]]:
+        out = []
+        for line in AppendLog.read(self.sent_path):
+            try:
+                obj = decode(line)
+            except CodecError:
+                continue
+            if isinstance(obj, dict):
+                out.append(obj)
+        return out
+
+    # transcript
+    @property
+    def transcript_path(self) -> Path:
+        return self.folder / "transcript.jsonl"
+
+    def append_entry(self, line: bytes) -> None:
+        if self._transcript is None:
+            self._transcript = AppendLog(self.transcript_path)
+        self._transcript.append(line)
+
+    def load_transcript(self) -> list[bytes]:
+        return AppendLog.read(self.transcript_path)
+
+    def sync(self) -> None:
+        for log in (self._sent, self._transcript):
+            if log is not None:
+                log.sync()
+
+    def close(self) -> None:
+        for log in (self._sent, self._transcript):
+            if log is not None:
+                log.close()
