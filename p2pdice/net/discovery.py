@@ -109,16 +109,24 @@ class Advertiser:
         )
 
     async def start(self) -> str:
+        registered = dict(self.txt)
         info = self._build(_instance(self.name))
         # allow_name_change: two tables called "Kitchen" become "Kitchen" and "Kitchen (2)".
         await (await self.azc.async_register_service(info, allow_name_change=True))
         self.info = info
+        if self.txt != registered:  # seats filled while the name was being probed
+            await self._publish()
         return info.name
 
     async def update(self, txt: dict[str, str]) -> None:
-        if self.info is None or txt == self.txt:
+        if txt == self.txt:
             return
         self.txt = dict(txt)
+        if self.info is not None:  # not yet registered: start() publishes the latest record
+            await self._publish()
+
+    async def _publish(self) -> None:
+        assert self.info is not None
         info = self._build(self.info.name)  # properties are read-only: build anew, same name
         await (await self.azc.async_update_service(info))
         self.info = info
@@ -199,13 +207,23 @@ def new_zeroconf(bind: str | None = None) -> AsyncZeroconf:
     return AsyncZeroconf(ip_version=IPVersion.V4Only)
 
 
-async def browse_once(timeout: float) -> list[TableAd]:
-    """Listen for `timeout` seconds and return what was found."""
+async def browse_once(timeout: float, *, until: Any = None, settle: float = 0.5) -> list[TableAd]:
+    """Listen up to `timeout` seconds and return what was found.
+
+    With `until` (a predicate over one table), stop `settle` seconds after the first table it
+    accepts, long enough to notice a second table of the same name.
+    """
     azc = new_zeroconf()
     browser = Browser(azc)
+    loop = asyncio.get_running_loop()
     try:
         await browser.start()
-        await asyncio.sleep(timeout)
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            if until is not None and any(until(t) for t in browser.tables.values()):
+                deadline = min(deadline, loop.time() + settle)
+                until = None
+            await asyncio.sleep(0.05)
         return sorted(browser.tables.values(), key=lambda t: t.name.lower())
     finally:
         await browser.stop()

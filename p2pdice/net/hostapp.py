@@ -85,6 +85,7 @@ class HostedTable:
         self.cpu_clients: dict[str, LocalClient] = {}
         self.advertiser: Advertiser | None = None
         self._txt_task: asyncio.Task[None] | None = None
+        self._txt_dirty = False
 
     @property
     def path(self) -> str:

@@ -72,7 +72,7 @@ def _matches(ad: TableAd, text: str) -> bool:
 
 
 async def _by_name(text: str, timeout: float) -> Target:
-    tables = await browse_once(timeout)
+    tables = await browse_once(timeout, until=lambda ad: _matches(ad, text))
     found = [t for t in tables if _matches(t, text)]
     if not found:
         seen = ", ".join(repr(t.name) for t in tables) or "none"

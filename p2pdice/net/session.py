@@ -121,6 +121,32 @@ class ClientSession:
     def view(self) -> SeatView | None:
         return self.peer.view() if self.peer else None
 
+    @property
+    def names(self) -> list[str]:
+        """Display names by seat (roster after the start, joins before)."""
+        state = self.peer.state if self.peer else None
+        if state is None:
+            return []
+        if state.roster:
+            return [s.name for s in state.roster]
+        return [state.joins[s].name if s in state.joins else "(free)" for s in range(state.rules.seats)]
+
+    @property
+    def comparison_code(self) -> str | None:
+        from ..core.fairness import comparison_code
+
+        state = self.peer.state if self.peer else None
+        if state is None or state.start_seq is None:
+            return None
+        return comparison_code(self.peer.replayer.chain.hashes[state.start_seq])
+
+    def verified_openings(self) -> set[int]:
+        """Seats whose opening of the current attempt matched its commitment (checked on arrival)."""
+        state = self.peer.state if self.peer else None
+        if state is None or state.attempt is None:
+            return set()
+        return set(state.attempt.openings)
+
     def pending_kinds(self) -> set[str]:
         return {p.message.type for p in self.peer.pending.values()} if self.peer else set()
 

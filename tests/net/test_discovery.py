@@ -1,0 +1,81 @@
+"""Real zeroconf on the test's private loopback: advertise, browse, update, remove."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from p2pdice.core.rules import Rules
+from p2pdice.net.discovery import Browser, BrowseEvent, lan_addresses, new_zeroconf
+from p2pdice.net.hostapp import HostService, TableConfig
+
+pytestmark = pytest.mark.usefixtures("private_network")
+
+
+async def next_event(
+    browser: Browser, kinds: str, name: str, timeout: float = 8.0, seats: str | None = None
+) -> BrowseEvent:
+    """The next event of one of `kinds` (space-separated) for table `name` (optionally with `seats`)."""
+
+    async def wait() -> BrowseEvent:
+        async for event in browser.events():
+            if event.kind in kinds.split() and event.table.name == name:
+                if seats is None or event.table.txt.get("seats") == seats:
+                    return event
+        raise AssertionError("unreachable")
+
+    return await asyncio.wait_for(wait(), timeout)
+
+
+async def test_browse_sees_a_table_appear_fill_and_disappear(tmp_path) -> None:
+    azc = new_zeroconf()
+    browser = Browser(azc)
+    await browser.start()
+    service = HostService(home=tmp_path / "host", bind="127.0.0.1")
+    await service.start()
+    try:
+        table = await service.open_table(
+            TableConfig(name="kitchen", rules=Rules(seats=3), cpu=["easy"])
+        )
+        added = await next_event(browser, "added", "kitchen")
+        txt = added.table.txt
+        assert added.table.port == service.port
+        assert txt["id"] == table.id and txt["path"] == f"/t/{table.id}"
+        assert txt["phase"] == "lobby" and txt["pw"] == "0" and txt["cpu"] == "1"
+        assert txt["v"] == "1" and txt["hk"] == service.key.public[:8].hex()
+        # The CPU seat joins in the lobby: the record follows (it may already show it).
+        if txt["seats"] != "1/3":
+            await next_event(browser, "updated", "kitchen", seats="1/3")
+        await table.close()
+        removed = await next_event(browser, "removed", "kitchen")
+        assert removed.table.txt["id"] == table.id
+    finally:
+        await service.stop()
+        await browser.stop()
+        await azc.async_close()
+
+
+async def test_two_tables_with_one_name_get_distinct_service_names(tmp_path) -> None:
+    azc = new_zeroconf()
+    browser = Browser(azc)
+    await browser.start()
+    service = HostService(home=tmp_path / "host", bind="127.0.0.1")
+    await service.start()
+    try:
+        await service.open_table(TableConfig(name="twin", rules=Rules(seats=2)))
+        await service.open_table(TableConfig(name="twin", rules=Rules(seats=2)))
+        first = await next_event(browser, "added", "twin")
+        second = await next_event(browser, "added", "twin")
+        assert first.table.service != second.table.service
+        assert first.table.table_id != second.table.table_id
+    finally:
+        await service.stop()
+        await browser.stop()
+        await azc.async_close()
+
+
+def test_lan_addresses_prefer_a_bind_address_and_fall_back_to_loopback() -> None:
+    assert lan_addresses("10.1.2.3") == ["10.1.2.3"]
+    # Inside the private namespace only loopback exists, so loopback is what gets advertised.
+    assert lan_addresses(None) == ["127.0.0.1"]
