@@ -35,7 +35,8 @@ def _run_verify(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="p2pdice",
-        description="Liar's Dice for people on the same Wi-Fi: provably fair hands, no trusted server.",
+        description="Liar's Dice for people on the same Wi-Fi: provably fair hands, no trusted server. "
+        "Run without a command to open the lobby.",
     )
     parser.add_argument("--version", action="version", version=f"p2pdice {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -88,8 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     ver.add_argument("--json", action="store_true", help="print a JSON report")
     ver.set_defaults(run=_run_verify)
 
-    from . import cmd_host, cmd_join, cmd_tournament
+    from . import cmd_host, cmd_join, cmd_tournament, cmd_ui
 
+    cmd_ui.add_parsers(sub)
     cmd_host.add_parser(sub)
     cmd_join.add_parsers(sub)
     cmd_tournament.add_parser(sub)
@@ -101,8 +103,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     run: Runner | None = getattr(args, "run", None)
     if run is None:
-        parser.print_help()
-        return 0
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            from .cmd_ui import run_lobby
+
+            run = run_lobby  # `p2pdice` alone opens the lobby
+        else:
+            parser.print_help()
+            return 0
     try:
         return run(args)
     except CliError as err:

@@ -49,6 +49,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--headless", action="store_true", help="run the table without playing at it"
     )
     parser.add_argument(
+        "--player", metavar="NAME", help="your own name at the table (not with --headless)"
+    )
+    parser.add_argument(
         "--no-advertise",
         action="store_true",
         help="do not announce the table with mDNS (join by address)",
@@ -85,7 +88,9 @@ def parse_cpu(text: str | None, seats: int) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     if not args.headless:
-        print("note: playing at your own table needs the terminal client; running headless for now")
+        from .cmd_ui import run_interactive_host
+
+        return run_interactive_host(args)  # host and play here, in the terminal client
     name = clean_name(args.name)
     if not name:
         raise CliError("--name: the name is empty once control characters are removed")

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import random
+import sys
 
 from .bots.registry import BOT_NAMES, BotLoadError, load_bot
 from .cli_options import CliError
@@ -84,10 +85,11 @@ def run_browse(args: argparse.Namespace) -> int:
 
 
 def run_join(args: argparse.Namespace) -> int:
-    if args.bot is None and not args.spectate:
-        raise CliError(
-            "interactive play needs the terminal client: use --bot LEVEL or --spectate for now"
-        )
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    if args.bot is None and (interactive or not args.spectate):
+        from .cmd_ui import run_interactive_join
+
+        return run_interactive_join(args)  # the terminal client (it explains if there is no terminal)
     bot = None
     if args.bot:
         try:

@@ -203,22 +203,22 @@ class LocalTable:
             self.stats.alarms.append((conn, out))
 
     def _create_stand_in(self, seat_no: int) -> None:
+        """A host-run CPU for an absent seat: registered first, so it hears every entry."""
+        from .bots.registry import load_bot
+
         conn = len(self.seats) + len(self.spectators) + 1
         peer = Peer(key=SigningKey(self.rng.randbytes(32)), seat=seat_no)
         self._follow(peer)
+        self.seats[conn] = Seat(
+            conn, peer, load_bot("medium"), f"CPU for seat {seat_no}", stand_in_for=seat_no
+        )
         self._host_outputs(self.host.install_stand_in(seat_no, peer.key.public, self.now))
-        self.run_until_idle(decide=False)
         challenge = self.host.challenge(conn, self.rng.randbytes(16))
         auth = sign_auth(
             peer.key,
             table=self.host.table_id,
             host=self.host.key.public,
             nonce=bytes.fromhex(challenge["nonce"]),
-        )
-        from .bots.registry import load_bot
-
-        self.seats[conn] = Seat(
-            conn, peer, load_bot("medium"), f"CPU for seat {seat_no}", stand_in_for=seat_no
         )
         self._host_outputs(self.host.authenticate(conn, auth, self.now))
 
@@ -285,7 +285,7 @@ class LocalTable:
         return False
 
     def advance_clock(self) -> bool:
-        deadline = self.host.next_deadline()
+        deadline = self.host.next_deadline(self.now)
         if deadline is None:
             return False
         self.now = max(self.now, deadline)

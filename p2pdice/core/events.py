@@ -40,10 +40,13 @@ def _forced_action(value: Any) -> bool:
     if not isinstance(value, dict):
         return False
     kind = value.get("type")
+    if not isinstance(kind, str):
+        return False
     if kind == "bid":
         return (
             set(value) == {"type", "quantity", "face"}
-            and shape.positive(value["quantity"])
+            and shape.is_int(value["quantity"])
+            and 1 <= value["quantity"] <= 30
             and shape.die(value["face"])
         )
     return kind in ("challenge", "next_round") and set(value) == {"type"}
@@ -121,7 +124,7 @@ def check_event(obj: Any) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise RemoteError(Reason.SCHEMA, "an event must be a JSON object")
     kind = obj.get("type")
-    if kind not in EVENT_FIELDS:
+    if not isinstance(kind, str) or kind not in EVENT_FIELDS:
         raise RemoteError(Reason.UNKNOWN_TYPE, f"unknown event type {str(kind)[:32]!r}")
     shape.check_object(obj, {"type": shape.one_of(kind), **EVENT_FIELDS[kind]}, f"{kind} event")
     return obj

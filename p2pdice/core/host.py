@@ -7,7 +7,7 @@ entry the host writes is first run through the table machine, so the host cannot
 entry its own peers would refuse. The host buffers commitments and contributions and posts
 each set whole, answers each bad message with a reason code and no change, and keeps the
 deadlines the rules ask for as plain numbers: the adapter passes `now` in and asks for
-`next_deadline()`; nothing here reads a clock.
+`next_deadline(now)`; nothing here reads a clock.
 
 Waiting rules (protocol/SPEC.md 8): a connected seat that does not commit within
 `COMMIT_WAIT` gets the attempt aborted (before any secret is shown, so nothing is biased);
@@ -258,6 +258,7 @@ class HostTable:
             self._bind(conn, msg.seat, now, msg.bytes_field("key"))
             outputs.append(Seated(conn, msg.seat))
             outputs += self._maybe_start(now)
+            outputs += self.tick(now)
         return outputs
 
     def authenticate(self, conn: Conn, auth: Any, now: float) -> list[Output]:
@@ -359,12 +360,15 @@ class HostTable:
             return self._buffer(conn, msg, now, self._wait.contributions, TablePhase.CONTRIBUTE)
         if msg.type == "next_round" and self.state.phase == TablePhase.RESULT:
             return self._hold_next_round(conn, msg, now)
-        return self._post_msg(conn, msg, now)
+        return [*self._post_msg(conn, msg, now), *self.tick(now)]
 
     def _buffer(
         self, conn: Conn, msg: Message, now: float, store: dict[int, Message], phase: TablePhase
     ) -> list[Output]:
         ref = msg.digest().hex()
+        held = store.get(msg.seat)
+        if held is not None and held.digest() == msg.digest():
+            return [Accepted(conn, ref)]  # a resend of what we already hold: acknowledged
         try:
             self._check_buffered(msg, phase, store)
         except RemoteError as err:
@@ -398,6 +402,10 @@ class HostTable:
                 )
         else:
             mine = {msg.bytes_field("seed_commit"), msg.bytes_field("contrib_commit")}
+            if mine & state.used_commitments:
+                raise TableError(
+                    Reason.DUPLICATE_COMMITMENT, "this commitment was used before at this table"
+                )
             others = {
                 v
                 for m in store.values()
@@ -450,7 +458,7 @@ class HostTable:
         self._append(entry)
         self.notes.extend(notes)
         self._after_change(before, now)
-        return [Posted(entry), *self.tick(now)]
+        return [Posted(entry)]
 
     def _append(self, entry: Entry) -> None:
         self.entries.append(entry)
@@ -493,8 +501,13 @@ class HostTable:
 
     # ---- the clock -----------------------------------------------------------------------
 
-    def next_deadline(self) -> float | None:
-        """When `tick` should next be called (None: nothing is timed)."""
+    def next_deadline(self, now: float) -> float | None:
+        """When `tick` should next be called, after `now` (None: nothing is timed).
+
+        Deadlines at or before `now` were dealt with by the last `tick(now)` or wait on
+        something else (another deadline, a reconnection); returning them would make the
+        adapter's clock spin.
+        """
         candidates = [
             self._gone_since[s] + self.grace for s in self._gone_since if self._matters(s)
         ]
@@ -507,7 +520,8 @@ class HostTable:
             candidates.append(wait.since + ACK_WAIT)
         if wait.turn_seat is not None and wait.turn_left is None and self.state.rules.turn_timer:
             candidates.append(wait.turn_since + self.state.rules.turn_timer + TIMER_SLACK)
-        return min(candidates) if candidates else None
+        future = [c for c in candidates if c > now]
+        return min(future) if future else None
 
     def turn_deadline(self) -> tuple[int | None, float | None]:
         """Whose move the table waits for, and when its turn timer runs out (None: no timer or paused)."""
@@ -611,10 +625,9 @@ class HostTable:
         state, game = self.state, self.state.game
         if seat not in self._awaiting_stand_in or game is None or state.phase != TablePhase.BETWEEN:
             return []
-        outputs = self._post_event(
-            make_event("stand_in", round=game.round, seat=seat, key=public_key), now
-        )
-        return outputs
+        self._awaiting_stand_in.discard(seat)
+        event = make_event("stand_in", round=game.round, seat=seat, key=public_key)
+        return [*self._post_event(event, now), *self.tick(now)]
 
     def _step_commit(self, now: float) -> list[Output]:
         attempt = self.state.attempt
@@ -747,7 +760,7 @@ class HostTable:
         missing = [s for s in attempt.seats if s not in attempt.openings]
         if not missing:
             return self._post_event(make_event("result", **expected_result(state)), now)
-        if all(s in state.absent for s in missing):
+        if all(s in state.absent and s not in state.stand_ins for s in missing):
             try:
                 return self._post_event(make_event("result", **expected_result(state)), now)
             except TableError:

@@ -111,7 +111,7 @@ def parse_message(obj: Any) -> Message:
     shape.check_object(obj, _ENVELOPE, "message")
     body = obj["body"]
     kind = body.get("type")
-    if kind not in EXTRA_FIELDS:
+    if not isinstance(kind, str) or kind not in EXTRA_FIELDS:
         raise RemoteError(Reason.UNKNOWN_TYPE, f"unknown message type {str(kind)[:32]!r}")
     shape.check_object(body, {**_COMMON, **EXTRA_FIELDS[kind]}, f"{kind} message")
     return Message(body=body, sig=bytes.fromhex(obj["sig"]))

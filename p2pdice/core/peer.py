@@ -67,6 +67,19 @@ class Applied:
 PeerOutput = Send | NeedSecrets | Alarm | Applied
 
 
+_PHASE_OF = {
+    "commit": TablePhase.COMMIT,
+    "contribute": TablePhase.CONTRIBUTE,
+    "bid": TablePhase.BIDDING,
+    "challenge": TablePhase.BIDDING,
+    "exact": TablePhase.BIDDING,
+    "undo": TablePhase.BIDDING,
+    "open": TablePhase.SHOWDOWN,
+    "ack": TablePhase.RESULT,
+    "next_round": TablePhase.RESULT,
+}
+
+
 @dataclass(slots=True)
 class _Pending:
     message: Message
@@ -87,6 +100,9 @@ class Peer:
     halted: bool = False  #: set by the first alarm about the host's log: we stop following it
     hand: tuple[int, ...] = ()
     _hand_for: tuple[int, int] | None = None
+    #: While catching up with a log after a reconnect: verify only, owe nothing yet
+    #: (`resume()` then does what the current phase needs).
+    quiet: bool = False
 
     # ---- facts ---------------------------------------------------------------------------
 
@@ -160,7 +176,33 @@ class Peer:
         outputs: list[PeerOutput] = [Applied(entry, notes)]
         self._clear_pending(entry)
         outputs += self._react(before, entry)
+        self._prune_pending()
         return outputs
+
+    def _prune_pending(self) -> None:
+        """Forget messages the log has made moot (an aborted attempt's commitment, a bid from a
+        turn that has passed): the host could never accept them any more."""
+        state = self.state
+        if state is None or state.game is None:
+            return
+        for ref, pending in list(self.pending.items()):
+            body = pending.message.body
+            if body["type"] == "join":
+                continue
+            head_seq = self.replayer.chain.seq_of(pending.message.head)
+            wanted = _PHASE_OF.get(body["type"])
+            stale = (
+                state.phase != wanted
+                or body.get("round") != state.game.round
+                or (
+                    state.attempt is not None
+                    and body.get("attempt", state.attempt.attempt) != state.attempt.attempt
+                )
+                or head_seq is None
+                or head_seq < state.step_seq
+            )
+            if stale:
+                del self.pending[ref]
 
     def _alarm(self, reason: Reason, detail: str, seq: int | None) -> list[PeerOutput]:
         alarm = Alarm(reason, detail, seq)
@@ -187,7 +229,7 @@ class Peer:
         out: list[PeerOutput] = []
         if kind in ("forced", "abort", "forfeit", "absent"):
             out += self._check_dropped(event, entry.seq)
-        if self.seat is None or not self.holds_seat:
+        if self.seat is None or not self.holds_seat or self.quiet:
             return out
         attempt = state.attempt
         if kind == "round" and attempt is not None and self.seat in attempt.seats:
@@ -396,6 +438,11 @@ class Peer:
                 ]
                 break
             self._clear_pending(entry)
+        state = self.state
+        if state is not None:
+            # Never sign with a counter the log has already seen from us.
+            self.counter = max(self.counter, state.counters.get(self.key.public, -1) + 1)
+        self._prune_pending()
         return alarms
 
     def resume(self) -> list[PeerOutput]:

@@ -163,6 +163,10 @@ class TableState:
     result_seq: int | None = None
     start_seq: int | None = None
     next_seq: int = 1
+    #: The entry that began the current step (phase or turn); messages must have seen it.
+    step_seq: int = 0
+    #: Every commitment value posted at this table, so none is ever accepted twice.
+    used_commitments: frozenset[bytes] = frozenset()
 
     def seat_of_key(self, key: bytes) -> int | None:
         for seat, k in self.keys.items():
@@ -245,8 +249,15 @@ def check_message(
     last = state.counters.get(signer, -1)
     if msg.counter <= last:
         raise _fail(Reason.REPLAY, f"counter {msg.counter} is not above {last}")
-    if chain.seq_of(msg.head) is None:
+    head_seq = chain.seq_of(msg.head)
+    if head_seq is None:
         raise _fail(Reason.UNKNOWN_HEAD, "the message refers to an entry this chain does not hold")
+    if msg.type != "join" and head_seq < state.step_seq:
+        # Made before the step it acts in began: a message held back and replayed later.
+        raise _fail(
+            Reason.REPLAY,
+            f"the {msg.type} was made at entry {head_seq}, before this step began at entry {state.step_seq}",
+        )
     if not msg.signature_ok(signer):
         raise _fail(
             Reason.BAD_SIGNATURE, f"the signature of seat {msg.seat}'s {msg.type} does not verify"
@@ -317,9 +328,9 @@ def _commit_like(
         raise _fail(err.reason, f"inside the {kind} list: {err.detail}") from None
     if msg.type != kind:
         raise _fail(Reason.BAD_EVENT, f"a {msg.type} message inside the {kind} list")
+    _require_round(state, msg.body, attempt=True)
     probe = replace(state, counters=counters)
     check_message(probe, msg, chain)
-    _require_round(state, msg.body, attempt=True)
     return msg
 
 
@@ -503,6 +514,10 @@ def _commit_set(state: TableState, ev: dict[str, Any], seq: int, chain: ChainInd
     values = [m.bytes_field(f) for m in msgs for f in ("seed_commit", "contrib_commit")]
     if len(set(values)) != len(values):
         raise _fail(Reason.DUPLICATE_COMMITMENT, "a commitment value appears twice")
+    if state.used_commitments.intersection(values):
+        raise _fail(
+            Reason.DUPLICATE_COMMITMENT, "a commitment value was already used at this table"
+        )
     commits = {
         m.seat: (m.bytes_field("seed_commit"), m.bytes_field("contrib_commit")) for m in msgs
     }
@@ -517,6 +532,7 @@ def _commit_set(state: TableState, ev: dict[str, Any], seq: int, chain: ChainInd
         phase=TablePhase.CONTRIBUTE,
         attempt=replace(attempt, commits=commits, commit_set=cs),
         counters=counters,
+        used_commitments=state.used_commitments.union(values),
     ), (Note("commit_set", attempt.round, None, cs.hex()),)
 
 
@@ -829,7 +845,10 @@ def advance(
     if msg is not None and msg.type != "join" and msg.seat not in state.keys:
         raise _fail(Reason.NOT_SEATED, f"seat {msg.seat} is not taken")
     after, notes = handler(state, item, seq, chain)
-    return replace(after, next_seq=seq + 1), notes
+    turn_before = state.game.turn if state.game is not None else None
+    turn_after = after.game.turn if after.game is not None else None
+    step_seq = seq if (after.phase != state.phase or turn_after != turn_before) else state.step_seq
+    return replace(after, next_seq=seq + 1, step_seq=step_seq), notes
 
 
 class Replayer:

@@ -9,6 +9,7 @@ import logging
 import aiohttp
 
 from .frames import MAX_FRAME
+from .limits import TokenBucket
 from .server import LocalLink, TableServer
 from .session import ClientSession
 
@@ -23,9 +24,19 @@ class Outcome:
     STOPPED = "stopped"  #: asked to stop
 
 
+#: Stay under the host's default limit (20 frames a second, bursts of 50), so that even a CPU
+#: playing as fast as it can is never refused for speed.
+CLIENT_RATE = 18.0
+CLIENT_BURST = 40.0
+
+
 async def _pump_out(session: ClientSession, ws: aiohttp.ClientWebSocketResponse) -> None:
+    loop = asyncio.get_running_loop()
+    bucket = TokenBucket(rate=CLIENT_RATE, burst=CLIENT_BURST, tokens=CLIENT_BURST)
     while True:
         frame = await session.outgoing.get()
+        while not bucket.allow(loop.time()):
+            await asyncio.sleep(1.0 / CLIENT_RATE)
         await ws.send_str(frame)
 
 

@@ -30,7 +30,7 @@ TO_HOST: Mapping[str, Mapping[str, shape.Check]] = {
 
 TO_CLIENT: Mapping[str, Mapping[str, shape.Check]] = {
     "challenge": {
-        "protocol": shape.positive,
+        "protocol": lambda v: v == 1 and shape.is_int(v),  # this implementation speaks v1 only
         "table": shape.HEX32,
         "host": shape.HEX32,
         "nonce": shape.HEX16,
@@ -67,7 +67,7 @@ def decode_frame(
     if not isinstance(obj, dict):
         raise RemoteError(Reason.SCHEMA, "a frame is a JSON object")
     kind = obj.get("type")
-    if kind not in kinds:
+    if not isinstance(kind, str) or kind not in kinds:
         raise RemoteError(Reason.UNKNOWN_TYPE, f"unknown frame type {str(kind)[:32]!r}")
     shape.check_object(obj, {"type": shape.one_of(kind), **kinds[kind]}, f"{kind} frame")
     return obj

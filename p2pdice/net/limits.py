@@ -6,7 +6,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from ..core.shape import MAX_NAME
+from ..core.shape import MAX_NAME, NAME_FORBIDDEN
 
 # CSI/OSC/other escape sequences first, so their printable tails do not survive.
 _ESCAPES = re.compile(
@@ -14,16 +14,15 @@ _ESCAPES = re.compile(
 )
 
 
+_SPACES = re.compile(" +")
+
+
 def clean_name(text: str) -> str:
     """A display name safe for anyone's terminal (SPEC.md 10.5); may be empty."""
     text = _ESCAPES.sub("", text)
-    kept = []
-    for ch in text:
-        category = unicodedata.category(ch)
-        if category in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            continue
-        kept.append(" " if category == "Zs" else ch)
-    return " ".join("".join(kept).split())[:MAX_NAME].strip()
+    spaced = "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in text)
+    kept = NAME_FORBIDDEN.sub("", spaced)
+    return _SPACES.sub(" ", kept).strip(" ")[:MAX_NAME].strip(" ")
 
 
 @dataclass(slots=True)

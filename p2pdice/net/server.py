@@ -3,7 +3,7 @@
 One aiohttp application serves any number of tables at `/t/<table id>`; `GET /tables` lists
 them (manual join by address, liveness checks). Each connection gets a bounded outgoing
 queue drained by its own writer task, so one slow spectator never holds up the table. The
-turn timer and every deadline come from `HostTable.next_deadline()`, driven by one timer task
+turn timer and every deadline come from `HostTable.next_deadline(now)`, driven by one timer task
 per table on the event loop's monotonic clock.
 
 CPU seats run by the host are full peers with their own keys and secrets, connected through
@@ -17,7 +17,7 @@ import contextlib
 import itertools
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +70,7 @@ class Connection:
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     writer: asyncio.Task[None] | None = None
     closed: bool = False
+    hang_up: Callable[[], Awaitable[Any]] | None = None  #: ends the socket (not for local links)
 
 
 class TableServer:
@@ -115,20 +116,24 @@ class TableServer:
         writers = [c.writer for c in self.connections.values() if c.writer is not None]
         if writers:
             await asyncio.wait(writers, timeout=2.0)
+        # Hang up ourselves: a client that keeps its socket open must not hold the shutdown.
+        hang_ups = [c.hang_up() for c in self.connections.values() if c.hang_up is not None]
+        if hang_ups:
+            await asyncio.wait([asyncio.ensure_future(h) for h in hang_ups], timeout=2.0)
         if self._timer is not None:
             self._timer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._timer
+            await asyncio.gather(self._timer, return_exceptions=True)
 
     async def _clock(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
-            deadline = self.host.next_deadline()
-            timeout = None if deadline is None else max(0.0, deadline - self.loop_now)
+            deadline = self.host.next_deadline(loop.time())
             self._wake.clear()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout)
-            if deadline is not None and self.loop_now >= deadline:
-                self.apply(self.host.tick(self.loop_now))
+            try:
+                async with asyncio.timeout_at(deadline):  # None: wait for a wake-up only
+                    await self._wake.wait()
+            except TimeoutError:
+                self.apply(self.host.tick(loop.time()))
 
     # ---- connections ---------------------------------------------------------------------
 
@@ -308,6 +313,8 @@ class TableServer:
             await ws.close()
             return ws
         conn = self.open(ws.send_str)
+        if conn is not None:
+            conn.hang_up = ws.close
         if conn is None:
             await ws.send_str(
                 error_frame(Reason.TOO_MANY_CONNECTIONS, "this table has too many connections")

@@ -23,6 +23,7 @@ from ..core.errors import Reason, RemoteError
 from ..core.fairness import password_proof
 from ..core.game import Action, Phase, StartNextRound
 from ..core.host import sign_auth
+from ..core.messages import parse_message
 from ..core.peer import Alarm, Applied, NeedSecrets, Peer, PeerOutput, Secrets, Send
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
@@ -96,7 +97,6 @@ class ClientSession:
         self._pending_join: tuple[dict[str, Any], bytes | None] | None = None
         self._early: dict[int, dict[str, Any]] = {}  #: entries that arrived ahead of a gap
         self.seat_hint = seat_hint
-        self._acting = False
         self.on_update: Callable[[], None] | None = None
 
     # ---- facts for the UI and bots -------------------------------------------------------
@@ -129,7 +129,9 @@ class ClientSession:
             return []
         if state.roster:
             return [s.name for s in state.roster]
-        return [state.joins[s].name if s in state.joins else "(free)" for s in range(state.rules.seats)]
+        return [
+            state.joins[s].name if s in state.joins else "(free)" for s in range(state.rules.seats)
+        ]
 
     @property
     def comparison_code(self) -> str | None:
@@ -181,6 +183,7 @@ class ClientSession:
         assert self.peer is not None
         self._catch_up_to = frame["entries"]
         self._resumed = False
+        self.peer.quiet = len(self.peer.replayer.chain) < self._catch_up_to
         record = self.store.load_seat() if self.store is not None else None
         seat = (
             record.seat if record is not None and record.host == frame["host"] else self.seat_hint
@@ -238,20 +241,20 @@ class ClientSession:
             return
         self.store = ClientStore(self.home, table)
         self.peer.secrets.update(self.store.load_secrets())
+        # Sent messages first: replaying the saved log then clears every one it shows, and
+        # what is left is exactly what the host may never have received.
+        sent = self.store.load_sent()
+        refused = {r["ref"] for r in sent if "ref" in r}
+        for record in sent:
+            if "msg" in record:
+                msg = parse_message(record["msg"])
+                if msg.digest().hex() not in refused:
+                    self.peer.restore_sent(msg, sent_at=record["at"] / 1000)
         alarms = self.peer.restore(self.store.load_transcript())
         if alarms:
             self.errors.append(
                 (alarms[0].reason, f"the saved transcript did not verify: {alarms[0].detail}")
             )
-        refused = {r["ref"] for r in self.store.load_sent() if "ref" in r}
-        for record in self.store.load_sent():
-            if "msg" in record:
-                from ..core.messages import parse_message
-
-                msg = parse_message(record["msg"])
-                if msg.digest().hex() not in refused:
-                    self.peer.restore_sent(msg, sent_at=record["at"] / 1000)
-        # restore() also cleared what the log already shows; what is left is pending.
 
     def _sync_to(self, have: int) -> None:
         self._send_frame(encode_frame("sync", **{"from": have}))
@@ -298,6 +301,7 @@ class ClientSession:
         ):
             return
         self._resumed = True
+        peer.quiet = False
         for msg in peer.pending_messages():
             self._send_frame(encode_frame("send", msg=msg.to_json()))
         self._handle(peer.resume())
@@ -313,9 +317,18 @@ class ClientSession:
             self.peer.drop_pending(bytes.fromhex(frame["ref"]))
             if self.store is not None:
                 self.store.record_refused(frame["ref"], str(reason), _ms())
-            self._acting = False
+            self._maybe_decide()  # a refused move leaves the turn with us: decide again
+        elif reason == Reason.RATE_LIMITED:
+            # The host dropped a frame unread; whatever of ours is unconfirmed goes again.
+            asyncio.get_running_loop().call_later(1.0, self._resend_pending)
         elif reason in FATAL:
             self.fatal = (reason, frame["detail"])
+
+    def _resend_pending(self) -> None:
+        if self.peer is None or not self.connected:
+            return
+        for msg in self.peer.pending_messages():
+            self._send_frame(encode_frame("send", msg=msg.to_json()))
 
     def _on_status(self, frame: dict[str, Any]) -> None:
         loop = asyncio.get_running_loop()
@@ -369,7 +382,6 @@ class ClientSession:
     def act(self, action: Action) -> None:
         """A bid, call, undo or start-next-round for our seat (the host checks it)."""
         assert self.peer is not None
-        self._acting = True
         self._transmit(self.peer.act(action, now=time.time()))
         self._notify()
 

@@ -148,7 +148,7 @@ def _assert_every_bot_legal(state: GameState, hand: tuple[int, ...], seed: int) 
         assert check(state, action) is None, (name, action, check(state, action))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(position=built_positions(), seed=st.integers(0, 2**16))
 def test_bots_are_legal_in_built_positions(
     position: tuple[GameState, tuple[int, ...]], seed: int
@@ -156,7 +156,7 @@ def test_bots_are_legal_in_built_positions(
     _assert_every_bot_legal(*position, seed)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(position=played_positions(), seed=st.integers(0, 2**16))
 def test_bots_are_legal_in_played_positions(
     position: tuple[GameState, tuple[int, ...]], seed: int
@@ -185,7 +185,9 @@ def _palifico_state(rules: Rules, dice: tuple[int, ...], bids: tuple[PlacedBid, 
     face=st.integers(1, 6),
     hand_seed=st.integers(0, 2**16),
 )
-def test_bots_keep_the_palifico_face(palifico: Palifico, ones: Ones, face: int, hand_seed: int) -> None:
+def test_bots_keep_the_palifico_face(
+    palifico: Palifico, ones: Ones, face: int, hand_seed: int
+) -> None:
     """With more than one die, a raise in a palifico round stays on the opener's face."""
     rules = Rules(seats=3, ones=ones, palifico=palifico, exact_call=True)
     state = _palifico_state(rules, (1, 4, 3), (PlacedBid(0, Bid(1, face)),))

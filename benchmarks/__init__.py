@@ -1,0 +1,1 @@
+"""Benchmarks: one command each, printing figures (`python -m benchmarks.<name>`)."""

@@ -1,0 +1,130 @@
+"""Decision time per difficulty, over the views that real games put in front of each bot.
+
+Each difficulty plays whole games on the rules engine against `medium` at tables of two,
+four and six seats, in the classic, perudo and natural modes; every one
+of its decisions is timed (wall clock, one process, caches starting cold as in a fresh game
+process). Prints mean, p50, p99 and max per difficulty, and whether `hard` meets its budget
+(5 ms mean, 50 ms p99).
+
+    python -m benchmarks.bot_decisions [--games N] [--seed S] [--json] [--cold]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+from p2pdice.bots.registry import BOT_NAMES, Bot, load_bot
+from p2pdice.core.game import Action
+from p2pdice.core.rules import Rules, preset
+from p2pdice.core.view import SeatView
+from p2pdice.sim import play_game
+
+MODES: dict[str, dict[str, object]] = {
+    "classic": {},
+    "perudo": {"ones": "aces", "exact_call": True, "palifico": "fixed"},
+    "natural": {"ones": "natural"},
+}
+BUDGET_MEAN_MS = 5.0
+BUDGET_P99_MS = 50.0
+
+
+def _bot_caches() -> list[Callable[[], None]]:
+    """`cache_clear` of every memoised function in the bot modules."""
+    clears = []
+    for name, module in list(sys.modules.items()):
+        if name.startswith("p2pdice.bots.") and module is not None:
+            for value in vars(module).values():
+                clear = getattr(value, "cache_clear", None)
+                if callable(clear):
+                    clears.append(clear)
+    return clears
+
+
+class _Timed:
+    """Wraps a bot and records how long each of its decisions takes."""
+
+    def __init__(self, bot: Bot, *, cold: bool) -> None:
+        self.bot = bot
+        self.samples_ns: list[int] = []
+        self.clears = _bot_caches() if cold else []
+
+    def __call__(self, view: SeatView, rng: random.Random) -> Action:
+        for clear in self.clears:  # --cold: every decision starts from empty caches
+            clear()
+        started = time.perf_counter_ns()
+        action = self.bot(view, rng)
+        self.samples_ns.append(time.perf_counter_ns() - started)
+        return action
+
+
+def _percentile(sorted_values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile of an already sorted sequence."""
+    rank = max(1, min(len(sorted_values), round(q * len(sorted_values) + 0.5)))
+    return sorted_values[rank - 1]
+
+
+def measure(name: str, *, games: int, seed: int, cold: bool = False) -> dict[str, float]:
+    timed = _Timed(load_bot(name), cold=cold)
+    medium = load_bot("medium")
+    rng = random.Random(seed)
+    for mode, options in MODES.items():
+        base = preset("classic", **options) if mode != "classic" else preset("classic")
+        for seats in (2, 4, 6):
+            rules: Rules = base.with_options(seats=seats)
+            for g in range(games):
+                bots: list[Bot] = [medium] * seats
+                bots[g % seats] = timed  # rotate the timed bot round the table
+                play_game(rules, bots, rng)
+    ms = sorted(ns / 1e6 for ns in timed.samples_ns)
+    return {
+        "decisions": len(ms),
+        "mean_ms": statistics.fmean(ms),
+        "p50_ms": _percentile(ms, 0.50),
+        "p99_ms": _percentile(ms, 0.99),
+        "max_ms": ms[-1],
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bot_decisions")
+    parser.add_argument("--games", type=int, default=100, help="games per mode and table size")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="clear the bots' caches before every decision (a worst case, not a game)",
+    )
+    args = parser.parse_args(argv)
+    figures = {
+        name: measure(name, games=args.games, seed=args.seed, cold=args.cold) for name in BOT_NAMES
+    }
+    if args.json:
+        print(json.dumps(figures, sort_keys=True))
+    else:
+        print(
+            f"{'bot':<8} {'decisions':>9} {'mean ms':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
+        )
+        for name, f in figures.items():
+            print(
+                f"{name:<8} {f['decisions']:>9} {f['mean_ms']:8.3f} {f['p50_ms']:8.3f} "
+                f"{f['p99_ms']:8.3f} {f['max_ms']:8.2f}"
+            )
+    hard = figures.get("hard")
+    if hard and (hard["mean_ms"] > BUDGET_MEAN_MS or hard["p99_ms"] > BUDGET_P99_MS):
+        print(
+            f"hard is over budget ({BUDGET_MEAN_MS} ms mean, {BUDGET_P99_MS} ms p99)",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,121 @@
+"""The prompt_toolkit Application: layout, keys and style over one UiState, run with asyncio.
+
+Network work (the host, the table links, the lobby's browser and probes) runs as tasks on
+the same event loop as the application (`run_async`), under `patch_stdout` so a stray
+print cannot tear the screen. A ticker redraws a few times a second (turn timers, lobby
+liveness) and lets the controller act on time (a cautious move when the timer runs out).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.patch_stdout import patch_stdout
+
+from .controller import Controller
+from .keys import build_keys
+from .layout import STYLE, build_layout
+from .lobby import LobbyActions
+from .state import UiState
+from .text import ASCII, UNICODE, Glyphs
+
+TICK = 0.25  #: seconds between redraws when nothing else happens
+
+
+def pick_glyphs() -> Glyphs:
+    """Unicode boxes and ticks when the locale says UTF-8 (as tmux decides), else ASCII."""
+    if os.environ.get("P2PDICE_ASCII"):
+        return ASCII
+    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            return UNICODE if "utf-8" in value.lower() or "utf8" in value.lower() else ASCII
+    return ASCII
+
+
+def quiet_logging(home: Path) -> None:
+    """Log to a file, never to the terminal the app draws on."""
+    root = logging.getLogger()
+    if root.handlers:
+        return
+    with contextlib.suppress(OSError):
+        home.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(home / "ui.log", encoding="utf-8")
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+        root.addHandler(handler)
+        root.setLevel(logging.WARNING)
+
+
+def build_app(ui: UiState, home: Path) -> tuple[Application[int], Controller, LobbyActions]:
+    app: Application[int] | None = None
+
+    def invalidate() -> None:
+        if app is not None:
+            app.invalidate()
+
+    def exit_app(code: int) -> None:
+        ui.exit_code = code
+        if app is not None and app.is_running and not app.future.done():
+            app.exit(result=code)
+
+    c = Controller(ui, invalidate=invalidate, exit_app=exit_app)
+    lobby = LobbyActions(c, home)
+    app = Application(
+        layout=build_layout(c),
+        key_bindings=build_keys(c),
+        style=STYLE,
+        full_screen=True,
+        mouse_support=False,
+    )
+    app.ttimeoutlen = 0.05  # Esc answers at once
+    return app, c, lobby
+
+
+async def run_app(
+    home: Path,
+    setup: Callable[[Controller, LobbyActions], None],
+    *,
+    browse: bool = False,
+    glyphs: Glyphs | None = None,
+    on_ready: Callable[[Application[int], Controller], None] | None = None,
+) -> int:
+    """Run the application until it exits; `setup` opens the first screen's work."""
+    ui = UiState(glyphs=glyphs or pick_glyphs())
+    app, c, lobby = build_app(ui, home)
+
+    async def ticker() -> None:
+        while True:
+            await asyncio.sleep(TICK)
+            c.tick()
+            app.invalidate()
+
+    tasks: list[asyncio.Task[None]] = []
+
+    def pre_run() -> None:
+        # After the first frame is drawn: start the network work, so the screen shows at once.
+        tasks.append(asyncio.get_running_loop().create_task(ticker(), name="ui-ticker"))
+        if browse:
+            lobby.start()
+        setup(c, lobby)
+        if on_ready is not None:
+            on_ready(app, c)
+
+    try:
+        with patch_stdout(raw=True):
+            code = await app.run_async(pre_run=pre_run)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await lobby.stop()
+        runtime = ui.runtime
+        ui.runtime = None
+        if runtime is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(runtime.close(), 5.0)
+    return code if isinstance(code, int) else ui.exit_code

@@ -1,0 +1,93 @@
+"""What the client does on its own as time passes: show refusals, follow the turn, and play
+a cautious move when the turn timer is about to run out (rules-spec: the seat's own client
+moves first; only if it does not answer does the host make the blind move).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+from ..bots.medium import medium
+from ..core.bids import Bid
+from ..core.describe import bid_words
+from ..core.game import Action, Challenge, ExactCall, Phase, PlaceBid
+from ..core.view import SeatView
+from .controller import Controller
+from .text import safe_text
+from .viewmodel import USER_KINDS, start_cursor
+
+log = logging.getLogger("p2pdice.ui")
+
+TIMER_MARGIN = 0.75  #: seconds before the timer runs out when this client moves for the seat
+
+
+def tick(c: Controller) -> None:
+    collect_messages(c)
+    follow_turn(c)
+    timer_moves(c)
+
+
+def collect_messages(c: Controller) -> None:
+    """The newest refusal or alarm of any of our sessions goes to the message line."""
+    ui = c.ui
+    for i, session in enumerate(c.sessions):
+        errors = session.errors
+        if len(errors) > ui.errors_seen.get(i, 0):
+            reason, detail = errors[-1]
+            ui.errors_seen[i] = len(errors)
+            c.say(f"{safe_text(reason, 40)}: {safe_text(detail, 200)}", error=True)
+
+
+def follow_turn(c: Controller) -> None:
+    """Practice with several seats: show the seat whose turn it is, once per turn."""
+    if c.kind != "practice" or len(c.sessions) < 2:
+        return
+    view = c.snap().view
+    if view is None or view.phase != Phase.BIDDING or view.turn not in c.seats():
+        return
+    turn = (view.round, len(view.bids), view.turn)
+    if c.ui.followed == turn:
+        return  # once per turn, so Tab can still look at another seat
+    c.ui.followed = turn
+    current = c.current()
+    if current is not None and current.seat != view.turn:
+        for i, session in enumerate(c.sessions):
+            if session.seat == view.turn:
+                c.ui.current = i
+                c.say(f"your seat {view.turn} ({safe_text(session.name, 24)}) is to play")
+
+
+def timer_moves(c: Controller) -> None:
+    """The turn timer is about to run out: this client plays a cautious move for the seat."""
+    now = asyncio.get_running_loop().time()
+    for session in c.sessions:
+        view = session.view()
+        deadline = session.status.deadline
+        if view is None or not view.my_turn or deadline is None or deadline - now > TIMER_MARGIN:
+            continue
+        key = (view.seat, view.round, len(view.bids))
+        if key in c.ui.auto_moved or set(session.pending_kinds()) & set(USER_KINDS):
+            continue
+        c.ui.auto_moved.add(key)
+        action = cautious(view, c.rng)
+        what = bid_words(action.bid) if isinstance(action, PlaceBid) else "Liar!"
+        if c.act(session, action, what):
+            c.say(f"time ran out: played {what} for {safe_text(session.name, 24)}")
+
+
+def cautious(view: SeatView, rng: random.Random) -> Action:
+    """A careful move for a seat whose time is up: what the medium CPU would do."""
+    assert view.seat is not None
+    try:
+        action = medium(view, rng)
+        if isinstance(action, PlaceBid) and view.is_legal_bid(action.bid):
+            return action
+        if isinstance(action, (Challenge, ExactCall)) and view.can_challenge:
+            return Challenge(view.seat)
+    except Exception:
+        log.exception("cautious move failed")
+    if view.can_challenge:
+        return Challenge(view.seat)
+    return PlaceBid(view.seat, start_cursor(view) or Bid(1, 2))

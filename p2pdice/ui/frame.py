@@ -1,0 +1,119 @@
+"""The whole screen for the current mode: body, message line and hint bar, as lines.
+
+`render_screen` is what the prompt_toolkit layout shows and what tests read as plain text;
+it asks the controller for the mode and the snapshot, and the pure models for the rest.
+A failure while drawing becomes an error line, never a crash.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..core.rules import TableKind
+from .controller import Controller
+from .panels import (
+    CONFIRM_KEYS,
+    FORM_KEYS,
+    LOBBY_KEYS,
+    render_confirm,
+    render_form,
+    render_help,
+    render_lobby,
+    render_message_screen,
+    render_prompt,
+)
+from .reveal import game_over_model, pass_model, reveal_model
+from .screens import Line, keys_line, render_game_over, render_pass, render_reveal, render_table
+from .text import fit, safe_text
+from .viewmodel import table_model
+
+log = logging.getLogger("p2pdice.ui")
+
+PROMPT_KEYS = (("Enter", "confirm"), ("Esc", "cancel"))
+HELP_KEYS = (("Esc", "close help"), ("?", "close help"))
+QUIT_KEYS = (("y", "leave the table"), ("n", "stay"))
+
+
+def body(
+    c: Controller, columns: int, height: int
+) -> tuple[list[Line], tuple[tuple[str, str], ...]]:
+    """The main area and the keys that make sense in it."""
+    ui = c.ui
+    g = ui.glyphs
+    mode = c.mode()
+    kw = {"columns": columns, "height": height, "glyphs": g}
+    if mode == "prompt" and ui.prompt is not None:
+        return render_prompt(ui.prompt, **kw), PROMPT_KEYS
+    if mode == "quit":
+        text = "Leave this table? Your seat keeps its dice for the grace period if you come back."
+        if c.kind in ("practice", "pass_and_play"):
+            text = "Leave this table? It is on this machine only, so the game ends."
+        return render_message_screen("Leave the table?", text, **kw), QUIT_KEYS
+    if mode == "lobby":
+        return render_lobby(ui.book.rows(), ui.book.selected, ui.lobby_note, **kw), LOBBY_KEYS
+    if mode == "form" and ui.form is not None:
+        keys = (
+            FORM_KEYS
+            if not ui.form.current.text
+            else (("type", "text"), *FORM_KEYS[:1], ("Enter", "review"), ("Esc", "back"))
+        )
+        return render_form(ui.form, **kw), keys
+    if mode == "confirm" and ui.form is not None:
+        rules = ui.form.check()
+        if rules is not None:
+            return render_confirm(ui.form, rules, **kw), CONFIRM_KEYS
+    if mode == "starting":
+        return render_message_screen("p2pdice", ui.message or "Opening the table...", **kw), (
+            ("q", "quit"),
+        )
+    snap = c.snap()
+    if mode == "help":
+        return render_help(snap.rules, **kw), HELP_KEYS
+    if mode == "pass":
+        to = c.pass_to(snap)
+        model = pass_model(snap, to if to is not None else 0, previous=ui.holder)
+        return render_pass(model, **kw), model.keys
+    if mode in ("reveal", "review", "live"):
+        view = snap.view
+        index = (
+            ui.review
+            if mode == "review"
+            else None
+            if mode == "live"
+            else len(view.results) - 1
+            if view
+            else None
+        )
+        starter_here = view is not None and view.next_starter in c.seats()
+        model = reveal_model(snap, index, starter_here=starter_here)
+        if model is not None:
+            keys = model.keys
+            if mode == "review":
+                keys = (("left/right", "other rounds"), ("Esc", "back"), ("q", "quit"))
+            return render_reveal(model, **kw), keys
+    if mode == "over":
+        model = game_over_model(snap)
+        return render_game_over(model, **kw), model.keys
+    model = table_model(snap, ui.entry)
+    keys = model.keys
+    if snap.rules is not None and snap.rules.kind == TableKind.STANDARD and len(c.seats()) > 1:
+        keys = tuple(k for k in keys if k[0] != "Tab")
+    return render_table(model, **kw), keys
+
+
+def render_screen(c: Controller, columns: int = 80, rows: int = 24) -> list[Line]:
+    """Every line of the terminal: the body, then the message line and the hint bar."""
+    height = max(rows - 2, 1)
+    try:
+        lines, keys = body(c, columns, height)
+    except Exception as err:
+        log.exception("drawing failed")
+        lines, keys = (
+            [[("class:error", fit(f" display error: {safe_text(err, 200)}", columns))]],
+            (("q", "quit"),),
+        )
+    lines = lines + [[("", "")]] * (height - len(lines))
+    message = (
+        [(c.ui.message_style, fit(" " + c.ui.message, columns))] if c.ui.message else [("", "")]
+    )
+    return [*lines, message, keys_line(keys, columns)]

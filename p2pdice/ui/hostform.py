@@ -1,0 +1,280 @@
+"""The new-table form: presets, every table option, CPU seats and a password, as plain data.
+
+The same form opens a hosted table, a practice table or a pass-and-play table (the kind is
+fixed by how it was opened). Left/right cycle a choice, typing edits a text field. Before
+the table opens, `summary()` lists the rules exactly as they will be bound into the table's
+identity: after that they cannot change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import OptionError
+from ..core.rules import PRESETS, Rules, TableKind
+from .text import safe_name
+
+LEVELS = ("easy", "medium", "hard")
+GRACE_CHOICES = (10, 15, 30, 60, 120, 300, 600)
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    key: str
+    label: str
+    choices: tuple[Any, ...] = ()  #: empty for a text field
+    help: str = ""
+    secret: bool = False
+
+    @property
+    def text(self) -> bool:
+        return not self.choices
+
+
+_RULE_FIELDS = (
+    Field(
+        "preset",
+        "Preset",
+        ("classic", "perudo", "custom"),
+        "classic: wild ones; perudo: aces, exact call, palifico fixed",
+    ),
+    Field("seats", "Seats", (2, 3, 4, 5, 6), "players at the table, CPUs included"),
+    Field("starting_dice", "Starting dice", (1, 2, 3, 4, 5), "dice each player starts with"),
+    Field(
+        "ones",
+        "Ones",
+        ("wild", "natural", "aces"),
+        "wild: ones count for any face; natural: plain face; aces: wild and biddable",
+    ),
+    Field(
+        "exact_call", "Exact call", (False, True), "allow calling the standing bid exactly right"
+    ),
+    Field(
+        "palifico",
+        "Palifico",
+        ("off", "fixed", "free"),
+        "special round when a player first drops to one die",
+    ),
+    Field("turn_timer", "Turn timer", (0, 30, 60), "seconds per turn (0: no timer)"),
+    Field(
+        "grace_period", "Grace period", GRACE_CHOICES, "seconds a dropped player has to come back"
+    ),
+    Field(
+        "undo",
+        "Undo",
+        (False, True),
+        "take back your own last bid before anyone acts (not on standard tables)",
+    ),
+    Field(
+        "first_starter",
+        "First starter",
+        ("random", "seat0"),
+        "who opens round 1: drawn fairly, or the first seat",
+    ),
+)
+
+
+@dataclass
+class HostForm:
+    kind: TableKind = TableKind.STANDARD
+    values: dict[str, Any] = field(default_factory=dict)
+    index: int = 0
+    error: str = ""
+
+    def __post_init__(self) -> None:
+        defaults: dict[str, Any] = {
+            "name": "p2pdice table",
+            "my_name": "host",
+            "players": "Player 1, Player 2",
+            "humans": 1,
+            "preset": "classic",
+            "cpu": 2 if self.kind == TableKind.STANDARD else 0,
+            "level": "medium",
+            "password": "",
+            **Rules().to_json(),
+            "seats": 3 if self.kind == TableKind.PASS_AND_PLAY else 4,
+            "undo": self.kind != TableKind.STANDARD,
+        }
+        self.values = {**defaults, **self.values, "kind": str(self.kind)}
+
+    # ---- fields --------------------------------------------------------------------------
+
+    def fields(self) -> list[Field]:
+        seats = self.values["seats"]
+        out: list[Field] = []
+        if self.kind == TableKind.STANDARD:
+            out += [
+                Field("name", "Table name", help="shown in lobbies on the network"),
+                Field("my_name", "Your name", help="your name at the table"),
+            ]
+        elif self.kind == TableKind.PASS_AND_PLAY:
+            out.append(
+                Field("players", "Players", help="names, comma-separated: who shares this device")
+            )
+        out += [
+            f for f in _RULE_FIELDS if not (f.key == "undo" and self.kind == TableKind.STANDARD)
+        ]
+        if self.kind == TableKind.STANDARD:
+            out.append(
+                Field(
+                    "cpu",
+                    "CPU seats",
+                    tuple(range(seats)),
+                    "CPUs run by this machine (it could read their dice)",
+                )
+            )
+        elif self.kind == TableKind.PRACTICE:
+            out.append(
+                Field(
+                    "humans",
+                    "Your seats",
+                    tuple(range(1, seats + 1)),
+                    "seats you play (Tab switches); the rest are CPUs",
+                )
+            )
+        out.append(Field("level", "CPU difficulty", LEVELS, "how well the CPU seats play"))
+        if self.kind == TableKind.STANDARD:
+            out.append(
+                Field("password", "Password", help="optional; players need it to join", secret=True)
+            )
+        return out
+
+    @property
+    def current(self) -> Field:
+        fields = self.fields()
+        self.index = max(0, min(self.index, len(fields) - 1))
+        return fields[self.index]
+
+    def move(self, delta: int) -> None:
+        self.index = max(0, min(self.index + delta, len(self.fields()) - 1))
+        self.error = ""
+
+    def change(self, delta: int) -> None:
+        f = self.current
+        if f.text:
+            return
+        value = self.values.get(f.key)
+        i = f.choices.index(value) if value in f.choices else 0
+        self.set(f.key, f.choices[(i + delta) % len(f.choices)])
+
+    def set(self, key: str, value: Any) -> None:
+        self.values[key] = value
+        self.error = ""
+        if key == "preset" and value in PRESETS:
+            self.values.update(
+                {k: str(v) if not isinstance(v, bool) else v for k, v in PRESETS[value].items()}
+            )
+        elif key in ("ones", "exact_call", "palifico"):
+            self.values["preset"] = self._matching_preset()
+        elif key == "seats":
+            self.values["cpu"] = min(self.values["cpu"], value - 1)
+            self.values["humans"] = min(self.values["humans"], value)
+
+    def _matching_preset(self) -> str:
+        for name, options in PRESETS.items():
+            if all(
+                self.values[k] == (v if isinstance(v, bool) else str(v)) for k, v in options.items()
+            ):
+                return name
+        return "custom"
+
+    def type_char(self, ch: str) -> None:
+        f = self.current
+        if f.text and len(self.values[f.key]) < 120 and ch.isprintable():
+            self.values[f.key] += ch
+
+    def backspace(self) -> None:
+        f = self.current
+        if f.text:
+            self.values[f.key] = self.values[f.key][:-1]
+
+    def shown(self, f: Field) -> str:
+        value = self.values.get(f.key)
+        if f.secret:
+            return "*" * len(value) if value else "(none)"
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        if f.key == "turn_timer":
+            return "none" if value == 0 else f"{value} s"
+        if f.key == "grace_period":
+            return f"{value} s"
+        return str(value)
+
+    # ---- the result ----------------------------------------------------------------------
+
+    def players(self) -> list[str]:
+        return [
+            safe_name(p, "") for p in str(self.values["players"]).split(",") if safe_name(p, "")
+        ]
+
+    def humans(self) -> int:
+        if self.kind == TableKind.STANDARD:
+            return 1
+        if self.kind == TableKind.PRACTICE:
+            return int(self.values["humans"])
+        return len(self.players())
+
+    def cpu(self) -> list[str]:
+        seats = int(self.values["seats"])
+        count = (
+            int(self.values["cpu"]) if self.kind == TableKind.STANDARD else seats - self.humans()
+        )
+        return [str(self.values["level"])] * max(count, 0)
+
+    def rules(self) -> Rules:
+        """The rules object, or OptionError naming the option at fault."""
+        keys = [f.key for f in _RULE_FIELDS if f.key != "preset"]
+        return Rules(**{k: self.values[k] for k in keys}, kind=self.kind)
+
+    def check(self) -> Rules | None:
+        """The rules when the form is complete; otherwise None, with `error` saying why."""
+        try:
+            rules = self.rules()
+        except OptionError as err:
+            self.error = f"{err.key}: {err.detail}"
+            return None
+        if self.kind == TableKind.STANDARD:
+            if not safe_name(self.values["name"], ""):
+                self.error = "the table needs a name"
+                return None
+            if not safe_name(self.values["my_name"], ""):
+                self.error = "you need a name at the table"
+                return None
+        if self.kind == TableKind.PASS_AND_PLAY:
+            names = self.players()
+            if len(names) < 1:
+                self.error = "name at least one player"
+                return None
+            if len(names) > rules.seats:
+                self.error = f"{len(names)} players but only {rules.seats} seats: add seats"
+                return None
+            if len({n.lower() for n in names}) != len(names):
+                self.error = "two players have the same name"
+                return None
+        return rules
+
+    def summary(self, rules: Rules) -> tuple[list[str], list[str]]:
+        """Who sits where, then the rules as they will be bound into the table."""
+        cpu = self.cpu()
+        if self.kind == TableKind.PASS_AND_PLAY:
+            people = ["players: " + ", ".join(self.players())]
+        elif self.kind == TableKind.PRACTICE:
+            people = [f"your seats: {self.humans()}"]
+        else:
+            people = [
+                f"table name: {safe_name(self.values['name'])}; "
+                f"you play as {safe_name(self.values['my_name'])}",
+                "password: " + ("set" if self.values["password"] else "none"),
+            ]
+        cpu_line = f"CPU seats: {len(cpu)} ({cpu[0]})" if cpu else "CPU seats: none"
+        if cpu and self.kind == TableKind.STANDARD:
+            cpu_line += ", run by this machine: players are told it could read their dice"
+        options = [f"{k.replace('_', ' ')}: {_word(v)}" for k, v in rules.to_json().items()]
+        return [*people, cpu_line], options
+
+
+def _word(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)

@@ -1,0 +1,177 @@
+"""Key bindings as functions of the one UI state: filters read the controller's mode.
+
+Letters are commands only while nothing is being typed: the number words a bid may start
+with (one, two, ..., eight, eleven...) begin with o, t, f, s, e or n, so the table's
+command letters avoid those (l Liar, x Exact, u undo, h odds, r review, q quit) and any
+other letter or digit starts a typed bid. That is why Exact is `x`, not `e` ("eight 5s").
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+
+from ..core.rules import TableKind
+from .controller import Controller
+from .text import safe_text
+
+log = logging.getLogger("p2pdice.ui")
+
+
+def build_keys(c: Controller) -> KeyBindings:
+    kb = KeyBindings()
+
+    def modes(*names: str) -> Condition:
+        return Condition(lambda: c.mode() in names)
+
+    free = Condition(lambda: not c.typing())
+
+    def on(*keys: str | Keys, filter: Any = True, eager: bool = False) -> Callable:
+        def register(fn: Callable[[], None]) -> Callable[[], None]:
+            @kb.add(*keys, filter=filter, eager=eager)
+            def _(event: KeyPressEvent) -> None:
+                try:
+                    fn()
+                except Exception as err:  # never let a key press take the app down
+                    log.exception("key %s failed", keys)
+                    c.say(f"internal error: {safe_text(err, 160)}", error=True)
+                c.invalidate()
+
+            return fn
+
+        return register
+
+    @on("c-c")
+    def _quit_now() -> None:
+        c.ui.quitting = False
+        c.exit_app(130)
+
+    @on("enter")
+    def _enter() -> None:
+        c.enter()
+
+    @on("escape", eager=True)
+    def _escape() -> None:
+        c.escape()
+
+    @on("backspace")
+    def _backspace() -> None:
+        c.backspace()
+
+    # arrows: by screen
+    @on("up")
+    def _up() -> None:
+        _arrow(c, 0, 1)
+
+    @on("down")
+    def _down() -> None:
+        _arrow(c, 0, -1)
+
+    @on("left")
+    def _left() -> None:
+        _arrow(c, -1, 0)
+
+    @on("right")
+    def _right() -> None:
+        _arrow(c, 1, 0)
+
+    @on("tab", filter=modes("table", "reveal", "live", "over"))
+    def _tab() -> None:
+        c.switch_seat()
+
+    # the table
+    @on("l", filter=free & modes("table"))
+    def _liar() -> None:
+        c.liar()
+
+    @on("x", filter=free & modes("table"))
+    def _exact() -> None:
+        c.exact()
+
+    @on("u", filter=free & modes("table", "pass"))
+    def _undo() -> None:
+        if c.mode() == "pass":
+            c.undo(c.ui.holder)
+        else:
+            c.undo()
+
+    @on("h", filter=free & modes("table", "live"))
+    def _odds() -> None:
+        c.toggle_odds()
+
+    @on("r", filter=free & modes("table", "over", "live"))
+    def _review() -> None:
+        c.review()
+
+    @on("?", filter=free)
+    def _help() -> None:
+        c.ui.help = not c.ui.help
+
+    @on("q", filter=free & ~modes("quit"))
+    def _q() -> None:
+        c.ask_quit()
+
+    @on("y", filter=modes("quit"))
+    def _yes() -> None:
+        c.leave()
+
+    @on("n", filter=modes("quit"))
+    def _no() -> None:
+        c.ui.quitting = False
+
+    # the lobby
+    lobby = free & modes("lobby")
+
+    @on("s", filter=lobby)
+    def _watch() -> None:
+        c.lobby.join_selected(spectate=True)
+
+    @on("a", filter=lobby)
+    def _address() -> None:
+        c.lobby.ask_address()
+
+    @on("n", filter=lobby)
+    def _host() -> None:
+        c.lobby.new_form(TableKind.STANDARD)
+
+    @on("p", filter=lobby)
+    def _practice() -> None:
+        c.lobby.new_form(TableKind.PRACTICE)
+
+    @on("t", filter=lobby)
+    def _pass_and_play() -> None:
+        c.lobby.new_form(TableKind.PASS_AND_PLAY)
+
+    @kb.add(Keys.Any)
+    def _typed(event: KeyPressEvent) -> None:
+        data = event.data
+        if len(data) == 1 and data.isprintable():
+            try:
+                c.type_char(data)
+            except Exception as err:
+                c.say(f"internal error: {safe_text(err, 160)}", error=True)
+            c.invalidate()
+
+    return kb
+
+
+def _arrow(c: Controller, dx: int, dy: int) -> None:
+    mode = c.mode()
+    ui = c.ui
+    if mode == "table":
+        if c.my_turn():
+            c.step(quantity=dy, face=dx)
+    elif mode == "lobby":
+        ui.book.move(-dy)
+    elif mode == "form" and ui.form is not None:
+        if dy:
+            ui.form.move(-dy)
+        else:
+            ui.form.change(dx)
+    elif mode in ("reveal", "review") and dx:
+        c.review(dx)

@@ -1,0 +1,296 @@
+"""The lobby: tables appearing and disappearing live, liveness probes, and starting tables.
+
+Browsing runs zeroconf's browser in the background; a second task probes every listed
+table with `GET /tables` (short timeout), because a crashed host sends no goodbye. The
+lobby's keys open a table (join, watch, join by address), the new-table form (host,
+practice, pass-and-play), and then start the chosen table through `ui.runtime`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..core.rules import TableKind
+from ..net.limits import clean_name
+from .controller import Controller
+from .hostform import HostForm
+from .lobbymodel import LobbyEntry
+from .state import Prompt
+from .text import safe_text
+
+if TYPE_CHECKING:  # the runtime pulls in aiohttp and zeroconf: imported when a table opens
+    from .runtime import TableRuntime
+
+log = logging.getLogger("p2pdice.ui")
+
+PROBE_TIMEOUT = 1.5  #: seconds a host has to answer GET /tables
+
+
+def default_name() -> str:
+    from .runtime import default_name as login_name
+
+    return login_name()
+
+
+def joining_hint(name: str, runtime: TableRuntime) -> str:
+    port = runtime.service.port if runtime.service is not None else "?"
+    return f"open on port {port}: others join with p2pdice join {name!r} or HOST:{port}"
+
+
+class LobbyActions:
+    def __init__(self, c: Controller, home: Path) -> None:
+        self.c = c
+        self.home = home
+        c.lobby = self
+        self.tasks: list[asyncio.Task[None]] = []
+
+    @property
+    def ui(self):
+        return self.c.ui
+
+    # ---- background: browse and probe ---------------------------------------------------
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self.tasks = [
+            loop.create_task(self._browse(), name="lobby-browse"),
+            loop.create_task(self._probe_loop(), name="lobby-probe"),
+        ]
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _browse(self) -> None:
+        from ..net.discovery import Browser, new_zeroconf
+
+        try:
+            azc = new_zeroconf()
+        except Exception as err:
+            self.ui.lobby_note = (
+                f"cannot listen for tables here ({safe_text(err, 60)}): press a to join by address"
+            )
+            self.c.invalidate()
+            return
+        browser = Browser(azc)
+        loop = asyncio.get_running_loop()
+        self.ui.lobby_note = "Listening for tables on this network..."
+        try:
+            await browser.start()
+            async for event in browser.events():
+                t = event.table
+                if event.kind == "removed":
+                    self.ui.book.goodbye(t.service)
+                else:
+                    self.ui.book.announce(
+                        t.service, t.name, t.addresses, t.port, t.txt, loop.time()
+                    )
+                self.c.invalidate()
+        finally:
+            with contextlib.suppress(Exception):
+                await browser.stop()
+            with contextlib.suppress(Exception):
+                await azc.async_close()
+
+    async def _probe_loop(self) -> None:
+        import aiohttp
+
+        loop = asyncio.get_running_loop()
+        timeout = aiohttp.ClientTimeout(total=PROBE_TIMEOUT)
+        async with aiohttp.ClientSession(timeout=timeout) as http:
+            while True:
+                due = self.ui.book.due(loop.time())
+                if due:
+                    await asyncio.gather(*(self._probe(http, e) for e in due))
+                    self.c.invalidate()
+                await asyncio.sleep(0.5)
+
+    async def _probe(self, http, entry: LobbyEntry) -> None:
+        listed: bool | None
+        try:
+            async with http.get(entry.probe_url) as resp:
+                tables = await resp.json(content_type=None)
+            mine = [t for t in tables if isinstance(t, dict) and t.get("id") == entry.table_id]
+            listed = bool(mine) or not entry.table_id
+            if mine:  # the listing is fresher than the TXT record: seats and phase
+                fresh = {
+                    k: str(v)
+                    for k, v in mine[0].items()
+                    if k in ("seats", "phase", "rules", "pw", "cpu")
+                }
+                entry.txt.update(fresh)
+        except Exception:
+            listed = None
+        self.ui.book.probed(entry.service, listed=listed, now=asyncio.get_running_loop().time())
+
+    # ---- keys ---------------------------------------------------------------------------
+
+    def enter(self, mode: str) -> None:
+        if mode == "lobby":
+            self.join_selected(spectate=False)
+        elif mode == "form":
+            form = self.ui.form
+            if form is not None and form.check() is not None:
+                self.ui.screen = "confirm"
+            elif form is not None:
+                self.c.say(form.error, error=True)
+        elif mode == "confirm":
+            self.open_from_form()
+
+    def escape(self, mode: str) -> None:
+        if mode == "confirm":
+            self.ui.screen = "form"
+        elif mode == "form":
+            if self.ui.from_lobby:
+                self.ui.screen = "lobby"
+            else:
+                self.c.exit_app(0)
+
+    def join_selected(self, *, spectate: bool) -> None:
+        entry = self.ui.book.current()
+        if entry is None:
+            self.c.say(
+                "no table selected: wait for one to appear, or press a to join by address",
+                error=True,
+            )
+            return
+        if entry.stale:
+            self.c.say("that table's host is not answering", error=True)
+            return
+        phase = entry.txt.get("phase", "lobby")
+        if not spectate and phase != "lobby":
+            self.c.say(f"that table is {safe_text(phase, 20)}: press s to watch it", error=True)
+            return
+        table_id = bytes.fromhex(entry.table_id) if entry.table_id else None
+        locked = entry.txt.get("pw") == "1"
+        self.ask_name_then_join(entry.url, table_id, locked=locked, spectate=spectate)
+
+    def ask_name_then_join(
+        self, url: str, table_id: bytes | None, *, locked: bool, spectate: bool
+    ) -> None:
+        def with_password(name: str, password: str | None) -> None:
+            from .runtime import start_join
+
+            self.open_table(
+                lambda: start_join(
+                    self.home,
+                    url=url,
+                    name=name,
+                    password=password,
+                    spectate=spectate,
+                    table_id=table_id,
+                ),
+                "joining",
+            )
+
+        def got_name(text: str) -> None:
+            name = clean_name(text) or self.ui.player_name or default_name()
+            self.ui.player_name = name
+            if locked:
+                self.ui.prompt = Prompt(
+                    "Password for this table:", lambda pw: with_password(name, pw), secret=True
+                )
+            else:
+                with_password(name, None)
+
+        if spectate and not locked:
+            with_password("spectator", None)
+            return
+        if spectate:
+            got_name("spectator")
+            return
+        self.ui.prompt = Prompt(
+            "Your name at the table:", got_name, text=self.ui.player_name or default_name()
+        )
+
+    def ask_address(self) -> None:
+        async def got(text: str) -> None:
+            from ..net.resolve import ResolveError, resolve
+
+            text = text.strip()
+            if not text:
+                return
+            self.c.say(f"looking for {safe_text(text, 60)}...")
+            try:
+                target = await resolve(text, timeout=3.0)
+            except ResolveError as err:
+                self.c.say(safe_text(err, 200), error=True)
+                return
+            self.c.say("")
+            self.ask_name_then_join(target.url, target.table_id, locked=False, spectate=False)
+
+        self.ui.prompt = Prompt(
+            "Table address (HOST:PORT, HOST:PORT/TABLE, or a table name):",
+            got,
+            hint="e.g. 192.168.1.20:8765",
+        )
+
+    def new_form(self, kind: TableKind) -> None:
+        form = HostForm(kind=kind)
+        form.values["my_name"] = self.ui.player_name or default_name()
+        self.ui.form = form
+        self.ui.screen = "form"
+
+    # ---- opening tables -----------------------------------------------------------------
+
+    def open_table(self, factory: Callable[[], Awaitable[TableRuntime]], what: str) -> None:
+        back = self.ui.screen if self.ui.screen in ("lobby", "form", "confirm") else "lobby"
+        self.ui.screen = "starting"
+        busy = f"{what}..."
+        self.c.say(busy)
+
+        async def go() -> None:
+            try:
+                runtime = await factory()
+            except BaseException:
+                self.ui.screen = back if self.ui.from_lobby else "starting"
+                raise
+            self.c.set_runtime(runtime)
+            if self.ui.message == busy:
+                self.c.say("")
+
+        self.c.spawn(go(), what)
+
+    def open_from_form(self) -> None:
+        form = self.ui.form
+        if form is None:
+            return
+        rules = form.check()
+        if rules is None:
+            self.c.say(form.error, error=True)
+            return
+        cpu = form.cpu()
+        from .runtime import start_hosting, start_pass_and_play, start_practice
+
+        if form.kind == TableKind.PRACTICE:
+            self.open_table(
+                lambda: start_practice(self.home, rules, cpu, form.humans()),
+                "opening a practice table",
+            )
+        elif form.kind == TableKind.PASS_AND_PLAY:
+            self.open_table(
+                lambda: start_pass_and_play(self.home, rules, form.players(), cpu),
+                "opening a pass-and-play table",
+            )
+        else:
+            name = clean_name(form.values["name"])
+            player = clean_name(form.values["my_name"])
+            self.ui.player_name = player
+            password = form.values["password"] or None
+
+            async def host() -> TableRuntime:
+                runtime = await start_hosting(
+                    self.home, name=name, player=player, rules=rules, cpu=cpu, password=password
+                )
+                self.c.say(joining_hint(name, runtime))
+                return runtime
+
+            self.open_table(host, "opening your table")

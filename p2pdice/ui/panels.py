@@ -1,0 +1,238 @@
+"""The screens around the table: lobby, new-table form and confirmation, help, prompts.
+
+Pure like `screens`: plain data in, lines of (style, text) fragments out.
+"""
+
+from __future__ import annotations
+
+from ..core.rules import Ones, Palifico, Rules, TableKind
+from .hostform import HostForm
+from .lobbymodel import LobbyRow
+from .screens import Line, _Builder, header, keys_line, wrap
+from .state import Prompt
+from .text import ASCII, Glyphs, fit
+
+LOBBY_KEYS = (
+    ("Enter", "join"),
+    ("s", "watch"),
+    ("a", "address"),
+    ("n", "host"),
+    ("p", "practice"),
+    ("t", "pass-and-play"),
+    ("q", "quit"),
+    ("?", "help"),
+)
+FORM_KEYS = (("up/down", "option"), ("left/right", "change"), ("Enter", "review"), ("Esc", "back"))
+CONFIRM_KEYS = (("Enter", "open the table"), ("Esc", "change options"))
+
+
+def render_lobby(
+    rows: list[LobbyRow],
+    selected: int,
+    note: str,
+    *,
+    columns: int = 80,
+    height: int = 22,
+    glyphs: Glyphs = ASCII,
+) -> list[Line]:
+    b = _Builder(columns)
+    b.add(*header("p2pdice lobby", "tables on this network", columns))
+    b.add(("class:rule", glyphs.rule * columns))
+    b.add(
+        ("class:heading", "   " + fit("Table", 22) + fit("Seats", 7) + fit("Phase", 14) + "Rules")
+    )
+    if not rows:
+        b.blank()
+        b.text(
+            note or "No tables yet: they appear here as soon as a host announces one.", "class:dim"
+        )
+        b.text(
+            "No network needed to practise: press p (CPU players) or t (pass-and-play).",
+            "class:dim",
+        )
+    for i, row in enumerate(rows[: height - 8]):
+        pointer = glyphs.pointer if i == selected else " "
+        style = "class:stale" if row.stale else "class:selected" if i == selected else "class:seat"
+        lock = " [pw]" if row.locked else ""
+        b.add(
+            (
+                style,
+                f" {pointer} " + fit(row.name + lock, 22) + fit(row.seats, 7) + fit(row.phase, 14),
+            ),
+            (style, fit(row.rules, columns - 46)),
+        )
+        extra = f"     at {row.where}" + (
+            f", {row.cpu} (its host could read those dice)" if row.cpu else ""
+        )
+        b.add(("class:dim" if not row.stale else "class:stale", fit(extra, columns)))
+    b.blank()
+    if rows and note:
+        b.text(note, "class:dim")
+    b.text("Greyed tables stopped answering and disappear shortly.", "class:dim")
+    return b.done(height)
+
+
+def render_form(
+    form: HostForm, *, columns: int = 80, height: int = 22, glyphs: Glyphs = ASCII
+) -> list[Line]:
+    titles = {
+        TableKind.STANDARD: "Host a new table",
+        TableKind.PRACTICE: "Practice against CPU players",
+        TableKind.PASS_AND_PLAY: "Pass-and-play: several people, one device",
+    }
+    b = _Builder(columns)
+    b.add(*header(titles[form.kind], "rules are fixed once it opens", columns))
+    b.add(("class:rule", glyphs.rule * columns))
+    fields = form.fields()
+    current = form.current
+    for f in fields:
+        chosen = f.key == current.key
+        pointer = glyphs.pointer if chosen else " "
+        value = form.shown(f)
+        if chosen and f.text:
+            value += "_"
+        elif chosen:
+            value = f"< {value} >"
+        b.add(
+            ("class:label" if not chosen else "class:selected", f" {pointer} " + fit(f.label, 16)),
+            ("class:value" if not chosen else "class:selected", " " + fit(value, 30)),
+        )
+    b.blank()
+    b.text(current.help, "class:dim")
+    if form.kind != TableKind.STANDARD:
+        cpu = form.cpu()
+        b.text(
+            f"CPU seats: {len(cpu)} ({form.values['level']}), filling the seats nobody plays.",
+            "class:dim",
+        )
+    if form.error:
+        b.text(form.error, "class:error")
+    return b.done(height)
+
+
+def render_confirm(
+    form: HostForm, rules: Rules, *, columns: int = 80, height: int = 22, glyphs: Glyphs = ASCII
+) -> list[Line]:
+    b = _Builder(columns)
+    b.add(*header("Check the rules", "they cannot change after this", columns))
+    b.add(("class:rule", glyphs.rule * columns))
+    b.text(f"{rules.summary()}", "class:standing")
+    people, lines = form.summary(rules)
+    for line in people:
+        b.text(line, "class:value")
+    half = (len(lines) + 1) // 2
+    for left, right in zip(lines[:half], [*lines[half:], ""], strict=False):
+        b.add(("class:value", "  " + fit(left, 38)), ("class:value", fit(right, columns - 40)))
+    b.blank()
+    b.text(
+        "These options become part of the table's identity: every commitment binds them, "
+        "so nobody can change them during the game.",
+        "class:dim",
+    )
+    b.text("Enter opens the table; Esc goes back to change them.", "class:label")
+    return b.done(height)
+
+
+def _rule_lines(rules: Rules) -> list[str]:
+    ones = {
+        Ones.WILD: "Ones are wild: they count for every face. Ones are never bid.",
+        Ones.NATURAL: "Ones are an ordinary face (the lowest). Nothing is wild.",
+        Ones.ACES: "Ones are wild and may be bid: onto ones needs half the quantity (rounded up); "
+        "off ones needs twice plus one.",
+    }[rules.ones]
+    lines = [
+        f"{rules.seats} seats, {rules.starting_dice} dice each. {ones}",
+        "A raise is a higher quantity, or the same quantity on a higher face. "
+        "Liar: the bid is too high; the loser of the count gives up one die.",
+    ]
+    if rules.exact_call:
+        lines.append("Exact call on: bet the bid is spot on; right regains a die, wrong loses one.")
+    if rules.palifico != Palifico.OFF:
+        lines.append(
+            f"Palifico {rules.palifico}: when a player first drops to one die, the next round has "
+            "no wild ones and a fixed face"
+            + (" (one-die players may change it)." if rules.palifico == Palifico.FREE else ".")
+        )
+    extra = []
+    if rules.turn_timer:
+        extra.append(f"{rules.turn_timer} s per turn")
+    if rules.undo:
+        extra.append("undo of your own last bid allowed")
+    if rules.kind != TableKind.STANDARD:
+        extra.append(str(rules.kind).replace("_", "-") + " table")
+    if extra:
+        lines.append("; ".join(extra).capitalize() + ".")
+    return lines
+
+
+TABLE_HELP_KEYS = (
+    ("up/down", "quantity of your bid up or down (only legal bids are offered)"),
+    ("left/right", "face of your bid"),
+    ("Enter", "place the bid; or type one (4 5, four 5s, 4 x 5s) then Enter"),
+    ("l / x", "call Liar / call Exact (when the table allows exact calls)"),
+    ("u", "undo your last bid (undo tables, before anyone acts after it)"),
+    ("h", "odds hint on/off: chance a bid is true given your own dice"),
+    ("r", "review earlier rounds (left/right to move, Esc to return)"),
+    ("Tab", "switch seats (practice tables)"),
+    ("? / q", "this help / leave the table"),
+)
+
+
+def render_help(
+    rules: Rules | None, *, columns: int = 80, height: int = 22, glyphs: Glyphs = ASCII
+) -> list[Line]:
+    b = _Builder(columns)
+    b.add(*header("Help", "Esc or ? to close", columns))
+    b.add(("class:rule", glyphs.rule * columns))
+    if rules is not None:
+        b.add(("class:heading", " This table: " + rules.summary()))
+        for line in _rule_lines(rules):
+            b.text(line, "class:value")
+    else:
+        b.text(
+            "Liar's Dice: bid on all the dice on the table; call Liar when a bid is too high.",
+            "class:value",
+        )
+    b.blank()
+    b.add(("class:heading", " Keys"))
+    for key, text in TABLE_HELP_KEYS:
+        b.add(("class:key", "  " + fit(key, 12)), ("class:value", text))
+    b.blank()
+    b.text(
+        "Odds: the binomial tail over the dice you cannot see, with p = 1/3 for a face other "
+        "than one when ones are wild (not in palifico), else 1/6. The comparison code must be "
+        "the same on every screen at the table; a tick means that hand matched its commitment.",
+        "class:dim",
+    )
+    return b.done(height)
+
+
+def render_prompt(
+    prompt: Prompt, *, columns: int = 80, height: int = 22, glyphs: Glyphs = ASCII
+) -> list[Line]:
+    b = _Builder(columns)
+    for _ in range(max(height // 2 - 3, 0)):
+        b.blank()
+    b.text(prompt.question, "class:standing")
+    shown = "*" * len(prompt.text) if prompt.secret else prompt.text
+    b.add(("class:label", "  > "), ("class:typed", shown + "_"))
+    if prompt.hint:
+        b.text(prompt.hint, "class:dim")
+    b.blank()
+    b.text("Enter to confirm, Esc to cancel.", "class:dim")
+    return b.done(height)
+
+
+def render_message_screen(
+    title: str, text: str, *, columns: int = 80, height: int = 22, glyphs: Glyphs = ASCII
+) -> list[Line]:
+    b = _Builder(columns)
+    b.add(*header(title, "", columns))
+    b.add(("class:rule", glyphs.rule * columns))
+    b.blank()
+    for line in wrap(text, columns - 2):
+        b.add(("class:label", " " + line))
+    return b.done(height)
+
+
+__all__ = ["keys_line"]

@@ -1,0 +1,193 @@
+"""Tables this terminal plays at: practice, pass-and-play, a hosted table, or a joined one.
+
+A `TableRuntime` owns the sessions this device holds (one per seat it plays), their links
+(in-process `LocalClient`s, or a reconnecting WebSocket) and, when this machine hosts, the
+`HostService`. Practice and pass-and-play tables are hosted on loopback only, without an
+advertisement, so they work with no network at all. Each seat has its own identity key in
+its own folder, as a player on another device would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.rules import Rules, TableKind
+from ..net.client import LocalClient, Outcome, run_websocket
+from ..net.hostapp import HostedTable, HostService, TableConfig
+from ..net.limits import clean_name
+from ..net.session import ClientSession
+from ..store import load_or_create_key
+
+log = logging.getLogger("p2pdice.ui")
+
+
+def default_name() -> str:
+    """The login name, cleaned, as a default player name."""
+    with contextlib.suppress(Exception):
+        import getpass
+
+        return clean_name(getpass.getuser())[:24] or "player"
+    return "player"
+
+
+@dataclass
+class TableRuntime:
+    kind: str  #: "practice", "pass_and_play", "host", "join" or "spectate"
+    sessions: list[ClientSession]
+    service: HostService | None = None
+    table: HostedTable | None = None
+    clients: list[LocalClient] = field(default_factory=list)
+    link: asyncio.Task[str] | None = None
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    url: str | None = None
+
+    @property
+    def outcome(self) -> str | None:
+        if self.link is None or not self.link.done() or self.link.cancelled():
+            return None
+        return self.link.result() if self.link.exception() is None else Outcome.GAVE_UP
+
+    def link_state(self, session: ClientSession) -> str:
+        if self.link is not None and self.link.done():
+            return "closed" if session.finished or self.outcome == Outcome.OVER else "lost"
+        if session.connected:
+            return "connected"
+        return "connecting" if session.peer is None else "reconnecting"
+
+    async def close(self) -> None:
+        self.stop.set()
+        if self.link is not None:
+            self.link.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.link
+        for client in self.clients:
+            with contextlib.suppress(Exception):
+                await client.stop()
+        if self.service is not None:
+            with contextlib.suppress(Exception):
+                await self.service.stop()
+        for session in self.sessions:
+            with contextlib.suppress(Exception):
+                session.close()
+
+
+def _seat_session(home: Path, name: str, **kw) -> ClientSession:
+    key = load_or_create_key(home / "identity.key")
+    return ClientSession(key=key, name=clean_name(name) or "player", home=home, **kw)
+
+
+async def _local_table(
+    base: Path, *, name: str, rules: Rules, cpu: list[str], humans: list[str], kind: str
+) -> TableRuntime:
+    service = HostService(home=base / "host", bind="127.0.0.1", advertise=False)
+    await service.start()
+    runtime = TableRuntime(kind=kind, sessions=[], service=service)
+    try:
+        table = await service.open_table(TableConfig(name=name, rules=rules, cpu=cpu))
+        runtime.table = table
+        for i, who in enumerate(humans, 1):
+            session = _seat_session(base / str(i), who)
+            client = LocalClient(session, table.server)
+            runtime.sessions.append(session)
+            runtime.clients.append(client)
+            client.start()
+    except BaseException:
+        await runtime.close()
+        raise
+    return runtime
+
+
+async def start_practice(
+    home: Path, rules: Rules, cpu: list[str], humans: int = 1, *, name: str | None = None
+) -> TableRuntime:
+    """A table on loopback against CPU players; the owner holds `humans` seats."""
+    base = (clean_name(name or "") or default_name())[:20]
+    names = [base] if humans == 1 else [f"{base} {i}" for i in range(1, humans + 1)]
+    return await _local_table(
+        home / "practice", name="Practice", rules=rules, cpu=cpu, humans=names, kind="practice"
+    )
+
+
+async def start_pass_and_play(
+    home: Path, rules: Rules, players: list[str], cpu: list[str]
+) -> TableRuntime:
+    """Several people on this device (one seat each) and CPU seats, on loopback."""
+    return await _local_table(
+        home / "pass-and-play",
+        name="Pass and play",
+        rules=rules,
+        cpu=cpu,
+        humans=players,
+        kind="pass_and_play",
+    )
+
+
+async def start_hosting(
+    home: Path,
+    *,
+    name: str,
+    player: str,
+    rules: Rules,
+    cpu: list[str],
+    password: str | None,
+    bind: str | None = None,
+    port: int = 0,
+    advertise: bool = True,
+    resume_lines: list[bytes] | None = None,
+) -> TableRuntime:
+    """Host a table on the LAN and sit at it (the host's own seat is an in-process link)."""
+    service = HostService(home=home, bind=bind, port=port, advertise=advertise)
+    await service.start()
+    runtime = TableRuntime(kind="host", sessions=[], service=service)
+    try:
+        table = await service.open_table(
+            TableConfig(name=name, rules=rules, cpu=cpu, password=password),
+            resume_lines=resume_lines,
+        )
+        runtime.table = table
+        session = _seat_session(home / "seat", player, password=password)
+        client = LocalClient(session, table.server)
+        runtime.sessions.append(session)
+        runtime.clients.append(client)
+        client.start()
+        runtime.url = f"{bind or '0.0.0.0'}:{service.port}"
+    except BaseException:
+        await runtime.close()
+        raise
+    return runtime
+
+
+async def start_join(
+    home: Path,
+    *,
+    url: str,
+    name: str,
+    password: str | None,
+    spectate: bool,
+    table_id: bytes | None,
+    give_up_after: float = 120.0,
+) -> TableRuntime:
+    """Join (or watch) a table over the network, reconnecting after drops."""
+    session = _seat_session(
+        home,
+        name,
+        password=password,
+        mode="spectate" if spectate else "play",
+        expect_table=table_id,
+    )
+    runtime = TableRuntime(kind="spectate" if spectate else "join", sessions=[session], url=url)
+    runtime.link = asyncio.get_running_loop().create_task(
+        run_websocket(session, url, give_up_after=give_up_after, stop=runtime.stop),
+        name="table-link",
+    )
+    return runtime
+
+
+def kind_of(rules: Rules) -> str:
+    return {TableKind.PRACTICE: "practice", TableKind.PASS_AND_PLAY: "pass_and_play"}.get(
+        rules.kind, "host"
+    )

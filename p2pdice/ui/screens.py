@@ -1,0 +1,360 @@
+"""Models rendered as styled text: lists of lines, each a list of (style, text) fragments.
+
+Pure, and without prompt_toolkit: a fragment list is exactly what prompt_toolkit's
+FormattedTextControl draws, and tests turn it into plain text to check what an 80x24
+terminal without colour shows. Every marker that matters (`*4*`, `(1)`, `>`, `verified`,
+`ALARM`, `(pending)`) is in the text itself; styles only add colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .reveal import GameOverModel, PassModel, RevealModel
+from .text import ASCII, Glyphs, dice_rows, fit, width
+from .viewmodel import TableModel
+
+Fragment = tuple[str, str]
+Line = list[Fragment]
+
+
+def plain(lines: Sequence[Line]) -> str:
+    """The text a monochrome terminal shows."""
+    return "\n".join("".join(text for _, text in line) for line in lines)
+
+
+def fragments(lines: Sequence[Line]) -> list[Fragment]:
+    out: list[Fragment] = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(line)
+    return out
+
+
+def wrap(text: str, columns: int) -> list[str]:
+    """Word wrap for one paragraph."""
+    words, lines, current = [], [], ""
+    for word in text.split():
+        while width(word) > columns:  # a path or a long code: break it
+            words.append(word[:columns])
+            word = word[columns:]
+        words.append(word)
+    for word in words:
+        candidate = f"{current} {word}" if current else word
+        if width(candidate) <= columns:
+            current = candidate
+        else:
+            if current:
+                lines.append(current)
+            current = word
+    if current:
+        lines.append(current)
+    return lines or [""]
+
+
+def cut(line: Line, columns: int) -> Line:
+    """A line no wider than `columns` (the last fragment that overflows is cut)."""
+    out: Line = []
+    used = 0
+    for style, text in line:
+        w = width(text)
+        if used + w <= columns:
+            out.append((style, text))
+            used += w
+            continue
+        room = columns - used
+        if room > 0:
+            out.append((style, fit(text, room)))
+        break
+    return out
+
+
+def header(title: str, right: str, columns: int, subtitle: str = "") -> Line:
+    left = f" {title}"
+    sub = f"  {subtitle}" if subtitle else ""
+    room = columns - width(right) - 2
+    main = fit(left + sub, max(room, 0))
+    return [
+        ("class:title", main[: len(left)]),
+        ("class:subtitle", main[len(left) :]),
+        ("", " "),
+        ("class:code", right),
+        ("", " "),
+    ]
+
+
+def rule_or_alarm(alarm: str | None, glyphs: Glyphs, columns: int) -> list[Line]:
+    if alarm:
+        return [
+            [("class:alarm", fit(" " + line, columns))] for line in wrap(alarm, columns - 1)[:2]
+        ]
+    return [[("class:rule", glyphs.rule * columns)]]
+
+
+def keys_line(keys: Iterable[tuple[str, str]], columns: int) -> Line:
+    """The hint bar: `key label` pairs, as many as fit."""
+    line: Line = [("class:keybar", " ")]
+    used = 1
+    for key, label in keys:
+        piece = width(key) + 1 + width(label) + 2
+        if used + piece > columns:
+            break
+        line += [("class:key", key), ("class:keybar", f" {label}  ")]
+        used += piece
+    line.append(("class:keybar", " " * max(columns - used, 0)))
+    return line
+
+
+def squeeze(lines: list[Line], optional: set[int], height: int) -> list[Line]:
+    """Drop optional (blank) lines from the bottom up, then cut, to fit `height`."""
+    drop = sorted(optional, reverse=True)
+    keep = list(range(len(lines)))
+    while len(keep) > height and drop:
+        keep.remove(drop.pop(0))
+    return [lines[i] for i in keep][:height]
+
+
+class _Builder:
+    def __init__(self, columns: int) -> None:
+        self.columns = columns
+        self.lines: list[Line] = []
+        self.optional: set[int] = set()
+
+    def add(self, *frags: Fragment) -> None:
+        self.lines.append(cut(list(frags), self.columns))
+
+    def text(self, text: str, style: str = "") -> None:
+        for line in wrap(text, self.columns - 1):
+            self.add((style, " " + line))
+
+    def blank(self) -> None:
+        self.optional.add(len(self.lines))
+        self.lines.append([("", "")])
+
+    def extend(self, lines: Iterable[Line]) -> None:
+        for line in lines:
+            self.add(*line)
+
+    def done(self, height: int) -> list[Line]:
+        return squeeze(self.lines, self.optional, height)
+
+
+# ---- the table --------------------------------------------------------------------------------
+
+SEAT_COLUMNS = 50
+
+
+def _seat_line(row, glyphs: Glyphs) -> Line:
+    marker = glyphs.pointer if row.is_turn else " "
+    style = "class:seat"
+    if row.out:
+        style = "class:out"
+    elif row.trouble:
+        style = "class:trouble"
+    elif row.is_turn:
+        style = "class:turn"
+    name_style = "class:me" if row.is_me else style
+    return [
+        (style, f" {marker} "),
+        (name_style, fit(row.name, 24)),
+        (style, fit(row.dice, 5, align="right") + "  "),
+        (style, fit(row.status, SEAT_COLUMNS - 34)),
+    ]
+
+
+def render_table(
+    model: TableModel, *, columns: int = 80, height: int = 22, glyphs: Glyphs = ASCII
+) -> list[Line]:
+    b = _Builder(columns)
+    b.add(*header(model.title, model.code, columns, model.subtitle))
+    b.extend(rule_or_alarm(model.alarm, glyphs, columns))
+    rows = [_seat_line(r, glyphs) for r in model.seats]
+    block = max(len(rows), 3)
+    bids = list(model.bids)
+    bid_lines: list[Line] = []
+    shown = bids[-(block):] if len(bids) > block else bids
+    if len(bids) > block:
+        shown = bids[-(block - 1) :]
+        bid_lines.append([("class:dim", f"... {len(bids) - len(shown)} earlier")])
+    for line in shown:
+        style = "class:pending" if line.pending else "class:mybid" if line.mine else "class:bid"
+        tail = " (pending)" if line.pending else ""
+        bid_lines.append([(style, fit(line.name, 14) + " " + line.bid + tail)])
+    b.add(
+        (
+            "class:heading",
+            fit("   Seat", 27) + fit("Dice", 7) + fit("Status", SEAT_COLUMNS - 34),
+        ),
+        ("class:rule", glyphs.vertical),
+        ("class:heading", " Bids this round"),
+    )
+    for i in range(block):
+        left = rows[i] if i < len(rows) else [("", "")]
+        left_width = sum(width(t) for _, t in left)
+        pad: Line = [("", " " * max(SEAT_COLUMNS - left_width, 0))]
+        right = bid_lines[i] if i < len(bid_lines) else [("", "")]
+        b.add(*left, *pad, ("class:rule", glyphs.vertical), ("", " "), *right)
+    b.blank()
+    if model.standing:
+        b.text(model.standing, "class:standing")
+    if model.turn_line:
+        b.text(model.turn_line, "class:turnline")
+    b.blank()
+    b.text(model.hand_label, "class:label")
+    for line in dice_rows(model.hand, glyphs):
+        b.add(("class:die", "  " + line))
+    entry = model.entry
+    if entry is not None:
+        b.blank()
+        if entry.can_bid:
+            b.add(
+                ("class:label", " Your bid: "),
+                ("class:selected", f" < {entry.selected_text} > "),
+                ("class:dim", "  up/down quantity, left/right face, Enter to bid"),
+            )
+        else:
+            b.text(
+                "No raise is possible: call Liar" + (" or Exact." if entry.can_exact else "."),
+                "class:label",
+            )
+        typed = entry.typed
+        if typed:
+            style = "class:ok" if entry.preview_ok else "class:error"
+            b.add(
+                ("class:label", " Typed: "),
+                ("class:typed", typed + "_"),
+                ("", "  "),
+                (style, entry.preview),
+            )
+        else:
+            calls = []
+            if entry.can_challenge:
+                calls.append("l = Liar")
+            if entry.can_exact:
+                calls.append("x = Exact")
+            extra = ("   " + ", ".join(calls)) if calls else ""
+            b.add(("class:dim", " Or type a bid like 4 5 or four 5s." + extra))
+        if entry.odds:
+            b.text(entry.odds, "class:odds")
+    elif model.can_undo:
+        b.text("u takes back your last bid (nobody has acted since).", "class:dim")
+    for notice in model.notices:
+        b.text(notice, "class:notice")
+    return b.done(height)
+
+
+# ---- the reveal and game over -------------------------------------------------------------------
+
+
+def _hand_line(row, glyphs: Glyphs) -> Line:
+    line: Line = [("class:seat", " " + fit(row.name, 14) + " ")]
+    if row.cells:
+        for cell in row.cells:
+            line.append((f"class:{cell.kind}", cell.text))
+            line.append(("", " "))
+        used = 4 * len(row.cells)
+        line.append(("", " " * max(20 - used, 0)))
+    else:
+        line.append(("class:dim", fit(row.note, 20)))
+    line.append(("class:seat", fit(row.matched, 6, align="center") + " "))
+    if row.check == "ok":
+        check = [("class:ok", fit(f"{glyphs.tick} {row.check_text}", 24))]
+    elif row.check == "alarm":
+        check = [("class:alarm", fit(f"{glyphs.cross} {row.check_text}", 24))]
+    elif row.check:
+        check = [("class:waiting", fit(row.check_text, 24))]
+    else:
+        check = [("", " " * 24)]
+    return [*line, *check, ("", " "), ("class:change", row.change)]
+
+
+def render_reveal(
+    model: RevealModel, *, columns: int = 80, height: int = 22, glyphs: Glyphs = ASCII
+) -> list[Line]:
+    b = _Builder(columns)
+    b.add(*header(model.title, model.code, columns))
+    b.extend(rule_or_alarm(model.alarm, glyphs, columns))
+    if model.outcome:
+        b.text(model.outcome, "class:outcome")
+    else:
+        b.text(model.call_line, "class:standing")
+    if model.count_line:
+        b.text(model.count_line, "class:label")
+    b.blank()
+    b.add(
+        (
+            "class:heading",
+            " "
+            + fit("Seat", 15)
+            + fit("Hand", 20)
+            + fit("Match", 7)
+            + fit("Commitment", 25)
+            + "Dice",
+        )
+    )
+    for row in model.rows:
+        b.add(*_hand_line(row, glyphs))
+    b.blank()
+    if model.legend:
+        b.add(("class:dim", " " + model.legend))
+    for fault in model.faults[-2:]:
+        b.text(fault, "class:notice")
+    if model.bids:
+        for line in wrap(model.bids, columns - 1)[:2]:
+            b.add(("class:dim", " " + line))
+    if model.next_line:
+        b.text(model.next_line, "class:turnline")
+    return b.done(height)
+
+
+def render_game_over(
+    model: GameOverModel, *, columns: int = 80, height: int = 22, glyphs: Glyphs = ASCII
+) -> list[Line]:
+    b = _Builder(columns)
+    b.add(*header(model.title, model.code, columns))
+    b.extend(rule_or_alarm(model.alarm, glyphs, columns))
+    b.blank()
+    b.add(("class:heading", " Final ranking"))
+    for line in model.ranking:
+        b.add(("class:seat", "   " + line))
+    b.blank()
+    b.text(model.transcript, "class:label")
+    b.text("Anyone can check it offline with: p2pdice verify FILE", "class:dim")
+    return b.done(height)
+
+
+def render_pass(
+    model: PassModel, *, columns: int = 80, height: int = 22, glyphs: Glyphs = ASCII
+) -> list[Line]:
+    b = _Builder(columns)
+    top = max((height - 9) // 2, 1)
+    for _ in range(top):
+        b.blank()
+    bar = glyphs.rule * (columns - 4)
+    b.add(("class:rule", "  " + bar))
+    b.add(("class:passtitle", fit(model.title, columns, align="center")))
+    b.add(("class:rule", "  " + bar))
+    b.blank()
+    if model.last_bid:
+        b.add(("class:standing", fit(model.last_bid, columns, align="center")))
+    b.blank()
+    for line in wrap(model.prompt, columns - 8):
+        b.add(("class:label", fit(line, columns, align="center")))
+    if model.undo_line:
+        b.blank()
+        b.add(("class:dim", fit(model.undo_line, columns, align="center")))
+    return b.done(height)
+
+
+def render_lines(
+    texts: Iterable[tuple[str, str]], *, columns: int = 80, height: int = 22
+) -> list[Line]:
+    """Simple screens (help, messages): (style, paragraph) pairs, wrapped."""
+    b = _Builder(columns)
+    for style, text in texts:
+        if not text:
+            b.blank()
+        else:
+            b.text(text, style)
+    return b.done(height)

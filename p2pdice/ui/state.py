@@ -1,0 +1,56 @@
+"""The one state object the whole application is drawn from and its keys act on."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .hostform import HostForm
+from .lobbymodel import LobbyBook
+from .text import ASCII, Glyphs
+from .viewmodel import EntryState
+
+if TYPE_CHECKING:
+    from .runtime import TableRuntime
+
+
+@dataclass
+class Prompt:
+    """A one-line question (a name, a password, an address)."""
+
+    question: str
+    on_done: Callable[[str], Awaitable[None] | None]
+    text: str = ""
+    secret: bool = False
+    hint: str = ""
+
+
+@dataclass
+class UiState:
+    glyphs: Glyphs = ASCII
+    screen: str = "table"  #: lobby, form, confirm, starting or table
+    help: bool = False
+    quitting: bool = False  #: asking "leave the table?"
+    message: str = ""
+    message_style: str = "class:message"
+    # the table
+    runtime: TableRuntime | None = None
+    current: int = 0  #: index of the session this screen shows (practice: Tab switches)
+    entry: EntryState = field(default_factory=EntryState)
+    entry_key: tuple[object, ...] | None = None
+    seen_results: int | None = None  #: results the player has looked at
+    review: int | None = None  #: index of the earlier result being reviewed
+    holder: int | None = None  #: pass-and-play: the seat holding the device
+    sent: dict[int, str] = field(default_factory=dict)  #: seat -> what it sent, until logged
+    errors_seen: dict[int, int] = field(default_factory=dict)
+    followed: tuple[int, int, int] | None = None  #: practice: the turn we last switched to
+    auto_moved: set[tuple[int, int, int]] = field(default_factory=set)
+    # the lobby and forms
+    book: LobbyBook = field(default_factory=LobbyBook)
+    lobby_note: str = ""
+    from_lobby: bool = False
+    form: HostForm | None = None
+    prompt: Prompt | None = None
+    player_name: str = ""
+    exit_code: int = 0

@@ -1,0 +1,136 @@
+"""Display-safe text: sanitising, terminal widths, and dice drawn for any terminal.
+
+Everything here is pure. Names and details that come from the network pass through
+`clean_name` (names) or `safe_text` (longer details) before they are drawn, so an escape
+sequence in a hostile name shows as harmless text instead of steering the terminal.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from ..net.limits import clean_name
+
+# The same sequences net.limits removes from names: CSI, OSC, and two-byte escapes.
+_ESCAPES = re.compile(
+    r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])|\x9b[0-?]*[ -/]*[@-~]"
+)
+
+
+def safe_text(text: object, limit: int = 300) -> str:
+    """Any text made printable on one line: escapes and control characters removed."""
+    raw = _ESCAPES.sub("", str(text))
+    kept = []
+    for ch in raw:
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            kept.append(" " if ch in "\t\n\r" else "")
+            continue
+        kept.append(" " if category == "Zs" else ch)
+    out = " ".join("".join(kept).split())
+    return out if len(out) <= limit else out[: limit - 3] + "..."
+
+
+def safe_name(text: object, fallback: str = "?") -> str:
+    """A display name from the network (net.limits.clean_name), never empty."""
+    return clean_name(str(text)) or fallback
+
+
+def char_width(ch: str) -> int:
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def width(text: str) -> int:
+    """Columns `text` takes in a terminal."""
+    return sum(char_width(ch) for ch in text)
+
+
+def fit(text: str, columns: int, *, align: str = "left") -> str:
+    """`text` cut (with an ellipsis) or padded to exactly `columns` terminal columns."""
+    if columns <= 0:
+        return ""
+    if width(text) > columns:
+        out, used = [], 0
+        for ch in text:
+            w = char_width(ch)
+            if used + w > columns - 1:
+                break
+            out.append(ch)
+            used += w
+        text = "".join(out) + "~"
+    pad = columns - width(text)
+    if align == "right":
+        return " " * pad + text
+    if align == "center":
+        return " " * (pad // 2) + text + " " * (pad - pad // 2)
+    return text + " " * pad
+
+
+@dataclass(frozen=True, slots=True)
+class Glyphs:
+    """Characters for boxes, pips and ticks; ASCII ones work in any terminal."""
+
+    corner_tl: str
+    corner_tr: str
+    corner_bl: str
+    corner_br: str
+    horizontal: str
+    vertical: str
+    pip: str
+    tick: str
+    cross: str
+    pointer: str
+    rule: str
+
+
+ASCII = Glyphs("+", "+", "+", "+", "-", "|", "o", "v", "X", ">", "-")
+UNICODE = Glyphs("┌", "┐", "└", "┘", "─", "│", "●", "✓", "✗", "▶", "─")
+
+# Pip positions on a 3x3 grid, row by row.
+_PIPS = {
+    1: ("   ", " o ", "   "),
+    2: ("o  ", "   ", "  o"),
+    3: ("o  ", " o ", "  o"),
+    4: ("o o", "   ", "o o"),
+    5: ("o o", " o ", "o o"),
+    6: ("o o", "o o", "o o"),
+}
+
+DIE_WIDTH = 9  #: columns of one drawn die
+DIE_HEIGHT = 5  #: rows of one drawn die
+
+
+def die_lines(face: int, glyphs: Glyphs = ASCII) -> list[str]:
+    """One die drawn with pips in a 9x5 box: large, and clear without colour."""
+    g = glyphs
+    top = g.corner_tl + g.horizontal * 7 + g.corner_tr
+    bottom = g.corner_bl + g.horizontal * 7 + g.corner_br
+    rows = [
+        g.vertical + " " + " ".join(c if c == " " else g.pip for c in row) + " " + g.vertical
+        for row in _PIPS.get(face, ("   ", " ? ", "   "))
+    ]
+    return [top, *rows, bottom]
+
+
+def dice_rows(hand: tuple[int, ...], glyphs: Glyphs = ASCII, gap: int = 1) -> list[str]:
+    """Several dice side by side, then a line with their numbers under them."""
+    if not hand:
+        return []
+    drawn = [die_lines(d, glyphs) for d in hand]
+    sep = " " * gap
+    lines = [sep.join(d[row] for d in drawn) for row in range(DIE_HEIGHT)]
+    lines.append(sep.join(fit(str(d), DIE_WIDTH, align="center") for d in hand))
+    return lines
+
+
+def die_cell(die: int, *, counts: bool, wild: bool) -> str:
+    """A die in a hand at the reveal: `*4*` counts, `(1)` is a wild one that counts."""
+    if wild:
+        return "(1)"
+    if counts:
+        return f"*{die}*"
+    return f" {die} "

@@ -1,0 +1,479 @@
+"""What the table screen shows, as plain data: a pure function of a Snapshot and the entry.
+
+A `Snapshot` holds everything one screen may know, read from a ClientSession by
+`ui.snapshot` (the only module that touches the session): the seat's SeatView, the roster,
+connection status, the comparison code, pending messages, alarms and the log's notes.
+`table_model()` turns it into a `TableModel`: rows of text, flags and the keys that make
+sense right now. Nothing here imports prompt_toolkit, so every decision is unit-tested
+directly; names from the network are cleaned here, once, before anything draws them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..bots.odds import bid_true_chance
+from ..core.bids import Bid
+from ..core.describe import bid_words
+from ..core.game import Phase
+from ..core.rules import Rules, TableKind
+from ..core.table import Note
+from ..core.view import SeatView
+from .bidentry import BidChoices, BidSyntaxError, parse_bid
+from .text import safe_name, safe_text
+
+#: Message types a player sends by choice (the others are sent by the protocol itself).
+USER_KINDS = ("bid", "challenge", "exact", "undo", "next_round")
+#: Log notes that record something done to a seat rather than by it.
+FAULT_KINDS = ("forced", "absent", "abort", "forfeit", "stand_in", "returned")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatFacts:
+    name: str  #: as received; cleaned before display
+    cpu: bool = False
+    host_run: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Snapshot:
+    """Everything one screen may know about one table, from one seat's point of view."""
+
+    table_name: str = ""
+    rules: Rules | None = None
+    phase: str = "connecting"  #: a TablePhase value, or "connecting"
+    seats: tuple[SeatFacts | None, ...] = ()  #: None: a free seat (before the start)
+    view: SeatView | None = None
+    me: int | None = None  #: the seat this screen speaks for; None: spectator or nobody
+    mine: tuple[int, ...] = ()  #: every seat this device holds
+    connected: frozenset[int] | None = None
+    turn_left: float | None = None  #: seconds until the turn timer runs out
+    code: str | None = None
+    pending: frozenset[str] = frozenset()
+    pending_action: str | None = None  #: what we sent and the log does not show yet
+    alarms: tuple[tuple[str, str], ...] = ()
+    halted: bool = False
+    notes: tuple[Note, ...] = ()
+    openings: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    absent: frozenset[int] = frozenset()
+    stand_ins: frozenset[int] = frozenset()
+    host_cpu: int = 0
+    transcript: str | None = None
+    link: str = "connecting"  #: connecting, connected, reconnecting, closed
+    fatal: tuple[str, str] | None = None
+
+    @property
+    def names(self) -> list[str]:
+        return [
+            "(free seat)" if s is None else safe_name(s.name, f"seat {i}")
+            for i, s in enumerate(self.seats)
+        ]
+
+    @property
+    def kind(self) -> TableKind:
+        return self.rules.kind if self.rules is not None else TableKind.STANDARD
+
+
+@dataclass(frozen=True, slots=True)
+class EntryState:
+    """The bid being composed: a cursor over legal bids, or typed text."""
+
+    cursor: Bid | None = None
+    typed: str = ""
+    show_odds: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    name: str
+    dice: str
+    status: str
+    is_turn: bool = False
+    is_me: bool = False
+    mine: bool = False
+    out: bool = False
+    trouble: bool = False  #: disconnected or away
+
+
+@dataclass(frozen=True, slots=True)
+class BidLine:
+    name: str
+    bid: str
+    pending: bool = False
+    mine: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EntryModel:
+    """The bid entry of the seat whose turn it is."""
+
+    selected: Bid | None
+    selected_text: str
+    typed: str
+    preview: str  #: what the typed text means, or why it is not a legal bid
+    preview_ok: bool
+    can_bid: bool
+    can_challenge: bool
+    can_exact: bool
+    odds: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TableModel:
+    title: str
+    subtitle: str
+    code: str
+    seats: tuple[SeatRow, ...]
+    bids: tuple[BidLine, ...]
+    standing: str
+    turn_line: str
+    hand: tuple[int, ...]
+    hand_label: str
+    entry: EntryModel | None
+    notices: tuple[str, ...]
+    alarm: str | None
+    can_undo: bool
+    my_turn: bool
+    keys: tuple[tuple[str, str], ...]
+
+
+# ---- small facts ----------------------------------------------------------------------------
+
+
+def code_text(code: str | None) -> str:
+    return f"code {code}" if code else "code: at the start"
+
+
+def alarm_text(snap: Snapshot) -> str | None:
+    if not snap.alarms:
+        return None
+    reason, detail = snap.alarms[-1]
+    tail = " - stopped following this host" if snap.halted else ""
+    return f"ALARM {safe_text(reason, 40)}: {safe_text(detail, 160)}{tail}"
+
+
+_SEAT_IN_TEXT = re.compile(r"\bseat (\d+)")
+
+
+def alarm_seats(snap: Snapshot) -> dict[int, str]:
+    """Seats an alarm names (e.g. a tampered opening), with the alarm's reason."""
+    out: dict[int, str] = {}
+    for reason, detail in snap.alarms:
+        match = _SEAT_IN_TEXT.search(detail)
+        if match:
+            out[int(match.group(1))] = safe_text(reason, 40)
+    return out
+
+
+def timer_text(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    left = max(0, int(seconds + 0.999))
+    return f"{left // 60}:{left % 60:02d} left"
+
+
+def fault_line(note: Note, names: list[str]) -> str | None:
+    """A forced move, absence, abort, forfeit or stand-in, with the seat it concerns."""
+    who = names[note.seat] if note.seat is not None and note.seat < len(names) else "a seat"
+    detail = safe_text(note.detail, 60)
+    if note.kind == "forced":
+        reason, _, action = detail.partition(": ")
+        cause = "turn timer ran out" if reason == "timer" else "was away"
+        what = action.replace("_", " ") or "a move"
+        return f"{who}'s {cause}: the host played {what} for them"
+    if note.kind == "absent":
+        return f"the host declared {who} away ({detail.replace('_', ' ') or 'no reply'})"
+    if note.kind == "abort":
+        return f"the deal was restarted: {who} did not commit ({detail})"
+    if note.kind == "forfeit":
+        return f"{who} forfeited ({detail.replace('_', ' ')})"
+    if note.kind == "stand_in":
+        return f"a CPU run by the host now plays for {who}"
+    if note.kind == "returned":
+        return f"{who} is back and plays again"
+    return None
+
+
+def faults_of_round(snap: Snapshot, round_: int | None) -> list[str]:
+    names = snap.names
+    lines = []
+    for note in snap.notes:
+        if note.kind in FAULT_KINDS and (round_ is None or note.round == round_):
+            line = fault_line(note, names)
+            if line:
+                lines.append(line)
+    return lines
+
+
+def preferred_face(view: SeatView) -> int | None:
+    """The face this seat holds most of (counting wild ones), ties to the higher face."""
+    if not view.hand:
+        return None
+    return max(range(1, 7), key=lambda f: (view.own_matching(f), f))
+
+
+def choices_of(view: SeatView) -> BidChoices:
+    return BidChoices.of(view.lowest_bids_per_face(), view.dice_in_play)
+
+
+def start_cursor(view: SeatView) -> Bid | None:
+    return choices_of(view).start(standing=view.standing_bid, preferred_face=preferred_face(view))
+
+
+def odds_text(view: SeatView, bid: Bid) -> str:
+    if view.seat is None or not view.hand:
+        return ""
+    return f"{round(100 * bid_true_chance(view, bid))}%"
+
+
+# ---- the seat list --------------------------------------------------------------------------
+
+
+def _status(snap: Snapshot, seat: int, facts: SeatFacts | None) -> tuple[str, bool]:
+    view = snap.view
+    if facts is None:
+        return "free", False
+    role = ""
+    if facts.cpu:
+        role = "CPU, host-run" if facts.host_run else "CPU"
+    if seat in snap.mine and snap.kind != TableKind.STANDARD:
+        role = "this device"
+    elif seat == snap.me:
+        role = "you"
+    if view is not None and view.dice[seat] == 0:
+        return "out", False
+    if seat in snap.absent:
+        return ("away, CPU stand-in" if seat in snap.stand_ins else "away"), True
+    if snap.connected is not None and snap.phase != "connecting" and seat not in snap.connected:
+        return "disconnected", True
+    if view is not None and view.phase == Phase.BIDDING and view.turn == seat:
+        if seat != snap.me and seat in snap.mine and snap.kind == TableKind.PRACTICE:
+            return "to play: Tab", False
+        what = "your turn" if seat == snap.me else "thinking"
+        return (f"{what} ({role})" if role and seat != snap.me else what), False
+    if view is not None and view.phase == Phase.ROUND_OVER and view.next_starter == seat:
+        return "starts next round", False
+    return role, False
+
+
+def seat_rows(snap: Snapshot) -> tuple[SeatRow, ...]:
+    names = snap.names
+    view = snap.view
+    rows = []
+    for seat, facts in enumerate(snap.seats):
+        status, trouble = _status(snap, seat, facts)
+        dice = str(view.dice[seat]) if view is not None and seat < len(view.dice) else "-"
+        rows.append(
+            SeatRow(
+                seat=seat,
+                name=names[seat],
+                dice=dice,
+                status=status,
+                is_turn=view is not None and view.phase == Phase.BIDDING and view.turn == seat,
+                is_me=seat == snap.me,
+                mine=seat in snap.mine,
+                out=view is not None and seat < len(view.dice) and view.dice[seat] == 0,
+                trouble=trouble,
+            )
+        )
+    return tuple(rows)
+
+
+# ---- the table screen -----------------------------------------------------------------------
+
+
+def _standing(snap: Snapshot) -> str:
+    view = snap.view
+    names = snap.names
+    if view is None:
+        return ""
+    bid = view.standing_bid
+    if view.phase == Phase.BIDDING and bid is None and view.starter is not None:
+        who = "you open" if view.starter == snap.me else f"{names[view.starter]} opens"
+        return f"No bid yet: {who} round {view.round}."
+    if bid is None:
+        return ""
+    bidder = view.standing_bidder
+    who = names[bidder] if bidder is not None else "?"
+    palifico = "  (palifico: face fixed, ones not wild)" if view.palifico_round else ""
+    return f"Current bid: {bid_words(bid)} by {who}{palifico}"
+
+
+def _turn_line(snap: Snapshot) -> str:
+    view = snap.view
+    names = snap.names
+    phase = snap.phase
+    if snap.fatal is not None:
+        return f"Refused by the host: {safe_text(snap.fatal[1], 120)}"
+    if phase == "connecting" or snap.link == "connecting":
+        return "Connecting to the table..."
+    if snap.link == "lost":
+        return "The host stopped answering. Your verified transcript so far is saved."
+    if snap.link == "reconnecting":
+        return "Connection lost: reconnecting (your seat and dice are kept)..."
+    if phase == "lobby":
+        taken = sum(1 for s in snap.seats if s is not None)
+        return f"Waiting for players: {taken} of {len(snap.seats)} seats taken."
+    if view is None:
+        return "Setting up the table..."
+    if phase in ("between", "commit", "contribute"):
+        return f"Round {view.round}: dealing (every seat commits to its dice)..."
+    if view.phase == Phase.BIDDING and view.turn is not None:
+        timer = timer_text(snap.turn_left)
+        timer = f"  [{timer}]" if timer else ""
+        if view.turn == snap.me:
+            return f"Your turn.{timer}"
+        if view.turn in snap.mine and snap.kind == TableKind.PRACTICE:
+            return f"Your other seat, {names[view.turn]}, is to play: press Tab.{timer}"
+        return f"{names[view.turn]} is thinking...{timer}"
+    if view.phase == Phase.SHOWDOWN:
+        return "The call is made: hands are being opened..."
+    return ""
+
+
+def _bid_lines(snap: Snapshot) -> tuple[BidLine, ...]:
+    view = snap.view
+    if view is None:
+        return ()
+    names = snap.names
+    lines = [BidLine(names[b.seat], bid_words(b.bid), mine=b.seat == snap.me) for b in view.bids]
+    if snap.pending_action and snap.me is not None:
+        lines.append(BidLine(names[snap.me], snap.pending_action, pending=True, mine=True))
+    return tuple(lines)
+
+
+def entry_model(view: SeatView, entry: EntryState) -> EntryModel:
+    choices = choices_of(view)
+    selected = choices.clamp(entry.cursor) if entry.cursor is not None else start_cursor(view)
+    preview, ok = "", False
+    if entry.typed.strip():
+        try:
+            typed = parse_bid(entry.typed)
+        except BidSyntaxError as err:
+            preview = str(err)
+        else:
+            ok = view.is_legal_bid(typed)
+            preview = (
+                f"= {bid_words(typed)}" if ok else f"{bid_words(typed)} is not a legal bid now"
+            )
+            if not ok and selected is not None:
+                preview += f" (lowest on {typed.face}s: " + (
+                    f"{choices.lowest[typed.face]})" if typed.face in choices.lowest else "none)"
+                )
+    odds = ""
+    if entry.show_odds:
+        parts = []
+        if view.standing_bid is not None:
+            parts.append(f"current bid true: {odds_text(view, view.standing_bid)}")
+        if selected is not None:
+            parts.append(f"{bid_words(selected)} true: {odds_text(view, selected)}")
+        odds = "odds: " + ", ".join(parts) if parts else ""
+    return EntryModel(
+        selected=selected,
+        selected_text=bid_words(selected) if selected else "no raise is possible",
+        typed=entry.typed,
+        preview=preview,
+        preview_ok=ok,
+        can_bid=selected is not None,
+        can_challenge=view.can_challenge,
+        can_exact=view.can_exact,
+        odds=odds,
+    )
+
+
+def can_undo(snap: Snapshot) -> bool:
+    """Our seat made the last bid, the table allows undo and nobody has acted since."""
+    view = snap.view
+    return (
+        view is not None
+        and snap.rules is not None
+        and snap.rules.undo
+        and view.phase == Phase.BIDDING
+        and snap.me is not None
+        and view.standing_bidder == snap.me
+        and not snap.pending_action
+    )
+
+
+def _notices(snap: Snapshot) -> list[str]:
+    notices = []
+    kind = snap.kind
+    if kind == TableKind.PRACTICE:
+        notices.append("Practice table: for learning; its record is marked practice.")
+    elif snap.host_cpu and kind == TableKind.STANDARD:
+        notices.append(
+            f"The host's machine runs {snap.host_cpu} CPU seat(s) and could read their dice: "
+            "this table is not trust-free."
+        )
+    faults = faults_of_round(snap, snap.view.round if snap.view else None)
+    if faults:
+        notices.append(faults[-1])
+    return notices
+
+
+def table_keys(
+    snap: Snapshot, entry: EntryModel | None, *, undo: bool, several: bool
+) -> tuple[tuple[str, str], ...]:
+    keys: list[tuple[str, str]] = []
+    if entry is not None:
+        if entry.typed:
+            keys += [("Enter", "bid typed"), ("Esc", "clear")]
+        elif entry.can_bid:
+            keys += [("up/down", "qty"), ("left/right", "face"), ("Enter", "bid")]
+        if entry.can_challenge:
+            keys.append(("l", "Liar"))
+        if entry.can_exact:
+            keys.append(("x", "Exact"))
+    if undo:
+        keys.append(("u", "undo"))
+    if several:
+        keys.append(("Tab", "seat"))
+    if snap.view is not None and snap.view.results:
+        keys.append(("r", "rounds"))
+    keys += [("?", "help"), ("q", "quit")]
+    return tuple(keys)
+
+
+def table_model(snap: Snapshot, entry: EntryState = EntryState()) -> TableModel:
+    view = snap.view
+    names = snap.names
+    rules = snap.rules
+    round_text = f"round {view.round}" if view is not None else ""
+    summary = rules.summary() if rules else ""
+    kind_word = str(snap.kind).replace("_", "-")
+    summary = summary.removesuffix(", " + kind_word) if snap.kind != TableKind.STANDARD else summary
+    subtitle = ", ".join(p for p in (summary, round_text) if p)
+    my_turn = view is not None and view.my_turn and snap.me is not None and not snap.pending_action
+    em = entry_model(view, entry) if my_turn and view is not None else None
+    undo = can_undo(snap)
+    hand: tuple[int, ...] = view.hand if view is not None else ()
+    if snap.me is not None and snap.me < len(names):
+        label = f"Your dice ({names[snap.me]}, seat {snap.me}):"
+    else:
+        label = "You are watching: players' dice stay hidden until the reveal."
+    if snap.me is not None and view is None:
+        label = "Your dice appear when the game starts."
+    elif snap.me is not None and not hand:
+        label = "Your dice: not dealt yet." if view.dice[snap.me] else "You are out of dice."
+    return TableModel(
+        title=safe_text(snap.table_name, 40) or "p2pdice",
+        subtitle=subtitle,
+        code=code_text(snap.code),
+        seats=seat_rows(snap),
+        bids=_bid_lines(snap),
+        standing=_standing(snap),
+        turn_line=_turn_line(snap),
+        hand=hand,
+        hand_label=label,
+        entry=em,
+        notices=tuple(_notices(snap)),
+        alarm=alarm_text(snap),
+        can_undo=undo,
+        my_turn=my_turn,
+        keys=table_keys(
+            snap, em, undo=undo, several=len(snap.mine) > 1 and snap.kind == TableKind.PRACTICE
+        ),
+    )

@@ -1,0 +1,241 @@
+"""In-process hosts and raw WebSocket clients for wire-level tests (SPEC.md 10).
+
+`hosted()` starts a HostService on 127.0.0.1 (no mDNS) with one table; `RawClient` speaks
+frames by hand over a real socket, so tests can send what no honest client would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from p2pdice.core.codec import encode
+from p2pdice.core.fairness import password_proof
+from p2pdice.core.host import sign_auth
+from p2pdice.core.messages import Message, sign_message
+from p2pdice.core.rules import Rules
+from p2pdice.core.signing import SigningKey
+from p2pdice.net.hostapp import HostedTable, HostService, TableConfig
+from p2pdice.net.server import Limits
+
+#: What must never reach a peer in an error frame: a traceback or a path on the host.
+LEAK = re.compile(r"Traceback|File \"|\.py\b|/home/|/tmp/|/work/|/usr/|site-packages|line \d+")
+
+
+@contextlib.asynccontextmanager
+async def hosted(
+    home: Path,
+    *,
+    rules: Rules | None = None,
+    cpu: list[str] | None = None,
+    password: str | None = None,
+    limits: Limits | None = None,
+    name: str = "wire test",
+    wait_cpu: float = 5.0,
+) -> AsyncIterator[tuple[HostService, HostedTable]]:
+    service = HostService(home=home, bind="127.0.0.1", advertise=False, limits=limits)
+    await service.start()
+    try:
+        table = await service.open_table(
+            TableConfig(name=name, rules=rules or Rules(seats=2), cpu=cpu or [], password=password)
+        )
+        # Host-run seats join over their in-process links as soon as the loop runs.
+        for _ in range(int(wait_cpu * 100)):
+            if len(table.host.state.joins) >= len(cpu or []):
+                break
+            await asyncio.sleep(0.01)
+        yield service, table
+    finally:
+        await service.stop()
+
+
+def url_of(service: HostService, table: HostedTable) -> str:
+    return f"ws://127.0.0.1:{service.port}{table.path}"
+
+
+class Closed(Exception):
+    """The host closed the WebSocket."""
+
+
+class RawClient:
+    """One WebSocket to a table, driven frame by frame."""
+
+    def __init__(self, http: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.http = http
+        self.ws = ws
+        self.received: list[dict[str, Any]] = []  #: every frame read, in order
+        self.challenge: dict[str, Any] | None = None
+
+    @classmethod
+    async def connect(cls, url: str, *, read_challenge: bool = True) -> RawClient:
+        http = aiohttp.ClientSession()
+        try:
+            ws = await http.ws_connect(url, max_msg_size=0, heartbeat=None)
+        except BaseException:
+            await http.close()
+            raise
+        client = cls(http, ws)
+        if read_challenge:
+            first = await client.recv()
+            assert first["type"] == "challenge", first
+            client.challenge = first
+        return client
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+        await self.http.close()
+
+    async def __aenter__(self) -> RawClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ---- sending -----------------------------------------------------------------------
+
+    async def send(self, frame: dict[str, Any] | str | bytes) -> None:
+        if isinstance(frame, dict):
+            await self.ws.send_str(encode(frame).decode("utf-8"))
+        elif isinstance(frame, str):
+            await self.ws.send_str(frame)
+        else:
+            await self.ws.send_bytes(frame)
+
+    # ---- receiving ---------------------------------------------------------------------
+
+    async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
+        msg = await self.ws.receive(timeout=timeout)
+        if msg.type in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY):
+            frame = json.loads(msg.data)
+            self.received.append(frame)
+            return frame
+        raise Closed(f"{msg.type!r} {msg.data!r} {msg.extra!r}")
+
+    async def recv_type(self, *kinds: str, timeout: float = 5.0) -> dict[str, Any]:
+        """The next frame of one of `kinds`, skipping entries and status frames."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            frame = await self.recv(max(0.01, deadline - loop.time()))
+            if frame["type"] in kinds:
+                return frame
+
+    async def error(self, timeout: float = 5.0) -> dict[str, Any]:
+        return await self.recv_type("error", timeout=timeout)
+
+    async def closed(self, timeout: float = 5.0) -> list[dict[str, Any]]:
+        """Read until the host closes the socket; the frames read on the way."""
+        frames = []
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            left = deadline - loop.time()
+            if left <= 0:
+                raise AssertionError(f"the host did not close the socket; read {frames}")
+            try:
+                frames.append(await self.recv(left))
+            except Closed:
+                return frames
+
+    def errors(self) -> list[dict[str, Any]]:
+        return [f for f in self.received if f["type"] == "error"]
+
+
+# ---- frames an honest client would build --------------------------------------------------
+
+
+def join_message(
+    key: SigningKey,
+    challenge: dict[str, Any],
+    *,
+    head: bytes,
+    name: str = "raw",
+    seat: int | None = None,
+    cpu: bool = False,
+) -> Message:
+    return sign_message(
+        key,
+        kind="join",
+        table=bytes.fromhex(challenge["table"]),
+        seat=challenge["seat"] if seat is None else seat,
+        counter=0,
+        head=head,
+        key=key.public.hex(),
+        name=name,
+        cpu=cpu,
+        host_run=False,
+        host=challenge["host"],
+        nonce=challenge["nonce"],
+    )
+
+
+def unsigned_join(
+    key: SigningKey, challenge: dict[str, Any], *, head: bytes, name: str
+) -> dict[str, Any]:
+    """A join whose name the signer refuses to build (sign_message checks shapes): signed by hand."""
+    from p2pdice.core.hashing import Tag
+
+    body = {
+        "type": "join",
+        "table": challenge["table"],
+        "seat": challenge["seat"],
+        "counter": 0,
+        "head": head.hex(),
+        "key": key.public.hex(),
+        "name": name,
+        "cpu": False,
+        "host_run": False,
+        "host": challenge["host"],
+        "nonce": challenge["nonce"],
+    }
+    return {"body": body, "sig": key.sign(Tag.SIG_MESSAGE, body).hex()}
+
+
+def join_frame(
+    key: SigningKey,
+    challenge: dict[str, Any],
+    *,
+    head: bytes,
+    name: str = "raw",
+    password: str | None = None,
+    proof: bytes | None = None,
+) -> dict[str, Any]:
+    if password is not None:
+        proof = proof_for(password, challenge, key)
+    msg = join_message(key, challenge, head=head, name=name)
+    return {"type": "join", "msg": msg.to_json(), "proof": proof.hex() if proof else None}
+
+
+def proof_for(password: str, challenge: dict[str, Any], key: SigningKey) -> bytes:
+    return password_proof(
+        password,
+        table_id=bytes.fromhex(challenge["table"]),
+        host_key=bytes.fromhex(challenge["host"]),
+        nonce=bytes.fromhex(challenge["nonce"]),
+        player_key=key.public,
+    )
+
+
+def auth_frame(key: SigningKey, challenge: dict[str, Any]) -> dict[str, Any]:
+    auth = sign_auth(
+        key,
+        table=bytes.fromhex(challenge["table"]),
+        host=bytes.fromhex(challenge["host"]),
+        nonce=bytes.fromhex(challenge["nonce"]),
+    )
+    return {"type": "auth", "auth": auth}
+
+
+def assert_no_leak(frames: list[dict[str, Any]]) -> None:
+    """No error frame carries a traceback or a path of the host's machine."""
+    for frame in frames:
+        if frame.get("type") == "error":
+            assert not LEAK.search(frame["detail"]), frame

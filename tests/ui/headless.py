@@ -1,0 +1,58 @@
+"""Driving the real Application headless: prompt_toolkit pipe input and DummyOutput."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from p2pdice.ui.app import run_app
+from p2pdice.ui.controller import Controller
+from p2pdice.ui.frame import render_screen
+from p2pdice.ui.screens import plain
+from p2pdice.ui.text import ASCII
+
+
+@dataclass
+class Driver:
+    c: Controller
+    send: Callable[[str], None]
+    task: asyncio.Task[int]
+
+    def screen(self) -> str:
+        return plain(render_screen(self.c, 80, 24))
+
+    async def until(self, predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not predicate():
+            assert loop.time() < end, f"timed out; mode {self.c.mode()}\n{self.screen()}"
+            assert not self.task.done(), "the app exited"
+            await asyncio.sleep(0.02)
+
+    async def press(self, keys: str) -> None:
+        self.send(keys)
+        await asyncio.sleep(0.05)
+
+
+@contextlib.asynccontextmanager
+async def headless(home: Path, setup) -> AsyncIterator[Driver]:
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        ready: asyncio.Future[Controller] = asyncio.get_running_loop().create_future()
+        task = asyncio.create_task(
+            run_app(home, setup, glyphs=ASCII, on_ready=lambda app, c: ready.set_result(c))
+        )
+        c = await asyncio.wait_for(ready, 5)
+        driver = Driver(c, inp.send_text, task)
+        try:
+            yield driver
+        finally:
+            if not task.done():
+                c.exit_app(0)
+            await asyncio.wait_for(task, 10)

@@ -1,0 +1,123 @@
+"""The real Application, headless, through whole games: practice and pass-and-play."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from p2pdice.core.rules import Rules
+from p2pdice.core.verify import split_lines, verify_lines
+from p2pdice.ui.runtime import start_pass_and_play, start_practice
+from p2pdice.ui.viewmodel import start_cursor
+
+from .headless import headless
+
+
+def practice_setup(home: Path, rules: Rules, cpu: list[str], humans: int = 1):
+    def setup(c, lobby) -> None:
+        lobby.open_table(
+            lambda: start_practice(home, rules, cpu, humans, name="Tester"), "practice"
+        )
+
+    return setup
+
+
+def verified(path: str) -> None:
+    lines, problem = split_lines(Path(path).read_bytes())
+    assert problem is None
+    report = verify_lines(lines)
+    assert report.ok, report.failure and report.failure.describe()
+
+
+async def test_a_whole_practice_game_through_the_keyboard(tmp_path: Path) -> None:
+    rules = Rules(seats=3, starting_dice=2, kind="practice", undo=True)
+    seen = {"dice": False, "typed": False, "arrows": False, "reveal_ok": False, "help": False}
+    async with headless(tmp_path, practice_setup(tmp_path, rules, ["medium", "medium"])) as d:
+        await d.until(lambda: d.c.runtime is not None and d.c.snap().view is not None)
+
+        def progress() -> tuple:
+            view = d.c.snap().view
+            return (view.round, len(view.bids), len(view.results))
+
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 40
+        while loop.time() < end:
+            mode = d.c.mode()
+            screen = d.screen()
+            if mode == "over":
+                break
+            if mode == "reveal":
+                rows = [line for line in screen.splitlines() if " verified " in line + " "]
+                if rows and "ALARM" not in screen:
+                    seen["reveal_ok"] = True
+                await d.press("\r")
+            elif mode == "table" and d.c.my_turn():
+                before = progress()
+                seen["dice"] |= "Your dice (Tester, seat" in screen and "+-------+" in screen
+                if not seen["help"]:
+                    await d.press("?")
+                    assert "Keys" in d.screen() and "This table:" in d.screen()
+                    await d.press("?")
+                    seen["help"] = True
+                    continue
+                elif " l Liar" in screen and (seen["typed"] and seen["arrows"]):
+                    await d.press("l")
+                elif not seen["typed"]:
+                    snap = d.c.snap()
+                    bid = d.c.ui.entry.cursor or start_cursor(snap.view)
+                    words = ["zero", "one", "two", "three", "four", "five", "six"]
+                    await d.press(f"{words[bid.quantity]} {bid.face}s")
+                    assert "= " in d.screen(), d.screen()
+                    await d.press("\r")
+                    seen["typed"] = True
+                else:
+                    await d.press("\x1b[A")  # up: one more
+                    await d.press("\r")
+                    seen["arrows"] = True
+                await d.until(lambda b=before: progress() != b, 5)  # our move was posted
+            else:
+                await asyncio.sleep(0.03)
+        assert d.c.mode() == "over", d.screen()
+        screen = d.screen()
+        assert "Game over" in screen and "Final ranking" in screen
+        assert "Verified transcript (marked practice) saved:" in screen
+        path = d.c.snap().transcript
+        await d.press("q")
+        await asyncio.wait_for(d.task, 10)
+    assert all(seen.values()), seen
+    verified(path)
+
+
+async def test_pass_and_play_covers_the_table_between_people_and_undoes(tmp_path: Path) -> None:
+    rules = Rules(seats=3, starting_dice=1, kind="pass_and_play", undo=True, first_starter="seat0")
+
+    def setup(c, lobby) -> None:
+        lobby.open_table(
+            lambda: start_pass_and_play(tmp_path, rules, ["Ann", "Bob"], ["medium"]), "pnp"
+        )
+
+    async with headless(tmp_path, setup) as d:
+        await d.until(lambda: d.c.runtime is not None and d.c.snap().view is not None)
+        # seat 0 is the CPU (it opens), then Ann (seat 1): her pass screen first
+        await d.until(lambda: d.c.mode() == "pass")
+        screen = d.screen()
+        assert "Pass the device to Ann" in screen and "Last bid:" in screen
+        assert "Your dice (" not in screen and "+-------+" not in screen
+        await d.press("\r")
+        await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
+        assert "Your dice (Ann, seat 1):" in d.screen()
+        await d.press("\r")  # Ann raises with the suggested bid
+        await d.until(lambda: d.c.mode() == "pass")
+        screen = d.screen()
+        assert "Pass the device to Bob" in screen and "by Ann" in screen
+        assert "Ann: press u to take back your bid" in screen
+        await d.press("u")
+        await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
+        view = d.c.snap().view
+        assert view.turn == 1 and len(view.bids) == 1  # Ann's bid is gone, her turn again
+        await d.press("l")  # Ann calls Liar on the CPU's opening instead
+        await d.until(lambda: d.c.mode() in ("reveal", "over"))
+        assert "the reveal" in d.screen()
+        await d.press("q")
+        await d.press("y")
+        await asyncio.wait_for(d.task, 10)

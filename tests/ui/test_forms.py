@@ -1,0 +1,74 @@
+"""The new-table form and the lobby book, as plain data."""
+
+from __future__ import annotations
+
+from p2pdice.core.rules import Ones, Rules, TableKind
+from p2pdice.ui.hostform import HostForm
+from p2pdice.ui.lobbymodel import DROP_AFTER_FAILURES, LobbyBook
+
+
+def test_presets_fill_options_and_any_change_makes_it_custom() -> None:
+    form = HostForm()
+    form.set("preset", "perudo")
+    rules = form.check()
+    assert rules is not None and rules.ones == Ones.ACES and rules.exact_call
+    form.set("exact_call", False)
+    assert form.values["preset"] == "custom"
+    form.set("exact_call", True)
+    assert form.values["preset"] == "perudo"
+
+
+def test_every_option_of_the_rules_is_on_the_form() -> None:
+    keys = {f.key for f in HostForm(kind=TableKind.PRACTICE).fields()}
+    assert set(Rules().to_json()) - {"kind"} <= keys
+    standard = {f.key for f in HostForm().fields()}
+    assert {"name", "password", "cpu", "level"} <= standard and "undo" not in standard
+
+
+def test_cycling_choices_and_text_fields() -> None:
+    form = HostForm()
+    form.index = [f.key for f in form.fields()].index("seats")
+    form.change(1)
+    assert form.values["seats"] == 5
+    form.index = 0  # table name
+    for ch in "\x1b!":
+        form.type_char(ch)
+    form.backspace()
+    assert form.values["name"] == "p2pdice table"
+
+
+def test_pass_and_play_players_and_seats() -> None:
+    form = HostForm(kind=TableKind.PASS_AND_PLAY)
+    form.values["players"] = "Ann, Bob, Ann"
+    assert form.check() is None and "same name" in form.error
+    form.values["players"] = "Ann, Bob, Cid, Dan"
+    assert form.check() is None and "seats" in form.error
+    form.values["players"] = "Ann,Bob"
+    rules = form.check()
+    assert rules is not None and rules.undo and form.cpu() == ["medium"]
+    assert form.summary(rules)[0][0] == "players: Ann, Bob"
+
+
+def test_lobby_greys_then_drops_a_silent_host() -> None:
+    book = LobbyBook()
+    book.announce(
+        "k._p2pdice._tcp.local.", "Kitchen", ["10.0.0.5"], 7000, {"id": "aa", "phase": "lobby"}, 0.0
+    )
+    assert [e.service for e in book.due(0.0)] == ["k._p2pdice._tcp.local."]
+    book.probed("k._p2pdice._tcp.local.", listed=True, now=0.0)
+    assert book.rows()[0].joinable and not book.due(1.0)
+    book.probed("k._p2pdice._tcp.local.", listed=None, now=2.0)
+    row = book.rows()[0]
+    assert row.stale and not row.joinable and row.phase == "not answering"
+    for i in range(DROP_AFTER_FAILURES):
+        book.probed("k._p2pdice._tcp.local.", listed=None, now=4.0 + i)
+    assert book.rows() == []
+
+
+def test_lobby_drops_a_table_its_host_no_longer_lists_and_honours_goodbyes() -> None:
+    book = LobbyBook()
+    book.announce("a", "A", ["10.0.0.1"], 1, {"id": "aa"}, 0.0)
+    book.announce("b", "B", ["10.0.0.2"], 2, {"id": "bb"}, 0.0)
+    book.probed("a", listed=False, now=1.0)
+    book.goodbye("b")
+    assert book.rows() == [] and book.current() is None

@@ -1,0 +1,125 @@
+"""Every screen fits a plain 80x24 terminal and says what matters in text, not colour."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2pdice.core.rules import Rules, TableKind
+from p2pdice.ui.hostform import HostForm
+from p2pdice.ui.lobbymodel import LobbyBook
+from p2pdice.ui.panels import render_confirm, render_form, render_help, render_lobby
+from p2pdice.ui.reveal import game_over_model, pass_model, reveal_model
+from p2pdice.ui.screens import (
+    keys_line,
+    plain,
+    render_game_over,
+    render_pass,
+    render_reveal,
+    render_table,
+    wrap,
+)
+from p2pdice.ui.text import ASCII, UNICODE, dice_rows, fit, safe_text, width
+from p2pdice.ui.viewmodel import EntryState, table_model
+
+from .helpers import bidding, opened, revealed, snap_of
+from .test_viewmodel import HOSTILE
+
+
+def fits(lines, columns: int = 80, rows: int = 22) -> str:
+    text = plain(lines)
+    assert len(lines) <= rows, text
+    for line in text.split("\n"):
+        assert width(line) <= columns, line
+        assert not any(ord(ch) < 32 or ord(ch) == 127 for ch in line), repr(line)
+    return text
+
+
+@pytest.mark.parametrize("glyphs", [ASCII, UNICODE])
+def test_table_screen_fits_and_draws_the_dice(glyphs) -> None:
+    snap = snap_of(bidding(), me=1, names=("Ann", "Bob", HOSTILE))
+    text = fits(render_table(table_model(snap, EntryState(show_odds=True)), glyphs=glyphs))
+    assert "Your dice (Bob, seat 1):" in text
+    assert "Current bid: 2 x 4s by Ann" in text
+    assert "< 3 x 4s >" in text and "l = Liar" in text
+    assert "code 12345-67890" in text and "Eve" in text
+    top = glyphs.corner_tl + glyphs.horizontal * 7 + glyphs.corner_tr
+    bottom = glyphs.corner_bl + glyphs.horizontal * 7 + glyphs.corner_br
+    boxes = text.count(top) + (text.count(bottom) if bottom != top else 0)
+    assert boxes == 10 and glyphs.pip in text
+    assert "    3         4         5         5         1" in text
+
+
+def test_six_seats_and_many_bids_still_fit() -> None:
+    from p2pdice.core.bids import Bid
+
+    rules = Rules(seats=6, first_starter="seat0")
+    bids = tuple((s % 6, Bid(2 + s, 3)) for s in range(9))
+    state = bidding(rules, bids=bids)
+    names = tuple(f"Player number {i} long name" for i in range(6))
+    snap = snap_of(state, me=3, names=names, hand=(1, 2, 3, 4, 5))
+    text = fits(render_table(table_model(snap, EntryState(typed="eleven 3s", show_odds=True))))
+    assert "... 4 earlier" in text and "Typed: eleven 3s_" in text
+
+
+def test_reveal_fits_and_marks_in_text() -> None:
+    snap = snap_of(revealed(), me=0, notes=opened(1, (0, 1, 2)))
+    text = fits(render_reveal(reveal_model(snap)))
+    assert "(1) *4* *4*  2   6" in text
+    assert text.count("v verified") == 3
+    assert "Cid loses a die" in " ".join(text.split()) and "-1 die: 4" in text
+
+
+def test_alarm_banner_is_in_the_text() -> None:
+    detail = "seat 1's opening does not match its commitment"
+    snap = snap_of(
+        revealed(), me=0, notes=opened(1, (0, 2)), alarms=(("OPENING_MISMATCH", detail),)
+    )
+    text = fits(render_reveal(reveal_model(snap)))
+    assert "ALARM OPENING_MISMATCH: seat 1's opening does not match" in text
+    assert "X ALARM opening mismatch" in text
+
+
+def test_game_over_and_pass_screens_fit() -> None:
+    snap = snap_of(
+        revealed(), me=0, transcript="/very/long/path/" + "x" * 150 + "/transcript.jsonl"
+    )
+    text = fits(render_game_over(game_over_model(snap)))
+    assert "transcript.jsonl" in text.replace("\n ", "")
+    rules = Rules(seats=3, kind="pass_and_play", undo=True, first_starter="seat0")
+    text = fits(render_pass(pass_model(snap_of(bidding(rules), me=0), 1, previous=0)))
+    assert "Pass the device to Bob" in text and "Last bid: 2 x 4s by Ann" in text
+    assert "Your dice (" not in text
+
+
+def test_lobby_form_confirm_and_help_fit() -> None:
+    book = LobbyBook()
+    txt = {
+        "name": HOSTILE,
+        "rules": "wild ones, 5 dice",
+        "seats": "1/4",
+        "phase": "lobby",
+        "pw": "1",
+        "cpu": "2",
+        "id": "ab",
+    }
+    book.announce("x._p2pdice._tcp.local.", HOSTILE, ["10.0.0.2"], 8000, txt, 0.0)
+    text = fits(render_lobby(book.rows(), 0, ""))
+    assert "Eve [pw]" in text and "2 host CPU" in text and "10.0.0.2:8000" in text
+    for kind in TableKind:
+        form = HostForm(kind=kind)
+        fits(render_form(form))
+        text = fits(render_confirm(form, form.check()))
+        assert "cannot change" in text
+    for rules in (Rules(), Rules(ones="aces", exact_call=True, palifico="free", turn_timer=30)):
+        text = fits(render_help(rules))
+        assert "x" in text and "Liar" in text and "1/3" in text
+
+
+def test_small_helpers() -> None:
+    assert safe_text("a\x1b[31mb\x07c\nd") == "abc d"
+    assert fit("abcdef", 4) == "abc~" and fit("ab", 4, align="right") == "  ab"
+    assert width("日本") == 4 and fit("日本語", 5) == "日本~"
+    assert wrap("a " * 50, 10)[0] == "a a a a a"
+    assert dice_rows(()) == [] and len(dice_rows((1, 6))) == 6
+    line = keys_line([("q", "quit")] * 30, 80)
+    assert width("".join(t for _, t in line)) == 80

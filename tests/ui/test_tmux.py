@@ -1,0 +1,95 @@
+"""`p2pdice practice` in a real terminal (tmux, 80x24): dice, a bid and a reveal on screen."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+TMUX = shutil.which("tmux")
+pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def practice_command() -> list[str]:
+    """`p2pdice practice` once the CLI knows it; the UI's own entry point until then."""
+    from p2pdice.cli import build_parser
+
+    try:
+        build_parser().parse_args(["practice"])
+    except SystemExit:
+        return [sys.executable, "-m", "p2pdice.ui", "practice"]
+    return [sys.executable, "-m", "p2pdice", "practice"]
+
+
+class Tmux:
+    def __init__(self) -> None:
+        self.socket = f"p2pdice-test-{uuid.uuid4().hex[:8]}"
+
+    def run(self, *args: str) -> str:
+        proc = subprocess.run(
+            [TMUX, "-L", self.socket, "-f", "/dev/null", *args],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+        return proc.stdout
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p")
+
+    def keys(self, *keys: str) -> None:
+        self.run("send-keys", *keys)
+
+
+def test_practice_in_tmux_shows_dice_a_bid_and_a_reveal(tmp_path: Path) -> None:
+    command = [*practice_command(), "--home", str(tmp_path), "--cpu", "2", "--starting-dice", "2"]
+    t = Tmux()
+    env = {**os.environ, "LANG": "C.UTF-8", "TERM": "xterm-256color"}
+    started = time.monotonic()
+    subprocess.run(
+        [TMUX, "-L", t.socket, "-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24",
+         shlex.join(command) + f" 2>{shlex.quote(str(tmp_path / 'stderr.txt'))}; sleep 5"],
+        check=True, env=env, cwd=ROOT, timeout=10,
+    )  # fmt: skip
+    seen: dict[str, str] = {}
+    try:
+        deadline = started + 40
+        while time.monotonic() < deadline and not {"table", "bid", "reveal"} <= set(seen):
+            time.sleep(0.2)
+            screen = t.screen()
+            if "first" not in seen and screen.strip():
+                seen["first"] = f"{time.monotonic() - started:.2f}s"
+            if "Your turn." in screen:
+                seen["table"] = screen
+                if " l Liar" in screen:
+                    t.keys("l")
+                else:
+                    t.keys("Enter")
+            elif "Current bid:" in screen:
+                seen["bid"] = screen
+            if "the reveal" in screen:
+                seen["reveal"] = screen
+            if "Current bid:" in screen and "table" in seen:
+                seen["bid"] = screen
+    finally:
+        socket_path = t.run("display-message", "-p", "#{socket_path}").strip()
+        t.run("kill-server")
+        if socket_path:
+            Path(socket_path).unlink(missing_ok=True)
+    assert "reveal" in seen, f"no reveal; last screen:\n{t.screen()}\n{seen}"
+    table, reveal = seen["table"], seen["reveal"]
+    assert "Your dice (" in table and ("┌───────┐" in table or "+-------+" in table)
+    assert "Current bid:" in seen["bid"] or "Bids this round" in table
+    assert "code " in table and "Enter" in table
+    lines = [line for line in reveal.splitlines() if "verified" in line]
+    assert len(lines) == 3, reveal  # every seat's commitment verified
+    assert "ALARM" not in reveal
+    assert all(len(line) <= 80 for line in reveal.splitlines())
