@@ -89,7 +89,9 @@ def run_join(args: argparse.Namespace) -> int:
     if args.bot is None and (interactive or not args.spectate):
         from .cmd_ui import run_interactive_join
 
-        return run_interactive_join(args)  # the terminal client (it explains if there is no terminal)
+        return run_interactive_join(
+            args
+        )  # the terminal client (it explains if there is no terminal)
     bot = None
     if args.bot:
         try:

@@ -32,11 +32,12 @@ from referencing.jsonschema import DRAFT202012
 
 from p2pdice.bots.registry import load_bot
 from p2pdice.core import shape
+from p2pdice.core.auth import auth_parts
 from p2pdice.core.codec import decode, encode
 from p2pdice.core.errors import Reason, RemoteError
 from p2pdice.core.events import EVENT_FIELDS, check_event
 from p2pdice.core.game import Undo
-from p2pdice.core.host import HostTable, _auth_parts, sign_auth
+from p2pdice.core.host import HostTable, sign_auth
 from p2pdice.core.messages import _COMMON, EXTRA_FIELDS, parse_message
 from p2pdice.core.rules import Rules, preset
 from p2pdice.core.signing import SigningKey
@@ -633,7 +634,7 @@ def _parse_frame_to_host(value: Any) -> None:
         if frame["type"] == "join" and msg.type != "join":
             raise RemoteError(Reason.SCHEMA, "HostTable.join refuses any other message")
     elif frame["type"] == "auth":
-        _auth_parts(frame["auth"])
+        auth_parts(frame["auth"])
 
 
 def _parse_frame_to_client(value: Any) -> None:
@@ -649,7 +650,7 @@ PARSERS: dict[str, Callable[[Any], Any]] = {
     "message.schema.json": parse_message,
     "event.schema.json": _parse_event,
     "entry.schema.json": _parse_entry,
-    "frame_to_host.schema.json#/$defs/auth_message": _auth_parts,
+    "frame_to_host.schema.json#/$defs/auth_message": auth_parts,
 }
 
 

@@ -20,15 +20,26 @@ opening is missing.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Hashable
-from dataclasses import dataclass, field
 from typing import Any
 
+from .auth import auth_parts, sign_auth
 from .errors import LocalError, Reason, RemoteError
 from .events import make_event
-from .fairness import beacon, contribution_matches, draw_starter, password_proof
+from .fairness import contribution_matches, password_proof
 from .game import Phase
 from .hashing import Tag
+from .host_clock import ACK_WAIT, COMMIT_WAIT, STRIKES_TO_ABSENT, TIMER_SLACK, HostClock
+from .host_outputs import (
+    Accepted,
+    Conn,
+    NeedStandIn,
+    Output,
+    Posted,
+    Rejected,
+    RetireStandIn,
+    Seated,
+    _Waiting,
+)
 from .messages import Message, parse_message
 from .rules import Rules
 from .signing import SigningKey, verify
@@ -41,82 +52,29 @@ from .table import (
     TableState,
     advance,
     check_message,
-    expected_result,
     genesis_state,
 )
 from .transcript import ZERO_HASH, Entry, build_entry, parse_entry
 
-Conn = Hashable
-
-COMMIT_WAIT = 15.0  #: seconds a connected seat has to commit before the attempt is aborted
-ACK_WAIT = 5.0  #: seconds to wait for acknowledgements before moving on
-TIMER_SLACK = 2.0  #: extra seconds the host gives a client's own timer move before forcing
-STRIKES_TO_ABSENT = 2  #: aborts blamed on one seat before it is declared absent
-
-
-# ---- outputs ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Posted:
-    """A new transcript entry: send it to every connection."""
-
-    entry: Entry
-
-
-@dataclass(frozen=True, slots=True)
-class Rejected:
-    conn: Conn
-    reason: Reason
-    detail: str
-    ref: str | None = None  #: the message digest (hex) that was refused, when there was one
+__all__ = [
+    "ACK_WAIT",
+    "COMMIT_WAIT",
+    "STRIKES_TO_ABSENT",
+    "TIMER_SLACK",
+    "Accepted",
+    "Conn",
+    "HostTable",
+    "NeedStandIn",
+    "Output",
+    "Posted",
+    "Rejected",
+    "RetireStandIn",
+    "Seated",
+    "sign_auth",
+]
 
 
-@dataclass(frozen=True, slots=True)
-class Accepted:
-    """A message is buffered (commitment, contribution) or was already posted (a resend)."""
-
-    conn: Conn
-    ref: str
-    seq: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Seated:
-    conn: Conn
-    seat: int | None  #: None for a spectator
-
-
-@dataclass(frozen=True, slots=True)
-class NeedStandIn:
-    """Create a host-run CPU peer for `seat` and call `install_stand_in`."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class RetireStandIn:
-    seat: int
-
-
-Output = Posted | Rejected | Accepted | Seated | NeedStandIn | RetireStandIn
-
-
-@dataclass(slots=True)
-class _Waiting:
-    """Per-phase bookkeeping that never reaches the log."""
-
-    since: float = 0.0
-    commits: dict[int, Message] = field(default_factory=dict)
-    contributions: dict[int, Message] = field(default_factory=dict)
-    next_round: Message | None = None
-    next_round_conn: Conn | None = None
-    turn_seat: int | None = None
-    turn_left: float | None = None  #: seconds left on the turn timer when paused
-    turn_since: float = 0.0
-
-
-class HostTable:
+class HostTable(HostClock):
     """One table on the host. Feed it connections, frames and time; send what it returns."""
 
     def __init__(
@@ -265,7 +223,7 @@ class HostTable:
         """A returning seat (or a stand-in) proves it holds the seat's key."""
         try:
             nonce, _ = self._challenge_of(conn)
-            body, sig = _auth_parts(auth)
+            body, sig = auth_parts(auth)
             key = bytes.fromhex(body["key"])
             if (
                 bytes.fromhex(body["nonce"]) != nonce
@@ -498,344 +456,3 @@ class HostTable:
         left = self._wait.turn_left or 0.0
         self._wait.turn_since = now - (timer - left) if timer else now
         self._wait.turn_left = None
-
-    # ---- the clock -----------------------------------------------------------------------
-
-    def next_deadline(self, now: float) -> float | None:
-        """When `tick` should next be called, after `now` (None: nothing is timed).
-
-        Deadlines at or before `now` were dealt with by the last `tick(now)` or wait on
-        something else (another deadline, a reconnection); returning them would make the
-        adapter's clock spin.
-        """
-        candidates = [
-            self._gone_since[s] + self.grace for s in self._gone_since if self._matters(s)
-        ]
-        phase, wait = self.state.phase, self._wait
-        if phase == TablePhase.COMMIT:
-            candidates.append(wait.since + COMMIT_WAIT)
-        elif phase in (TablePhase.CONTRIBUTE, TablePhase.SHOWDOWN):
-            candidates.append(wait.since + self.grace)
-        elif phase == TablePhase.RESULT:
-            candidates.append(wait.since + ACK_WAIT)
-        if wait.turn_seat is not None and wait.turn_left is None and self.state.rules.turn_timer:
-            candidates.append(wait.turn_since + self.state.rules.turn_timer + TIMER_SLACK)
-        future = [c for c in candidates if c > now]
-        return min(future) if future else None
-
-    def turn_deadline(self) -> tuple[int | None, float | None]:
-        """Whose move the table waits for, and when its turn timer runs out (None: no timer or paused)."""
-        wait = self._wait
-        timer = self.state.rules.turn_timer
-        if wait.turn_seat is None or not timer or wait.turn_left is not None:
-            return wait.turn_seat, None
-        return wait.turn_seat, wait.turn_since + timer
-
-    @property
-    def grace(self) -> float:
-        return float(self.state.rules.grace_period)
-
-    def _matters(self, seat: int) -> bool:
-        game = self.state.game
-        return (
-            game is not None
-            and seat < len(game.dice)
-            and game.dice[seat] > 0
-            and seat not in self.state.absent
-        )
-
-    def tick(self, now: float) -> list[Output]:
-        """Do whatever is due at `now`: post sets, decide rounds, declare absences, force moves."""
-        outputs: list[Output] = []
-        for _ in range(64):  # each step posts at most one entry; the loop ends when nothing is due
-            step = self._step(now)
-            if not step:
-                break
-            outputs += step
-        return outputs
-
-    def _gone_too_long(self, seat: int, now: float) -> bool:
-        since = self._gone_since.get(seat)
-        return since is not None and now >= since + self.grace
-
-    def _declare_absent(self, now: float) -> list[Output] | None:
-        state, game = self.state, self.state.game
-        if game is None or state.phase in (TablePhase.LOBBY, TablePhase.OVER):
-            return None
-        for seat in game.survivors:
-            if seat not in state.absent and self._gone_too_long(seat, now):
-                return self._post_event(
-                    make_event("absent", round=game.round, seat=seat, reason="grace_expired"), now
-                )
-        return None
-
-    def _step(self, now: float) -> list[Output]:
-        absent = self._declare_absent(now)
-        if absent:
-            return absent
-        handler = {
-            TablePhase.BETWEEN: self._step_between,
-            TablePhase.COMMIT: self._step_commit,
-            TablePhase.CONTRIBUTE: self._step_contribute,
-            TablePhase.BIDDING: self._step_bidding,
-            TablePhase.SHOWDOWN: self._step_showdown,
-            TablePhase.RESULT: self._step_result,
-        }.get(self.state.phase)
-        return handler(now) if handler else []
-
-    def _maybe_start(self, now: float) -> list[Output]:
-        state = self.state
-        if state.phase != TablePhase.LOBBY or len(state.joins) != state.rules.seats:
-            return []
-        roster = [state.joins[s].to_json() for s in sorted(state.joins)]
-        return self._post_event(make_event("start", roster=roster), now)
-
-    def _step_between(self, now: float) -> list[Output]:
-        state, game = self.state, self.state.game
-        assert game is not None
-        for seat in sorted(self._returning):
-            self._returning.discard(seat)
-            if seat in state.absent:
-                outputs = self._post_event(make_event("return", round=game.round, seat=seat), now)
-                if seat in self._awaiting_stand_in or seat in state.stand_ins:
-                    self._awaiting_stand_in.discard(seat)
-                    outputs.append(RetireStandIn(seat))
-                return outputs
-        for seat in game.survivors:
-            if seat in state.absent and seat not in state.stand_ins:
-                if seat not in self._awaiting_stand_in:
-                    self._awaiting_stand_in.add(seat)
-                    return [NeedStandIn(seat)]
-                return []  # the adapter has not installed it yet
-        return self._post_event(
-            make_event(
-                "round",
-                round=game.round,
-                attempt=state.attempt.attempt + 1 if state.after_abort and state.attempt else 1,
-                seats=list(game.survivors),
-                dice=list(game.dice),
-                starter=game.starter,
-                palifico=game.palifico_round,
-            ),
-            now,
-        )
-
-    def install_stand_in(self, seat: int, public_key: bytes, now: float) -> list[Output]:
-        """The adapter created the stand-in peer the host asked for."""
-        state, game = self.state, self.state.game
-        if seat not in self._awaiting_stand_in or game is None or state.phase != TablePhase.BETWEEN:
-            return []
-        self._awaiting_stand_in.discard(seat)
-        event = make_event("stand_in", round=game.round, seat=seat, key=public_key)
-        return [*self._post_event(event, now), *self.tick(now)]
-
-    def _step_commit(self, now: float) -> list[Output]:
-        attempt = self.state.attempt
-        assert attempt is not None
-        commits = self._wait.commits
-        if all(s in commits for s in attempt.seats):
-            raws = [commits[s].to_json() for s in attempt.seats]
-            return self._post_event(
-                make_event(
-                    "commit_set", round=attempt.round, attempt=attempt.attempt, commits=raws
-                ),
-                now,
-            )
-        missing = [s for s in attempt.seats if s not in commits]
-        waiting_for_return = any(
-            s in self._gone_since and not self._gone_too_long(s, now) for s in missing
-        )
-        if now < self._wait.since + COMMIT_WAIT or waiting_for_return:
-            return []
-        for seat in missing:
-            self._strikes[seat] = self._strikes.get(seat, 0) + 1
-        outputs = self._post_event(
-            make_event(
-                "abort",
-                round=attempt.round,
-                attempt=attempt.attempt,
-                missing=missing,
-                reason="commit_timeout",
-            ),
-            now,
-        )
-        game = self.state.game
-        assert game is not None
-        for seat in missing:
-            if self._strikes[seat] >= STRIKES_TO_ABSENT and seat not in self.state.absent:
-                self._strikes[seat] = 0
-                outputs += self._post_event(
-                    make_event("absent", round=game.round, seat=seat, reason="no_reply"), now
-                )
-        return outputs
-
-    def _step_contribute(self, now: float) -> list[Output]:
-        state, attempt = self.state, self.state.attempt
-        assert attempt is not None and attempt.commit_set is not None
-        got = self._wait.contributions
-        if all(s in got for s in attempt.seats):
-            ts = [got[s].bytes_field("contribution") for s in attempt.seats]
-            r = beacon(state.table_id, attempt.round, attempt.attempt, attempt.commit_set, ts)
-            starter = attempt.starter
-            if starter is None:
-                starter = draw_starter(r, table_id=state.table_id, seats=attempt.seats)
-            return self._post_event(
-                make_event(
-                    "beacon",
-                    round=attempt.round,
-                    attempt=attempt.attempt,
-                    contributions=[got[s].to_json() for s in attempt.seats],
-                    beacon=r,
-                    starter=starter,
-                ),
-                now,
-            )
-        missing = [s for s in attempt.seats if s not in got]
-        if now < self._wait.since + self.grace:
-            return []
-        game = state.game
-        assert game is not None
-        for seat in missing:
-            if seat not in state.absent:
-                return self._post_event(
-                    make_event("absent", round=game.round, seat=seat, reason="no_reply"), now
-                )
-        return self._forfeit(missing, "no_contribution", now)
-
-    def _forfeit(self, seats: list[int], reason: str, now: float) -> list[Output]:
-        from .game import Forfeit, apply
-
-        attempt, game = self.state.attempt, self.state.game
-        assert attempt is not None and game is not None
-        after = apply(game, Forfeit(tuple(seats)))
-        result = after.last_result
-        assert result is not None
-        return self._post_event(
-            make_event(
-                "forfeit",
-                round=attempt.round,
-                attempt=attempt.attempt,
-                seats=seats,
-                reason=reason,
-                dice_after=list(result.dice_after),
-                next_starter=result.next_starter,
-            ),
-            now,
-        )
-
-    def _step_bidding(self, now: float) -> list[Output]:
-        game = self.state.game
-        assert game is not None and game.turn is not None
-        seat = game.turn
-        if seat in self.state.absent and seat not in self.state.stand_ins:
-            return self._force(seat, "absent", now)
-        if self._timer_expired(now):
-            return self._force(seat, "timer", now)
-        return []
-
-    def _timer_expired(self, now: float) -> bool:
-        timer = self.state.rules.turn_timer
-        wait = self._wait
-        return (
-            bool(timer) and wait.turn_left is None and now >= wait.turn_since + timer + TIMER_SLACK
-        )
-
-    def _force(self, seat: int, reason: str, now: float) -> list[Output]:
-        from .game import blind_action
-        from .table import _action_json
-
-        game = self.state.game
-        assert game is not None
-        if self.state.phase == TablePhase.RESULT:
-            action: dict[str, Any] = {"type": "next_round"}
-        else:
-            action = _action_json(blind_action(game, seat))
-        return self._post_event(
-            make_event("forced", round=game.round, seat=seat, reason=reason, action=action), now
-        )
-
-    def _step_showdown(self, now: float) -> list[Output]:
-        state, attempt = self.state, self.state.attempt
-        assert attempt is not None
-        missing = [s for s in attempt.seats if s not in attempt.openings]
-        if not missing:
-            return self._post_event(make_event("result", **expected_result(state)), now)
-        if all(s in state.absent and s not in state.stand_ins for s in missing):
-            try:
-                return self._post_event(make_event("result", **expected_result(state)), now)
-            except TableError:
-                return self._forfeit(missing, "no_opening", now)
-        if now < self._wait.since + self.grace:
-            return []
-        game = state.game
-        assert game is not None
-        for seat in missing:
-            if seat not in state.absent:
-                return self._post_event(
-                    make_event("absent", round=game.round, seat=seat, reason="no_reply"), now
-                )
-        return []
-
-    def _step_result(self, now: float) -> list[Output]:
-        state, game = self.state, self.state.game
-        assert game is not None
-        acked = all(s in state.acks or not self.seat_connected(s) for s in range(len(game.dice)))
-        settled = acked or now >= self._wait.since + ACK_WAIT
-        if game.phase == Phase.GAME_OVER:
-            if settled:
-                return self._post_event(
-                    make_event("game_over", ranking=list(game.ranking), reason="finished"), now
-                )
-            return []
-        if not settled:
-            return []
-        held = self._wait.next_round
-        if held is not None:
-            self._wait.next_round = None
-            return self._post_msg(self._wait.next_round_conn, held, now)
-        starter = game.next_starter
-        assert starter is not None
-        if starter in state.absent and starter not in state.stand_ins:
-            return self._force(starter, "absent", now)
-        if self._timer_expired(now):
-            return self._force(starter, "timer", now)
-        return []
-
-    def abandon(self, now: float) -> list[Output]:
-        """End the game early (the host is shutting down). The log says so."""
-        if self.state.phase == TablePhase.OVER:
-            return []
-        game = self.state.game
-        ranking = list(game.ranking) if game is not None else []
-        return self._post_event(make_event("game_over", ranking=ranking, reason="abandoned"), now)
-
-
-def _auth_parts(auth: Any) -> tuple[dict[str, Any], bytes]:
-    from . import shape
-
-    shape.check_object(auth, {"body": lambda v: isinstance(v, dict), "sig": shape.HEX64}, "auth")
-    body = auth["body"]
-    shape.check_object(
-        body,
-        {
-            "type": shape.one_of("auth"),
-            "table": shape.HEX32,
-            "host": shape.HEX32,
-            "key": shape.HEX32,
-            "nonce": shape.HEX16,
-        },
-        "auth",
-    )
-    return body, bytes.fromhex(auth["sig"])
-
-
-def sign_auth(key: SigningKey, *, table: bytes, host: bytes, nonce: bytes) -> dict[str, Any]:
-    """The answer to a challenge by a key that already holds a seat (SPEC.md 10.2)."""
-    body = {
-        "type": "auth",
-        "table": table.hex(),
-        "host": host.hex(),
-        "key": key.public.hex(),
-        "nonce": nonce.hex(),
-    }
-    return {"body": body, "sig": key.sign(Tag.SIG_AUTH, body).hex()}

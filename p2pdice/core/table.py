@@ -34,409 +34,74 @@ and the Ed25519 signature last, so a flood of junk costs the host little.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
+from dataclasses import replace
 from typing import Any
 
-from .codec import encode
-from .errors import P2PDiceError, Reason, RemoteError, RuleError
-from .events import check_event
+from .errors import Reason
 from .fairness import (
     SeatCommitment,
-    SeatContext,
     beacon,
     commit_set_hash,
     contribution_matches,
-    derive_dice,
     draw_starter,
-    opening_matches,
 )
 from .game import (
-    Challenge,
     Deal,
-    ExactCall,
     Forfeit,
     GameState,
     Phase,
     PlaceBid,
     Reveal,
     StartNextRound,
-    Undo,
-    apply,
     blind_action,
     new_game,
 )
-from .hashing import Tag, tagged_hash
-from .messages import Message, parse_message
-from .rules import Rules
+from .messages import Message
+from .table_messages import (
+    ack_msg,
+    bidding_action,
+    join_msg,
+    next_round_msg,
+    open_msg,
+    seat_messages,
+)
+from .table_state import (
+    PROTOCOL_VERSION,
+    Attempt,
+    ChainIndex,
+    Note,
+    Outcome,
+    SeatInfo,
+    TableError,
+    TablePhase,
+    TableState,
+    check_message,
+    fail,
+    genesis_state,
+    require_round,
+    rules_step,
+    table_id_of,
+)
 from .transcript import ZERO_HASH, Entry, check_link
 
-PROTOCOL_VERSION = 1
-
-
-class TablePhase(StrEnum):
-    LOBBY = "lobby"  #: seats are being taken
-    BETWEEN = "between"  #: waiting for the host to open the next attempt
-    COMMIT = "commit"  #: an attempt is open; the host gathers commitments
-    CONTRIBUTE = "contribute"  #: the commitment set is posted; the host gathers contributions
-    BIDDING = "bidding"  #: hands exist; players bid and call
-    SHOWDOWN = "showdown"  #: a call was made; players open their seeds
-    RESULT = "result"  #: the round's result is posted; acknowledgements, then the next round
-    OVER = "over"  #: the game-over entry is posted; nothing may follow
-
-
-class TableError(RemoteError):
-    """An entry (or a message offered for one) that the table cannot accept."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SeatInfo:
-    seat: int
-    key: bytes
-    name: str
-    cpu: bool
-    host_run: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "key": self.key.hex(),
-            "name": self.name,
-            "cpu": self.cpu,
-            "host_run": self.host_run,
-        }
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Attempt:
-    round: int
-    attempt: int
-    seats: tuple[int, ...]
-    dice: tuple[int, ...]  #: per seat of the table
-    starter: int | None
-    palifico: bool
-    commits: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)
-    commit_set: bytes | None = None
-    contributions: tuple[bytes, ...] = ()
-    beacon: bytes | None = None
-    openings: dict[int, tuple[int, ...]] = field(default_factory=dict)  #: seat -> hand
-
-    def context(self, table_id: bytes, seat: int, key: bytes) -> SeatContext:
-        return SeatContext(
-            table_id=table_id,
-            round=self.round,
-            attempt=self.attempt,
-            seat=seat,
-            key=key,
-            dice=self.dice[seat],
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    """A fact an entry established, for reports and screens."""
-
-    kind: str
-    round: int | None = None
-    seat: int | None = None
-    detail: str = ""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TableState:
-    table_id: bytes
-    host_key: bytes
-    name: str
-    rules: Rules
-    host_cpu: int
-    phase: TablePhase
-    joins: dict[int, SeatInfo] = field(default_factory=dict)
-    roster: tuple[SeatInfo, ...] = ()
-    keys: dict[int, bytes] = field(default_factory=dict)  #: the key signing for each seat now
-    stand_ins: frozenset[int] = frozenset()
-    absent: frozenset[int] = frozenset()
-    game: GameState | None = None
-    attempt: Attempt | None = None
-    after_abort: bool = False
-    counters: dict[bytes, int] = field(default_factory=dict)
-    acks: frozenset[int] = frozenset()
-    result_seq: int | None = None
-    start_seq: int | None = None
-    next_seq: int = 1
-    #: The entry that began the current step (phase or turn); messages must have seen it.
-    step_seq: int = 0
-    #: Every commitment value posted at this table, so none is ever accepted twice.
-    used_commitments: frozenset[bytes] = frozenset()
-
-    def seat_of_key(self, key: bytes) -> int | None:
-        for seat, k in self.keys.items():
-            if k == key:
-                return seat
-        return None
-
-
-class ChainIndex:
-    """Append-only: the hash of every entry so far, and where each one stands."""
-
-    def __init__(self) -> None:
-        self.hashes: list[bytes] = []
-        self._seq_of: dict[bytes, int] = {}
-
-    def append(self, entry_hash: bytes) -> None:
-        self._seq_of[entry_hash] = len(self.hashes)
-        self.hashes.append(entry_hash)
-
-    def seq_of(self, entry_hash: bytes) -> int | None:
-        return self._seq_of.get(entry_hash)
-
-    @property
-    def head(self) -> bytes:
-        return self.hashes[-1]
-
-    def __len__(self) -> int:
-        return len(self.hashes)
-
-
-def table_id_of(genesis: dict[str, Any]) -> bytes:
-    return tagged_hash(Tag.TABLE, encode(genesis))
-
-
-def _fail(reason: Reason, detail: str) -> TableError:
-    return TableError(reason, detail)
-
-
-# ---- genesis ---------------------------------------------------------------------------------
-
-
-def genesis_state(event: dict[str, Any]) -> TableState:
-    """The table as its genesis event creates it."""
-    check_event(event)
-    if event["type"] != "genesis":
-        raise _fail(Reason.BAD_EVENT, "a transcript starts with a genesis event")
-    if event["protocol"] != PROTOCOL_VERSION:
-        raise _fail(
-            Reason.BAD_EVENT,
-            f"protocol {event['protocol']} is not supported (this is {PROTOCOL_VERSION})",
-        )
-    try:
-        rules = Rules.from_json(event["rules"])
-    except P2PDiceError as err:
-        raise _fail(Reason.BAD_EVENT, f"genesis rules: {err.detail}") from None
-    if event["host_cpu"] > rules.seats:
-        raise _fail(Reason.BAD_EVENT, "more host-run CPU seats than seats")
-    return TableState(
-        table_id=table_id_of(event),
-        host_key=bytes.fromhex(event["host"]),
-        name=event["name"],
-        rules=rules,
-        host_cpu=event["host_cpu"],
-        phase=TablePhase.LOBBY,
-    )
-
-
-# ---- player messages -------------------------------------------------------------------------
-
-
-def check_message(
-    state: TableState, msg: Message, chain: ChainIndex, *, key: bytes | None = None
-) -> None:
-    """Table, seat, counter, head, then the signature (cheapest first)."""
-    if msg.table != state.table_id:
-        raise _fail(Reason.WRONG_TABLE, "the message names another table")
-    signer = key if key is not None else state.keys.get(msg.seat)
-    if signer is None:
-        raise _fail(Reason.NOT_SEATED, f"seat {msg.seat} is not taken")
-    last = state.counters.get(signer, -1)
-    if msg.counter <= last:
-        raise _fail(Reason.REPLAY, f"counter {msg.counter} is not above {last}")
-    head_seq = chain.seq_of(msg.head)
-    if head_seq is None:
-        raise _fail(Reason.UNKNOWN_HEAD, "the message refers to an entry this chain does not hold")
-    if msg.type != "join" and head_seq < state.step_seq:
-        # Made before the step it acts in began: a message held back and replayed later.
-        raise _fail(
-            Reason.REPLAY,
-            f"the {msg.type} was made at entry {head_seq}, before this step began at entry {state.step_seq}",
-        )
-    if not msg.signature_ok(signer):
-        raise _fail(
-            Reason.BAD_SIGNATURE, f"the signature of seat {msg.seat}'s {msg.type} does not verify"
-        )
-
-
-def _count(state: TableState, msg: Message, key: bytes | None = None) -> dict[bytes, int]:
-    signer = key if key is not None else state.keys[msg.seat]
-    return {**state.counters, signer: msg.counter}
-
-
-def _require_round(
-    state: TableState, msg_or_event: dict[str, Any], *, attempt: bool = False
-) -> None:
-    game = state.game
-    assert game is not None
-    if msg_or_event["round"] != game.round:
-        raise _fail(Reason.WRONG_ROUND, f"round {msg_or_event['round']}, not {game.round}")
-    if attempt:
-        assert state.attempt is not None
-        if msg_or_event["attempt"] != state.attempt.attempt:
-            raise _fail(
-                Reason.WRONG_ROUND,
-                f"attempt {msg_or_event['attempt']}, not {state.attempt.attempt}",
-            )
-
-
-def _rules_step(game: GameState, event: Any) -> GameState:
-    try:
-        return apply(game, event)
-    except RuleError as err:
-        raise _fail(err.reason, err.detail) from None
-
-
-Outcome = tuple[TableState, tuple[Note, ...]]
-
-
-def _join(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
-    body = msg.body
-    key = msg.bytes_field("key")
-    if msg.seat >= state.rules.seats:
-        raise _fail(Reason.UNKNOWN_SEAT, f"the table has {state.rules.seats} seats")
-    if msg.seat in state.joins:
-        raise _fail(Reason.SEAT_TAKEN, f"seat {msg.seat} is taken")
-    if any(s.key == key for s in state.joins.values()):
-        raise _fail(Reason.ALREADY_SEATED, "this key already holds a seat")
-    if msg.bytes_field("host") != state.host_key:
-        raise _fail(Reason.BAD_CHALLENGE, "the join answers another host")
-    if msg.counter != 0:
-        raise _fail(Reason.SCHEMA, "a join has counter 0")
-    if body["host_run"] and not body["cpu"]:
-        raise _fail(Reason.SCHEMA, "only a CPU seat can be host-run")
-    check_message(state, msg, chain, key=key)
-    info = SeatInfo(
-        seat=msg.seat, key=key, name=body["name"], cpu=body["cpu"], host_run=body["host_run"]
-    )
-    return replace(
-        state, joins={**state.joins, msg.seat: info}, counters=_count(state, msg, key)
-    ), (Note("joined", None, msg.seat, info.name),)
-
-
-def _commit_like(
-    state: TableState, raw: Any, kind: str, chain: ChainIndex, counters: dict[bytes, int]
-) -> Message:
-    try:
-        msg = parse_message(raw)
-    except RemoteError as err:
-        raise _fail(err.reason, f"inside the {kind} list: {err.detail}") from None
-    if msg.type != kind:
-        raise _fail(Reason.BAD_EVENT, f"a {msg.type} message inside the {kind} list")
-    _require_round(state, msg.body, attempt=True)
-    probe = replace(state, counters=counters)
-    check_message(probe, msg, chain)
-    return msg
-
-
-def _seat_messages(
-    state: TableState, raws: list[Any], kind: str, chain: ChainIndex
-) -> tuple[list[Message], dict[bytes, int]]:
-    """Messages of every seat of the attempt, exactly once each, in seat order."""
-    attempt = state.attempt
-    assert attempt is not None
-    counters = dict(state.counters)
-    msgs = []
-    for raw in raws:
-        msg = _commit_like(state, raw, kind, chain, counters)
-        counters[state.keys[msg.seat]] = msg.counter
-        msgs.append(msg)
-    seats = tuple(m.seat for m in msgs)
-    if seats != attempt.seats:
-        code = Reason.COMMIT_SET_MISMATCH if kind == "commit" else Reason.BAD_EVENT
-        raise _fail(
-            code, f"{kind} messages from seats {list(seats)}, the attempt has {list(attempt.seats)}"
-        )
-    return msgs, counters
-
-
-def _bidding_action(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
-    game = state.game
-    assert game is not None
-    _require_round(state, msg.body)
-    seat = msg.seat
-    event: Any
-    if msg.type == "bid":
-        event = PlaceBid(seat, msg.bid)
-    elif msg.type == "challenge":
-        event = Challenge(seat)
-    elif msg.type == "exact":
-        event = ExactCall(seat)
-    else:
-        event = Undo(seat)
-    after = _rules_step(game, event)
-    check_message(state, msg, chain)
-    phase = TablePhase.SHOWDOWN if after.phase == Phase.SHOWDOWN else TablePhase.BIDDING
-    return replace(state, game=after, phase=phase, counters=_count(state, msg)), (
-        Note(msg.type, game.round, seat, _describe(msg)),
-    )
-
-
-def _describe(msg: Message) -> str:
-    if msg.type == "bid":
-        return str(msg.bid)
-    return msg.type
-
-
-def _open(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
-    attempt = state.attempt
-    assert attempt is not None and attempt.beacon is not None
-    _require_round(state, msg.body, attempt=True)
-    seat = msg.seat
-    if seat not in attempt.seats:
-        raise _fail(Reason.UNKNOWN_SEAT, f"seat {seat} has no hand this round")
-    if seat in attempt.openings:
-        raise _fail(Reason.DUPLICATE, f"seat {seat} already opened")
-    key = state.keys[seat]
-    salt, seed = msg.bytes_field("salt"), msg.bytes_field("seed")
-    seed_commit, _ = attempt.commits[seat]
-    if not opening_matches(
-        attempt.context(state.table_id, seat, key), seed_commit, salt=salt, seed=seed
-    ):
-        raise _fail(Reason.OPENING_MISMATCH, f"seat {seat}'s opening does not match its commitment")
-    check_message(state, msg, chain)
-    hand = derive_dice(
-        seed,
-        table_id=state.table_id,
-        round_=attempt.round,
-        attempt=attempt.attempt,
-        seat=seat,
-        beacon_r=attempt.beacon,
-        count=attempt.dice[seat],
-    )
-    openings = {**attempt.openings, seat: hand}
-    return replace(
-        state, attempt=replace(attempt, openings=openings), counters=_count(state, msg)
-    ), (Note("opened", attempt.round, seat, " ".join(map(str, hand))),)
-
-
-def _ack(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
-    _require_round(state, msg.body)
-    assert state.result_seq is not None
-    if msg.bytes_field("result") != chain.hashes[state.result_seq]:
-        raise _fail(Reason.UNKNOWN_HEAD, "the acknowledgement names another result")
-    if msg.seat in state.acks:
-        raise _fail(Reason.DUPLICATE, f"seat {msg.seat} already acknowledged")
-    check_message(state, msg, chain)
-    return replace(state, acks=state.acks | {msg.seat}, counters=_count(state, msg)), (
-        Note("ack", msg.body["round"], msg.seat),
-    )
-
-
-def _next_round_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
-    _require_round(state, msg.body)
-    game = state.game
-    assert game is not None
-    after = _rules_step(game, StartNextRound(msg.seat))
-    check_message(state, msg, chain)
-    return replace(state, game=after, phase=TablePhase.BETWEEN, counters=_count(state, msg)), (
-        Note("next_round", game.round, msg.seat),
-    )
+__all__ = [
+    "PROTOCOL_VERSION",
+    "TRANSITIONS",
+    "Attempt",
+    "ChainIndex",
+    "Note",
+    "Replayer",
+    "SeatInfo",
+    "TableError",
+    "TablePhase",
+    "TableState",
+    "action_json",
+    "advance",
+    "check_message",
+    "expected_result",
+    "genesis_state",
+    "table_id_of",
+]
 
 
 # ---- host events -----------------------------------------------------------------------------
@@ -444,7 +109,7 @@ def _next_round_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex
 
 def _leave(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
     if ev["seat"] not in state.joins:
-        raise _fail(Reason.BAD_EVENT, f"seat {ev['seat']} is free already")
+        raise fail(Reason.BAD_EVENT, f"seat {ev['seat']} is free already")
     # The key may join again later, with a fresh join (counter 0) answering a fresh challenge.
     key = state.joins[ev["seat"]].key
     joins = {s: i for s, i in state.joins.items() if s != ev["seat"]}
@@ -455,12 +120,12 @@ def _leave(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -
 def _start(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
     expected = [state.joins[s].to_json() for s in sorted(state.joins)]
     if len(state.joins) != state.rules.seats:
-        raise _fail(Reason.BAD_EVENT, f"{len(state.joins)} of {state.rules.seats} seats are taken")
+        raise fail(Reason.BAD_EVENT, f"{len(state.joins)} of {state.rules.seats} seats are taken")
     if ev["roster"] != expected:
-        raise _fail(Reason.BAD_EVENT, "the roster differs from the joins")
+        raise fail(Reason.BAD_EVENT, "the roster differs from the joins")
     host_run = sum(1 for s in state.joins.values() if s.host_run)
     if host_run != state.host_cpu:
-        raise _fail(
+        raise fail(
             Reason.BAD_EVENT,
             f"genesis declares {state.host_cpu} host-run seats, the roster has {host_run}",
         )
@@ -490,7 +155,7 @@ def _round(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -
     got = {k: ev[k] for k in want}
     if got != want:
         bad = next(k for k in want if got[k] != want[k])
-        raise _fail(
+        raise fail(
             Reason.BAD_EVENT, f"the round event's {bad} is {got[bad]}, the game says {want[bad]}"
         )
     attempt = Attempt(
@@ -507,17 +172,15 @@ def _round(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -
 
 
 def _commit_set(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    _require_round(state, ev, attempt=True)
+    require_round(state, ev, attempt=True)
     attempt = state.attempt
     assert attempt is not None
-    msgs, counters = _seat_messages(state, ev["commits"], "commit", chain)
+    msgs, counters = seat_messages(state, ev["commits"], "commit", chain)
     values = [m.bytes_field(f) for m in msgs for f in ("seed_commit", "contrib_commit")]
     if len(set(values)) != len(values):
-        raise _fail(Reason.DUPLICATE_COMMITMENT, "a commitment value appears twice")
+        raise fail(Reason.DUPLICATE_COMMITMENT, "a commitment value appears twice")
     if state.used_commitments.intersection(values):
-        raise _fail(
-            Reason.DUPLICATE_COMMITMENT, "a commitment value was already used at this table"
-        )
+        raise fail(Reason.DUPLICATE_COMMITMENT, "a commitment value was already used at this table")
     commits = {
         m.seat: (m.bytes_field("seed_commit"), m.bytes_field("contrib_commit")) for m in msgs
     }
@@ -537,12 +200,12 @@ def _commit_set(state: TableState, ev: dict[str, Any], seq: int, chain: ChainInd
 
 
 def _abort(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    _require_round(state, ev, attempt=True)
+    require_round(state, ev, attempt=True)
     attempt = state.attempt
     assert attempt is not None
     missing = ev["missing"]
     if not missing or sorted(set(missing)) != missing or not set(missing) <= set(attempt.seats):
-        raise _fail(Reason.BAD_EVENT, "an abort names the seats of the attempt that did not commit")
+        raise fail(Reason.BAD_EVENT, "an abort names the seats of the attempt that did not commit")
     notes = tuple(
         Note("abort", attempt.round, s, f"attempt {attempt.attempt}: no commitment")
         for s in missing
@@ -551,15 +214,15 @@ def _abort(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -
 
 
 def _beacon(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    _require_round(state, ev, attempt=True)
+    require_round(state, ev, attempt=True)
     attempt = state.attempt
     game = state.game
     assert attempt is not None and attempt.commit_set is not None and game is not None
-    msgs, counters = _seat_messages(state, ev["contributions"], "contribute", chain)
+    msgs, counters = seat_messages(state, ev["contributions"], "contribute", chain)
     ts = []
     for m in msgs:
         if m.bytes_field("commit_set") != attempt.commit_set:
-            raise _fail(
+            raise fail(
                 Reason.WRONG_COMMIT_SET,
                 f"seat {m.seat}'s contribution answers another commitment set",
             )
@@ -567,20 +230,20 @@ def _beacon(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) 
         _, contrib_commit = attempt.commits[m.seat]
         ctx = attempt.context(state.table_id, m.seat, state.keys[m.seat])
         if not contribution_matches(ctx, contrib_commit, contribution=t):
-            raise _fail(
+            raise fail(
                 Reason.OPENING_MISMATCH,
                 f"seat {m.seat}'s contribution does not match its commitment",
             )
         ts.append(t)
     r = beacon(state.table_id, attempt.round, attempt.attempt, attempt.commit_set, ts)
     if bytes.fromhex(ev["beacon"]) != r:
-        raise _fail(Reason.BEACON_MISMATCH, "the posted R is not the hash of the contributions")
+        raise fail(Reason.BEACON_MISMATCH, "the posted R is not the hash of the contributions")
     starter = attempt.starter
     if starter is None:
         starter = draw_starter(r, table_id=state.table_id, seats=attempt.seats)
     if ev["starter"] != starter:
-        raise _fail(Reason.BEACON_MISMATCH, f"the starter is seat {starter}, not {ev['starter']}")
-    after = _rules_step(game, Deal(starter if game.starter is None else None))
+        raise fail(Reason.BEACON_MISMATCH, f"the starter is seat {starter}, not {ev['starter']}")
+    after = rules_step(game, Deal(starter if game.starter is None else None))
     return replace(
         state,
         phase=TablePhase.BIDDING,
@@ -591,68 +254,68 @@ def _beacon(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) 
 
 
 def _forced(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    _require_round(state, ev)
+    require_round(state, ev)
     game = state.game
     assert game is not None
     seat, reason, action = ev["seat"], ev["reason"], ev["action"]
     if reason == "timer" and state.rules.turn_timer == 0:
-        raise _fail(Reason.BAD_EVENT, "a timer move on a table without a turn timer")
+        raise fail(Reason.BAD_EVENT, "a timer move on a table without a turn timer")
     if reason == "absent" and seat not in state.absent:
-        raise _fail(Reason.BAD_EVENT, f"seat {seat} was not declared absent")
+        raise fail(Reason.BAD_EVENT, f"seat {seat} was not declared absent")
     if state.phase == TablePhase.RESULT:
         if action != {"type": "next_round"}:
-            raise _fail(Reason.BAD_EVENT, "between rounds the host can only start the next round")
-        after = _rules_step(game, StartNextRound(seat))
+            raise fail(Reason.BAD_EVENT, "between rounds the host can only start the next round")
+        after = rules_step(game, StartNextRound(seat))
         phase = TablePhase.BETWEEN
     else:
         blind = blind_action(game, seat) if seat == game.turn else None
-        if blind is None or _action_json(blind) != action:
-            raise _fail(
+        if blind is None or action_json(blind) != action:
+            raise fail(
                 Reason.BAD_EVENT,
                 "a forced move must be the blind move of the seat whose turn it is",
             )
-        after = _rules_step(game, blind)
+        after = rules_step(game, blind)
         phase = TablePhase.SHOWDOWN if after.phase == Phase.SHOWDOWN else TablePhase.BIDDING
     return replace(state, game=after, phase=phase), (
         Note("forced", game.round, seat, f"{reason}: {action['type']}"),
     )
 
 
-def _action_json(action: Any) -> dict[str, Any]:
+def action_json(action: Any) -> dict[str, Any]:
     if isinstance(action, PlaceBid):
         return {"type": "bid", "quantity": action.bid.quantity, "face": action.bid.face}
     return {"type": "challenge"}
 
 
 def _absent(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    _require_round(state, ev)
+    require_round(state, ev)
     seat = ev["seat"]
     game = state.game
     assert game is not None
     if seat in state.absent or seat >= len(game.dice) or game.dice[seat] == 0:
-        raise _fail(Reason.BAD_EVENT, f"seat {seat} cannot be declared absent")
+        raise fail(Reason.BAD_EVENT, f"seat {seat} cannot be declared absent")
     return replace(state, absent=state.absent | {seat}), (
         Note("absent", ev["round"], seat, ev["reason"]),
     )
 
 
 def _stand_in(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    _require_round(state, ev)
+    require_round(state, ev)
     seat, key = ev["seat"], bytes.fromhex(ev["key"])
     if seat not in state.absent or seat in state.stand_ins:
-        raise _fail(Reason.BAD_EVENT, f"seat {seat} is not an absent seat without a stand-in")
+        raise fail(Reason.BAD_EVENT, f"seat {seat} is not an absent seat without a stand-in")
     if key in state.keys.values() or key in state.counters:
-        raise _fail(Reason.BAD_EVENT, "a stand-in needs a key never used at this table")
+        raise fail(Reason.BAD_EVENT, "a stand-in needs a key never used at this table")
     return replace(state, keys={**state.keys, seat: key}, stand_ins=state.stand_ins | {seat}), (
         Note("stand_in", ev["round"], seat),
     )
 
 
 def _return(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    _require_round(state, ev)
+    require_round(state, ev)
     seat = ev["seat"]
     if seat not in state.absent:
-        raise _fail(Reason.BAD_EVENT, f"seat {seat} was not absent")
+        raise fail(Reason.BAD_EVENT, f"seat {seat} was not absent")
     own = state.roster[seat].key
     return replace(
         state,
@@ -685,71 +348,71 @@ def expected_result(state: TableState) -> dict[str, Any]:
     hands = tuple(
         attempt.openings.get(s) if game.dice[s] > 0 else () for s in range(len(game.dice))
     )
-    after = _rules_step(game, Reveal(hands))
+    after = rules_step(game, Reveal(hands))
     return {"round": attempt.round, "attempt": attempt.attempt, **_result_json(after)}
 
 
 def _result(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    _require_round(state, ev, attempt=True)
+    require_round(state, ev, attempt=True)
     attempt, game = state.attempt, state.game
     assert attempt is not None and game is not None
     missing = [s for s in attempt.seats if s not in attempt.openings]
     undeclared = [s for s in missing if s not in state.absent]
     if undeclared:
-        raise _fail(
+        raise fail(
             Reason.BAD_EVENT, f"seat {undeclared[0]} has not opened and was not declared absent"
         )
     try:
         want = expected_result(state)
     except TableError as err:
-        raise _fail(Reason.BAD_EVENT, f"the result cannot be decided yet: {err.detail}") from None
+        raise fail(Reason.BAD_EVENT, f"the result cannot be decided yet: {err.detail}") from None
     got = {k: v for k, v in ev.items() if k != "type"}
     if got != want:
         bad = next(k for k in want if got.get(k) != want[k])
-        raise _fail(
+        raise fail(
             Reason.RESULT_MISMATCH,
             f"the posted {bad} is {got.get(bad)}, the openings give {want[bad]}",
         )
     hands = tuple(
         attempt.openings.get(s) if game.dice[s] > 0 else () for s in range(len(game.dice))
     )
-    after = _rules_step(game, Reveal(hands))
+    after = rules_step(game, Reveal(hands))
     return replace(state, game=after, phase=TablePhase.RESULT, result_seq=seq, acks=frozenset()), (
         Note("result", attempt.round, None, want["outcome"]),
     )
 
 
 def _forfeit(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    _require_round(state, ev, attempt=True)
+    require_round(state, ev, attempt=True)
     attempt, game = state.attempt, state.game
     assert attempt is not None and game is not None
     seats = ev["seats"]
     if not seats or sorted(set(seats)) != seats:
-        raise _fail(Reason.BAD_EVENT, "a forfeit names seats in ascending order")
+        raise fail(Reason.BAD_EVENT, "a forfeit names seats in ascending order")
     if any(s not in state.absent for s in seats):
-        raise _fail(Reason.BAD_EVENT, "only seats declared absent can forfeit")
+        raise fail(Reason.BAD_EVENT, "only seats declared absent can forfeit")
     if state.phase == TablePhase.SHOWDOWN:
         if ev["reason"] != "no_opening":
-            raise _fail(Reason.BAD_EVENT, "at the showdown a forfeit is for a missing opening")
+            raise fail(Reason.BAD_EVENT, "at the showdown a forfeit is for a missing opening")
         missing = [s for s in attempt.seats if s not in attempt.openings]
         if seats != missing:
-            raise _fail(Reason.BAD_EVENT, f"the unopened seats are {missing}")
+            raise fail(Reason.BAD_EVENT, f"the unopened seats are {missing}")
         try:
             expected_result(state)
         except TableError:
             pass  # undecided: the forfeit is the rule
         else:
-            raise _fail(
+            raise fail(
                 Reason.BAD_EVENT,
                 "the opened hands decide the round; it must be resolved, not forfeited",
             )
     elif ev["reason"] != "no_contribution":
-        raise _fail(Reason.BAD_EVENT, "before the beacon a forfeit is for a missing contribution")
-    after = _rules_step(game, Forfeit(tuple(seats)))
+        raise fail(Reason.BAD_EVENT, "before the beacon a forfeit is for a missing contribution")
+    after = rules_step(game, Forfeit(tuple(seats)))
     r = after.last_result
     assert r is not None
     if ev["dice_after"] != list(r.dice_after) or ev["next_starter"] != r.next_starter:
-        raise _fail(
+        raise fail(
             Reason.RESULT_MISMATCH, "the forfeit's dice or next starter differ from the rules"
         )
     return replace(
@@ -761,12 +424,12 @@ def _game_over(state: TableState, ev: dict[str, Any], seq: int, chain: ChainInde
     game = state.game
     finished = game is not None and game.phase == Phase.GAME_OVER
     if ev["reason"] == "finished" and not finished:
-        raise _fail(Reason.BAD_EVENT, "the game is not finished")
+        raise fail(Reason.BAD_EVENT, "the game is not finished")
     if ev["reason"] == "abandoned" and finished:
-        raise _fail(Reason.BAD_EVENT, "a finished game is not abandoned")
+        raise fail(Reason.BAD_EVENT, "a finished game is not abandoned")
     ranking = list(game.ranking) if game is not None else []
     if ev["ranking"] != ranking:
-        raise _fail(Reason.RESULT_MISMATCH, f"the ranking is {ranking}, not {ev['ranking']}")
+        raise fail(Reason.RESULT_MISMATCH, f"the ranking is {ranking}, not {ev['ranking']}")
     return replace(state, phase=TablePhase.OVER), (
         Note("game_over", game.round if game else None, None, ev["reason"]),
     )
@@ -775,7 +438,7 @@ def _game_over(state: TableState, ev: dict[str, Any], seq: int, chain: ChainInde
 def _fresh_randomness(
     state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex
 ) -> Outcome:
-    raise _fail(
+    raise fail(
         Reason.FRESH_RANDOMNESS,
         f"a new attempt after the commitment set was posted ({ev['type']} during {state.phase})",
     )
@@ -789,7 +452,7 @@ _IN_GAME = (_P.BETWEEN, _P.COMMIT, _P.CONTRIBUTE, _P.BIDDING, _P.SHOWDOWN, _P.RE
 
 #: (phase, entry kind) -> handler. Anything not listed is refused with WRONG_PHASE.
 TRANSITIONS: dict[tuple[TablePhase, str], Handler] = {
-    (_P.LOBBY, "msg:join"): _join,
+    (_P.LOBBY, "msg:join"): join_msg,
     (_P.LOBBY, "event:leave"): _leave,
     (_P.LOBBY, "event:start"): _start,
     (_P.BETWEEN, "event:round"): _round,
@@ -799,16 +462,16 @@ TRANSITIONS: dict[tuple[TablePhase, str], Handler] = {
     (_P.COMMIT, "event:abort"): _abort,
     (_P.CONTRIBUTE, "event:beacon"): _beacon,
     (_P.CONTRIBUTE, "event:forfeit"): _forfeit,
-    (_P.BIDDING, "msg:bid"): _bidding_action,
-    (_P.BIDDING, "msg:challenge"): _bidding_action,
-    (_P.BIDDING, "msg:exact"): _bidding_action,
-    (_P.BIDDING, "msg:undo"): _bidding_action,
+    (_P.BIDDING, "msg:bid"): bidding_action,
+    (_P.BIDDING, "msg:challenge"): bidding_action,
+    (_P.BIDDING, "msg:exact"): bidding_action,
+    (_P.BIDDING, "msg:undo"): bidding_action,
     (_P.BIDDING, "event:forced"): _forced,
-    (_P.SHOWDOWN, "msg:open"): _open,
+    (_P.SHOWDOWN, "msg:open"): open_msg,
     (_P.SHOWDOWN, "event:result"): _result,
     (_P.SHOWDOWN, "event:forfeit"): _forfeit,
-    (_P.RESULT, "msg:ack"): _ack,
-    (_P.RESULT, "msg:next_round"): _next_round_msg,
+    (_P.RESULT, "msg:ack"): ack_msg,
+    (_P.RESULT, "msg:next_round"): next_round_msg,
     (_P.RESULT, "event:forced"): _forced,
     **{(p, "event:absent"): _absent for p in _IN_GAME},
     # Once a commitment set is posted the attempt is final: no abort, no new attempt.
@@ -839,11 +502,11 @@ def advance(
         item = msg
     handler = TRANSITIONS.get((state.phase, kind))
     if handler is None:
-        raise _fail(
+        raise fail(
             Reason.WRONG_PHASE, f"{kind.split(':', 1)[1]} is not allowed during {state.phase}"
         )
     if msg is not None and msg.type != "join" and msg.seat not in state.keys:
-        raise _fail(Reason.NOT_SEATED, f"seat {msg.seat} is not taken")
+        raise fail(Reason.NOT_SEATED, f"seat {msg.seat} is not taken")
     after, notes = handler(state, item, seq, chain)
     turn_before = state.game.turn if state.game is not None else None
     turn_after = after.game.turn if after.game is not None else None
@@ -867,7 +530,7 @@ class Replayer:
         """Check and apply the next entry; TableError/RemoteError (nothing changed) if refused."""
         if self.state is None:
             if entry.event is None:
-                raise _fail(Reason.BAD_EVENT, "a transcript starts with a genesis event")
+                raise fail(Reason.BAD_EVENT, "a transcript starts with a genesis event")
             state = genesis_state(entry.event)
             check_link(entry, seq=0, prev=ZERO_HASH, host_key=state.host_key)
             notes: tuple[Note, ...] = (Note("genesis", None, None, state.name),)

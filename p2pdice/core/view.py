@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .bids import Bid, bid_problem, legal_bids, lowest_bids_per_face, ones_are_wild
-from .game import GameState, Phase, PlacedBid, RoundResult
+from .game import Call, GameState, Phase, PlacedBid, RoundResult
 from .rules import Rules
 
 
@@ -25,6 +25,8 @@ class SeatView:
     starter: int | None
     turn: int | None
     bids: tuple[PlacedBid, ...]  #: this round's bids so far
+    call: Call | None = None  #: the call that ended bidding (showdown and after)
+    caller: int | None = None
     palifico_round: bool
     results: tuple[RoundResult, ...]  #: every finished round, hands included
     ranking: tuple[int, ...]
@@ -129,6 +131,8 @@ def seat_view(state: GameState, seat: int | None, hand: tuple[int, ...] = ()) ->
         starter=state.starter,
         turn=state.turn,
         bids=state.bids,
+        call=state.call,
+        caller=state.caller,
         palifico_round=state.palifico_round,
         results=state.results,
         ranking=state.ranking,

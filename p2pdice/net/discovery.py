@@ -18,6 +18,8 @@ import ifaddr
 from zeroconf import IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from .limits import clean_name, clean_text
+
 SERVICE_TYPE = "_p2pdice._tcp.local."
 
 
@@ -178,10 +180,11 @@ class Browser:
         addresses = info.parsed_addresses(IPVersion.V4Only)
         if not addresses or info.port is None:
             return
-        txt = _txt_text(info.properties)
+        # Anyone on the LAN can advertise: every text that may reach a screen is cleaned here.
+        txt = {k: clean_text(v, 120) for k, v in _txt_text(info.properties).items()}
         table = TableAd(
             service=name,
-            name=txt.get("name", name.split(".")[0]),
+            name=clean_name(txt.get("name") or name.split(".")[0]) or "(unnamed table)",
             addresses=addresses,
             port=info.port,
             txt=txt,

@@ -122,6 +122,7 @@ class HostedTable:
             bot=load_bot(difficulty),
             rng=random.Random(),
             seat_hint=seat_hint,
+            password=self.config.password,  # CPU seats join like anyone, password included
         )
 
     def start_cpu_seats(self) -> None:

@@ -25,6 +25,13 @@ def clean_name(text: str) -> str:
     return _SPACES.sub(" ", kept).strip(" ")[:MAX_NAME].strip(" ")
 
 
+def clean_text(text: str, limit: int) -> str:
+    """Any text from the network made safe to print (escapes and control characters removed)."""
+    text = _ESCAPES.sub("", text)
+    spaced = "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in text)
+    return _SPACES.sub(" ", NAME_FORBIDDEN.sub("", spaced)).strip(" ")[:limit]
+
+
 @dataclass(slots=True)
 class TokenBucket:
     """`rate` tokens a second, up to `burst`; the adapter passes the clock in."""

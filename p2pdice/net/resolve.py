@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import aiohttp
 
 from .discovery import TableAd, browse_once
+from .limits import clean_name
 
 _ADDRESS = re.compile(
     r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9a-fA-F:]+\]):(?P<port>\d{1,5})(?:/(?P<table>.+))?$"
@@ -58,7 +59,7 @@ async def _by_address(host: str, port: int, which: str | None, timeout: float) -
     table = tables[0]
     return Target(
         url=f"ws://{host}:{port}{table['path']}",
-        name=table["name"],
+        name=clean_name(str(table.get("name", ""))) or "(unnamed table)",
         table_id=bytes.fromhex(table["id"]),
         host_key_prefix=table.get("hk"),
     )

@@ -145,7 +145,9 @@ class TableServer:
             >= self.limits.max_connections
         ):
             return None
+        limits = self.limits
         conn = Connection(next(self._ids), deliver, local=local)
+        conn.bucket = TokenBucket(rate=limits.rate, burst=limits.burst, tokens=limits.burst)
         conn.writer = asyncio.get_running_loop().create_task(
             self._write(conn), name=f"writer-{conn.id}"
         )

@@ -7,29 +7,15 @@ sequence in a hostile name shows as harmless text instead of steering the termin
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass
 
-from ..net.limits import clean_name
-
-# The same sequences net.limits removes from names: CSI, OSC, and two-byte escapes.
-_ESCAPES = re.compile(
-    r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])|\x9b[0-?]*[ -/]*[@-~]"
-)
+from ..net.limits import clean_name, clean_text
 
 
 def safe_text(text: object, limit: int = 300) -> str:
     """Any text made printable on one line: escapes and control characters removed."""
-    raw = _ESCAPES.sub("", str(text))
-    kept = []
-    for ch in raw:
-        category = unicodedata.category(ch)
-        if category in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            kept.append(" " if ch in "\t\n\r" else "")
-            continue
-        kept.append(" " if category == "Zs" else ch)
-    out = " ".join("".join(kept).split())
+    out = clean_text(" ".join(str(text).split()), limit + 1)
     return out if len(out) <= limit else out[: limit - 3] + "..."
 
 

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from p2pdice.core.rules import Rules
-from p2pdice.net.discovery import Browser, BrowseEvent, lan_addresses, new_zeroconf
+from p2pdice.net.discovery import BrowseEvent, Browser, lan_addresses, new_zeroconf
 from p2pdice.net.hostapp import HostService, TableConfig
 
 pytestmark = pytest.mark.usefixtures("private_network")
@@ -20,9 +20,9 @@ async def next_event(
 
     async def wait() -> BrowseEvent:
         async for event in browser.events():
-            if event.kind in kinds.split() and event.table.name == name:
-                if seats is None or event.table.txt.get("seats") == seats:
-                    return event
+            wanted = seats is None or event.table.txt.get("seats") == seats
+            if event.kind in kinds.split() and event.table.name == name and wanted:
+                return event
         raise AssertionError("unreachable")
 
     return await asyncio.wait_for(wait(), timeout)

@@ -1,0 +1,178 @@
+"""Transitions for entries that carry a player's signed message (protocol/SPEC.md 7)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from .errors import Reason, RemoteError
+from .fairness import (
+    derive_dice,
+    opening_matches,
+)
+from .game import (
+    Challenge,
+    ExactCall,
+    Phase,
+    PlaceBid,
+    StartNextRound,
+    Undo,
+)
+from .messages import Message, parse_message
+from .table_state import (
+    ChainIndex,
+    Note,
+    Outcome,
+    SeatInfo,
+    TablePhase,
+    TableState,
+    check_message,
+    count_of,
+    fail,
+    require_round,
+    rules_step,
+)
+
+
+def join_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
+    body = msg.body
+    key = msg.bytes_field("key")
+    if msg.seat >= state.rules.seats:
+        raise fail(Reason.UNKNOWN_SEAT, f"the table has {state.rules.seats} seats")
+    if msg.seat in state.joins:
+        raise fail(Reason.SEAT_TAKEN, f"seat {msg.seat} is taken")
+    if any(s.key == key for s in state.joins.values()):
+        raise fail(Reason.ALREADY_SEATED, "this key already holds a seat")
+    if msg.bytes_field("host") != state.host_key:
+        raise fail(Reason.BAD_CHALLENGE, "the join answers another host")
+    if msg.counter != 0:
+        raise fail(Reason.SCHEMA, "a join has counter 0")
+    if body["host_run"] and not body["cpu"]:
+        raise fail(Reason.SCHEMA, "only a CPU seat can be host-run")
+    check_message(state, msg, chain, key=key)
+    info = SeatInfo(
+        seat=msg.seat, key=key, name=body["name"], cpu=body["cpu"], host_run=body["host_run"]
+    )
+    return replace(
+        state, joins={**state.joins, msg.seat: info}, counters=count_of(state, msg, key)
+    ), (Note("joined", None, msg.seat, info.name),)
+
+
+def _commit_like(
+    state: TableState, raw: Any, kind: str, chain: ChainIndex, counters: dict[bytes, int]
+) -> Message:
+    try:
+        msg = parse_message(raw)
+    except RemoteError as err:
+        raise fail(err.reason, f"inside the {kind} list: {err.detail}") from None
+    if msg.type != kind:
+        raise fail(Reason.BAD_EVENT, f"a {msg.type} message inside the {kind} list")
+    require_round(state, msg.body, attempt=True)
+    probe = replace(state, counters=counters)
+    check_message(probe, msg, chain)
+    return msg
+
+
+def seat_messages(
+    state: TableState, raws: list[Any], kind: str, chain: ChainIndex
+) -> tuple[list[Message], dict[bytes, int]]:
+    """Messages of every seat of the attempt, exactly once each, in seat order."""
+    attempt = state.attempt
+    assert attempt is not None
+    counters = dict(state.counters)
+    msgs = []
+    for raw in raws:
+        msg = _commit_like(state, raw, kind, chain, counters)
+        counters[state.keys[msg.seat]] = msg.counter
+        msgs.append(msg)
+    seats = tuple(m.seat for m in msgs)
+    if seats != attempt.seats:
+        code = Reason.COMMIT_SET_MISMATCH if kind == "commit" else Reason.BAD_EVENT
+        raise fail(
+            code, f"{kind} messages from seats {list(seats)}, the attempt has {list(attempt.seats)}"
+        )
+    return msgs, counters
+
+
+def bidding_action(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
+    game = state.game
+    assert game is not None
+    require_round(state, msg.body)
+    seat = msg.seat
+    event: Any
+    if msg.type == "bid":
+        event = PlaceBid(seat, msg.bid)
+    elif msg.type == "challenge":
+        event = Challenge(seat)
+    elif msg.type == "exact":
+        event = ExactCall(seat)
+    else:
+        event = Undo(seat)
+    after = rules_step(game, event)
+    check_message(state, msg, chain)
+    phase = TablePhase.SHOWDOWN if after.phase == Phase.SHOWDOWN else TablePhase.BIDDING
+    return replace(state, game=after, phase=phase, counters=count_of(state, msg)), (
+        Note(msg.type, game.round, seat, _describe(msg)),
+    )
+
+
+def _describe(msg: Message) -> str:
+    if msg.type == "bid":
+        return str(msg.bid)
+    return msg.type
+
+
+def open_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
+    attempt = state.attempt
+    assert attempt is not None and attempt.beacon is not None
+    require_round(state, msg.body, attempt=True)
+    seat = msg.seat
+    if seat not in attempt.seats:
+        raise fail(Reason.UNKNOWN_SEAT, f"seat {seat} has no hand this round")
+    if seat in attempt.openings:
+        raise fail(Reason.DUPLICATE, f"seat {seat} already opened")
+    key = state.keys[seat]
+    salt, seed = msg.bytes_field("salt"), msg.bytes_field("seed")
+    seed_commit, _ = attempt.commits[seat]
+    if not opening_matches(
+        attempt.context(state.table_id, seat, key), seed_commit, salt=salt, seed=seed
+    ):
+        raise fail(Reason.OPENING_MISMATCH, f"seat {seat}'s opening does not match its commitment")
+    check_message(state, msg, chain)
+    hand = derive_dice(
+        seed,
+        table_id=state.table_id,
+        round_=attempt.round,
+        attempt=attempt.attempt,
+        seat=seat,
+        beacon_r=attempt.beacon,
+        count=attempt.dice[seat],
+    )
+    openings = {**attempt.openings, seat: hand}
+    return replace(
+        state, attempt=replace(attempt, openings=openings), counters=count_of(state, msg)
+    ), (Note("opened", attempt.round, seat, " ".join(map(str, hand))),)
+
+
+def ack_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, msg.body)
+    assert state.result_seq is not None
+    if msg.bytes_field("result") != chain.hashes[state.result_seq]:
+        raise fail(Reason.UNKNOWN_HEAD, "the acknowledgement names another result")
+    if msg.seat in state.acks:
+        raise fail(Reason.DUPLICATE, f"seat {msg.seat} already acknowledged")
+    check_message(state, msg, chain)
+    return replace(state, acks=state.acks | {msg.seat}, counters=count_of(state, msg)), (
+        Note("ack", msg.body["round"], msg.seat),
+    )
+
+
+def next_round_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, msg.body)
+    game = state.game
+    assert game is not None
+    after = rules_step(game, StartNextRound(msg.seat))
+    check_message(state, msg, chain)
+    return replace(state, game=after, phase=TablePhase.BETWEEN, counters=count_of(state, msg)), (
+        Note("next_round", game.round, msg.seat),
+    )

@@ -1,0 +1,248 @@
+"""The state of a table as its transcript builds it, and the checks every transition shares.
+
+`table.py` holds the transitions; this module holds what they act on: phases, the roster, the
+current attempt, the chain index, and the message checks (protocol/SPEC.md 4.1, 7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from .codec import encode
+from .errors import P2PDiceError, Reason, RemoteError, RuleError
+from .events import check_event
+from .fairness import (
+    SeatContext,
+)
+from .game import (
+    GameState,
+    apply,
+)
+from .hashing import Tag, tagged_hash
+from .messages import Message
+from .rules import Rules
+
+PROTOCOL_VERSION = 1
+
+
+class TablePhase(StrEnum):
+    LOBBY = "lobby"  #: seats are being taken
+    BETWEEN = "between"  #: waiting for the host to open the next attempt
+    COMMIT = "commit"  #: an attempt is open; the host gathers commitments
+    CONTRIBUTE = "contribute"  #: the commitment set is posted; the host gathers contributions
+    BIDDING = "bidding"  #: hands exist; players bid and call
+    SHOWDOWN = "showdown"  #: a call was made; players open their seeds
+    RESULT = "result"  #: the round's result is posted; acknowledgements, then the next round
+    OVER = "over"  #: the game-over entry is posted; nothing may follow
+
+
+class TableError(RemoteError):
+    """An entry (or a message offered for one) that the table cannot accept."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatInfo:
+    seat: int
+    key: bytes
+    name: str
+    cpu: bool
+    host_run: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "key": self.key.hex(),
+            "name": self.name,
+            "cpu": self.cpu,
+            "host_run": self.host_run,
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Attempt:
+    round: int
+    attempt: int
+    seats: tuple[int, ...]
+    dice: tuple[int, ...]  #: per seat of the table
+    starter: int | None
+    palifico: bool
+    commits: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)
+    commit_set: bytes | None = None
+    contributions: tuple[bytes, ...] = ()
+    beacon: bytes | None = None
+    openings: dict[int, tuple[int, ...]] = field(default_factory=dict)  #: seat -> hand
+
+    def context(self, table_id: bytes, seat: int, key: bytes) -> SeatContext:
+        return SeatContext(
+            table_id=table_id,
+            round=self.round,
+            attempt=self.attempt,
+            seat=seat,
+            key=key,
+            dice=self.dice[seat],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A fact an entry established, for reports and screens."""
+
+    kind: str
+    round: int | None = None
+    seat: int | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableState:
+    table_id: bytes
+    host_key: bytes
+    name: str
+    rules: Rules
+    host_cpu: int
+    phase: TablePhase
+    joins: dict[int, SeatInfo] = field(default_factory=dict)
+    roster: tuple[SeatInfo, ...] = ()
+    keys: dict[int, bytes] = field(default_factory=dict)  #: the key signing for each seat now
+    stand_ins: frozenset[int] = frozenset()
+    absent: frozenset[int] = frozenset()
+    game: GameState | None = None
+    attempt: Attempt | None = None
+    after_abort: bool = False
+    counters: dict[bytes, int] = field(default_factory=dict)
+    acks: frozenset[int] = frozenset()
+    result_seq: int | None = None
+    start_seq: int | None = None
+    next_seq: int = 1
+    #: The entry that began the current step (phase or turn); messages must have seen it.
+    step_seq: int = 0
+    #: Every commitment value posted at this table, so none is ever accepted twice.
+    used_commitments: frozenset[bytes] = frozenset()
+
+    def seat_of_key(self, key: bytes) -> int | None:
+        for seat, k in self.keys.items():
+            if k == key:
+                return seat
+        return None
+
+
+class ChainIndex:
+    """Append-only: the hash of every entry so far, and where each one stands."""
+
+    def __init__(self) -> None:
+        self.hashes: list[bytes] = []
+        self._seq_of: dict[bytes, int] = {}
+
+    def append(self, entry_hash: bytes) -> None:
+        self._seq_of[entry_hash] = len(self.hashes)
+        self.hashes.append(entry_hash)
+
+    def seq_of(self, entry_hash: bytes) -> int | None:
+        return self._seq_of.get(entry_hash)
+
+    @property
+    def head(self) -> bytes:
+        return self.hashes[-1]
+
+    def __len__(self) -> int:
+        return len(self.hashes)
+
+
+def table_id_of(genesis: dict[str, Any]) -> bytes:
+    return tagged_hash(Tag.TABLE, encode(genesis))
+
+
+def fail(reason: Reason, detail: str) -> TableError:
+    return TableError(reason, detail)
+
+
+# ---- genesis ---------------------------------------------------------------------------------
+
+
+def genesis_state(event: dict[str, Any]) -> TableState:
+    """The table as its genesis event creates it."""
+    check_event(event)
+    if event["type"] != "genesis":
+        raise fail(Reason.BAD_EVENT, "a transcript starts with a genesis event")
+    if event["protocol"] != PROTOCOL_VERSION:
+        raise fail(
+            Reason.BAD_EVENT,
+            f"protocol {event['protocol']} is not supported (this is {PROTOCOL_VERSION})",
+        )
+    try:
+        rules = Rules.from_json(event["rules"])
+    except P2PDiceError as err:
+        raise fail(Reason.BAD_EVENT, f"genesis rules: {err.detail}") from None
+    if event["host_cpu"] > rules.seats:
+        raise fail(Reason.BAD_EVENT, "more host-run CPU seats than seats")
+    return TableState(
+        table_id=table_id_of(event),
+        host_key=bytes.fromhex(event["host"]),
+        name=event["name"],
+        rules=rules,
+        host_cpu=event["host_cpu"],
+        phase=TablePhase.LOBBY,
+    )
+
+
+# ---- checks shared by the transitions -------------------------------------------------------
+
+
+def check_message(
+    state: TableState, msg: Message, chain: ChainIndex, *, key: bytes | None = None
+) -> None:
+    """Table, seat, counter, head, then the signature (cheapest first)."""
+    if msg.table != state.table_id:
+        raise fail(Reason.WRONG_TABLE, "the message names another table")
+    signer = key if key is not None else state.keys.get(msg.seat)
+    if signer is None:
+        raise fail(Reason.NOT_SEATED, f"seat {msg.seat} is not taken")
+    last = state.counters.get(signer, -1)
+    if msg.counter <= last:
+        raise fail(Reason.REPLAY, f"counter {msg.counter} is not above {last}")
+    head_seq = chain.seq_of(msg.head)
+    if head_seq is None:
+        raise fail(Reason.UNKNOWN_HEAD, "the message refers to an entry this chain does not hold")
+    if msg.type != "join" and head_seq < state.step_seq:
+        # Made before the step it acts in began: a message held back and replayed later.
+        raise fail(
+            Reason.REPLAY,
+            f"the {msg.type} was made at entry {head_seq}, before this step began at entry {state.step_seq}",
+        )
+    if not msg.signature_ok(signer):
+        raise fail(
+            Reason.BAD_SIGNATURE, f"the signature of seat {msg.seat}'s {msg.type} does not verify"
+        )
+
+
+def count_of(state: TableState, msg: Message, key: bytes | None = None) -> dict[bytes, int]:
+    signer = key if key is not None else state.keys[msg.seat]
+    return {**state.counters, signer: msg.counter}
+
+
+def require_round(
+    state: TableState, msg_or_event: dict[str, Any], *, attempt: bool = False
+) -> None:
+    game = state.game
+    assert game is not None
+    if msg_or_event["round"] != game.round:
+        raise fail(Reason.WRONG_ROUND, f"round {msg_or_event['round']}, not {game.round}")
+    if attempt:
+        assert state.attempt is not None
+        if msg_or_event["attempt"] != state.attempt.attempt:
+            raise fail(
+                Reason.WRONG_ROUND,
+                f"attempt {msg_or_event['attempt']}, not {state.attempt.attempt}",
+            )
+
+
+def rules_step(game: GameState, event: Any) -> GameState:
+    try:
+        return apply(game, event)
+    except RuleError as err:
+        raise fail(err.reason, err.detail) from None
+
+
+Outcome = tuple[TableState, tuple[Note, ...]]
