@@ -39,7 +39,9 @@ def main() -> None:
     args = parser.parse_args()
     key = SigningKey(bytes(range(32)))
     table = bytes(32)
-    message = sign_message(key, kind="bid", table=table, seat=1, counter=7, head=table, round=3, quantity=4, face=5)
+    message = sign_message(
+        key, kind="bid", table=table, seat=1, counter=7, head=table, round=3, quantity=4, face=5
+    )
     body = message.body
     data = signed_bytes(Tag.SIG_MESSAGE, body)
     ctx = SeatContext(table_id=table, round=1, attempt=1, seat=0, key=key.public, dice=5)
@@ -55,7 +57,14 @@ def main() -> None:
     }
     results = {name: measure(fn, runs=args.runs) for name, fn in rows.items()}
     if args.json:
-        print(json.dumps({k: {"median_us": round(m, 2), "p99_us": round(p, 2)} for k, (m, p) in results.items()}))
+        print(
+            json.dumps(
+                {
+                    k: {"median_us": round(m, 2), "p99_us": round(p, 2)}
+                    for k, (m, p) in results.items()
+                }
+            )
+        )
         return
     print(f"{'operation':<38} {'median us':>10} {'p99 us':>10}")
     for name, (med, p99) in results.items():

@@ -7,18 +7,15 @@ import asyncio
 import json
 import logging
 
-from .bots.registry import BOT_NAMES
+from .bots.names import BOT_NAMES
 from .cli_options import CliError, add_rules_options, rules_from_args
 from .cmd_common import (
-    Narrator,
     add_home_option,
     add_password_option,
     home_of,
     install_stop_signals,
     password_of,
 )
-from .net.limits import clean_name
-from .store import AppendLog
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -37,6 +34,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="N[:LEVEL]",
         help=f"seats played by CPUs run by this host ({', '.join(BOT_NAMES)}; default medium). "
         "Disclosed to everyone: this machine could read their hands.",
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=64,
+        metavar="N",
+        help="connections one table accepts, players and spectators together (default 64)",
     )
     parser.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     parser.add_argument(
@@ -91,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
         from .cmd_ui import run_interactive_host
 
         return run_interactive_host(args)  # host and play here, in the terminal client
+    from .net.limits import clean_name
+
     name = clean_name(args.name)
     if not name:
         raise CliError("--name: the name is empty once control characters are removed")
@@ -101,11 +107,20 @@ def run(args: argparse.Namespace) -> int:
 
 async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> int:
     from .net.hostapp import HostService, TableConfig
+    from .store import AppendLog
 
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     home = home_of(args)
+    if args.max_connections < 1:
+        raise CliError("--max-connections: at least 1")
+    from .net.server import Limits
+
     service = HostService(
-        home=home, bind=args.bind, port=args.port, advertise=not args.no_advertise
+        home=home,
+        bind=args.bind,
+        port=args.port,
+        advertise=not args.no_advertise,
+        limits=Limits(max_connections=args.max_connections),
     )
     await service.start()
     resume_lines = None
@@ -152,6 +167,8 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
         )
     stop = asyncio.Event()
     install_stop_signals(stop)
+    from .narrate import Narrator
+
     narrator = Narrator()
     table.server.listeners.append(
         lambda: narrator.update(table.host.state, table.host.chain.hashes)

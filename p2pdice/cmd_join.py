@@ -8,17 +8,15 @@ import json
 import random
 import sys
 
-from .bots.registry import BOT_NAMES, BotLoadError, load_bot
+from .bots.names import BOT_NAMES
 from .cli_options import CliError
 from .cmd_common import (
-    Narrator,
     add_home_option,
     add_password_option,
     home_of,
     install_stop_signals,
     password_of,
 )
-from .net.limits import clean_name
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -89,9 +87,11 @@ def run_join(args: argparse.Namespace) -> int:
     if args.bot is None and (interactive or not args.spectate):
         from .cmd_ui import run_interactive_join
 
-        return run_interactive_join(
-            args
-        )  # the terminal client (it explains if there is no terminal)
+        # The terminal client (it explains itself when there is no terminal).
+        return run_interactive_join(args)
+    from .bots.registry import BotLoadError, load_bot
+    from .net.limits import clean_name
+
     bot = None
     if args.bot:
         try:
@@ -128,6 +128,8 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         rng=random.Random(args.seed),
         expect_table=target.table_id,
     )
+    from .narrate import Narrator
+
     narrator = Narrator()
     session.on_update = lambda: narrator.update(
         session.peer.state if session.peer else None,

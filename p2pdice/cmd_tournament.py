@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 
-from .bots.registry import BOT_NAMES, BotLoadError, load_bot
+from .bots.names import BOT_NAMES
 from .cli_options import CliError, add_rules_options, rules_from_args
 
 MAX_JOBS = 64
@@ -70,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.jobs <= MAX_JOBS:
         raise CliError(f"--jobs: from 1 to {MAX_JOBS} (this machine has {os.cpu_count()} cores)")
     rules = rules_from_args(args, seats=len(names))
+    from .bots.registry import BotLoadError, load_bot
+
     for name in dict.fromkeys(names):
         try:
             load_bot(name)

@@ -109,12 +109,12 @@ def run_practice(args: argparse.Namespace) -> int:
     home = home_of(args)
 
     def setup(c, lobby) -> None:
-        from .ui.runtime import start_practice
+        def open_():  # imported here, after the first frame is on screen (aiohttp is heavy)
+            from .ui.runtime import start_practice
 
-        lobby.open_table(
-            lambda: start_practice(home, rules, [level] * cpu, args.humans, name=args.name),
-            "opening a practice table",
-        )
+            return start_practice(home, rules, [level] * cpu, args.humans, name=args.name)
+
+        lobby.open_table(open_, "opening a practice table")
 
     return _run(home, setup)
 
@@ -132,12 +132,12 @@ def run_pass_and_play(args: argparse.Namespace) -> int:
     home = home_of(args)
 
     def setup(c, lobby) -> None:
-        from .ui.runtime import start_pass_and_play
+        def open_():  # imported after the first frame is on screen
+            from .ui.runtime import start_pass_and_play
 
-        lobby.open_table(
-            lambda: start_pass_and_play(home, rules, players, [level] * cpu),
-            "opening a pass-and-play table",
-        )
+            return start_pass_and_play(home, rules, players, [level] * cpu)
+
+        lobby.open_table(open_, "opening a pass-and-play table")
 
     return _run(home, setup)
 

@@ -144,6 +144,9 @@ class ClientStore:
         obj = json.loads(path.read_text())
         return SeatRecord(seat=obj["seat"], host=obj["host"], address=obj.get("address"))
 
+    def forget_seat(self) -> None:
+        (self.folder / "seat.json").unlink(missing_ok=True)
+
     def save_seat(self, record: SeatRecord) -> None:
         data = {"seat": record.seat, "host": record.host, "address": record.address}
         atomic_write(self.folder / "seat.json", json.dumps(data).encode())

@@ -24,6 +24,11 @@ class CodecError(RemoteError):
 def encode(value: Any) -> bytes:
     """The canonical encoding of a JSON value built from dict, list, str, int, bool, None."""
     _check_value(value, 0)
+    return _dump(value)
+
+
+def _dump(value: Any) -> bytes:
+    """Canonical bytes of a value already checked by `_check_value`."""
     text = json.dumps(
         value, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
     )
@@ -55,7 +60,7 @@ def decode(data: bytes) -> Any:
         # Thousands of levels: the parser gives up before _check_value could count them.
         raise CodecError(Reason.JSON_TOO_DEEP, "nested too deeply") from None
     _check_value(value, 0)
-    if encode(value) != bytes(data):
+    if _dump(value) != bytes(data):
         raise CodecError(Reason.JSON_NOT_CANONICAL, "valid JSON, but not in canonical form")
     return value
 

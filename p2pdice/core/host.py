@@ -173,9 +173,11 @@ class HostTable(HostClock):
 
     # ---- connections ---------------------------------------------------------------------
 
-    def challenge(self, conn: Conn, nonce: bytes) -> dict[str, Any]:
-        """What a new connection is told; it reserves a free seat while the lobby is open."""
-        seat = self.free_seat() if self.state.phase == TablePhase.LOBBY else None
+    def challenge(self, conn: Conn, nonce: bytes, *, reserve: bool = True) -> dict[str, Any]:
+        """What a new connection is told; it reserves a free seat while the lobby is open
+        (unless the connection said it only wants to watch)."""
+        lobby = self.state.phase == TablePhase.LOBBY
+        seat = self.free_seat() if lobby and reserve else None
         self._challenges[conn] = (nonce, seat)
         return {
             "table": self.table_id.hex(),

@@ -162,6 +162,12 @@ class Peer:
             entry = parse_entry(line)
         except RemoteError as err:
             return self._alarm(err.reason, f"an unreadable entry: {err.detail}", None)
+        return self.receive_entry(entry)
+
+    def receive_entry(self, entry: Entry) -> list[PeerOutput]:
+        """Verify and apply the next entry (already parsed from its canonical line)."""
+        if self.halted:
+            return []
         if self.replayer.started and entry.seq < len(self.replayer.chain):
             if self.replayer.chain.hashes[entry.seq] == entry.hash:
                 return []  # a resend of an entry we hold: harmless
@@ -183,7 +189,7 @@ class Peer:
         """Forget messages the log has made moot (an aborted attempt's commitment, a bid from a
         turn that has passed): the host could never accept them any more."""
         state = self.state
-        if state is None or state.game is None:
+        if state is None or state.game is None or not self.pending:
             return
         for ref, pending in list(self.pending.items()):
             body = pending.message.body
@@ -212,6 +218,8 @@ class Peer:
         return [alarm]
 
     def _clear_pending(self, entry: Entry) -> None:
+        if not self.pending:
+            return
         inner: list[Any] = []
         if entry.msg is not None:
             inner.append(entry.msg)

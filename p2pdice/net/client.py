@@ -52,6 +52,8 @@ async def run_websocket(
     loop = asyncio.get_running_loop()
     last_contact = loop.time()
     backoff = 0.2
+    if session.mode == "spectate" and "?" not in url:
+        url += "?spectate=1"  # a watcher: the host reserves no seat for this connection
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=5.0)
     async with aiohttp.ClientSession(timeout=timeout) as http:
         while True:
@@ -93,6 +95,8 @@ async def _read(
             break
         if session.fatal is not None:
             return Outcome.FATAL
+        if session.reconnect_requested:
+            return None  # the outer loop reconnects after a short pause
         if session.peer is not None and session.peer.halted:
             return Outcome.ALARM
         if session.finished:

@@ -181,6 +181,7 @@ class HostedTable:
             await client.stop()
         await self.server.close()
         self.log.close()
+        self.service.tables.pop(self.id, None)  # a closed table no longer holds memory here
 
 
 class HostService:

@@ -10,7 +10,10 @@ from ..core.shape import MAX_NAME, NAME_FORBIDDEN
 
 # CSI/OSC/other escape sequences first, so their printable tails do not survive.
 _ESCAPES = re.compile(
-    r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])|\x9b[0-?]*[ -/]*[@-~]"
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves
+    r"|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC, DCS, SOS, PM, APC strings
+    r"|\x1b[ -/]*[0-~]"  # two-byte and nF escapes (ESC c, ESC ( B, ESC # 8)
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
 )
 
 

@@ -92,6 +92,7 @@ class TableServer:
         self._timer: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._on_entry = on_entry
+        self._status_key: tuple[Any, ...] | None = None
         #: Called after every change of the table (entries, seats); adapters add their own.
         self.listeners: list[Callable[[], None]] = []
         self._stand_in = stand_in
@@ -137,7 +138,9 @@ class TableServer:
 
     # ---- connections ---------------------------------------------------------------------
 
-    def open(self, deliver: Callable[[str], Any], *, local: bool = False) -> Connection | None:
+    def open(
+        self, deliver: Callable[[str], Any], *, local: bool = False, reserve: bool = True
+    ) -> Connection | None:
         """A new connection is told the challenge; None when the table is full of connections."""
         if (
             not local
@@ -152,7 +155,7 @@ class TableServer:
             self._write(conn), name=f"writer-{conn.id}"
         )
         self.connections[conn.id] = conn
-        challenge = self.host.challenge(conn.id, secrets.token_bytes(16))
+        challenge = self.host.challenge(conn.id, secrets.token_bytes(16), reserve=reserve)
         self._queue(
             conn, encode_frame("challenge", protocol=1, entries=len(self.host.entries), **challenge)
         )
@@ -192,6 +195,8 @@ class TableServer:
             with contextlib.suppress(asyncio.QueueFull):
                 conn.outbox.put_nowait(None)
         self.apply(self.host.disconnected(conn.id, self.loop_now))
+        if conn.seat is not None:
+            self._broadcast_status()  # everyone sees the seat go quiet
 
     def receive(self, conn: Connection, data: str | bytes) -> bool:
         """One frame from a client; False when the connection must be closed."""
@@ -275,6 +280,7 @@ class TableServer:
                 if conn is not None:
                     conn.handshaken, conn.seat, conn.spectator = True, out.seat, out.seat is None
                     self._queue(conn, encode_frame("welcome", seat=out.seat))
+                    self._queue(conn, encode_frame("status", **self.status()))
                 changed = True
             elif isinstance(out, NeedStandIn) and self._stand_in is not None:
                 asyncio.get_running_loop().call_soon(self._stand_in, out.seat)
@@ -299,8 +305,24 @@ class TableServer:
             "deadline_ms": deadline_ms,
         }
 
-    def _broadcast_status(self) -> None:
-        frame = encode_frame("status", **self.status())
+    def _broadcast_status(self, *, force: bool = False) -> None:
+        """Tell everyone what the log cannot: who is connected, and the turn clock.
+
+        Sent only when that changes (a bid on a table without a timer changes neither), so a
+        busy table does not send two frames per entry.
+        """
+        status = self.status()
+        timed = status["deadline_ms"] is not None
+        key = (
+            tuple(status["connected"]),
+            status["phase"] if timed else None,
+            status["turn"] if timed else None,
+            timed,
+        )
+        if key == self._status_key and not force:
+            return
+        self._status_key = key
+        frame = encode_frame("status", **status)
         for conn in list(self.connections.values()):
             if conn.handshaken:
                 self._queue(conn, frame)
@@ -314,7 +336,7 @@ class TableServer:
             await ws.send_str(encode_frame("closing", reason="the table is closing"))
             await ws.close()
             return ws
-        conn = self.open(ws.send_str)
+        conn = self.open(ws.send_str, reserve=request.query.get("spectate") != "1")
         if conn is not None:
             conn.hang_up = ws.close
         if conn is None:

@@ -10,6 +10,7 @@ both drive the same code. Bots and the terminal UI read `view()` and call `act()
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 from collections.abc import Callable
@@ -27,10 +28,16 @@ from ..core.messages import parse_message
 from ..core.peer import Alarm, Applied, NeedSecrets, Peer, PeerOutput, Secrets, Send
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
+from ..core.transcript import Entry, parse_entry
 from ..core.view import SeatView
 from ..sim import decide_safely
 from ..store import ClientStore, SeatRecord, new_secrets
-from .frames import TO_CLIENT, decode_frame, encode_frame
+from .frames import MAX_FRAME, TO_CLIENT, decode_frame, encode_frame
+
+_ENTRY_HEAD = '{"entry":'
+_ENTRY_TAIL = ',"type":"entry"}'
+
+log = logging.getLogger("p2pdice.client")
 
 #: Errors after which retrying cannot help.
 FATAL = {
@@ -95,7 +102,11 @@ class ClientSession:
         self._catch_up_to = 0
         self._resumed = False
         self._pending_join: tuple[dict[str, Any], bytes | None] | None = None
-        self._early: dict[int, dict[str, Any]] = {}  #: entries that arrived ahead of a gap
+        self._seatless = False
+        self._authing = False
+        #: Set when this connection should be dropped and opened again (the transport obeys).
+        self.reconnect_requested = False
+        self._early: dict[int, Entry] = {}  #: entries that arrived ahead of a gap
         self.seat_hint = seat_hint
         self.on_update: Callable[[], None] | None = None
 
@@ -158,13 +169,36 @@ class ClientSession:
         self.outgoing.put_nowait(frame)
 
     def on_frame(self, data: str | bytes) -> None:
+        # The hot path: an entry frame is the entry's canonical line between a fixed head and
+        # tail, so the line is sliced out instead of decoded and encoded again. Any frame that
+        # is not exactly that shape takes the general path below.
+        if (
+            isinstance(data, str)
+            and self.peer is not None
+            and len(data) <= MAX_FRAME
+            and data.startswith(_ENTRY_HEAD)
+            and data.endswith(_ENTRY_TAIL)
+        ):
+            try:
+                self._take_entry(data[len(_ENTRY_HEAD) : -len(_ENTRY_TAIL)].encode("utf-8"))
+            except Exception as err:  # a hostile host must never crash the client
+                log.exception("an entry from the host failed")
+                self.errors.append((Reason.INTERNAL, f"could not handle an entry: {err}"))
+            self._notify()
+            return
         try:
             frame = decode_frame(data, TO_CLIENT)
         except RemoteError as err:
             self.errors.append((err.reason, f"unreadable frame from the host: {err.detail}"))
             return
         handler = getattr(self, f"_on_{frame['type']}")
-        handler(frame)
+        try:
+            handler(frame)
+        except Exception as err:  # a hostile host must never crash the client
+            log.exception("frame %s from the host failed", frame["type"])
+            self.errors.append(
+                (Reason.INTERNAL, f"could not handle the host's {frame['type']}: {err}")
+            )
         self._notify()
 
     def _on_challenge(self, frame: dict[str, Any]) -> None:
@@ -188,14 +222,36 @@ class ClientSession:
         seat = (
             record.seat if record is not None and record.host == frame["host"] else self.seat_hint
         )
+        self._authing = seat is not None
         if seat is not None:
             auth = sign_auth(self.key, table=table, host=host, nonce=bytes.fromhex(frame["nonce"]))
             self.peer.seat = seat
             self._send_frame(encode_frame("auth", auth=auth))
-        elif self.mode == "spectate" or frame["seat"] is None:
+        elif self.mode == "spectate":
             self._send_frame(encode_frame("spectate"))
+        elif frame["seat"] is None:
+            # No seat offered: the game has started, or every free seat is held by someone
+            # still answering their challenge. Read the log first, then watch or try again.
+            self._seatless = True
+            self._sync_to(len(self.peer.replayer.chain))
+            self._settle_seatless()
         else:
             self._join(frame)
+
+    def _settle_seatless(self) -> None:
+        peer = self.peer
+        if (
+            not self._seatless
+            or peer is None
+            or len(peer.replayer.chain) < max(1, self._catch_up_to)
+        ):
+            return
+        self._seatless = False
+        state = peer.state
+        if state is not None and state.phase == TablePhase.LOBBY:
+            self.reconnect_requested = True  # seats may free up in a moment: ask again
+        else:
+            self._send_frame(encode_frame("spectate"))
 
     def _join(self, frame: dict[str, Any]) -> None:
         assert self.peer is not None
@@ -223,7 +279,10 @@ class ClientSession:
     def _try_join(self) -> None:
         """Send the join once we hold the whole log as of the challenge (its head must be ours)."""
         assert self.peer is not None
-        if self._pending_join is None or len(self.peer.replayer.chain) < self._catch_up_to:
+        have = len(self.peer.replayer.chain)
+        # A join names an entry we verified, so we need at least the genesis (whatever the
+        # challenge claims about the log's length).
+        if self._pending_join is None or have < max(1, self._catch_up_to):
             return
         challenge, proof = self._pending_join
         self._pending_join = None
@@ -262,6 +321,7 @@ class ClientSession:
     def _on_welcome(self, frame: dict[str, Any]) -> None:
         assert self.peer is not None
         self.connected = True
+        self._authing = False
         seat = frame["seat"]
         if seat is not None:
             self.peer.seat = seat
@@ -273,21 +333,28 @@ class ClientSession:
         self._maybe_resume()
 
     def _on_entry(self, frame: dict[str, Any]) -> None:
-        assert self.peer is not None
-        entry = frame["entry"]
-        seq = entry.get("seq") if isinstance(entry, dict) else None
-        have = len(self.peer.replayer.chain)
-        if isinstance(seq, int) and seq > have:
+        self._take_entry(encode(frame["entry"]))
+
+    def _take_entry(self, line: bytes) -> None:
+        peer = self.peer
+        if peer is None:
+            return
+        try:
+            entry = parse_entry(line)
+        except RemoteError as err:
+            self._handle(peer.receive_line(line))  # the peer raises the alarm and stops
+            self.errors.append((err.reason, f"unreadable entry from the host: {err.detail}"))
+            return
+        if entry.seq > len(peer.replayer.chain):
             # A broadcast overtook the answer to our sync: hold it until the gap is filled.
             if len(self._early) < 4096:
-                self._early[seq] = entry
+                self._early[entry.seq] = entry
             return
-        self._handle(self.peer.receive_line(encode(entry)))
-        while len(self.peer.replayer.chain) in self._early and not self.peer.halted:
-            self._handle(
-                self.peer.receive_line(encode(self._early.pop(len(self.peer.replayer.chain))))
-            )
+        self._handle(peer.receive_entry(entry))
+        while len(peer.replayer.chain) in self._early and not peer.halted:
+            self._handle(peer.receive_entry(self._early.pop(len(peer.replayer.chain))))
         self._try_join()
+        self._settle_seatless()
         self._maybe_resume()
 
     def _maybe_resume(self) -> None:
@@ -318,6 +385,14 @@ class ClientSession:
             if self.store is not None:
                 self.store.record_refused(frame["ref"], str(reason), _ms())
             self._maybe_decide()  # a refused move leaves the turn with us: decide again
+        elif reason == Reason.NOT_SEATED and self._authing:
+            # Our seat was given up while we were away in the lobby: forget it, join afresh.
+            if self.store is not None:
+                self.store.forget_seat()
+            if self.peer is not None:
+                self.peer.seat = None
+            self.seat_hint = None
+            self.reconnect_requested = True
         elif reason == Reason.RATE_LIMITED:
             # The host dropped a frame unread; whatever of ours is unconfirmed goes again.
             asyncio.get_running_loop().call_later(1.0, self._resend_pending)
@@ -413,6 +488,9 @@ class ClientSession:
 
     def disconnected(self) -> None:
         self.connected = False
+        self.reconnect_requested = False
+        self._seatless = False
+        self._authing = False
         self._resumed = False
         self._pending_join = None
         self._early.clear()

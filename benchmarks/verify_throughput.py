@@ -1,0 +1,125 @@
+"""Verify throughput: transcript entries verified per second by `verify_lines`, against the
+bound that Ed25519 alone sets.
+
+Transcripts of whole six-seat games (bot `medium`) are made in memory with
+`p2pdice.protosim.LocalTable`: a real HostTable and six real Peers, every entry signed. Each
+is then verified with `p2pdice.core.verify.verify_lines`, again and again; every run gives
+one sample of entries per second. Interleaved with those runs, in the same process, batches
+of raw `Ed25519PublicKey.verify` calls on 300-byte messages give samples of signatures per
+second. The bound is that rate divided by the signatures one entry carries on average (the
+host's signature on every entry, plus each player message inside it: one for a message
+entry, one per seat for commitment and contribution sets), counted over the same transcripts.
+
+Target: the median at least 0.8 of the bound's.
+
+    python -m benchmarks.verify_throughput [--quick] [--json]
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from p2pdice.bots.registry import load_bot
+from p2pdice.core.rules import Rules
+from p2pdice.core.transcript import parse_entry
+from p2pdice.core.verify import messages_in, verify_lines
+from p2pdice.protosim import LocalTable
+
+from . import common
+from .common import figure, rate_stats
+
+TARGET = 0.8
+RAW_BATCH = 200
+
+
+def transcripts(games: int, seed: int = 1) -> list[list[bytes]]:
+    rng = random.Random(seed)
+    out = []
+    for number in range(games):
+        table = LocalTable(
+            Rules(seats=6), [load_bot("medium")] * 6, rng=rng, name=f"bench {number}"
+        )
+        table.seat_everyone()
+        table.play()
+        out.append(table.host.lines())
+    return out
+
+
+def signatures(lines: Sequence[bytes]) -> int:
+    return sum(1 + len(messages_in(parse_entry(line))) for line in lines)
+
+
+def raw_rate(batch: int = RAW_BATCH) -> float:
+    """Ed25519 verifications per second over one batch (300-byte messages, one key)."""
+    data, sig, public = _RAW
+    verify = public.verify
+    start = time.perf_counter()
+    for _ in range(batch):
+        verify(sig, data)
+    return batch / (time.perf_counter() - start)
+
+
+_KEY = Ed25519PrivateKey.generate()
+_DATA = bytes(random.Random(7).randbytes(300))
+_RAW = (_DATA, _KEY.sign(_DATA), _KEY.public_key())
+
+
+def run(*, quick: bool = False) -> dict[str, Any]:
+    games = transcripts(2 if quick else 6)
+    entries = sum(len(g) for g in games)
+    sigs = sum(signatures(g) for g in games)
+    per_entry = sigs / entries
+    seconds = 3.0 if quick else 12.0
+    measured: list[float] = []
+    raw: list[float] = []
+    for lines in games:  # warm up both, and check the transcripts verify
+        report = verify_lines(lines)
+        assert report.ok, report.failure
+        raw_rate()
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for lines in games:
+            start = time.perf_counter()
+            verify_lines(lines)
+            measured.append(len(lines) / (time.perf_counter() - start))
+            raw.append(raw_rate())
+    bound = [r / per_entry for r in raw]
+    fig = figure(
+        "verify",
+        "verify_lines: entries verified per second",
+        "/s",
+        rate_stats(measured),
+        rate_stats(bound),
+        baseline_what=f"bound: raw Ed25519 verifies/s / {per_entry:.2f} signatures per entry",
+        higher_is_better=True,
+        targets=[(f">= {TARGET} of the Ed25519 bound", "ratio", TARGET)],
+        notes=f"{len(games)} six-seat games, {entries} entries, {sigs} signatures",
+    )
+    raw_stats = rate_stats(raw)
+    text = [
+        f"verify: {entries} entries carry {sigs} signatures ({per_entry:.2f} per entry); raw "
+        f"Ed25519 verify {raw_stats['median']:.0f}/s (p99 low tail {raw_stats['p99']:.0f}/s); "
+        f"verify_lines {fig['median']:.0f} entries/s = {fig['ratio']:.2f} of the bound"
+    ]
+    details = {
+        "entries": entries,
+        "signatures": sigs,
+        "signatures_per_entry": per_entry,
+        "raw_ed25519_per_s": raw_stats,
+        "text": text,
+    }
+    return {"figures": [fig], "details": details}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return common.standalone("verify_throughput", run, argv, needs_network=False)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,261 @@
+"""kill -9 of a client mid-round, then a restart on the same --home (issue 5, item 7).
+
+The host is a real `p2pdice host` process and the victim a real `p2pdice join` process, so
+the restarted client must reconnect over the socket, authenticate with its saved key, catch
+up from its own verified transcript and resend (or newly send) what the round still needs.
+A third seat is played inside the test by a ClientSession whose outgoing frames can be held
+back: that pins the table in the phase we want to crash in (the host waits for that seat),
+so each kill lands exactly where its name says, not wherever a race put it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import signal
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from p2pdice.bots.registry import load_bot
+from p2pdice.core.codec import decode
+from p2pdice.core.verify import split_lines, verify_lines
+from p2pdice.net.client import Outcome, run_websocket
+from p2pdice.net.session import ClientSession
+from p2pdice.store import AppendLog, load_or_create_key
+from tests.support.procs import host_log, spawn, start_host, stop
+
+pytestmark = pytest.mark.usefixtures("private_network")
+
+
+@dataclass
+class Gate:
+    """Holds a session's outgoing frames from the first one `catch` matches until released."""
+
+    session: ClientSession
+    catch: Callable[[dict[str, Any]], bool]
+    held: list[str] = field(default_factory=list)
+    holding: bool = False
+    used: bool = False
+    caught: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def __post_init__(self) -> None:
+        self._send = self.session._send_frame
+        self.session._send_frame = self._gated  # type: ignore[method-assign]
+
+    def _gated(self, frame: str) -> None:
+        if not self.used and not self.holding and self.catch(json.loads(frame)):
+            self.holding = True
+            self.caught.set()
+        if self.holding:
+            self.held.append(frame)
+        else:
+            self._send(frame)
+
+    def release(self) -> None:
+        self.holding, self.used = False, True
+        for frame in self.held:
+            self._send(frame)
+        self.held.clear()
+
+
+def sent_messages(home: Path, table_id: str) -> list[dict[str, Any]]:
+    records = [decode(line) for line in AppendLog.read(home / "tables" / table_id / "sent.jsonl")]
+    return [r["msg"]["body"] for r in records if "msg" in r]
+
+
+def transcript(home: Path, table_id: str) -> Path:
+    return home / "tables" / table_id / "transcript.jsonl"
+
+
+def entries(path: Path) -> list[dict[str, Any]]:
+    return [decode(line) for line in AppendLog.read(path)]
+
+
+def kind(entry: dict[str, Any]) -> str:
+    return entry["event"]["type"] if "event" in entry else entry["msg"]["body"]["type"]
+
+
+async def until(predicate: Callable[[], bool], timeout: float, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.005)
+
+
+def commit_of_round(n: int) -> Callable[[dict[str, Any]], bool]:
+    def match(frame: dict[str, Any]) -> bool:
+        body = frame.get("msg", {}).get("body", {}) if frame["type"] == "send" else {}
+        return body.get("type") == "commit" and body.get("round") == n
+
+    return match
+
+
+PHASES = ["committed", "contributed", "bidding", "beacon"]
+
+
+@pytest.mark.parametrize("phase", PHASES)
+async def test_a_client_killed_mid_round_restarts_and_finishes_the_game(
+    tmp_path: Path, phase: str
+) -> None:
+    host, ready = start_host(
+        "--headless",
+        "--seats",
+        "3",
+        "--cpu",
+        "1",
+        "--no-advertise",
+        "--bind",
+        "127.0.0.1",
+        "--home",
+        str(tmp_path / "h"),
+    )
+    table_id = ready["table_id"]
+    victim_home = tmp_path / "victim"
+    join_args = (
+        "join",
+        f"127.0.0.1:{ready['port']}",
+        "--bot",
+        "medium",
+        "--name",
+        "victim",
+        "--seed",
+        "3",
+        "--home",
+        str(victim_home),
+    )
+    holder = ClientSession(
+        key=load_or_create_key(tmp_path / "holder" / "identity.key"),
+        name="holder",
+        home=tmp_path / "holder",
+        bot=load_bot("medium"),
+        rng=random.Random(4),
+    )
+
+    def victim_bid_in(round_: int) -> bool:
+        return any(
+            m["type"] == "bid" and m.get("round") == round_
+            for m in sent_messages(victim_home, table_id)
+        )
+
+    def holder_action_after_victim_bid(frame: dict[str, Any]) -> bool:
+        body = frame.get("msg", {}).get("body", {}) if frame["type"] == "send" else {}
+        return (
+            body.get("type") in ("bid", "challenge", "exact")
+            and body.get("round", 0) >= 2
+            and victim_bid_in(body["round"])
+        )
+
+    catch = {
+        "committed": commit_of_round(2),
+        "contributed": lambda f: (
+            f["type"] == "send"
+            and f["msg"]["body"]["type"] == "contribute"
+            and f["msg"]["body"]["round"] == 2
+        ),
+        "bidding": holder_action_after_victim_bid,
+        "beacon": lambda f: False,  # no hold: the kill races the table
+    }[phase]
+    gate = Gate(holder, catch)
+    playing = asyncio.create_task(
+        run_websocket(holder, f"ws://127.0.0.1:{ready['port']}{ready['path']}", give_up_after=60)
+    )
+    victim = spawn(*join_args, log=tmp_path / "victim-1.out")
+    restarted: subprocess.Popen[str] | None = None
+    try:
+        await until(lambda: (victim_home / "tables" / table_id / "seat.json").exists(), 20, "seat")
+        seat_file = victim_home / "tables" / table_id / "seat.json"
+        seat_before = seat_file.read_bytes()
+        seat = json.loads(seat_before)["seat"]
+
+        if phase == "beacon":
+            # The issue's recipe: once the victim has verified round 2's beacon, kill it.
+            await until(
+                lambda: any(
+                    kind(e) == "beacon" and e["event"]["round"] >= 2
+                    for e in entries(transcript(victim_home, table_id))
+                ),
+                60,
+                "a beacon of round 2 in the victim's transcript",
+            )
+        else:
+            await asyncio.wait_for(gate.caught.wait(), 60)
+            mine = {
+                "committed": "commit",
+                "contributed": "contribute",
+                "bidding": "bid",
+            }[phase]
+            await until(
+                lambda: any(
+                    m["type"] == mine and m.get("round", 0) >= 2
+                    for m in sent_messages(victim_home, table_id)
+                ),
+                20,
+                f"the victim's {mine} of round 2",
+            )
+            await asyncio.sleep(0.2)  # let it reach the host
+        victim.send_signal(signal.SIGKILL)
+        victim.wait(5)
+        assert victim.returncode == -signal.SIGKILL
+        at_kill = entries(host_log(tmp_path / "h"))
+        assert kind(at_kill[-1]) != "game_over"
+        if phase != "beacon":
+            # The table is pinned where we wanted it: the holder's move is still held back.
+            assert gate.holding and gate.held
+            expected_last = {
+                "committed": "round",
+                "contributed": "commit_set",
+                "bidding": "bid",
+            }[phase]
+            assert kind(at_kill[-1]) == expected_last, [kind(e) for e in at_kill[-3:]]
+
+        # No entry is posted while the table is pinned, so the next status frame the holder
+        # gets is the one the victim's reconnection (its `welcome`) causes.
+        status_before = holder.status
+        restarted = spawn(*join_args, log=tmp_path / "victim-2.out")
+        await until(
+            lambda: holder.status is not status_before and seat in holder.status.connected,
+            20,
+            "the victim's reconnection",
+        )
+        gate.release()
+        await asyncio.to_thread(restarted.wait, 90)
+        output = (tmp_path / "victim-2.out").read_text()
+        assert restarted.returncode == 0, output
+        assert "verified transcript:" in output
+        outcome = await asyncio.wait_for(playing, 30)
+        assert outcome == Outcome.OVER
+        host.wait(15)
+    finally:
+        for proc in (victim, restarted):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        if not playing.done():
+            playing.cancel()
+        holder.close()
+        stop(host)
+
+    assert seat_file.read_bytes() == seat_before
+    log = host_log(tmp_path / "h").read_bytes()
+    assert transcript(victim_home, table_id).read_bytes() == log
+    assert holder.store is not None and holder.store.transcript_path.read_bytes() == log
+    lines, problem = split_lines(log)
+    assert problem is None
+    sent = [
+        decode(line) for line in AppendLog.read(victim_home / "tables" / table_id / "sent.jsonl")
+    ]
+    report = verify_lines(lines, mine=sent)
+    assert report.ok, report.failure and report.failure.describe()
+    assert report.mine_checked > 0 and report.mine_pending == 0
+    # Nothing was thrown away for the crash: no abort, no absence, no forfeit, no stand-in.
+    kinds = [kind(e) for e in entries(host_log(tmp_path / "h"))]
+    for bad in ("abort", "absent", "forfeit", "stand_in", "forced"):
+        assert bad not in kinds, (bad, kinds)
