@@ -58,3 +58,34 @@ def test_generators_do_not_import_the_package(generator: str) -> None:
         for alias in getattr(node, "names", [])
     }
     assert not any(name.split(".")[0] == "p2pdice" for name in imported)
+
+
+def test_the_example_game_verifies_and_its_mutants_fail(tmp_path: Path) -> None:
+    """protocol/examples: a whole game another implementation can check itself against."""
+    import json
+
+    from p2pdice.core.verify import split_lines, verify_lines
+
+    examples = PROTOCOL / "examples"
+    lines, problem = split_lines((examples / "game.jsonl").read_bytes())
+    assert problem is None
+    report = verify_lines(lines)
+    assert report.ok
+    assert report.to_json() == json.loads((examples / "game.report.json").read_text())
+    for mutant in json.loads((examples / "mutants.json").read_text()):
+        lines, problem = split_lines((examples / mutant["file"]).read_bytes())
+        failed = problem or verify_lines(lines).failure
+        assert failed is not None and failed.reason == mutant["reason"], mutant["comment"]
+        assert failed.index == mutant["index"], mutant["comment"]
+
+
+def test_the_example_is_what_its_generator_writes(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, str(PROTOCOL / "gen_example.py"), "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    for path in tmp_path.iterdir():
+        assert path.read_bytes() == (PROTOCOL / "examples" / path.name).read_bytes(), path.name
