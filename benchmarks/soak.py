@@ -94,6 +94,24 @@ async def run_host(home: Path, rounds: int, bind: str, report: Path) -> None:
             played += game.round if game is not None else 0
             samples.append({"round": played, "rss_kib": rss_kib(os.getpid()), "table": table.id})
             await table.close()
+            if os.environ.get("P2PDICE_SOAK_TRACE"):  # where does memory go? (debugging aid)
+                import gc
+                import tracemalloc
+
+                gc.collect()
+                if tables == 8:
+                    tracemalloc.start(25)
+                elif tables > 8 and tables % 10 == 8:
+                    snap = tracemalloc.take_snapshot()
+                    if hasattr(run_host, "_base"):
+                        stats = snap.compare_to(run_host._base, "traceback")[:8]
+                        with open(os.environ["P2PDICE_SOAK_TRACE"], "a") as out:
+                            print(f"--- after {tables} tables", file=out)
+                            for stat in stats:
+                                print(stat, file=out)
+                                for line in stat.traceback.format()[-12:]:
+                                    print("   ", line, file=out)
+                    run_host._base = snap
     finally:
         report.write_text(json.dumps({"tables": tables, "rounds": played, "memory": samples}))
         await service.stop()

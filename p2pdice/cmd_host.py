@@ -40,7 +40,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         type=int,
         default=64,
         metavar="N",
-        help="connections one table accepts, players and spectators together (default 64)",
+        help="connections one table accepts, players and spectators together (default 64; with --headless)",
     )
     parser.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     parser.add_argument(
@@ -64,7 +64,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--resume", metavar="TABLE_ID", help="restart a table from this machine's saved log"
     )
     parser.add_argument(
-        "--json", action="store_true", help="print the table's address as one JSON line when ready"
+        "--json",
+        action="store_true",
+        help="print the table's address as one JSON line when ready (with --headless)",
     )
     add_home_option(parser)
     parser.set_defaults(run=run)

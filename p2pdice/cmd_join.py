@@ -127,6 +127,7 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         bot=bot,
         rng=random.Random(args.seed),
         expect_table=target.table_id,
+        expect_host_prefix=target.host_key_prefix,
     )
     from .narrate import Narrator
 

@@ -40,7 +40,10 @@ def verify_file(path: Path, *, partial: bool, mine: list[dict[str, Any]] | None)
         report.failure = Failure(None, Reason.INTERNAL, f"cannot read the file: {err.strerror}")
         return report
     lines, problem = split_lines(data)
-    report = verify_lines(lines if problem is None else lines[:-1], partial=partial, mine=mine)
+    # A cut-off last line is the failure to report, not the game-over entry it took with it.
+    report = verify_lines(
+        lines if problem is None else lines[:-1], partial=partial or problem is not None, mine=mine
+    )
     if problem is not None and report.failure is None:
         report.failure = problem
     return report

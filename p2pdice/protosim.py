@@ -125,7 +125,7 @@ class LocalTable:
             )
         peer.seat = challenge["seat"]
         self.seats[conn] = Seat(conn, peer, bot, name)
-        self._host_outputs(self.host.join(conn, join.to_json(), proof, self.now))
+        self._host_outputs(self.host.join(conn, join.to_json(), proof, self.now, trusted=True))
         return conn
 
     def add_spectator(self) -> Conn:

@@ -9,7 +9,7 @@ Layout (under `data_dir()`, or $P2PDICE_HOME, or --home):
     tables/<table id>/transcript.jsonl   the verified log, entry by entry
     hosted/<table id>/log.jsonl  the host's log (the table's transcript)
     hosted/<table id>/table.json what a restarted host needs besides the log
-    hosted/<table id>/cpu-<n>.key, cpu secrets    host-run CPU seats
+    hosted/<table id>/cpu/<label>/       host-run CPU seats (each its own key and records)
 
 Durability: files that are replaced (keys, secrets, seat) are written to a temporary file,
 fsynced, renamed into place and the directory fsynced, so they are either old or new, never
@@ -95,7 +95,18 @@ class AppendLog:
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
+        self._drop_torn_tail()
         self._handle = open(path, "ab")  # noqa: SIM115 - kept open for the table's lifetime
+
+    def _drop_torn_tail(self) -> None:
+        """A crash mid-write leaves a partial last line; appending after it would glue the
+        next line onto it, so cut it off first (its content was never complete anyway)."""
+        if not self.path.exists():
+            return
+        with open(self.path, "rb+") as handle:
+            data = handle.read()
+            if data and not data.endswith(b"\n"):
+                handle.truncate(data.rfind(b"\n") + 1)
 
     def append(self, line: bytes) -> None:
         self._handle.write(line + b"\n")
@@ -171,12 +182,15 @@ class ClientStore:
             return out
         for path in folder.glob("*.json"):
             round_, _, attempt = path.stem.partition("-")
-            obj = json.loads(path.read_text())
-            out[(int(round_), int(attempt))] = Secrets(
-                bytes.fromhex(obj["salt"]),
-                bytes.fromhex(obj["seed"]),
-                bytes.fromhex(obj["contribution"]),
-            )
+            try:
+                obj = json.loads(path.read_text())
+                out[(int(round_), int(attempt))] = Secrets(
+                    bytes.fromhex(obj["salt"]),
+                    bytes.fromhex(obj["seed"]),
+                    bytes.fromhex(obj["contribution"]),
+                )
+            except (ValueError, KeyError, TypeError):
+                continue  # not a secrets file of ours (written atomically, so never torn)
         return out
 
     # sent messages

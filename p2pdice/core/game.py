@@ -203,7 +203,7 @@ class GameState:
 
     @property
     def winner(self) -> int | None:
-        return self.survivors[0] if self.phase == Phase.GAME_OVER else None
+        return self.survivors[0] if self.phase == Phase.GAME_OVER and self.survivors else None
 
     def next_surviving(self, seat: int) -> int:
         """The next surviving seat after `seat`, wrapping (the seat itself may be out)."""

@@ -187,13 +187,20 @@ class HostTable(HostClock):
             "password": self.password is not None,
         }
 
-    def join(self, conn: Conn, message: Any, proof: bytes | None, now: float) -> list[Output]:
-        """A join answering this connection's challenge."""
+    def join(
+        self, conn: Conn, message: Any, proof: bytes | None, now: float, *, trusted: bool = False
+    ) -> list[Output]:
+        """A join answering this connection's challenge. Only a `trusted` (in-process)
+        connection may say its seat is run by the host."""
         try:
             msg = parse_message(message)
             nonce, seat = self._challenge_of(conn)
             if msg.type != "join":
                 raise RemoteError(Reason.SCHEMA, "a join message was expected")
+            if msg.body["host_run"] and not trusted:
+                raise RemoteError(
+                    Reason.BAD_CHALLENGE, "only the host's own CPU players are host-run"
+                )
             if bytes.fromhex(msg.body["nonce"]) != nonce or msg.table != self.table_id:
                 raise RemoteError(Reason.BAD_CHALLENGE, "the join answers another challenge")
             if self.password is not None:

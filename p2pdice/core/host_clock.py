@@ -344,4 +344,6 @@ class HostClock:
             return []
         game = self.state.game
         ranking = list(game.ranking) if game is not None else []
-        return self._post_event(make_event("game_over", ranking=ranking, reason="abandoned"), now)
+        # Stopped in the seconds between the final result and its game-over entry: finished.
+        reason = "finished" if game is not None and game.phase == Phase.GAME_OVER else "abandoned"
+        return self._post_event(make_event("game_over", ranking=ranking, reason=reason), now)

@@ -21,7 +21,7 @@ from .game import Action, Challenge, ExactCall, PlaceBid, StartNextRound, Undo
 from .messages import Message, parse_message, sign_message
 from .signing import SigningKey
 from .table import Note, Replayer, TablePhase, TableState
-from .transcript import Entry, parse_entry
+from .transcript import Entry, host_signature_ok, parse_entry
 from .view import SeatView, seat_view
 
 
@@ -171,8 +171,17 @@ class Peer:
         if self.replayer.started and entry.seq < len(self.replayer.chain):
             if self.replayer.chain.hashes[entry.seq] == entry.hash:
                 return []  # a resend of an entry we hold: harmless
+            state = self.state
+            if state is not None and not host_signature_ok(entry, state.host_key):
+                return self._alarm(
+                    Reason.BAD_SIGNATURE,
+                    f"a different entry {entry.seq}, not signed by the host",
+                    entry.seq,
+                )
             return self._alarm(
-                Reason.EQUIVOCATION, f"entry {entry.seq} differs from the one we hold", entry.seq
+                Reason.EQUIVOCATION,
+                f"the host signed two different entries {entry.seq}: proof it showed two histories",
+                entry.seq,
             )
         before = self.state
         try:
@@ -275,10 +284,15 @@ class Peer:
         if not dropped:
             return []
         first = dropped[0]
-        when = f" at {first.sent_at:.3f}" if first.sent_at is not None else ""
+        acted = {
+            "forced": "moved for you",
+            "abort": "aborted the attempt",
+            "forfeit": "made you forfeit",
+        }
         return self._alarm(
             Reason.MESSAGE_DROPPED,
-            f"your {first.message.type} was sent{when} and never posted; the host posted {event['type']} instead",
+            f"your {first.message.type} (message {first.message.counter}) was sent and never "
+            f"posted; the host {acted.get(event['type'], 'declared you absent')} instead",
             seq,
         )
 

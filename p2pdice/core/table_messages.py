@@ -43,6 +43,15 @@ def join_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Ou
         raise fail(Reason.SEAT_TAKEN, f"seat {msg.seat} is taken")
     if any(s.key == key for s in state.joins.values()):
         raise fail(Reason.ALREADY_SEATED, "this key already holds a seat")
+    # The genesis promised `host_cpu` host-run seats: exactly that many, and room kept for them.
+    host_run_taken = sum(1 for s in state.joins.values() if s.host_run)
+    if body["host_run"] and host_run_taken >= state.host_cpu:
+        raise fail(
+            Reason.TABLE_FULL, f"the table has {state.host_cpu} host-run CPU seats, all taken"
+        )
+    free_after = state.rules.seats - len(state.joins) - 1
+    if not body["host_run"] and free_after < state.host_cpu - host_run_taken:
+        raise fail(Reason.TABLE_FULL, "the seats left are kept for the host's CPU players")
     if msg.bytes_field("host") != state.host_key:
         raise fail(Reason.BAD_CHALLENGE, "the join answers another host")
     if msg.counter != 0:

@@ -107,6 +107,10 @@ def verify_lines(
     report = Report()
     replayer = Replayer()
     posted: set[bytes] = set()
+    #: (round, attempt) -> seats the host blamed when it ended that attempt early (abort or
+    #: forfeit): an honest client's commitment or contribution to such an attempt is moot
+    #: unless its own seat was blamed.
+    ended_early: dict[tuple[int, int], set[int]] = {}
     for index, line in enumerate(lines):
         try:
             entry = parse_entry(line)
@@ -116,6 +120,10 @@ def verify_lines(
             break
         if mine is not None:  # digests are only needed to match the player's own record
             posted.update(m.digest() for m in messages_in(entry))
+            event = entry.event or {}
+            if event.get("type") in ("abort", "forfeit"):
+                blamed = event.get("missing", event.get("seats", []))
+                ended_early[(event["round"], event["attempt"])] = set(blamed)
         _note_host_acts(report, notes, replayer.state)
         report.entries = index + 1
     state = replayer.state
@@ -131,7 +139,7 @@ def verify_lines(
             None, Reason.MISSING_GAME_OVER, "the log ends before its game-over entry"
         )
     if report.failure is None and mine is not None and state is not None:
-        _check_mine(report, replayer, posted, mine)
+        _check_mine(report, replayer, posted, ended_early, mine)
     return report
 
 
@@ -200,21 +208,42 @@ def messages_in(entry: Entry) -> list[Message]:
 
 
 def _check_mine(
-    report: Report, replayer: Replayer, posted: set[bytes], mine: Sequence[dict[str, Any]]
+    report: Report,
+    replayer: Replayer,
+    posted: set[bytes],
+    ended_early: dict[tuple[int, int], set[int]],
+    mine: Sequence[dict[str, Any]],
 ) -> None:
-    """Every message the player sent must be in the log, unless the host refused it openly."""
-    refused = {bytes.fromhex(r["ref"]) for r in mine if "ref" in r and r.get("rejected")}
+    """Every message the player sent must be in the log, unless the host refused it openly
+    or ended its attempt early blaming another seat."""
+    refused: set[bytes] = set()
+    sent: list[Message] = []
+    for number, record in enumerate(mine, 1):
+        try:
+            if "ref" in record and record.get("rejected"):
+                refused.add(bytes.fromhex(record["ref"]))
+            elif "msg" in record:
+                sent.append(parse_message(record["msg"]))
+        except (P2PDiceError, ValueError, TypeError, KeyError) as err:
+            report.failure = Failure(
+                None, Reason.SCHEMA, f"your record {number} is malformed: {err}"
+            )
+            return
     complete = replayer.state is not None and replayer.state.phase == TablePhase.OVER
-    for record in mine:
-        if "msg" not in record:
-            continue
-        msg = parse_message(record["msg"])
+    for msg in sent:
         if msg.table != (replayer.state.table_id if replayer.state else b""):
             continue
         digest = msg.digest()
         report.mine_checked += 1
         if digest in posted or digest in refused:
             continue
+        step = (msg.body.get("round"), msg.body.get("attempt"))
+        if (
+            msg.type in ("commit", "contribute")
+            and step in ended_early
+            and msg.seat not in ended_early[step]
+        ):
+            continue  # the attempt ended for another seat's silence; ours was rightly unused
         if complete:
             report.failure = Failure(
                 None,

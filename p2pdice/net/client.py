@@ -69,7 +69,9 @@ async def run_websocket(
                         writer.cancel()
                         with contextlib.suppress(asyncio.CancelledError, Exception):
                             await writer
-                    last_contact = loop.time()
+                    # Only a welcome or a verified entry counts as contact: a host that accepts
+                    # connections and drops them at once is as gone as one that refuses them.
+                    last_contact = max(last_contact, session.last_progress)
                     if outcome is not None:
                         if outcome == Outcome.OVER and linger:
                             await _drain(session, ws, linger)

@@ -113,7 +113,8 @@ class Advertiser:
     async def start(self) -> str:
         registered = dict(self.txt)
         info = self._build(_instance(self.name))
-        # allow_name_change: two tables called "Kitchen" become "Kitchen" and "Kitchen (2)".
+        # allow_name_change: two tables called "Kitchen" get the service names "Kitchen" and
+        # "Kitchen-2" (the TXT name, shown in lobbies, stays "Kitchen").
         await (await self.azc.async_register_service(info, allow_name_change=True))
         self.info = info
         if self.txt != registered:  # seats filled while the name was being probed

@@ -182,6 +182,26 @@ class HostedTable:
         await self.server.close()
         self.log.close()
         self.service.tables.pop(self.id, None)  # a closed table no longer holds memory here
+        release_memory()
+
+
+def release_memory() -> None:
+    """Hand freed memory back to the system after a table closes.
+
+    A host runs for hours, table after table; glibc keeps freed blocks in its arenas, so
+    without this the resident size creeps up although Python's own heap stays flat (the
+    soak measures it).
+    """
+    import ctypes
+    import ctypes.util
+    import gc
+
+    gc.collect()
+    name = ctypes.util.find_library("c")
+    if name:
+        libc = ctypes.CDLL(name)
+        if hasattr(libc, "malloc_trim"):
+            libc.malloc_trim(0)
 
 
 class HostService:

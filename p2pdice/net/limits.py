@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from ..core.shape import MAX_NAME, NAME_FORBIDDEN
@@ -20,19 +19,21 @@ _ESCAPES = re.compile(
 _SPACES = re.compile(" +")
 
 
-def clean_name(text: str) -> str:
-    """A display name safe for anyone's terminal (SPEC.md 10.5); may be empty."""
-    text = _ESCAPES.sub("", text)
-    spaced = "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in text)
-    kept = NAME_FORBIDDEN.sub("", spaced)
-    return _SPACES.sub(" ", kept).strip(" ")[:MAX_NAME].strip(" ")
+#: Space characters other than U+0020 (the Zs category, listed so it never depends on the
+#: Unicode version): each becomes a plain space before anything is removed (SPEC.md 10.5).
+_OTHER_SPACES = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
 
 
 def clean_text(text: str, limit: int) -> str:
-    """Any text from the network made safe to print (escapes and control characters removed)."""
-    text = _ESCAPES.sub("", text)
-    spaced = "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in text)
-    return _SPACES.sub(" ", NAME_FORBIDDEN.sub("", spaced)).strip(" ")[:limit]
+    """Any text from the network made safe to print: escape sequences and forbidden
+    characters removed, spaces made plain and single, cut to `limit` characters."""
+    text = _OTHER_SPACES.sub(" ", _ESCAPES.sub("", text))
+    return _SPACES.sub(" ", NAME_FORBIDDEN.sub("", text)).strip(" ")[:limit].strip(" ")
+
+
+def clean_name(text: str) -> str:
+    """A display name safe for anyone's terminal (SPEC.md 10.5); may be empty."""
+    return clean_text(text, MAX_NAME)
 
 
 @dataclass(slots=True)

@@ -46,19 +46,31 @@ async def _by_address(host: str, port: int, which: str | None, timeout: float) -
         raise ResolveError(
             f"no p2pdice host answers at {host}:{port} ({err.__class__.__name__})"
         ) from None
+    try:
+        return _pick(tables, host, port, which)
+    except (KeyError, TypeError, ValueError, AttributeError):  # not what a p2pdice host sends
+        raise ResolveError(f"{host}:{port} answered, but not like a p2pdice host") from None
+
+
+def _pick(tables: list[dict], host: str, port: int, which: str | None) -> Target:
+    tables = [t for t in tables if isinstance(t, dict)]
     if which:
         tables = [t for t in tables if which in (t.get("id"), t.get("name"))]
     if not tables:
         raise ResolveError(f"no table{' ' + repr(which) if which else ''} at {host}:{port}")
     if len(tables) > 1:
         listing = "\n".join(
-            f"  {host}:{port}/{t['id']}   {t['name']} ({t['seats']} seats, {t['phase']})"
+            f"  {host}:{port}/{clean_name(str(t.get('id', '')))}   {clean_name(str(t.get('name', '')))} "
+            f"({clean_name(str(t.get('seats', '?')))} seats, {clean_name(str(t.get('phase', '?')))})"
             for t in tables
         )
         raise ResolveError(f"{host}:{port} hosts several tables; name one:\n{listing}")
     table = tables[0]
+    path = str(table["path"])
+    if not path.startswith("/t/"):
+        raise ValueError("not a table path")
     return Target(
-        url=f"ws://{host}:{port}{table['path']}",
+        url=f"ws://{host}:{port}{path}",
         name=clean_name(str(table.get("name", ""))) or "(unnamed table)",
         table_id=bytes.fromhex(table["id"]),
         host_key_prefix=table.get("hk"),
@@ -90,9 +102,8 @@ async def _by_name(text: str, timeout: float) -> Target:
             f"several tables are called {text!r}; use the full name or the address:\n{listing}"
         )
     ad = found[0]
-    return Target(
-        url=ad.url,
-        name=ad.name,
-        table_id=bytes.fromhex(ad.table_id) if ad.table_id else None,
-        host_key_prefix=ad.txt.get("hk"),
-    )
+    try:
+        table_id = bytes.fromhex(ad.table_id) if ad.table_id else None
+    except ValueError:
+        raise ResolveError(f"the table {ad.name!r} advertises a malformed id") from None
+    return Target(url=ad.url, name=ad.name, table_id=table_id, host_key_prefix=ad.txt.get("hk"))

@@ -108,6 +108,8 @@ class TableServer:
 
     def start(self) -> None:
         self._timer = asyncio.get_running_loop().create_task(self._clock(), name="table-clock")
+        if self.host.phase == TablePhase.OVER:  # a finished table restarted from its log
+            self.over.set()
 
     async def close(self, reason: str = "the host is shutting down") -> None:
         self.closing = True
@@ -134,7 +136,10 @@ class TableServer:
                 async with asyncio.timeout_at(deadline):  # None: wait for a wake-up only
                     await self._wake.wait()
             except TimeoutError:
-                self.apply(self.host.tick(loop.time()))
+                try:
+                    self.apply(self.host.tick(loop.time()))
+                except Exception:  # a bug must not stop the table's clock for good
+                    log.exception("table %s: the clock failed", self.host.table_id.hex()[:8])
 
     # ---- connections ---------------------------------------------------------------------
 
@@ -228,7 +233,7 @@ class TableServer:
         if not conn.handshaken:
             if kind == "join":
                 proof = bytes.fromhex(frame["proof"]) if frame["proof"] else None
-                self.apply(self.host.join(conn.id, frame["msg"], proof, now))
+                self.apply(self.host.join(conn.id, frame["msg"], proof, now, trusted=conn.local))
             elif kind == "auth":
                 self.apply(self.host.authenticate(conn.id, frame["auth"], now))
             elif kind == "spectate":

@@ -76,6 +76,7 @@ class ClientSession:
         rng: random.Random | None = None,
         expect_table: bytes | None = None,
         expect_host: bytes | None = None,
+        expect_host_prefix: str | None = None,
         secrets_source: Callable[[], Secrets] = new_secrets,
         seat_hint: int | None = None,
     ) -> None:
@@ -90,6 +91,9 @@ class ClientSession:
         self.rng = rng or random.Random()
         self.expect_table = expect_table
         self.expect_host = expect_host
+        self.expect_host_prefix = expect_host_prefix  #: from the advertisement (TXT `hk`)
+        #: Loop time of the last sign of a working table (a welcome, a verified entry).
+        self.last_progress = 0.0
         self.secrets_source = secrets_source
         self.peer: Peer | None = None
         self.store: ClientStore | None = None
@@ -190,6 +194,12 @@ class ClientSession:
             frame = decode_frame(data, TO_CLIENT)
         except RemoteError as err:
             self.errors.append((err.reason, f"unreadable frame from the host: {err.detail}"))
+            if isinstance(data, str) and '"type":"challenge"' in data:
+                # Without a challenge we answer we can never sit down: stop, say why.
+                self.fatal = (
+                    err.reason,
+                    "the host's challenge is unreadable (another protocol version?)",
+                )
             return
         handler = getattr(self, f"_on_{frame['type']}")
         try:
@@ -205,6 +215,9 @@ class ClientSession:
         table, host = bytes.fromhex(frame["table"]), bytes.fromhex(frame["host"])
         if self.expect_table is not None and table != self.expect_table:
             self.fatal = (Reason.BAD_CHALLENGE, "this address now serves another table")
+            return
+        if self.expect_host_prefix and not frame["host"].startswith(self.expect_host_prefix):
+            self.fatal = (Reason.BAD_CHALLENGE, "the host key differs from the one it advertised")
             return
         if self.expect_host is not None and host != self.expect_host:
             self.fatal = (
@@ -295,25 +308,28 @@ class ClientSession:
     def _open_store(self, table: bytes) -> None:
         if self.peer is not None:
             return
-        self.peer = Peer(key=self.key)
-        if self.home is None:
-            return
-        self.store = ClientStore(self.home, table)
-        self.peer.secrets.update(self.store.load_secrets())
-        # Sent messages first: replaying the saved log then clears every one it shows, and
-        # what is left is exactly what the host may never have received.
-        sent = self.store.load_sent()
-        refused = {r["ref"] for r in sent if "ref" in r}
-        for record in sent:
-            if "msg" in record:
-                msg = parse_message(record["msg"])
-                if msg.digest().hex() not in refused:
-                    self.peer.restore_sent(msg, sent_at=record["at"] / 1000)
-        alarms = self.peer.restore(self.store.load_transcript())
-        if alarms:
-            self.errors.append(
-                (alarms[0].reason, f"the saved transcript did not verify: {alarms[0].detail}")
-            )
+        peer = Peer(key=self.key)
+        if self.home is not None:
+            self.store = ClientStore(self.home, table)
+            peer.secrets.update(self.store.load_secrets())
+            # Sent messages first: replaying the saved log then clears every one it shows, and
+            # what is left is exactly what the host may never have received.
+            sent = self.store.load_sent()
+            refused = {r.get("ref") for r in sent}
+            for record in sent:
+                try:
+                    msg = parse_message(record["msg"]) if "msg" in record else None
+                    at = float(record.get("at", 0)) / 1000
+                except (RemoteError, KeyError, TypeError, ValueError):
+                    continue  # a record we cannot read cannot be resent either
+                if msg is not None and msg.digest().hex() not in refused:
+                    peer.restore_sent(msg, sent_at=at)
+            alarms = peer.restore(self.store.load_transcript())
+            if alarms:
+                self.errors.append(
+                    (alarms[0].reason, f"the saved transcript did not verify: {alarms[0].detail}")
+                )
+        self.peer = peer
 
     def _sync_to(self, have: int) -> None:
         self._send_frame(encode_frame("sync", **{"from": have}))
@@ -322,6 +338,7 @@ class ClientSession:
         assert self.peer is not None
         self.connected = True
         self._authing = False
+        self.last_progress = asyncio.get_running_loop().time()
         seat = frame["seat"]
         if seat is not None:
             self.peer.seat = seat
@@ -350,7 +367,17 @@ class ClientSession:
             if len(self._early) < 4096:
                 self._early[entry.seq] = entry
             return
+        started = peer.state is not None
         self._handle(peer.receive_entry(entry))
+        if not started and peer.state is not None and peer.state.table_id != self.expect_table:
+            # The challenge named one table and the log is another's: not the table we chose.
+            peer.halted = True
+            self.fatal = (
+                Reason.BAD_CHALLENGE,
+                "the log does not belong to the table the host named",
+            )
+            return
+        self.last_progress = asyncio.get_running_loop().time()
         while len(peer.replayer.chain) in self._early and not peer.halted:
             self._handle(peer.receive_entry(self._early.pop(len(peer.replayer.chain))))
         self._try_join()
