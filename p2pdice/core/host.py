@@ -218,9 +218,12 @@ class HostTable(HostClock):
             if msg.seat != seat:
                 raise RemoteError(Reason.SEAT_TAKEN, f"seat {seat} was offered, not {msg.seat}")
         except RemoteError as err:
+            self._release_seat(conn)
             return [Rejected(conn, err.reason, err.detail)]
         outputs = self._post_msg(conn, msg, now)
-        if any(isinstance(o, Posted) for o in outputs):
+        if not any(isinstance(o, Posted) for o in outputs):
+            self._release_seat(conn)  # a refused join holds no seat for later joiners
+        else:
             del self._challenges[conn]
             self._bind(conn, msg.seat, now, msg.bytes_field("key"))
             outputs.append(Seated(conn, msg.seat))
@@ -274,6 +277,11 @@ class HostTable(HostClock):
             if self.state.phase == TablePhase.LOBBY and seat in self.state.joins:
                 return self._post_event(make_event("leave", seat=seat), now)
         return self.tick(now)
+
+    def _release_seat(self, conn: Conn) -> None:
+        if conn in self._challenges:
+            nonce, _ = self._challenges[conn]
+            self._challenges[conn] = (nonce, None)
 
     def _challenge_of(self, conn: Conn) -> tuple[bytes, int | None]:
         if conn not in self._challenges:
