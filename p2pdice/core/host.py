@@ -218,12 +218,14 @@ class HostTable(HostClock):
             if msg.seat != seat:
                 raise RemoteError(Reason.SEAT_TAKEN, f"seat {seat} was offered, not {msg.seat}")
         except RemoteError as err:
-            self._release_seat(conn)
             return [Rejected(conn, err.reason, err.detail)]
         outputs = self._post_msg(conn, msg, now)
-        if not any(isinstance(o, Posted) for o in outputs):
-            self._release_seat(conn)  # a refused join holds no seat for later joiners
-        else:
+        refused = [o for o in outputs if isinstance(o, Rejected)]
+        if refused and refused[0].reason in (Reason.TABLE_FULL, Reason.SEAT_TAKEN):
+            # The offered seat cannot be had: do not keep it from the next joiner. (After
+            # other refusals, a bad name say, the joiner may correct itself and try again.)
+            self._release_seat(conn)
+        elif not refused:
             del self._challenges[conn]
             self._bind(conn, msg.seat, now, msg.bytes_field("key"))
             outputs.append(Seated(conn, msg.seat))

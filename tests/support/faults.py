@@ -137,6 +137,36 @@ async def settle(path: Path, quiet: float, timeout: float) -> int:
     raise AssertionError(f"{path} kept growing for {timeout} s")
 
 
+class Arrivals:
+    """When each line of a log first appeared (loop time), polled every `every` seconds."""
+
+    def __init__(self, path: Path, every: float = 0.005) -> None:
+        self.path, self.every = path, every
+        self.seen: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        size = -1
+        while True:
+            now = self.path.stat().st_size if self.path.exists() else 0
+            if now != size:
+                size = now
+                count = len(AppendLog.read(self.path))
+                self.seen += [loop.time()] * (count - len(self.seen))
+            await asyncio.sleep(self.every)
+
+    async def __aenter__(self) -> Arrivals:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+
+
 async def until(predicate: Callable[[], bool], timeout: float, what: str) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
