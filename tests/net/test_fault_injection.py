@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import subprocess
 import time
@@ -592,7 +593,9 @@ async def test_a_client_silent_at_its_commitment_gets_the_attempt_aborted(
 
 # ---- 4. a network cut -----------------------------------------------------------------
 
-PREFIX = "p2fi"  #: namespaces p2fi1..3 and the bridge p2fibr
+#: Namespaces <PREFIX>1..3 and the bridge <PREFIX>br. Named namespaces are shared by every
+#: process on the machine: the pid keeps two test runs at once from tearing down each other's.
+PREFIX = f"p2fi{os.getpid()}"
 HOST_IP = "10.231.0.1"
 
 
