@@ -25,11 +25,12 @@ half-changed).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from .bids import Bid, check_bid, count_matching, legal_bids, ones_are_wild
 from .errors import LocalError, Reason, RuleError
+from .frozen import replace
 from .rules import FirstStarter, Palifico, Rules
 
 

@@ -48,7 +48,25 @@ def frame(value: Field) -> bytes:
 
 def framed(tag: str, *fields: Field) -> bytes:
     """frame(tag) || frame(f1) || ... || frame(fn)"""
-    return b"".join(frame(x) for x in (tag, *fields))
+    parts = [_framed_tag(tag)]
+    for value in fields:
+        # Bytes first and without a call: they are most fields, and every entry is hashed.
+        data = value if type(value) is bytes else field_bytes(value)
+        parts.append(len(data).to_bytes(4, "big"))
+        parts.append(data)
+    return b"".join(parts)
+
+
+_TAG_FRAMES: dict[str, bytes] = {}
+
+
+def _framed_tag(tag: str) -> bytes:
+    framed_tag = _TAG_FRAMES.get(tag)
+    if framed_tag is None:
+        framed_tag = frame(tag)
+        if isinstance(tag, Tag):  # only the registry's tags: a bounded cache
+            _TAG_FRAMES[tag] = framed_tag
+    return framed_tag
 
 
 def tagged_hash(tag: Tag, *fields: Field) -> bytes:

@@ -55,6 +55,7 @@ _COMMON: Mapping[str, shape.Check] = {
 }
 
 _ENVELOPE = {"body": lambda v: isinstance(v, dict), "sig": shape.HEX64}
+_BODIES = {kind: {**_COMMON, **extra} for kind, extra in EXTRA_FIELDS.items()}
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ def parse_message(obj: Any) -> Message:
     kind = body.get("type")
     if not isinstance(kind, str) or kind not in EXTRA_FIELDS:
         raise RemoteError(Reason.UNKNOWN_TYPE, f"unknown message type {str(kind)[:32]!r}")
-    shape.check_object(body, {**_COMMON, **EXTRA_FIELDS[kind]}, f"{kind} message")
+    shape.check_object(body, _BODIES[kind], f"{kind} message")
     return Message(body=body, sig=bytes.fromhex(obj["sig"]))
 
 

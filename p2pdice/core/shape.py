@@ -18,7 +18,7 @@ MAX_NAME = 24
 
 
 def is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def uint(value: Any) -> bool:
@@ -95,6 +95,11 @@ def check_object(obj: Any, spec: Mapping[str, Check], what: str) -> None:
     """Exactly the keys of `spec`, each passing its check; otherwise RemoteError(SCHEMA)."""
     if not isinstance(obj, dict):
         raise RemoteError(Reason.SCHEMA, f"{what} must be a JSON object")
+    if obj.keys() == spec.keys():  # the usual case: only a bad value is left to report
+        for key, check in spec.items():
+            if not check(obj[key]):
+                raise RemoteError(Reason.SCHEMA, f"{what}: bad value for {key!r}")
+        return
     extra = set(obj) - set(spec)
     if extra:
         raise RemoteError(Reason.SCHEMA, f"{what}: unexpected field {sorted(extra)[0]!r}")

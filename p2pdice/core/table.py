@@ -34,7 +34,6 @@ and the Ed25519 signature last, so a flood of junk costs the host little.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from .errors import Reason
@@ -45,6 +44,7 @@ from .fairness import (
     contribution_matches,
     draw_starter,
 )
+from .frozen import replace
 from .game import (
     Deal,
     Forfeit,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from .errors import Reason, RemoteError
@@ -10,6 +9,7 @@ from .fairness import (
     derive_dice,
     opening_matches,
 )
+from .frozen import replace
 from .game import (
     Challenge,
     ExactCall,

@@ -77,6 +77,8 @@ def build_entry(
 
 
 _ENTRY_COMMON = {"seq": shape.uint, "prev": shape.HEX32, "sig": shape.HEX64}
+_EVENT_ENTRY = {**_ENTRY_COMMON, "event": lambda v: isinstance(v, dict)}
+_MSG_ENTRY = {**_ENTRY_COMMON, "msg": lambda v: isinstance(v, dict)}
 
 
 def parse_entry(line: bytes) -> Entry:
@@ -87,8 +89,7 @@ def parse_entry(line: bytes) -> Entry:
     has_event, has_msg = "event" in obj, "msg" in obj
     if has_event == has_msg:
         raise RemoteError(Reason.SCHEMA, "an entry carries exactly one of event and msg")
-    spec = {**_ENTRY_COMMON, ("event" if has_event else "msg"): lambda v: isinstance(v, dict)}
-    shape.check_object(obj, spec, "entry")
+    shape.check_object(obj, _EVENT_ENTRY if has_event else _MSG_ENTRY, "entry")
     event = check_event(obj["event"]) if has_event else None
     msg = parse_message(obj["msg"]) if has_msg else None
     return Entry(

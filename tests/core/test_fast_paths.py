@@ -1,0 +1,169 @@
+"""The shortcuts taken for speed decide exactly what the slow, obviously-correct ways decide.
+
+`codec.decode` first tries a plain parse for printable-ASCII text and falls back to the strict
+parser; `frozen.replace` stands in for `dataclasses.replace` on the core's state classes;
+`shape.check_object` has a shortcut when the key sets match. Each is compared here with the
+way it replaced, on generated input built to hit the corners (long integers, deep nesting,
+duplicate and odd keys, escapes, floats, whitespace).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from p2pdice.core import codec, frozen, shape
+from p2pdice.core.errors import RemoteError
+from p2pdice.core.game import GameState
+from p2pdice.core.table_state import Attempt, SeatInfo, TableState
+
+KEY_CHARS = st.sampled_from(["a", "b", "\u00e9", "\x7f", "\n", " ", '"', "\\"])
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**60), max_value=2**60),
+    st.sampled_from([2**53 - 1, 2**53, -(2**53) + 1, -(2**53), 10**15, 10**16 - 1]),
+    st.text(alphabet=st.sampled_from("ab0\u00e9\x00\x7f\\\"\ud800'"), max_size=6),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.text(KEY_CHARS, max_size=3), inner, max_size=3),
+    ),
+    max_leaves=12,
+)
+
+
+def _texts(value: object) -> list[bytes]:
+    """Several spellings of one value: canonical-looking, spaced, unsorted, escaped."""
+    out = []
+    for kwargs in (
+        {"separators": (",", ":"), "sort_keys": True, "ensure_ascii": False},
+        {"separators": (",", ":"), "sort_keys": True, "ensure_ascii": True},
+        {"separators": (", ", ": "), "sort_keys": False, "ensure_ascii": False},
+    ):
+        with contextlib.suppress(ValueError, UnicodeEncodeError):
+            out.append(json.dumps(value, **kwargs).encode("utf-8", "surrogatepass"))
+    return out
+
+
+def _outcome(decode, data: bytes) -> tuple[str, object]:
+    try:
+        return "ok", decode(data)
+    except codec.CodecError as err:
+        return "error", err.reason
+
+
+@settings(max_examples=600, deadline=None)
+@given(VALUES)
+def test_decode_agrees_with_the_strict_parser_on_generated_values(value) -> None:
+    for data in _texts(value):
+        assert _outcome(codec.decode, data) == _outcome(codec._decode_strict, data), data
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=40), st.binary(max_size=40))
+def test_decode_agrees_with_the_strict_parser_on_mangled_bytes(head, tail) -> None:
+    data = head + b'{"a":[1,{"b":"c"}],"d":-5}' + tail
+    assert _outcome(codec.decode, data) == _outcome(codec._decode_strict, data)
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b'{"a":1,"a":1}', "JSON_DUPLICATE_KEY"),
+        (b'{"a":9007199254740992}', "JSON_INT_RANGE"),
+        (b"[-9007199254740992]", "JSON_INT_RANGE"),
+        (b"9007199254740992", "JSON_INT_RANGE"),
+        (b'{"a":1.0}', "JSON_FLOAT"),
+        (b'{"a":1e2}', "JSON_FLOAT"),
+        (b'{"a":NaN}', "JSON_SYNTAX"),
+        (b'{"a\\u0001":1}', "JSON_KEY_NOT_ASCII"),
+        (b'{"a\x7f":1}', "JSON_KEY_NOT_ASCII"),
+        (b"[" * 33 + b"]" * 33, "JSON_TOO_DEEP"),
+        (b'{"b":1,"a":2}', "JSON_NOT_CANONICAL"),
+        (b'{"a": 1}', "JSON_NOT_CANONICAL"),
+        (b'["\\u0061"]', "JSON_NOT_CANONICAL"),
+        (b"-0", "JSON_NOT_CANONICAL"),
+    ],
+)
+def test_plain_looking_text_that_is_not_canonical_is_refused(data: bytes, reason: str) -> None:
+    with pytest.raises(codec.CodecError) as info:
+        codec.decode(data)
+    assert str(info.value.reason) == reason
+
+
+def test_the_deepest_allowed_nesting_and_the_largest_integers_pass() -> None:
+    assert codec.decode(b"[" * 32 + b"]" * 32) is not None
+    assert codec.decode(b"[9007199254740991,-9007199254740991]") == [2**53 - 1, -(2**53) + 1]
+
+
+STATE_CLASSES = [TableState, Attempt, SeatInfo, GameState]
+
+
+@pytest.mark.parametrize("cls", STATE_CLASSES)
+def test_state_classes_are_what_frozen_replace_supports(cls) -> None:
+    # frozen.replace skips __init__: it is only right without __post_init__ or init=False.
+    assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen
+    assert not hasattr(cls, "__post_init__")
+    assert all(f.init for f in dataclasses.fields(cls))
+
+
+def test_frozen_replace_matches_dataclasses_replace_on_a_played_table() -> None:
+    from p2pdice.bots.registry import load_bot
+    from p2pdice.core.rules import Rules
+    from p2pdice.protosim import LocalTable
+
+    table = LocalTable(
+        Rules(seats=3), [load_bot("easy")] * 3, rng=random.Random(5), name="replace check"
+    )
+    table.seat_everyone()
+    table.play()
+    state = table.host.state
+    assert state.game is not None
+    for obj, changes in [
+        (state, {"next_seq": 99, "phase": state.phase}),
+        (state, {}),
+        (state.game, {"turn": 1, "bids": ()}),
+    ]:
+        assert frozen.replace(obj, **changes) == dataclasses.replace(obj, **changes)
+    with pytest.raises(TypeError, match="no field 'nope'"):
+        frozen.replace(state, nope=1)
+
+
+CHECKS = {"n": shape.uint, "h": shape.HEX16, "t": shape.one_of("x", "y")}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(["n", "h", "t", "z"]),
+        st.one_of(st.integers(-3, 3), st.booleans(), st.sampled_from(["x", "y", "0" * 32, "q"])),
+    )
+)
+def test_check_object_reports_what_the_full_check_reports(obj) -> None:
+    def full(obj):  # the check without its shortcut, as it was written first
+        extra = set(obj) - set(CHECKS)
+        if extra:
+            return f"unexpected field {sorted(extra)[0]!r}"
+        for key, check in CHECKS.items():
+            if key not in obj:
+                return f"missing field {key!r}"
+            if not check(obj[key]):
+                return f"bad value for {key!r}"
+        return None
+
+    try:
+        shape.check_object(obj, CHECKS, "thing")
+        got = None
+    except RemoteError as err:
+        got = err.detail.removeprefix("thing: ")
+    assert got == full(obj)
