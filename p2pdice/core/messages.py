@@ -9,7 +9,7 @@ signature are checked.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -18,7 +18,7 @@ from .bids import Bid
 from .codec import encode
 from .errors import Reason, RemoteError
 from .hashing import Tag, tagged_hash
-from .signing import SigningKey, verify
+from .signing import SigningKey, verify, verify_raw
 
 _ROUND = {"round": shape.positive}
 _ATTEMPT = {"round": shape.positive, "attempt": shape.positive}
@@ -54,6 +54,7 @@ _COMMON: Mapping[str, shape.Check] = {
     "head": shape.HEX32,
 }
 
+_SIG_MESSAGE_PREFIX = Tag.SIG_MESSAGE.encode("ascii") + b"\x00"
 _ENVELOPE = {"body": lambda v: isinstance(v, dict), "sig": shape.HEX64}
 _BODIES = {kind: {**_COMMON, **extra} for kind, extra in EXTRA_FIELDS.items()}
 
@@ -64,6 +65,8 @@ class Message:
 
     body: dict[str, Any]
     sig: bytes
+    #: canonical(body), when the message was cut out of a canonical line that holds it
+    body_bytes: bytes | None = field(default=None, compare=False, repr=False)
 
     @property
     def type(self) -> str:
@@ -104,18 +107,23 @@ class Message:
         return self._digest
 
     def signature_ok(self, public: bytes) -> bool:
-        return verify(public, Tag.SIG_MESSAGE, self.body, self.sig)
+        if self.body_bytes is None:
+            return verify(public, Tag.SIG_MESSAGE, self.body, self.sig)
+        return verify_raw(public, _SIG_MESSAGE_PREFIX + self.body_bytes, self.sig)
 
 
-def parse_message(obj: Any) -> Message:
-    """Check the envelope and body shape of a decoded JSON message (SCHEMA / UNKNOWN_TYPE)."""
+def parse_message(obj: Any, *, body_bytes: bytes | None = None) -> Message:
+    """Check the envelope and body shape of a decoded JSON message (SCHEMA / UNKNOWN_TYPE).
+
+    `body_bytes`, when the caller has them, are the body's canonical bytes as they stand in
+    the line it decoded: the signature check then need not encode the body again."""
     shape.check_object(obj, _ENVELOPE, "message")
     body = obj["body"]
     kind = body.get("type")
     if not isinstance(kind, str) or kind not in EXTRA_FIELDS:
         raise RemoteError(Reason.UNKNOWN_TYPE, f"unknown message type {str(kind)[:32]!r}")
     shape.check_object(body, _BODIES[kind], f"{kind} message")
-    return Message(body=body, sig=bytes.fromhex(obj["sig"]))
+    return Message(body=body, sig=bytes.fromhex(obj["sig"]), body_bytes=body_bytes)
 
 
 def sign_message(

@@ -91,7 +91,7 @@ def parse_entry(line: bytes) -> Entry:
         raise RemoteError(Reason.SCHEMA, "an entry carries exactly one of event and msg")
     shape.check_object(obj, _EVENT_ENTRY if has_event else _MSG_ENTRY, "entry")
     event = check_event(obj["event"]) if has_event else None
-    msg = parse_message(obj["msg"]) if has_msg else None
+    msg = parse_message(obj["msg"], body_bytes=_body_bytes(line, obj)) if has_msg else None
     return Entry(
         seq=obj["seq"],
         prev=bytes.fromhex(obj["prev"]),
@@ -101,6 +101,22 @@ def parse_entry(line: bytes) -> Entry:
         line=bytes(line),
         hash=entry_hash(line),
     )
+
+
+_MSG_LINE_START = b'{"msg":{"body":'
+
+
+def _body_bytes(line: bytes, obj: dict[str, Any]) -> bytes | None:
+    """The message body's bytes inside a canonical message entry, found without encoding.
+
+    Keys sort, so the line is `{"msg":{"body":` BODY `,"sig":"<hex>"},"prev":...`; a quote
+    inside a string is escaped in canonical JSON, so the end marker, with its bare quotes,
+    can only be the structure itself."""
+    sig = obj["msg"].get("sig")  # not shape-checked yet: anything may be here
+    if not (isinstance(sig, str) and sig.isascii() and line.startswith(_MSG_LINE_START)):
+        return None
+    end = line.find(b',"sig":"' + sig.encode("ascii") + b'"},"prev":"', len(_MSG_LINE_START))
+    return None if end < 0 else bytes(line[len(_MSG_LINE_START) : end])
 
 
 def signed_part(entry: Entry) -> bytes:

@@ -167,3 +167,40 @@ def test_check_object_reports_what_the_full_check_reports(obj) -> None:
     except RemoteError as err:
         got = err.detail.removeprefix("thing: ")
     assert got == full(obj)
+
+
+def test_message_bodies_cut_from_entry_lines_are_their_canonical_encoding() -> None:
+    from p2pdice.bots.registry import load_bot
+    from p2pdice.core.rules import Rules
+    from p2pdice.core.transcript import parse_entry
+    from p2pdice.protosim import LocalTable
+
+    table = LocalTable(
+        Rules(seats=4, exact_call=True), [load_bot("medium")] * 4, rng=random.Random(9)
+    )
+    table.seat_everyone()
+    table.play()
+    cut = 0
+    for line in table.host.lines():
+        msg = parse_entry(line).msg
+        if msg is not None:
+            assert msg.body_bytes == codec.encode(msg.body)
+            cut += 1
+    assert cut > 50
+
+
+@pytest.mark.parametrize(
+    "msg",
+    [
+        {"body": {"type": "ack"}},  # no sig at all
+        {"body": {"type": "ack"}, "sig": 7},
+        {"body": {"type": "ack"}, "sig": "\u00e9"},
+    ],
+)
+def test_a_message_entry_without_a_usable_sig_is_refused_by_shape(msg) -> None:
+    from p2pdice.core.transcript import parse_entry
+
+    line = codec.encode({"msg": msg, "prev": "00" * 32, "seq": 1, "sig": "00" * 64})
+    with pytest.raises(RemoteError) as info:
+        parse_entry(line)
+    assert str(info.value.reason) == "SCHEMA"
