@@ -8,7 +8,9 @@ from tests.support import netns
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--run-slow", action="store_true", help="also run tests marked slow (long soaks)")
+    parser.addoption(
+        "--run-slow", action="store_true", help="also run tests marked slow (long soaks)"
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
