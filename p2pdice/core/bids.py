@@ -23,8 +23,7 @@ class Bid:
     face: int
 
     def __str__(self) -> str:
-        noun = "1" if self.face == 1 else str(self.face)
-        return f"{self.quantity} x {noun}{'s' if self.quantity != 1 else ''}"
+        return f"{self.quantity} x {self.face}{'s' if self.quantity != 1 else ''}"
 
 
 def bid_problem(
@@ -171,9 +170,7 @@ def ones_are_wild(rules: Rules, palifico_round: bool) -> bool:
 
 def count_matching(hands: Iterable[Iterable[int]], face: int, *, wild_ones: bool) -> int:
     """How many dice count toward a bid on `face` (RULES.md R4)."""
-    return sum(
-        1 for hand in hands for die in hand if die == face or (wild_ones and face != 1 and die == 1)
-    )
+    return sum(1 for hand in hands for die in hand if die_counts(die, face, wild_ones=wild_ones))
 
 
 def die_counts(die: int, face: int, *, wild_ones: bool) -> bool:

@@ -41,7 +41,7 @@ def _dump(value: Any) -> bytes:
         raise CodecError(Reason.JSON_BAD_UTF8, "a string holds a lone surrogate") from None
 
 
-_BRACKETS = (ord("{"), ord("["))
+_NOT_PLAIN = object()  #: what the plain path returns when it cannot decide
 
 
 def decode(data: bytes) -> Any:
@@ -53,20 +53,17 @@ def decode(data: bytes) -> Any:
     return _decode_strict(data)
 
 
-_NOT_PLAIN = object()
-
-
 def _decode_plain(data: bytes) -> Any:
     """The fast path for the text every entry is: printable ASCII without escapes, few
     brackets. Such text cannot hold a bad key, a lone surrogate, a byte-order mark or too deep
     a nesting, and the parser's own hooks refuse floats and integers out of range, so parsing
-    it and comparing its re-encoding with it decides canonical form. Anything else, and anything that fails
-    here, takes the strict path, which also names the reason."""
+    it and comparing its re-encoding with it decides canonical form. Anything else, and
+    anything that fails here, takes the strict path, which also names the reason."""
     if (
         not data.isascii()
         or b"\\" in data
         or b"\x7f" in data
-        or data.count(_BRACKETS[0]) + data.count(_BRACKETS[1]) > MAX_DEPTH
+        or data.count(b"{") + data.count(b"[") > MAX_DEPTH
     ):
         return _NOT_PLAIN
     try:
@@ -81,7 +78,7 @@ def _decode_plain(data: bytes) -> Any:
 
 def _decode_strict(data: bytes) -> Any:
     try:
-        text = bytes(data).decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise CodecError(Reason.JSON_BAD_UTF8, "not valid UTF-8") from None
     if text.startswith("\ufeff"):
@@ -100,7 +97,7 @@ def _decode_strict(data: bytes) -> Any:
         # Thousands of levels: the parser gives up before _check_value could count them.
         raise CodecError(Reason.JSON_TOO_DEEP, "nested too deeply") from None
     _check_value(value, 0)
-    if _dump(value) != bytes(data):
+    if _dump(value) != data:
         raise CodecError(Reason.JSON_NOT_CANONICAL, "valid JSON, but not in canonical form")
     return value
 

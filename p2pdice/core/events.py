@@ -116,8 +116,6 @@ EVENT_FIELDS: Mapping[str, Mapping[str, shape.Check]] = {
     "game_over": {"ranking": _SEATS, "reason": shape.one_of("finished", "abandoned")},
 }
 
-EVENT_TYPES = tuple(EVENT_FIELDS)
-
 
 def check_event(obj: Any) -> dict[str, Any]:
     """Check an event's shape; returns it unchanged."""

@@ -53,8 +53,9 @@ from .table import (
     advance,
     check_message,
     genesis_state,
+    require_round,
 )
-from .transcript import ZERO_HASH, Entry, build_entry, parse_entry
+from .transcript import ZERO_HASH, Entry, build_entry, messages_in, parse_entry
 
 __all__ = [
     "ACK_WAIT",
@@ -291,17 +292,11 @@ class HostTable(HostClock):
         return self._challenges[conn]
 
     def _seat_for_key(self, key: bytes) -> int | None:
-        for seat, k in self.state.keys.items():
-            if k == key:
-                return seat
-        for seat, info in self.state.joins.items():
-            if info.key == key:
-                return seat
-        if self.state.roster:
-            for info in self.state.roster:
-                if info.key == key:
-                    return info.seat
-        return None
+        # The roster is made of the joins, so the joins also cover a seat given to a stand-in.
+        seat = self.state.seat_of_key(key)
+        if seat is None:
+            seat = next((s for s, info in self.state.joins.items() if info.key == key), None)
+        return seat
 
     def _bind(self, conn: Conn, seat: int, now: float, key: bytes) -> None:
         self._conn_seat[conn] = seat
@@ -357,8 +352,7 @@ class HostTable(HostClock):
         state, attempt = self.state, self.state.attempt
         if state.phase != phase or attempt is None:
             raise TableError(Reason.WRONG_PHASE, f"{msg.type} is not allowed during {state.phase}")
-        if (msg.body["round"], msg.body["attempt"]) != (attempt.round, attempt.attempt):
-            raise TableError(Reason.WRONG_ROUND, "the message names another round or attempt")
+        require_round(state, msg.body, attempt=True)
         if msg.seat not in attempt.seats:
             raise TableError(Reason.UNKNOWN_SEAT, f"seat {msg.seat} is not in this attempt")
         if msg.seat in store:
@@ -396,9 +390,8 @@ class HostTable(HostClock):
         game = self.state.game
         assert game is not None
         try:
-            if msg.body["round"] != game.round:
-                raise TableError(Reason.WRONG_ROUND, f"round {msg.body['round']}, not {game.round}")
-            if game.phase == Phase.GAME_OVER or msg.seat != game.next_starter:
+            require_round(self.state, msg.body)
+            if msg.seat != game.next_starter:  # None outside ROUND_OVER, so also game over
                 raise TableError(
                     Reason.NOT_YOUR_TURN, f"seat {game.next_starter} starts the next round"
                 )
@@ -440,12 +433,8 @@ class HostTable(HostClock):
     def _append(self, entry: Entry) -> None:
         self.entries.append(entry)
         self.chain.append(entry.hash)
-        if entry.msg is not None:
-            self._posted[entry.msg.digest()] = entry.seq
-        elif entry.event is not None:
-            for key in ("commits", "contributions"):
-                for raw in entry.event.get(key, ()):
-                    self._posted[parse_message(raw).digest()] = entry.seq
+        for msg in messages_in(entry):
+            self._posted[msg.digest()] = entry.seq
 
     def _after_change(self, before: TableState, now: float) -> None:
         state = self.state

@@ -10,14 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 from .events import make_event
-from .fairness import beacon, draw_starter
-from .game import Phase
+from .game import Phase, blind_action
 from .host_outputs import NeedStandIn, Output, RetireStandIn, _Waiting
 from .table import (
-    TableError,
     TablePhase,
     TableState,
+    action_json,
+    expected_beacon,
+    expected_forfeit,
     expected_result,
+    expected_roster,
+    expected_round,
+    result_decided,
 )
 
 COMMIT_WAIT = 15.0  #: seconds a connected seat has to commit before the attempt is aborted
@@ -101,9 +105,21 @@ class HostClock:
             return None
         for seat in game.survivors:
             if seat not in state.absent and self._gone_too_long(seat, now):
-                return self._post_event(
-                    make_event("absent", round=game.round, seat=seat, reason="grace_expired"), now
-                )
+                return self._post_absent(seat, "grace_expired", now)
+        return None
+
+    def _post_absent(self, seat: int, reason: str, now: float) -> list[Output]:
+        game = self.state.game
+        assert game is not None
+        return self._post_event(
+            make_event("absent", round=game.round, seat=seat, reason=reason), now
+        )
+
+    def _absent_first_silent(self, missing: list[int], now: float) -> list[Output] | None:
+        """Declare the first seat of `missing` not yet absent; None when all of them are."""
+        for seat in missing:
+            if seat not in self.state.absent:
+                return self._post_absent(seat, "no_reply", now)
         return None
 
     def _step(self, now: float) -> list[Output]:
@@ -124,8 +140,7 @@ class HostClock:
         state = self.state
         if state.phase != TablePhase.LOBBY or len(state.joins) != state.rules.seats:
             return []
-        roster = [state.joins[s].to_json() for s in sorted(state.joins)]
-        return self._post_event(make_event("start", roster=roster), now)
+        return self._post_event(make_event("start", roster=expected_roster(state)), now)
 
     def _step_between(self, now: float) -> list[Output]:
         state, game = self.state, self.state.game
@@ -144,18 +159,7 @@ class HostClock:
                     self._awaiting_stand_in.add(seat)
                     return [NeedStandIn(seat)]
                 return []  # the adapter has not installed it yet
-        return self._post_event(
-            make_event(
-                "round",
-                round=game.round,
-                attempt=state.attempt.attempt + 1 if state.after_abort and state.attempt else 1,
-                seats=list(game.survivors),
-                dice=list(game.dice),
-                starter=game.starter,
-                palifico=game.palifico_round,
-            ),
-            now,
-        )
+        return self._post_event(make_event("round", **expected_round(state)), now)
 
     def install_stand_in(self, seat: int, public_key: bytes, now: float) -> list[Output]:
         """The adapter created the stand-in peer the host asked for."""
@@ -196,26 +200,19 @@ class HostClock:
             ),
             now,
         )
-        game = self.state.game
-        assert game is not None
         for seat in missing:
             if self._strikes[seat] >= STRIKES_TO_ABSENT and seat not in self.state.absent:
                 self._strikes[seat] = 0
-                outputs += self._post_event(
-                    make_event("absent", round=game.round, seat=seat, reason="no_reply"), now
-                )
+                outputs += self._post_absent(seat, "no_reply", now)
         return outputs
 
     def _step_contribute(self, now: float) -> list[Output]:
-        state, attempt = self.state, self.state.attempt
-        assert attempt is not None and attempt.commit_set is not None
+        attempt = self.state.attempt
+        assert attempt is not None
         got = self._wait.contributions
         if all(s in got for s in attempt.seats):
             ts = [got[s].bytes_field("contribution") for s in attempt.seats]
-            r = beacon(state.table_id, attempt.round, attempt.attempt, attempt.commit_set, ts)
-            starter = attempt.starter
-            if starter is None:
-                starter = draw_starter(r, table_id=state.table_id, seats=attempt.seats)
+            r, starter = expected_beacon(self.state, ts)
             return self._post_event(
                 make_event(
                     "beacon",
@@ -230,23 +227,12 @@ class HostClock:
         missing = [s for s in attempt.seats if s not in got]
         if now < self._wait.since + self.grace:
             return []
-        game = state.game
-        assert game is not None
-        for seat in missing:
-            if seat not in state.absent:
-                return self._post_event(
-                    make_event("absent", round=game.round, seat=seat, reason="no_reply"), now
-                )
-        return self._forfeit(missing, "no_contribution", now)
+        absent = self._absent_first_silent(missing, now)
+        return absent if absent is not None else self._forfeit(missing, "no_contribution", now)
 
     def _forfeit(self, seats: list[int], reason: str, now: float) -> list[Output]:
-        from .game import Forfeit, apply
-
-        attempt, game = self.state.attempt, self.state.game
-        assert attempt is not None and game is not None
-        after = apply(game, Forfeit(tuple(seats)))
-        result = after.last_result
-        assert result is not None
+        attempt = self.state.attempt
+        assert attempt is not None
         return self._post_event(
             make_event(
                 "forfeit",
@@ -254,8 +240,7 @@ class HostClock:
                 attempt=attempt.attempt,
                 seats=seats,
                 reason=reason,
-                dice_after=list(result.dice_after),
-                next_starter=result.next_starter,
+                **expected_forfeit(self.state, seats),
             ),
             now,
         )
@@ -278,9 +263,6 @@ class HostClock:
         )
 
     def _force(self, seat: int, reason: str, now: float) -> list[Output]:
-        from .game import blind_action
-        from .table import action_json
-
         game = self.state.game
         assert game is not None
         if self.state.phase == TablePhase.RESULT:
@@ -298,20 +280,12 @@ class HostClock:
         if not missing:
             return self._post_event(make_event("result", **expected_result(state)), now)
         if all(s in state.absent and s not in state.stand_ins for s in missing):
-            try:
+            if result_decided(state):
                 return self._post_event(make_event("result", **expected_result(state)), now)
-            except TableError:
-                return self._forfeit(missing, "no_opening", now)
+            return self._forfeit(missing, "no_opening", now)
         if now < self._wait.since + self.grace:
             return []
-        game = state.game
-        assert game is not None
-        for seat in missing:
-            if seat not in state.absent:
-                return self._post_event(
-                    make_event("absent", round=game.round, seat=seat, reason="no_reply"), now
-                )
-        return []
+        return self._absent_first_silent(missing, now) or []
 
     def _step_result(self, now: float) -> list[Output]:
         state, game = self.state, self.state.game

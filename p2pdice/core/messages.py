@@ -16,7 +16,7 @@ from typing import Any
 from . import shape
 from .bids import Bid
 from .codec import encode
-from .errors import Reason, RemoteError
+from .errors import LocalError, Reason, RemoteError
 from .hashing import Tag, tagged_hash
 from .signing import SigningKey, verify, verify_raw
 
@@ -146,5 +146,8 @@ def sign_message(
         **{k: v.hex() if isinstance(v, bytes) else v for k, v in fields.items()},
     }
     message = Message(body=body, sig=signer.sign(Tag.SIG_MESSAGE, body))
-    parse_message(message.to_json())
+    try:
+        parse_message(message.to_json())
+    except RemoteError as err:
+        raise LocalError(err.reason, err.detail) from None
     return message

@@ -309,13 +309,11 @@ class Peer:
         if state is None or state.attempt is None or self.seat is None:
             return []
         attempt = state.attempt
-        if (attempt.round, attempt.attempt) != (
-            round_,
-            attempt_no,
-        ) or state.phase != TablePhase.COMMIT:
-            self.secrets[(round_, attempt_no)] = secrets
-            return []
         self.secrets[(round_, attempt_no)] = secrets
+        if (attempt.round, attempt.attempt) != (round_, attempt_no) or (
+            state.phase != TablePhase.COMMIT
+        ):
+            return []
         ctx = self._context(state)
         return [
             self._send(

@@ -55,6 +55,7 @@ from .game import (
     StartNextRound,
     blind_action,
     new_game,
+    outcome_decided,
 )
 from .messages import Message
 from .table_messages import (
@@ -117,8 +118,13 @@ def _leave(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -
     return replace(state, joins=joins, counters=counters), (Note("left", None, ev["seat"]),)
 
 
+def expected_roster(state: TableState) -> list[dict[str, Any]]:
+    """The roster a start event must carry: every join, in seat order."""
+    return [state.joins[s].to_json() for s in sorted(state.joins)]
+
+
 def _start(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    expected = [state.joins[s].to_json() for s in sorted(state.joins)]
+    expected = expected_roster(state)
     if len(state.joins) != state.rules.seats:
         raise fail(Reason.BAD_EVENT, f"{len(state.joins)} of {state.rules.seats} seats are taken")
     if ev["roster"] != expected:
@@ -140,18 +146,25 @@ def _start(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -
     ), (Note("started"),)
 
 
-def _round(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+def expected_round(state: TableState) -> dict[str, Any]:
+    """The fields of the round event that opens the next attempt."""
     game = state.game
     assert game is not None
-    expected_attempt = state.attempt.attempt + 1 if state.after_abort and state.attempt else 1
-    want = {
+    return {
         "round": game.round,
-        "attempt": expected_attempt,
+        "attempt": state.attempt.attempt + 1 if state.after_abort and state.attempt else 1,
         "seats": list(game.survivors),
         "dice": list(game.dice),
         "starter": game.starter,
         "palifico": game.palifico_round,
     }
+
+
+def _round(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    game = state.game
+    assert game is not None
+    want = expected_round(state)
+    expected_attempt = want["attempt"]
     got = {k: ev[k] for k in want}
     if got != want:
         bad = next(k for k in want if got[k] != want[k])
@@ -213,6 +226,18 @@ def _abort(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -
     return replace(state, phase=TablePhase.BETWEEN, after_abort=True), notes
 
 
+def expected_beacon(state: TableState, contributions: list[bytes]) -> tuple[bytes, int]:
+    """The shared randomness R of the attempt's contributions (in seat order), and the
+    round's starter: the game's, or drawn from R when it is still to be drawn."""
+    attempt = state.attempt
+    assert attempt is not None and attempt.commit_set is not None
+    r = beacon(state.table_id, attempt.round, attempt.attempt, attempt.commit_set, contributions)
+    starter = attempt.starter
+    if starter is None:
+        starter = draw_starter(r, table_id=state.table_id, seats=attempt.seats)
+    return r, starter
+
+
 def _beacon(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
     require_round(state, ev, attempt=True)
     attempt = state.attempt
@@ -235,12 +260,9 @@ def _beacon(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) 
                 f"seat {m.seat}'s contribution does not match its commitment",
             )
         ts.append(t)
-    r = beacon(state.table_id, attempt.round, attempt.attempt, attempt.commit_set, ts)
+    r, starter = expected_beacon(state, ts)
     if bytes.fromhex(ev["beacon"]) != r:
         raise fail(Reason.BEACON_MISMATCH, "the posted R is not the hash of the contributions")
-    starter = attempt.starter
-    if starter is None:
-        starter = draw_starter(r, table_id=state.table_id, seats=attempt.seats)
     if ev["starter"] != starter:
         raise fail(Reason.BEACON_MISMATCH, f"the starter is seat {starter}, not {ev['starter']}")
     after = rules_step(game, Deal(starter if game.starter is None else None))
@@ -341,15 +363,44 @@ def _result_json(game_after: GameState) -> dict[str, Any]:
     }
 
 
-def expected_result(state: TableState) -> dict[str, Any]:
-    """The result event the rules give for the openings so far (unopened seats as None)."""
+def _opened_hands(state: TableState) -> tuple[tuple[int, ...] | None, ...]:
+    """Every seat's hand as opened so far: None for an unopened survivor, () for a seat out."""
     game, attempt = state.game, state.attempt
     assert game is not None and attempt is not None
-    hands = tuple(
-        attempt.openings.get(s) if game.dice[s] > 0 else () for s in range(len(game.dice))
-    )
-    after = rules_step(game, Reveal(hands))
-    return {"round": attempt.round, "attempt": attempt.attempt, **_result_json(after)}
+    return tuple(attempt.openings.get(s) if game.dice[s] > 0 else () for s in range(len(game.dice)))
+
+
+def result_decided(state: TableState) -> bool:
+    """Whether the openings so far decide the round (RULES.md R4.1)."""
+    assert state.game is not None
+    return outcome_decided(state.game, _opened_hands(state))
+
+
+def _reveal(state: TableState) -> tuple[GameState, dict[str, Any]]:
+    """The game after the openings so far are revealed, and the result event that says so."""
+    game, attempt = state.game, state.attempt
+    assert game is not None and attempt is not None
+    after = rules_step(game, Reveal(_opened_hands(state)))
+    return after, {"round": attempt.round, "attempt": attempt.attempt, **_result_json(after)}
+
+
+def expected_result(state: TableState) -> dict[str, Any]:
+    """The result event the rules give for the openings so far (unopened seats as None)."""
+    return _reveal(state)[1]
+
+
+def _forfeited(state: TableState, seats: list[int]) -> tuple[GameState, dict[str, Any]]:
+    """The game after `seats` forfeit, and the fields of the forfeit event that says so."""
+    assert state.game is not None
+    after = rules_step(state.game, Forfeit(tuple(seats)))
+    r = after.last_result
+    assert r is not None
+    return after, {"dice_after": list(r.dice_after), "next_starter": r.next_starter}
+
+
+def expected_forfeit(state: TableState, seats: list[int]) -> dict[str, Any]:
+    """What a forfeit of `seats` leaves: the dice after it and the next round's starter."""
+    return _forfeited(state, seats)[1]
 
 
 def _result(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
@@ -363,7 +414,7 @@ def _result(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) 
             Reason.BAD_EVENT, f"seat {undeclared[0]} has not opened and was not declared absent"
         )
     try:
-        want = expected_result(state)
+        after, want = _reveal(state)
     except TableError as err:
         raise fail(Reason.BAD_EVENT, f"the result cannot be decided yet: {err.detail}") from None
     got = {k: v for k, v in ev.items() if k != "type"}
@@ -373,10 +424,6 @@ def _result(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) 
             Reason.RESULT_MISMATCH,
             f"the posted {bad} is {got.get(bad)}, the openings give {want[bad]}",
         )
-    hands = tuple(
-        attempt.openings.get(s) if game.dice[s] > 0 else () for s in range(len(game.dice))
-    )
-    after = rules_step(game, Reveal(hands))
     return replace(state, game=after, phase=TablePhase.RESULT, result_seq=seq, acks=frozenset()), (
         Note("result", attempt.round, None, want["outcome"]),
     )
@@ -397,21 +444,15 @@ def _forfeit(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex)
         missing = [s for s in attempt.seats if s not in attempt.openings]
         if seats != missing:
             raise fail(Reason.BAD_EVENT, f"the unopened seats are {missing}")
-        try:
-            expected_result(state)
-        except TableError:
-            pass  # undecided: the forfeit is the rule
-        else:
+        if result_decided(state):
             raise fail(
                 Reason.BAD_EVENT,
                 "the opened hands decide the round; it must be resolved, not forfeited",
             )
     elif ev["reason"] != "no_contribution":
         raise fail(Reason.BAD_EVENT, "before the beacon a forfeit is for a missing contribution")
-    after = rules_step(game, Forfeit(tuple(seats)))
-    r = after.last_result
-    assert r is not None
-    if ev["dice_after"] != list(r.dice_after) or ev["next_starter"] != r.next_starter:
+    after, want = _forfeited(state, seats)
+    if {k: ev[k] for k in want} != want:
         raise fail(
             Reason.RESULT_MISMATCH, "the forfeit's dice or next starter differ from the rules"
         )

@@ -160,3 +160,15 @@ def is_equivocation(a: Entry, b: Entry, host_key: bytes) -> bool:
         and host_signature_ok(a, host_key)
         and host_signature_ok(b, host_key)
     )
+
+
+def messages_in(entry: Entry) -> list[Message]:
+    """The player messages an entry carries: its own, or the sets inside a host event."""
+    if entry.msg is not None:
+        return [entry.msg]
+    assert entry.event is not None
+    return [
+        parse_message(raw)
+        for key in ("commits", "contributions")
+        for raw in entry.event.get(key, ())
+    ]

@@ -21,7 +21,7 @@ from .fairness import comparison_code
 from .game import Outcome
 from .messages import Message, parse_message
 from .table import Note, Replayer, TablePhase, TableState
-from .transcript import Entry, parse_entry
+from .transcript import messages_in, parse_entry
 
 
 @dataclass(slots=True)
@@ -193,18 +193,6 @@ def _describe_table(report: Report, replayer: Replayer) -> None:
     if state.phase == TablePhase.OVER:
         report.ranking = list(game.ranking)
         report.ended = "finished" if game.phase.value == "game_over" else "abandoned"
-
-
-def messages_in(entry: Entry) -> list[Message]:
-    """The player messages an entry carries: its own, or the sets inside a host event."""
-    if entry.msg is not None:
-        return [entry.msg]
-    assert entry.event is not None
-    return [
-        parse_message(raw)
-        for key in ("commits", "contributions")
-        for raw in entry.event.get(key, ())
-    ]
 
 
 def _check_mine(

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .bids import Bid, bid_problem, legal_bids, lowest_bids_per_face, ones_are_wild
+from .bids import (
+    Bid,
+    bid_problem,
+    count_matching,
+    legal_bids,
+    lowest_bids_per_face,
+    ones_are_wild,
+)
 from .game import Call, GameState, Phase, PlacedBid, RoundResult
 from .rules import Rules
 
@@ -114,8 +121,7 @@ class SeatView:
 
     def own_matching(self, face: int) -> int:
         """How many of this seat's dice count toward a bid on `face` this round."""
-        wild = self.wild_ones
-        return sum(1 for d in self.hand if d == face or (wild and face != 1 and d == 1))
+        return count_matching((self.hand,), face, wild_ones=self.wild_ones)
 
 
 def seat_view(state: GameState, seat: int | None, hand: tuple[int, ...] = ()) -> SeatView:

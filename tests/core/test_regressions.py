@@ -120,3 +120,26 @@ def test_a_game_where_the_last_survivors_forfeit_together_ends_without_a_winner(
     state = apply(new_game(Rules(seats=2, first_starter="seat0")), Forfeit((0, 1)))
     assert state.phase == Phase.GAME_OVER
     assert state.winner is None and state.ranking == (0, 1)
+
+
+def test_signing_a_malformed_message_is_reported_as_our_own_bug() -> None:
+    """sign_message checks its own output; a bad field is a LocalError (our bug), not the
+    RemoteError a peer's bad message would get."""
+    import pytest
+
+    from p2pdice.core.errors import LocalError
+    from p2pdice.core.messages import sign_message
+
+    with pytest.raises(LocalError) as info:
+        sign_message(
+            SigningKey(bytes(32)),
+            kind="bid",
+            table=bytes(32),
+            seat=0,
+            counter=1,
+            head=bytes(32),
+            round=1,
+            quantity=99,
+            face=3,
+        )
+    assert info.value.reason == Reason.SCHEMA
