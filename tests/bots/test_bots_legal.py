@@ -31,18 +31,9 @@ from p2pdice.core.game import (
 )
 from p2pdice.core.rules import Ones, Palifico, Rules
 from p2pdice.core.view import seat_view
+from tests.support.strategies import rules_strategy
 
 BOTS = {name: load_bot(name) for name in BOT_NAMES}
-
-rules_strategy = st.builds(
-    Rules,
-    seats=st.integers(2, 6),
-    starting_dice=st.integers(1, 5),
-    ones=st.sampled_from(list(Ones)),
-    exact_call=st.booleans(),
-    palifico=st.sampled_from(list(Palifico)),
-    first_starter=st.sampled_from(["random", "seat0"]),
-)
 
 
 def _next_surviving(dice: list[int], seat: int) -> int:

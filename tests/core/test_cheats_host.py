@@ -72,6 +72,15 @@ def also_refused_by_verify(g: Game, forged: Entry, reason: Reason) -> None:
     g.refused_by_verify(forged.line, reason, prefix=g.host.lines()[: forged.seq])
 
 
+def replaced_first_is_caught(g: Game, kind: str, make, reason: Reason) -> None:
+    """Play `g`, showing the victim `make(honest)` instead of the first honest entry of `kind`:
+    the victim alone catches it with `reason`, and `verify` refuses the forged entry with it."""
+    replaced = replace_first(g, kind, make)
+    g.start()
+    victim_caught(g, replaced[0], reason)
+    also_refused_by_verify(g, make(replaced[0]), reason)
+
+
 def held_game(rule, *, seed: int = 3, rules: Rules | None = None) -> Game:
     g = Game(seed=seed, rules=rules)
     g.hold(rule)
@@ -153,10 +162,7 @@ def test_beacon_with_wrong_randomness(field: str) -> None:
         return g.forge_like(honest, **{field: wrong})
 
     g = Game(seed=3)
-    replaced = replace_first(g, "event:beacon", make)
-    g.start()
-    victim_caught(g, replaced[0], Reason.BEACON_MISMATCH)
-    also_refused_by_verify(g, make(replaced[0]), Reason.BEACON_MISMATCH)
+    replaced_first_is_caught(g, "event:beacon", make, Reason.BEACON_MISMATCH)
 
 
 # ---- restarting a round after seeing contributions -------------------------------------------
@@ -216,10 +222,7 @@ def test_abort_instead_of_the_beacon() -> None:
         )
 
     g = Game(seed=3)
-    replaced = replace_first(g, "event:beacon", make)
-    g.start()
-    victim_caught(g, replaced[0], Reason.FRESH_RANDOMNESS)
-    also_refused_by_verify(g, make(replaced[0]), Reason.FRESH_RANDOMNESS)
+    replaced_first_is_caught(g, "event:beacon", make, Reason.FRESH_RANDOMNESS)
 
 
 def test_forfeit_without_an_absent_seat() -> None:
@@ -271,10 +274,7 @@ def test_commitment_set_omitting_a_seat(omitted: int) -> None:
         return g.forge_like(honest, commits=commits)
 
     g = Game(seed=3)
-    replaced = replace_first(g, "event:commit_set", make)
-    g.start()
-    victim_caught(g, replaced[0], Reason.COMMIT_SET_MISMATCH)
-    also_refused_by_verify(g, make(replaced[0]), Reason.COMMIT_SET_MISMATCH)
+    replaced_first_is_caught(g, "event:commit_set", make, Reason.COMMIT_SET_MISMATCH)
 
 
 def test_commitment_set_repeating_a_seat() -> None:
@@ -288,10 +288,7 @@ def test_commitment_set_repeating_a_seat() -> None:
         return g.forge_like(honest, commits=[commits[0], *commits])
 
     g = Game(seed=3)
-    replaced = replace_first(g, "event:commit_set", make)
-    g.start()
-    victim_caught(g, replaced[0], Reason.REPLAY)
-    also_refused_by_verify(g, make(replaced[0]), Reason.REPLAY)
+    replaced_first_is_caught(g, "event:commit_set", make, Reason.REPLAY)
 
 
 def _after_an_elimination(kind_held: str) -> tuple[Game, int]:
@@ -357,10 +354,7 @@ def test_round_event_with_wrong_facts(field: str) -> None:
         return g.forge_like(honest, **{field: wrong})
 
     g = Game(seed=3, rules=Rules(seats=3, starting_dice=2, first_starter="seat0"))
-    replaced = replace_first(g, "event:round", make)
-    g.start()
-    victim_caught(g, replaced[0], Reason.BAD_EVENT)
-    also_refused_by_verify(g, make(replaced[0]), Reason.BAD_EVENT)
+    replaced_first_is_caught(g, "event:round", make, Reason.BAD_EVENT)
 
 
 def test_commitment_set_altering_another_seats_commitment() -> None:
@@ -370,10 +364,7 @@ def test_commitment_set_altering_another_seats_commitment() -> None:
         return g.forge_like(honest, commits=commits)
 
     g = Game(seed=3)
-    replaced = replace_first(g, "event:commit_set", make)
-    g.start()
-    victim_caught(g, replaced[0], Reason.BAD_SIGNATURE)
-    also_refused_by_verify(g, make(replaced[0]), Reason.BAD_SIGNATURE)
+    replaced_first_is_caught(g, "event:commit_set", make, Reason.BAD_SIGNATURE)
 
 
 def test_commitment_set_with_a_commitment_the_victim_did_not_make_for_this_attempt() -> None:
@@ -521,10 +512,7 @@ def test_wrong_result(field: str) -> None:
         return g.forge_like(honest, **{field: _wrong(field, honest.event)})
 
     g = Game(seed=3, rules=Rules(seats=3, starting_dice=2))
-    replaced = replace_first(g, "event:result", make)
-    g.start()
-    victim_caught(g, replaced[0], Reason.RESULT_MISMATCH)
-    also_refused_by_verify(g, make(replaced[0]), Reason.RESULT_MISMATCH)
+    replaced_first_is_caught(g, "event:result", make, Reason.RESULT_MISMATCH)
 
 
 def test_result_before_every_hand_is_opened() -> None:
@@ -556,10 +544,7 @@ def test_wrong_ranking_at_game_over() -> None:
         return g.forge_like(honest, ranking=list(reversed(honest.event["ranking"])))
 
     g = Game(seed=3)
-    replaced = replace_first(g, "event:game_over", make)
-    g.start()
-    victim_caught(g, replaced[0], Reason.RESULT_MISMATCH)
-    also_refused_by_verify(g, make(replaced[0]), Reason.RESULT_MISMATCH)
+    replaced_first_is_caught(g, "event:game_over", make, Reason.RESULT_MISMATCH)
 
 
 def test_game_declared_finished_early() -> None:

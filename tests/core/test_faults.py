@@ -251,8 +251,8 @@ def test_two_aborts_make_the_seat_absent_and_a_stand_in_takes_it() -> None:
     check_log(lt)
 
 
-def test_disconnected_seat_at_commit_is_waited_for_through_the_grace_period() -> None:
-    rules = Rules(seats=3, starting_dice=2)
+def _disconnected_at_commit(rules: Rules) -> LocalTable:
+    """Seat 1 disconnects just before its first commitment leaves, and stays away."""
     lt = make_table(rules)
     gone: list[Conn] = []
 
@@ -265,6 +265,12 @@ def test_disconnected_seat_at_commit_is_waited_for_through_the_grace_period() ->
 
     lt.on_send = on_send
     lt.seat_everyone()
+    return lt
+
+
+def test_disconnected_seat_at_commit_is_waited_for_through_the_grace_period() -> None:
+    rules = Rules(seats=3, starting_dice=2)
+    lt = _disconnected_at_commit(rules)
     assert lt.host.phase == TablePhase.COMMIT
     tick_at(lt, COMMIT_WAIT)
     assert host_acts(lt) == []  # no abort at COMMIT_WAIT: a disconnected seat gets its grace
@@ -284,18 +290,7 @@ def test_disconnected_seat_at_commit_is_waited_for_through_the_grace_period() ->
 
 def test_disconnected_seat_at_commit_gets_a_stand_in_after_grace() -> None:
     rules = Rules(seats=3, starting_dice=2)
-    lt = make_table(rules)
-    gone: list[Conn] = []
-
-    def on_send(conn: Conn, msg: Message) -> Message | None:
-        if conn == 2 and msg.type == "commit" and not gone:
-            gone.append(conn)
-            lt.disconnect(conn)
-            return None
-        return msg
-
-    lt.on_send = on_send
-    lt.seat_everyone()
+    lt = _disconnected_at_commit(rules)
     assert lt.host.next_deadline(lt.now) == COMMIT_WAIT
     lt.advance_clock()
     lt.run_until_idle()

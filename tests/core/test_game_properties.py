@@ -22,17 +22,8 @@ from p2pdice.core.game import (
     apply,
     new_game,
 )
-from p2pdice.core.rules import Ones, Palifico, Rules
-
-rules_strategy = st.builds(
-    Rules,
-    seats=st.integers(2, 6),
-    starting_dice=st.integers(1, 5),
-    ones=st.sampled_from(list(Ones)),
-    exact_call=st.booleans(),
-    palifico=st.sampled_from(list(Palifico)),
-    first_starter=st.sampled_from(["random", "seat0"]),
-)
+from p2pdice.core.rules import Ones, Rules
+from tests.support.strategies import rules_strategy
 
 
 def rank(rules: Rules, bid: Bid, palifico_round: bool) -> int:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import signal
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,12 +22,12 @@ from typing import Any
 import pytest
 
 from p2pdice.bots.registry import load_bot
-from p2pdice.core.codec import decode
 from p2pdice.core.verify import split_lines, verify_lines
 from p2pdice.net.client import Outcome, run_websocket
 from p2pdice.net.session import ClientSession
-from p2pdice.store import AppendLog, load_or_create_key
-from tests.support.procs import host_log, spawn, start_host, stop
+from p2pdice.store import load_or_create_key
+from tests.support.faults import kill9, kind, log_entries, sent_bodies, sent_records, until
+from tests.support.procs import bot_join, host_log, kill_all, spawn, start_headless_host, stop
 
 pytestmark = pytest.mark.usefixtures("private_network")
 
@@ -64,32 +63,6 @@ class Gate:
         self.held.clear()
 
 
-def sent_messages(home: Path, table_id: str) -> list[dict[str, Any]]:
-    records = [decode(line) for line in AppendLog.read(home / "tables" / table_id / "sent.jsonl")]
-    return [r["msg"]["body"] for r in records if "msg" in r]
-
-
-def transcript(home: Path, table_id: str) -> Path:
-    return home / "tables" / table_id / "transcript.jsonl"
-
-
-def entries(path: Path) -> list[dict[str, Any]]:
-    return [decode(line) for line in AppendLog.read(path)]
-
-
-def kind(entry: dict[str, Any]) -> str:
-    return entry["event"]["type"] if "event" in entry else entry["msg"]["body"]["type"]
-
-
-async def until(predicate: Callable[[], bool], timeout: float, what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.005)
-
-
 def commit_of_round(n: int) -> Callable[[dict[str, Any]], bool]:
     def match(frame: dict[str, Any]) -> bool:
         body = frame.get("msg", {}).get("body", {}) if frame["type"] == "send" else {}
@@ -105,32 +78,11 @@ PHASES = ["committed", "contributed", "bidding", "beacon"]
 async def test_a_client_killed_mid_round_restarts_and_finishes_the_game(
     tmp_path: Path, phase: str
 ) -> None:
-    host, ready = start_host(
-        "--headless",
-        "--seats",
-        "3",
-        "--cpu",
-        "1",
-        "--no-advertise",
-        "--bind",
-        "127.0.0.1",
-        "--home",
-        str(tmp_path / "h"),
-    )
+    host, ready = start_headless_host(tmp_path / "h")
     table_id = ready["table_id"]
     victim_home = tmp_path / "victim"
-    join_args = (
-        "join",
-        f"127.0.0.1:{ready['port']}",
-        "--bot",
-        "medium",
-        "--name",
-        "victim",
-        "--seed",
-        "3",
-        "--home",
-        str(victim_home),
-    )
+    folder = victim_home / "tables" / table_id
+    join_args = bot_join(f"127.0.0.1:{ready['port']}", name="victim", seed=3, home=victim_home)
     holder = ClientSession(
         key=load_or_create_key(tmp_path / "holder" / "identity.key"),
         name="holder",
@@ -140,10 +92,7 @@ async def test_a_client_killed_mid_round_restarts_and_finishes_the_game(
     )
 
     def victim_bid_in(round_: int) -> bool:
-        return any(
-            m["type"] == "bid" and m.get("round") == round_
-            for m in sent_messages(victim_home, table_id)
-        )
+        return any(m["type"] == "bid" and m.get("round") == round_ for m in sent_bodies(folder))
 
     def holder_action_after_victim_bid(frame: dict[str, Any]) -> bool:
         body = frame.get("msg", {}).get("body", {}) if frame["type"] == "send" else {}
@@ -170,8 +119,8 @@ async def test_a_client_killed_mid_round_restarts_and_finishes_the_game(
     victim = spawn(*join_args, log=tmp_path / "victim-1.out")
     restarted: subprocess.Popen[str] | None = None
     try:
-        await until(lambda: (victim_home / "tables" / table_id / "seat.json").exists(), 20, "seat")
-        seat_file = victim_home / "tables" / table_id / "seat.json"
+        await until(lambda: (folder / "seat.json").exists(), 20, "seat")
+        seat_file = folder / "seat.json"
         seat_before = seat_file.read_bytes()
         seat = json.loads(seat_before)["seat"]
 
@@ -180,7 +129,7 @@ async def test_a_client_killed_mid_round_restarts_and_finishes_the_game(
             await until(
                 lambda: any(
                     kind(e) == "beacon" and e["event"]["round"] >= 2
-                    for e in entries(transcript(victim_home, table_id))
+                    for e in log_entries(folder / "transcript.jsonl")
                 ),
                 60,
                 "a beacon of round 2 in the victim's transcript",
@@ -194,17 +143,14 @@ async def test_a_client_killed_mid_round_restarts_and_finishes_the_game(
             }[phase]
             await until(
                 lambda: any(
-                    m["type"] == mine and m.get("round", 0) >= 2
-                    for m in sent_messages(victim_home, table_id)
+                    m["type"] == mine and m.get("round", 0) >= 2 for m in sent_bodies(folder)
                 ),
                 20,
                 f"the victim's {mine} of round 2",
             )
             await asyncio.sleep(0.2)  # let it reach the host
-        victim.send_signal(signal.SIGKILL)
-        victim.wait(5)
-        assert victim.returncode == -signal.SIGKILL
-        at_kill = entries(host_log(tmp_path / "h"))
+        kill9(victim)
+        at_kill = log_entries(host_log(tmp_path / "h"))
         assert kind(at_kill[-1]) != "game_over"
         if phase != "beacon":
             # The table is pinned where we wanted it: the holder's move is still held back.
@@ -234,10 +180,7 @@ async def test_a_client_killed_mid_round_restarts_and_finishes_the_game(
         assert outcome == Outcome.OVER
         host.wait(15)
     finally:
-        for proc in (victim, restarted):
-            if proc is not None and proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        kill_all(victim, restarted)
         if not playing.done():
             playing.cancel()
         holder.close()
@@ -245,17 +188,14 @@ async def test_a_client_killed_mid_round_restarts_and_finishes_the_game(
 
     assert seat_file.read_bytes() == seat_before
     log = host_log(tmp_path / "h").read_bytes()
-    assert transcript(victim_home, table_id).read_bytes() == log
+    assert (folder / "transcript.jsonl").read_bytes() == log
     assert holder.store is not None and holder.store.transcript_path.read_bytes() == log
     lines, problem = split_lines(log)
     assert problem is None
-    sent = [
-        decode(line) for line in AppendLog.read(victim_home / "tables" / table_id / "sent.jsonl")
-    ]
-    report = verify_lines(lines, mine=sent)
+    report = verify_lines(lines, mine=sent_records(folder))
     assert report.ok, report.failure and report.failure.describe()
     assert report.mine_checked > 0 and report.mine_pending == 0
     # Nothing was thrown away for the crash: no abort, no absence, no forfeit, no stand-in.
-    kinds = [kind(e) for e in entries(host_log(tmp_path / "h"))]
+    kinds = [kind(e) for e in log_entries(host_log(tmp_path / "h"))]
     for bad in ("abort", "absent", "forfeit", "stand_in", "forced"):
         assert bad not in kinds, (bad, kinds)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -28,13 +31,24 @@ async def next_event(
     return await asyncio.wait_for(wait(), timeout)
 
 
-async def test_browse_sees_a_table_appear_fill_and_disappear(tmp_path) -> None:
+@contextlib.asynccontextmanager
+async def browser_and_host(home: Path) -> AsyncIterator[tuple[Browser, HostService]]:
+    """A started Browser (on its own zeroconf) and a HostService on loopback; both stopped after."""
     azc = new_zeroconf()
     browser = Browser(azc)
     await browser.start()
-    service = HostService(home=tmp_path / "host", bind="127.0.0.1")
+    service = HostService(home=home, bind="127.0.0.1")
     await service.start()
     try:
+        yield browser, service
+    finally:
+        await service.stop()
+        await browser.stop()
+        await azc.async_close()
+
+
+async def test_browse_sees_a_table_appear_fill_and_disappear(tmp_path) -> None:
+    async with browser_and_host(tmp_path / "host") as (browser, service):
         table = await service.open_table(
             TableConfig(name="kitchen", rules=Rules(seats=3), cpu=["easy"])
         )
@@ -50,29 +64,16 @@ async def test_browse_sees_a_table_appear_fill_and_disappear(tmp_path) -> None:
         await table.close()
         removed = await next_event(browser, "removed", "kitchen")
         assert removed.table.txt["id"] == table.id
-    finally:
-        await service.stop()
-        await browser.stop()
-        await azc.async_close()
 
 
 async def test_two_tables_with_one_name_get_distinct_service_names(tmp_path) -> None:
-    azc = new_zeroconf()
-    browser = Browser(azc)
-    await browser.start()
-    service = HostService(home=tmp_path / "host", bind="127.0.0.1")
-    await service.start()
-    try:
+    async with browser_and_host(tmp_path / "host") as (browser, service):
         await service.open_table(TableConfig(name="twin", rules=Rules(seats=2)))
         await service.open_table(TableConfig(name="twin", rules=Rules(seats=2)))
         first = await next_event(browser, "added", "twin")
         second = await next_event(browser, "added", "twin")
         assert first.table.service != second.table.service
         assert first.table.table_id != second.table.table_id
-    finally:
-        await service.stop()
-        await browser.stop()
-        await azc.async_close()
 
 
 def test_lan_addresses_prefer_a_bind_address_and_fall_back_to_loopback() -> None:

@@ -59,7 +59,7 @@ from tests.support.faults import (
     until,
     walk_to,
 )
-from tests.support.procs import host_log, spawn, start_host, stop
+from tests.support.procs import bot_join, host_log, kill_all, spawn, start_headless_host, stop
 
 pytestmark = pytest.mark.usefixtures("private_network")
 
@@ -148,33 +148,11 @@ CATCH = {
 async def test_a_client_killed_before_commit_or_during_openings_comes_back(
     tmp_path: Path, phase: str
 ) -> None:
-    host, ready = start_host(
-        "--headless",
-        "--seats",
-        "3",
-        "--cpu",
-        "1",
-        "--no-advertise",
-        "--bind",
-        "127.0.0.1",
-        "--home",
-        str(tmp_path / "h"),
-    )
+    host, ready = start_headless_host(tmp_path / "h")
     table_id = ready["table_id"]
     victim_home = tmp_path / "victim"
     folder = victim_home / "tables" / table_id
-    join_args = (
-        "join",
-        f"127.0.0.1:{ready['port']}",
-        "--bot",
-        "medium",
-        "--name",
-        "victim",
-        "--seed",
-        "3",
-        "--home",
-        str(victim_home),
-    )
+    join_args = bot_join(f"127.0.0.1:{ready['port']}", name="victim", seed=3, home=victim_home)
     holder = ClientSession(
         key=load_or_create_key(tmp_path / "holder" / "identity.key"),
         name="holder",
@@ -289,10 +267,7 @@ async def test_a_client_killed_before_commit_or_during_openings_comes_back(
         assert await asyncio.wait_for(playing, 30) == Outcome.OVER
         host.wait(15)
     finally:
-        for proc in (victim, restarted):
-            if proc is not None and proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        kill_all(victim, restarted)
         if not playing.done():
             playing.cancel()
         holder.close()
@@ -333,37 +308,13 @@ GRACE = 5
 
 
 async def test_a_client_that_never_returns_is_played_for_per_the_spec(tmp_path: Path) -> None:
-    host, ready = start_host(
-        "--headless",
-        "--seats",
-        "3",
-        "--cpu",
-        "1",
-        "--grace-period",
-        str(GRACE),
-        "--no-advertise",
-        "--bind",
-        "127.0.0.1",
-        "--home",
-        str(tmp_path / "h"),
-    )
+    host, ready = start_headless_host(tmp_path / "h", grace=GRACE)
     table_id = ready["table_id"]
     address = f"127.0.0.1:{ready['port']}"
     homes = {"victim": tmp_path / "victim", "other": tmp_path / "other"}
     procs = {
         who: spawn(
-            "join",
-            address,
-            "--bot",
-            "medium",
-            "--name",
-            who,
-            "--seed",
-            str(seed),
-            "--give-up",
-            "60",
-            "--home",
-            str(homes[who]),
+            *bot_join(address, name=who, seed=seed, home=homes[who], give_up=60),
             log=tmp_path / f"{who}.out",
         )
         for who, seed in (("victim", 3), ("other", 5))
@@ -395,10 +346,7 @@ async def test_a_client_that_never_returns_is_played_for_per_the_spec(tmp_path: 
         await wait_exit(procs["other"], 120, tmp_path / "other.out")
         host.wait(15)
     finally:
-        for proc in procs.values():
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        kill_all(*procs.values())
         stop(host)
 
     # The host waited the grace period (give or take the poll), not less, not much more.
@@ -476,33 +424,13 @@ async def test_a_client_silent_at_its_commitment_gets_the_attempt_aborted(
     """SPEC §8 "Missing commitment": a seat connected but silent for COMMIT_WAIT gets the
     attempt aborted; the next attempt takes fresh commitments from everyone, and the game
     goes on with the seat (one abort is no absence)."""
-    host, ready = start_host(
-        "--headless",
-        "--seats",
-        "3",
-        "--cpu",
-        "1",
-        "--no-advertise",
-        "--bind",
-        "127.0.0.1",
-        "--home",
-        str(tmp_path / "h"),
-    )
+    host, ready = start_headless_host(tmp_path / "h")
     table_id = ready["table_id"]
+    address = f"127.0.0.1:{ready['port']}"
     homes = {"victim": tmp_path / "victim", "other": tmp_path / "other"}
     procs = {
         who: spawn(
-            "join",
-            f"127.0.0.1:{ready['port']}",
-            "--bot",
-            "medium",
-            "--name",
-            who,
-            "--seed",
-            str(seed),
-            "--home",
-            str(homes[who]),
-            log=tmp_path / f"{who}.out",
+            *bot_join(address, name=who, seed=seed, home=homes[who]), log=tmp_path / f"{who}.out"
         )
         for who, seed in (("victim", 3), ("other", 5))
     }
@@ -535,10 +463,7 @@ async def test_a_client_silent_at_its_commitment_gets_the_attempt_aborted(
             await wait_exit(procs[who], 120, tmp_path / f"{who}.out")
         host.wait(15)
     finally:
-        for proc in procs.values():
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        kill_all(*procs.values())
         stop(host)
 
     assert COMMIT_WAIT - 0.5 <= waited <= COMMIT_WAIT + 1.5, waited
@@ -606,37 +531,12 @@ async def cut_and_restore(
     switch port goes down for `seconds`, once the game is underway (or, with `on_its_turn`,
     while the table waits for b's bid: b is walked there frozen and let go inside the cut)."""
     with netns.lan(PREFIX) as names:
-        host, ready = start_host(
-            "--headless",
-            "--seats",
-            "3",
-            "--cpu",
-            "1",
-            "--grace-period",
-            str(grace),
-            "--no-advertise",
-            "--bind",
-            HOST_IP,
-            "--home",
-            str(tmp_path / "h"),
-            netns=names[0],
-        )
+        host, ready = start_headless_host(tmp_path / "h", grace=grace, bind=HOST_IP, netns=names[0])
         address = f"{HOST_IP}:{ready['port']}"
         homes = {"b": tmp_path / "b", "c": tmp_path / "c"}
         procs = {
             who: spawn(
-                "join",
-                address,
-                "--bot",
-                "medium",
-                "--name",
-                who,
-                "--seed",
-                str(i),
-                "--give-up",
-                "90",
-                "--home",
-                str(homes[who]),
+                *bot_join(address, name=who, seed=i, home=homes[who], give_up=90),
                 netns=ns,
                 log=tmp_path / f"{who}.out",
             )
@@ -672,10 +572,7 @@ async def cut_and_restore(
                 finished = loop.time() - started
                 host.wait(15)
         finally:
-            for proc in procs.values():
-                if proc.poll() is None:
-                    proc.kill()
-                    proc.wait()
+            kill_all(*procs.values())
             stop(host)
     log = hlog.read_bytes()
     for who, home in homes.items():

@@ -11,7 +11,15 @@ import pytest
 
 from p2pdice.core.verify import split_lines, verify_lines
 from tests.support import netns
-from tests.support.procs import host_log, p2pdice, spawn, start_host, stop, transcript_files
+from tests.support.procs import (
+    host_log,
+    p2pdice,
+    spawn,
+    start_headless_host,
+    start_host,
+    stop,
+    transcript_files,
+)
 
 pytestmark = pytest.mark.usefixtures("private_network")
 
@@ -111,18 +119,7 @@ def test_three_hosts_on_a_namespace_lan_play_a_whole_game(tmp_path: Path) -> Non
 
 
 def test_join_by_address_when_multicast_is_blocked(tmp_path: Path) -> None:
-    host, ready = start_host(
-        "--headless",
-        "--seats",
-        "2",
-        "--cpu",
-        "1",
-        "--no-advertise",
-        "--bind",
-        "127.0.0.1",
-        "--home",
-        str(tmp_path / "h"),
-    )
+    host, ready = start_headless_host(tmp_path / "h", seats=2)
     try:
         joined = subprocess.run(
             p2pdice(

@@ -42,6 +42,62 @@ def start_host(
     raise AssertionError("host did not report ready")
 
 
+def start_headless_host(
+    home: Path,
+    *,
+    seats: int = 3,
+    grace: int | None = None,
+    bind: str = "127.0.0.1",
+    netns: str | None = None,
+) -> tuple[subprocess.Popen[str], dict]:
+    """A headless host with one CPU seat, bound to `bind` and not advertised (players join it
+    by address); `grace` sets its --grace-period. Returns the process and its ready line."""
+    grace_args = ("--grace-period", str(grace)) if grace is not None else ()
+    return start_host(
+        "--headless",
+        "--seats",
+        str(seats),
+        "--cpu",
+        "1",
+        *grace_args,
+        "--no-advertise",
+        "--bind",
+        bind,
+        "--home",
+        str(home),
+        netns=netns,
+    )
+
+
+def bot_join(
+    address: str, *, name: str, seed: int, home: Path, give_up: int | None = None
+) -> tuple[str, ...]:
+    """The arguments of `p2pdice join ADDRESS` played by the medium bot, as `name` with `seed`
+    on `home` (and `--give-up` after that many seconds without the host), for `spawn`."""
+    give_up_args = ("--give-up", str(give_up)) if give_up is not None else ()
+    return (
+        "join",
+        address,
+        "--bot",
+        "medium",
+        "--name",
+        name,
+        "--seed",
+        str(seed),
+        *give_up_args,
+        "--home",
+        str(home),
+    )
+
+
+def kill_all(*procs: subprocess.Popen[str] | None) -> None:
+    """SIGKILL and reap whichever of these processes still run (None: one never started)."""
+    for proc in procs:
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def stop(proc: subprocess.Popen[str], timeout: float = 10.0) -> str:
     if proc.poll() is None:
         proc.terminate()
