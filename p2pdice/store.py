@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .cli_options import CliError
 from .core.codec import CodecError, decode, encode
 from .core.peer import Secrets
 from .core.signing import SigningKey
@@ -72,10 +73,22 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+class CorruptFile(CliError):
+    """A file this program wrote cannot be read back; the message names it (and the command
+    prints it as a one-line error, not a traceback)."""
+
+
 def load_or_create_key(path: Path) -> SigningKey:
     """The identity key at `path`, created (mode 0600) on first use."""
     if path.exists():
-        return SigningKey(bytes.fromhex(path.read_text().strip()))
+        try:
+            return SigningKey(bytes.fromhex(path.read_text().strip()))
+        except (ValueError, UnicodeDecodeError):
+            # Never replaced silently: the key is who this player is at every table it sat at.
+            raise CorruptFile(
+                f"the identity key {path} is not 32 bytes of hex; move it away to start afresh"
+                " with a new identity"
+            ) from None
     secret = random_source.token_bytes(32)
     atomic_write(path, secret.hex().encode() + b"\n", private=True)
     return SigningKey(secret)
@@ -152,8 +165,14 @@ class ClientStore:
         path = self.folder / "seat.json"
         if not path.exists():
             return None
-        obj = json.loads(path.read_text())
-        return SeatRecord(seat=obj["seat"], host=obj["host"], address=obj.get("address"))
+        try:
+            obj = json.loads(path.read_text())
+            record = SeatRecord(seat=obj["seat"], host=obj["host"], address=obj.get("address"))
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            return None  # unreadable: join afresh, as when it is missing
+        if not isinstance(record.seat, int) or not isinstance(record.host, str):
+            return None
+        return record
 
     def forget_seat(self) -> None:
         (self.folder / "seat.json").unlink(missing_ok=True)

@@ -141,3 +141,4 @@ class LocalClient:
                 await self._task
         self.link.close()
         self.session.disconnected()
+        self.session.close()  # its transcript and sent-message logs, with their final fsync

@@ -85,7 +85,6 @@ class HostedTable:
         self.cpu_clients: dict[str, LocalClient] = {}
         self.advertiser: Advertiser | None = None
         self._txt_task: asyncio.Task[None] | None = None
-        self._txt_dirty = False
 
     @property
     def path(self) -> str:
@@ -102,9 +101,14 @@ class HostedTable:
 
     def _on_change(self) -> None:
         if self.advertiser is not None and (self._txt_task is None or self._txt_task.done()):
-            self._txt_task = asyncio.get_running_loop().create_task(
-                self.advertiser.update(self.txt())
-            )
+            self._txt_task = asyncio.get_running_loop().create_task(self._publish_txt())
+
+    async def _publish_txt(self) -> None:
+        # An update takes about half a second of announcements; a change made meanwhile
+        # (two seats joining together) must be published after it, not lost.
+        advertiser = self.advertiser
+        while advertiser is not None and advertiser.txt != self.txt():
+            await advertiser.update(self.txt())
 
     # ---- CPU seats -----------------------------------------------------------------------
 
@@ -173,6 +177,9 @@ class HostedTable:
         return {"name": self.host.state.name, "url_path": self.path, **self.txt()}
 
     async def close(self) -> None:
+        if self._txt_task is not None:
+            self._txt_task.cancel()
+            await asyncio.gather(self._txt_task, return_exceptions=True)
         if self.advertiser is not None:
             await self.advertiser.stop()
         if self.host.phase != TablePhase.OVER:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import aiohttp
 
-from .discovery import TableAd, browse_once
+from .discovery import TableAd, browse_once, host_key_prefix, table_url
 from .limits import clean_name
 
 _ADDRESS = re.compile(
@@ -66,14 +66,14 @@ def _pick(tables: list[dict], host: str, port: int, which: str | None) -> Target
         )
         raise ResolveError(f"{host}:{port} hosts several tables; name one:\n{listing}")
     table = tables[0]
-    path = str(table["path"])
-    if not path.startswith("/t/"):
-        raise ValueError("not a table path")
+    url = table_url(host, port, table)
+    if url is None:
+        raise ValueError("not a table id and path")
     return Target(
-        url=f"ws://{host}:{port}{path}",
+        url=url,
         name=clean_name(str(table.get("name", ""))) or "(unnamed table)",
         table_id=bytes.fromhex(table["id"]),
-        host_key_prefix=table.get("hk"),
+        host_key_prefix=host_key_prefix(table),
     )
 
 
@@ -102,8 +102,12 @@ async def _by_name(text: str, timeout: float) -> Target:
             f"several tables are called {text!r}; use the full name or the address:\n{listing}"
         )
     ad = found[0]
-    try:
-        table_id = bytes.fromhex(ad.table_id) if ad.table_id else None
-    except ValueError:
-        raise ResolveError(f"the table {ad.name!r} advertises a malformed id") from None
-    return Target(url=ad.url, name=ad.name, table_id=table_id, host_key_prefix=ad.txt.get("hk"))
+    url = ad.url
+    if url is None:
+        raise ResolveError(f"the table {ad.name!r} advertises a malformed id or path")
+    return Target(
+        url=url,
+        name=ad.name,
+        table_id=bytes.fromhex(ad.table_id),
+        host_key_prefix=host_key_prefix(ad.txt),
+    )

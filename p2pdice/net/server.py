@@ -99,6 +99,7 @@ class TableServer:
         self._retire = retire
         self.closing = False
         self.over = asyncio.Event()
+        self._hang_ups: set[asyncio.Task[Any]] = set()  #: kept so they are not collected early
 
     @property
     def loop_now(self) -> float:
@@ -191,6 +192,12 @@ class TableServer:
             conn.closed = True
             if conn.writer is not None:
                 conn.writer.cancel()
+            if conn.hang_up is not None:
+                # Without this the socket stays open, answering pings, and the client waits
+                # forever for frames that will never come; hung up, it reconnects and syncs.
+                task = asyncio.get_running_loop().create_task(conn.hang_up())
+                self._hang_ups.add(task)
+                task.add_done_callback(self._hang_ups.discard)
 
     def closed(self, conn: Connection) -> None:
         if self.connections.pop(conn.id, None) is None:

@@ -111,6 +111,7 @@ class ClientSession:
         #: Set when this connection should be dropped and opened again (the transport obeys).
         self.reconnect_requested = False
         self._early: dict[int, Entry] = {}  #: entries that arrived ahead of a gap
+        self._resend_timer: asyncio.TimerHandle | None = None
         self.seat_hint = seat_hint
         self.on_update: Callable[[], None] | None = None
 
@@ -209,6 +210,10 @@ class ClientSession:
             self.errors.append(
                 (Reason.INTERNAL, f"could not handle the host's {frame['type']}: {err}")
             )
+            if frame["type"] == "challenge":
+                # Unanswered, the challenge times out and the retries fail the same way: a
+                # local problem (an unwritable folder, say) must be said, not retried forever.
+                self.fatal = (Reason.INTERNAL, f"could not answer the host's challenge: {err}")
         self._notify()
 
     def _on_challenge(self, frame: dict[str, Any]) -> None:
@@ -421,12 +426,17 @@ class ClientSession:
             self.seat_hint = None
             self.reconnect_requested = True
         elif reason == Reason.RATE_LIMITED:
-            # The host dropped a frame unread; whatever of ours is unconfirmed goes again.
-            asyncio.get_running_loop().call_later(1.0, self._resend_pending)
+            # The host dropped a frame unread; whatever of ours is unconfirmed goes again,
+            # once: a burst of these must not queue a resend of everything for each.
+            if self._resend_timer is None:
+                self._resend_timer = asyncio.get_running_loop().call_later(
+                    1.0, self._resend_pending
+                )
         elif reason in FATAL:
             self.fatal = (reason, frame["detail"])
 
     def _resend_pending(self) -> None:
+        self._resend_timer = None
         if self.peer is None or not self.connected:
             return
         for msg in self.peer.pending_messages():
@@ -521,6 +531,9 @@ class ClientSession:
         self._resumed = False
         self._pending_join = None
         self._early.clear()
+        if self._resend_timer is not None:
+            self._resend_timer.cancel()
+            self._resend_timer = None
         while not self.outgoing.empty():
             self.outgoing.get_nowait()
         self._notify()
