@@ -25,6 +25,8 @@ from p2pdice.core.rules import Rules, preset
 from p2pdice.core.view import SeatView
 from p2pdice.sim import play_game
 
+from .common import percentile
+
 MODES: dict[str, dict[str, object]] = {
     "classic": {},
     "perudo": {"ones": "aces", "exact_call": True, "palifico": "fixed"},
@@ -63,12 +65,6 @@ class _Timed:
         return action
 
 
-def _percentile(sorted_values: Sequence[float], q: float) -> float:
-    """Nearest-rank percentile of an already sorted sequence."""
-    rank = max(1, min(len(sorted_values), round(q * len(sorted_values) + 0.5)))
-    return sorted_values[rank - 1]
-
-
 def measure(name: str, *, games: int, seed: int, cold: bool = False) -> dict[str, float]:
     timed = _Timed(load_bot(name), cold=cold)
     medium = load_bot("medium")
@@ -81,13 +77,17 @@ def measure(name: str, *, games: int, seed: int, cold: bool = False) -> dict[str
                 bots: list[Bot] = [medium] * seats
                 bots[g % seats] = timed  # rotate the timed bot round the table
                 play_game(rules, bots, rng)
-    ms = sorted(ns / 1e6 for ns in timed.samples_ns)
+    return summary([ns / 1e6 for ns in timed.samples_ns])
+
+
+def summary(ms: Sequence[float]) -> dict[str, float]:
+    """Count, mean, nearest-rank p50 and p99, and max of decision times in milliseconds."""
     return {
         "decisions": len(ms),
         "mean_ms": statistics.fmean(ms),
-        "p50_ms": _percentile(ms, 0.50),
-        "p99_ms": _percentile(ms, 0.99),
-        "max_ms": ms[-1],
+        "p50_ms": percentile(ms, 0.50),
+        "p99_ms": percentile(ms, 0.99),
+        "max_ms": max(ms),
     }
 
 

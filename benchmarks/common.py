@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +107,22 @@ def figure(
 
 def ms(ns_values: Iterable[int]) -> list[float]:
     return [v / 1e6 for v in ns_values]
+
+
+def per_call_us(
+    fn: Callable[[], object], *, runs: int, batch: int, warmup: int | None = None
+) -> list[float]:
+    """Microseconds per call of `fn`, one sample per batch of `batch` calls, `runs` samples
+    (after `warmup` untimed calls, by default three batches): feed them to `stats()`."""
+    for _ in range(batch * 3 if warmup is None else warmup):
+        fn()
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        for _ in range(batch):
+            fn()
+        samples.append((time.perf_counter() - start) / batch * 1e6)
+    return samples
 
 
 # ---- the machine -------------------------------------------------------------------------------

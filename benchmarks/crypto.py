@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
-import time
 from collections.abc import Callable
 
 from p2pdice.core.codec import encode
@@ -17,19 +15,13 @@ from p2pdice.core.hashing import Tag
 from p2pdice.core.messages import sign_message
 from p2pdice.core.signing import SigningKey, signed_bytes, verify_raw
 
+from .common import per_call_us, stats
+
 
 def measure(fn: Callable[[], object], *, runs: int, batch: int = 20) -> tuple[float, float]:
-    """Median and p99 over `runs` batches, per call, in microseconds."""
-    for _ in range(batch * 5):
-        fn()
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        for _ in range(batch):
-            fn()
-        samples.append((time.perf_counter() - start) / batch * 1e6)
-    samples.sort()
-    return statistics.median(samples), samples[int(0.99 * (len(samples) - 1))]
+    """Median and p99 (nearest rank) over `runs` batches, per call, in microseconds."""
+    figures = stats(per_call_us(fn, runs=runs, batch=batch, warmup=batch * 5))
+    return figures["median"], figures["p99"]
 
 
 def main() -> None:

@@ -14,9 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 import sys
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -30,18 +28,12 @@ from p2pdice.core.transcript import build_entry, host_signature_ok, parse_entry,
 from p2pdice.net.frames import TO_CLIENT, TO_HOST, decode_frame, encode_frame
 from p2pdice.protosim import LocalTable
 
+from .common import per_call_us, stats
+
 
 def timed(fn: Callable[[], object], *, runs: int = 300, batch: int = 10) -> float:
     """Median microseconds per call."""
-    for _ in range(batch * 3):
-        fn()
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        for _ in range(batch):
-            fn()
-        samples.append((time.perf_counter() - start) / batch * 1e6)
-    return statistics.median(samples)
+    return stats(per_call_us(fn, runs=runs, batch=batch))["median"]
 
 
 def bid_fixture() -> dict[str, Any]:

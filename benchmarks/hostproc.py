@@ -21,7 +21,6 @@ import asyncio
 import contextlib
 import cProfile
 import json
-import os
 import signal
 import sys
 import tempfile
@@ -32,6 +31,7 @@ from aiohttp import web
 
 from p2pdice.core.rules import Rules
 from p2pdice.core.table import TablePhase
+from p2pdice.core.transcript import Entry
 from p2pdice.net.hostapp import HostedTable, HostService, TableConfig
 from p2pdice.net.server import Limits
 
@@ -67,14 +67,12 @@ class BenchHost:
         inner = table.server._on_entry
         record = self.args.record is not None
 
-        def on_entry(line: bytes) -> None:
+        def on_entry(entry: Entry) -> None:
             self.entries += 1
             if record:
-                at = line.rfind(b'"seq":') + 6
-                end = line.index(b",", at)
-                self.posted.append((index, int(line[at:end]), time.monotonic_ns()))
+                self.posted.append((index, entry.seq, time.monotonic_ns()))
             if inner is not None:
-                inner(line)
+                inner(entry)
 
         table.server._on_entry = on_entry
         table.server.listeners.append(self._check_over)
@@ -103,30 +101,7 @@ class BenchHost:
         )
 
 
-def status_only_on_change() -> None:
-    """Experiment (P2PDICE_BENCH_EXPERIMENT=status-on-change): what the host would save by
-    broadcasting `status` only when the set of connected seats changes or a turn timer runs,
-    instead of after every entry (phase and turn follow from the log itself). Patches this
-    worker process only; nothing under p2pdice/ changes."""
-    from p2pdice.net.server import TableServer
-
-    original = TableServer._broadcast_status
-    last: dict[int, tuple] = {}
-
-    def broadcast(self: TableServer) -> None:
-        status = self.status()
-        key = (tuple(status["connected"]), status["deadline_ms"] is not None)
-        if status["deadline_ms"] is None and last.get(id(self)) == key:
-            return
-        last[id(self)] = key
-        original(self)
-
-    TableServer._broadcast_status = broadcast  # type: ignore[method-assign]
-
-
 async def run(args: argparse.Namespace) -> BenchHost:
-    if os.environ.get("P2PDICE_BENCH_EXPERIMENT") == "status-on-change":
-        status_only_on_change()
     bench = BenchHost(args)
     await bench.service.start()
     for _ in range(args.tables):

@@ -36,7 +36,6 @@ import random
 import secrets
 import signal
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -263,8 +262,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", help="write a cProfile of this process here")
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
-    if args.home == "tmp":
-        args.home = tempfile.mkdtemp(prefix="p2pdice-bench-player-")
     profiler = cProfile.Profile() if args.profile else None
     if profiler is not None:
         profiler.enable()

@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .common import rss_kib
+
 TABLE = "soak"
 SERVICE_WAIT = 60.0
 
@@ -62,13 +64,6 @@ def _debuggable() -> None:
     asyncio.get_running_loop().add_signal_handler(signal.SIGUSR2, _dump_tasks)
 
 
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
 # ---- roles -----------------------------------------------------------------------------------
 
 
@@ -94,24 +89,6 @@ async def run_host(home: Path, rounds: int, bind: str, report: Path) -> None:
             played += game.round if game is not None else 0
             samples.append({"round": played, "rss_kib": rss_kib(os.getpid()), "table": table.id})
             await table.close()
-            if os.environ.get("P2PDICE_SOAK_TRACE"):  # where does memory go? (debugging aid)
-                import gc
-                import tracemalloc
-
-                gc.collect()
-                if tables == 8:
-                    tracemalloc.start(25)
-                elif tables > 8 and tables % 10 == 8:
-                    snap = tracemalloc.take_snapshot()
-                    if hasattr(run_host, "_base"):
-                        stats = snap.compare_to(run_host._base, "traceback")[:8]
-                        with open(os.environ["P2PDICE_SOAK_TRACE"], "a") as out:
-                            print(f"--- after {tables} tables", file=out)
-                            for stat in stats:
-                                print(stat, file=out)
-                                for line in stat.traceback.format()[-12:]:
-                                    print("   ", line, file=out)
-                    run_host._base = snap
     finally:
         report.write_text(json.dumps({"tables": tables, "rounds": played, "memory": samples}))
         await service.stop()

@@ -28,7 +28,6 @@ from .common import require_isolation
 class Watcher:
     def __init__(self) -> None:
         self.arrivals: list[tuple[int, int]] = []  #: (t_ns, seq), parsed after the fact
-        self.closed = False
 
     async def handshake(self, ws: aiohttp.ClientWebSocketResponse) -> None:
         challenge = await ws.receive_json(timeout=10)
@@ -41,7 +40,7 @@ class Watcher:
             if frame["type"] == "error":
                 raise RuntimeError(f"spectate refused: {frame}")
 
-    async def watch(self, ws: aiohttp.ClientWebSocketResponse, last_seq: list[int]) -> None:
+    async def watch(self, ws: aiohttp.ClientWebSocketResponse) -> None:
         arrivals = self.arrivals
         async for msg in ws:
             t = time.monotonic_ns()
@@ -56,15 +55,12 @@ class Watcher:
             seq = int(data[at : data.index(",", at)])
             arrivals.append((t, seq))
             if '"game_over"' in data:
-                last_seq[0] = seq
                 break
-        self.closed = True
 
 
 async def run(args: argparse.Namespace) -> dict[str, list[int]]:
     watchers = [Watcher() for _ in range(args.connections)]
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=10)
-    last_seq = [-1]
     async with aiohttp.ClientSession(timeout=timeout) as http:
         sockets = []
         for _ in watchers:
@@ -73,10 +69,7 @@ async def run(args: argparse.Namespace) -> dict[str, list[int]]:
         print("ready", flush=True)
         stop = asyncio.Event()
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-        tasks = [
-            asyncio.create_task(w.watch(ws, last_seq))
-            for w, ws in zip(watchers, sockets, strict=True)
-        ]
+        tasks = [asyncio.create_task(w.watch(ws)) for w, ws in zip(watchers, sockets, strict=True)]
         everyone = asyncio.gather(*tasks, return_exceptions=True)
         stopping = asyncio.create_task(stop.wait())
         await asyncio.wait(

@@ -16,7 +16,7 @@ from p2pdice.bots.registry import load_bot
 from p2pdice.core.codec import encode
 from p2pdice.core.errors import RemoteError
 from p2pdice.core.host import HostTable, Posted, sign_auth
-from p2pdice.core.peer import Peer
+from p2pdice.core.peer import Alarm, Applied, Peer
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import TablePhase
@@ -125,9 +125,16 @@ class ClientTarget:
         return [self.lines[-1], *self.lines[-6:-1], encode({"seq": 1})]
 
     def run(self, data: bytes) -> None:
-        before = len(self.peer.replayer.chain)
-        outputs = self.peer.receive_line(data)
-        grew = len(self.peer.replayer.chain) != before
-        if grew or self.peer.halted or outputs:
-            self.peer = copy.deepcopy(self.template)
-        assert len(self.peer.replayer.chain) == before or grew
+        peer = self.peer
+        before = len(peer.replayer.chain)
+        outputs = peer.receive_line(data)
+        after = len(peer.replayer.chain)
+        applied = any(isinstance(o, Applied) for o in outputs)
+        alarmed = any(isinstance(o, Alarm) for o in outputs)
+        # A spectator owes the table nothing, so an Alarm (or a halt) only ever means the
+        # entry was refused, and a refused entry leaves the chain where it was; an accepted
+        # one adds exactly one link and says so.
+        assert not (after != before and (alarmed or peer.halted)), "a refused entry grew the chain"
+        assert after == before + (1 if applied else 0), f"the chain went from {before} to {after}"
+        if after != before or peer.halted or outputs:
+            self.peer = copy.deepcopy(self.template)  # start the next input afresh

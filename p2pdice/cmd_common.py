@@ -1,12 +1,16 @@
-"""Helpers shared by the networked commands: passwords, homes, narration, signals."""
+"""Helpers shared by the networked commands: passwords, homes, names, CPU seats, resuming a
+hosted table, signals."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .bots.names import BOT_NAMES
 from .cli_options import CliError
 
 
@@ -44,6 +48,89 @@ def password_of(args: argparse.Namespace) -> str | None:
             ) from None
         return text.rstrip("\r\n")
     return os.environ.get("P2PDICE_PASSWORD") or None
+
+
+def name_of(text: str | None, flag: str = "--name") -> str:
+    """`text` without control characters (as the network would clean it); never empty."""
+    from .net.limits import clean_name
+
+    name = clean_name(text or "")
+    if not name:
+        raise CliError(f"{flag}: the name is empty once control characters are removed")
+    return name
+
+
+def parse_cpu(text: str | None, *, seats: int | None = None) -> tuple[int, str]:
+    """`--cpu N` or `N:LEVEL` -> (N, LEVEL); LEVEL defaults to medium and must load as a bot.
+
+    With `seats`, N may be at most `seats`.
+    """
+    count, _, level = (text or "0").partition(":")
+    level = level or "medium"
+    try:
+        n = int(count)
+    except ValueError:
+        raise CliError(f"--cpu: expected N or N:LEVEL, got {text!r}") from None
+    if seats is not None and not 0 <= n <= seats:
+        raise CliError(f"--cpu: between 0 and {seats} CPU seats")
+    if n < 0:
+        raise CliError("--cpu: the number of CPU players cannot be negative")
+    if level not in BOT_NAMES:
+        from .bots.registry import BotLoadError, load_bot
+
+        try:
+            load_bot(level)
+        except BotLoadError as err:
+            raise CliError(f"--cpu: {err}") from None
+    return n, level
+
+
+@dataclass(frozen=True, slots=True)
+class SavedTable:
+    """What `host --resume` restarts from: the table's log and its saved settings."""
+
+    lines: list[bytes]
+    name: str
+    cpu: list[str]
+    password: str | None
+
+
+def load_saved_table(home: Path, table_id: str) -> SavedTable:
+    """The log and table.json of a table this machine hosted, or a CliError naming the file."""
+    from .store import AppendLog
+
+    folder = home / "hosted" / table_id
+    log = folder / "log.jsonl"
+    try:
+        lines = AppendLog.read(log)
+    except OSError as err:
+        raise CliError(f"--resume: cannot read {log}: {err.strerror or err}") from None
+    if not lines:
+        raise CliError(f"--resume: no saved log for table {table_id} in {home}")
+    path = folder / "table.json"
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CliError(
+            f"--resume: {path} is missing: the table's name, CPU seats and password are unknown"
+        ) from None
+    except OSError as err:
+        raise CliError(f"--resume: cannot read {path}: {err.strerror or err}") from None
+    except ValueError as err:  # not UTF-8, or not JSON
+        raise CliError(f"--resume: {path} is corrupt: {err}") from None
+    if not isinstance(saved, dict):
+        raise CliError(f"--resume: {path} is corrupt: not a JSON object")
+    name, cpu, password = saved.get("name"), saved.get("cpu"), saved.get("password")
+    if (
+        not isinstance(name, str)
+        or not isinstance(cpu, list)
+        or not all(isinstance(level, str) for level in cpu)
+        or not (password is None or isinstance(password, str))
+    ):
+        raise CliError(
+            f"--resume: {path} is corrupt: expected a name, a list of CPU levels and a password"
+        )
+    return SavedTable(lines=lines, name=name, cpu=cpu, password=password)
 
 
 def install_stop_signals(stop: Any) -> None:

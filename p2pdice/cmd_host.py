@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import logging
 
@@ -14,6 +13,9 @@ from .cmd_common import (
     add_password_option,
     home_of,
     install_stop_signals,
+    load_saved_table,
+    name_of,
+    parse_cpu,
     password_of,
 )
 
@@ -72,49 +74,34 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def parse_cpu(text: str | None, seats: int) -> list[str]:
-    if not text:
-        return []
-    count, _, level = text.partition(":")
-    level = level or "medium"
-    try:
-        n = int(count)
-    except ValueError:
-        raise CliError(f"--cpu: expected N or N:LEVEL, got {text!r}") from None
-    if not 0 <= n <= seats:
-        raise CliError(f"--cpu: between 0 and {seats} CPU seats")
-    from .bots.registry import BotLoadError, load_bot
-
-    try:
-        load_bot(level)
-    except BotLoadError as err:
-        raise CliError(f"--cpu: {err}") from None
-    return [level] * n
-
-
 def run(args: argparse.Namespace) -> int:
     if not args.headless:
         from .cmd_ui import run_interactive_host
 
         return run_interactive_host(args)  # host and play here, in the terminal client
-    from .net.limits import clean_name
+    import asyncio
 
-    name = clean_name(args.name)
-    if not name:
-        raise CliError("--name: the name is empty once control characters are removed")
+    name = name_of(args.name)
     rules = rules_from_args(args)
-    cpu = parse_cpu(args.cpu, rules.seats)
-    return asyncio.run(_host(args, name, rules, cpu))
+    count, level = parse_cpu(args.cpu, seats=rules.seats)
+    return asyncio.run(_host(args, name, rules, [level] * count))
 
 
 async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> int:
+    import asyncio
+
     from .net.hostapp import HostService, TableConfig
-    from .store import AppendLog
 
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     home = home_of(args)
     if args.max_connections < 1:
         raise CliError("--max-connections: at least 1")
+    resume_lines = None
+    password = password_of(args)
+    if args.resume:  # read before the service starts: a bad save leaves nothing running
+        saved = load_saved_table(home, args.resume)
+        resume_lines = saved.lines
+        name, cpu, password = saved.name, saved.cpu, saved.password
     from .net.server import Limits
 
     service = HostService(
@@ -125,16 +112,6 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
         limits=Limits(max_connections=args.max_connections),
     )
     await service.start()
-    resume_lines = None
-    password = password_of(args)
-    if args.resume:
-        folder = home / "hosted" / args.resume
-        resume_lines = AppendLog.read(folder / "log.jsonl")
-        if not resume_lines:
-            await service.stop()
-            raise CliError(f"--resume: no saved log for table {args.resume} in {home}")
-        saved = json.loads((folder / "table.json").read_text())
-        name, cpu, password = saved["name"], saved["cpu"], saved["password"]
     table = await service.open_table(
         TableConfig(name=name, rules=rules, cpu=cpu, password=password), resume_lines=resume_lines
     )
@@ -154,7 +131,8 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
             flush=True,
         )
     else:
-        free = rules.seats - len(cpu)
+        seats = table.host.state.rules.seats  # on --resume: the saved table's, not the flags'
+        free = seats - len(cpu)
         print(
             f"table {name!r} open on port {service.port} ({table.host.state.rules.summary()})",
             flush=True,
@@ -164,7 +142,7 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
             flush=True,
         )
         print(
-            f"  seats: {rules.seats}, CPU seats run here: {len(cpu)}, waiting for {free} player(s)",
+            f"  seats: {seats}, CPU seats run here: {len(cpu)}, waiting for {free} player(s)",
             flush=True,
         )
     stop = asyncio.Event()

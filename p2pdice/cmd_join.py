@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import random
 import sys
@@ -15,6 +14,7 @@ from .cmd_common import (
     add_password_option,
     home_of,
     install_stop_signals,
+    name_of,
     password_of,
 )
 
@@ -63,6 +63,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def run_browse(args: argparse.Namespace) -> int:
+    import asyncio
+
     from .net.discovery import browse_once
 
     tables = asyncio.run(browse_once(args.timeout))
@@ -89,8 +91,9 @@ def run_join(args: argparse.Namespace) -> int:
 
         # The terminal client (it explains itself when there is no terminal).
         return run_interactive_join(args)
+    import asyncio
+
     from .bots.registry import BotLoadError, load_bot
-    from .net.limits import clean_name
 
     bot = None
     if args.bot:
@@ -98,14 +101,13 @@ def run_join(args: argparse.Namespace) -> int:
             bot = load_bot(args.bot)
         except BotLoadError as err:
             raise CliError(f"--bot: {err}") from None
-    name = clean_name(args.name or (f"CPU {args.bot}" if args.bot else "spectator"))
-    if not name:
-        raise CliError("--name: the name is empty once control characters are removed")
+    name = name_of(args.name or (f"CPU {args.bot}" if args.bot else "spectator"))
     return asyncio.run(_join(args, name, bot))
 
 
 async def _join(args: argparse.Namespace, name: str, bot) -> int:
-    from .core.signing import SigningKey  # noqa: F401 - keeps type imports local
+    import asyncio
+
     from .net.client import Outcome, run_websocket
     from .net.resolve import ResolveError, resolve
     from .net.session import ClientSession

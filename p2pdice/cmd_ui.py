@@ -7,15 +7,21 @@ Everything heavy is imported inside the functions, so `p2pdice --help` stays fas
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
 from pathlib import Path
 from typing import Any
 
+from .bots.names import BOT_NAMES
 from .cli_options import CliError, add_rules_options, rules_from_args
-from .cmd_common import add_home_option, home_of, password_of
+from .cmd_common import (
+    add_home_option,
+    home_of,
+    load_saved_table,
+    name_of,
+    parse_cpu,
+    password_of,
+)
 
-LEVELS = ("easy", "medium", "hard")
+_LEVELS_HELP = ", ".join(f"{n} (default)" if n == "medium" else n for n in BOT_NAMES)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -29,7 +35,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--cpu",
         default=None,
         metavar="N[:LEVEL]",
-        help="CPU players and their level: easy, medium (default), hard; default 3 "
+        help=f"CPU players and their level: {_LEVELS_HELP}; default 3 "
         "(or every seat --seats leaves free)",
     )
     practice.add_argument(
@@ -63,26 +69,6 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     add_rules_options(pnp)
     add_home_option(pnp)
     pnp.set_defaults(run=run_pass_and_play)
-
-
-def parse_cpu(text: str | None) -> tuple[int, str]:
-    """`N` or `N:LEVEL` -> (N, LEVEL)."""
-    count, _, level = (text or "0").partition(":")
-    level = level or "medium"
-    try:
-        n = int(count)
-    except ValueError:
-        raise CliError(f"--cpu: expected N or N:LEVEL, got {text!r}") from None
-    if n < 0:
-        raise CliError("--cpu: the number of CPU players cannot be negative")
-    if level not in LEVELS:
-        from .bots.registry import BotLoadError, load_bot
-
-        try:
-            load_bot(level)
-        except BotLoadError as err:
-            raise CliError(f"--cpu: {err}") from None
-    return n, level
 
 
 def _seated_rules(args: argparse.Namespace, humans: int, cpu: int, kind: str, cpu_given: bool):
@@ -155,12 +141,8 @@ def run_lobby(args: argparse.Namespace | None = None) -> int:
 
 def run_interactive_join(args: argparse.Namespace) -> int:
     """`p2pdice join TABLE` (or `--spectate`) in the terminal client."""
-    from .net.limits import clean_name
-
-    name = clean_name(getattr(args, "name", None) or "")
+    name = name_of(args.name) if getattr(args, "name", None) else ""
     spectate = bool(getattr(args, "spectate", False))
-    if getattr(args, "name", None) and not name:
-        raise CliError("--name: the name is empty once control characters are removed")
     password = password_of(args)
     home = home_of(args)
     timeout = getattr(args, "timeout", 5.0)
@@ -193,27 +175,21 @@ def run_interactive_join(args: argparse.Namespace) -> int:
 
 def run_interactive_host(args: argparse.Namespace) -> int:
     """`p2pdice host` without --headless: host the table and play at it here."""
-    from .cmd_host import parse_cpu as host_cpu
     from .net.limits import clean_name
-    from .store import AppendLog
 
-    name = clean_name(args.name)
-    if not name:
-        raise CliError("--name: the name is empty once control characters are removed")
+    name = name_of(args.name)
     rules = rules_from_args(args)
-    cpu = host_cpu(args.cpu, rules.seats)
+    count, level = parse_cpu(args.cpu, seats=rules.seats)
+    cpu = [level] * count
     if len(cpu) >= rules.seats:
         raise CliError(f"--cpu: at most {rules.seats - 1} CPU seats: you play one seat yourself")
     password = password_of(args)
     home = home_of(args)
     resume_lines = None
     if getattr(args, "resume", None):
-        folder = home / "hosted" / args.resume
-        resume_lines = AppendLog.read(folder / "log.jsonl")
-        if not resume_lines:
-            raise CliError(f"--resume: no saved log for table {args.resume} in {home}")
-        saved = json.loads((folder / "table.json").read_text())
-        name, cpu, password = saved["name"], saved["cpu"], saved["password"]
+        saved = load_saved_table(home, args.resume)
+        resume_lines = saved.lines
+        name, cpu, password = saved.name, saved.cpu, saved.password
     player = clean_name(getattr(args, "player", None) or "")
 
     def setup(c, lobby) -> None:
@@ -246,6 +222,8 @@ def _run(home: Path, setup, *, browse: bool = False) -> int:
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise CliError("the terminal client needs an interactive terminal")
+    import asyncio
+
     from .ui.app import quiet_logging, run_app
 
     quiet_logging(home)

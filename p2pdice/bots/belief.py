@@ -33,13 +33,13 @@ from itertools import combinations_with_replacement
 
 from ..core.bids import Bid, lowest_bids_per_face, ones_are_wild
 from ..core.rules import Rules
+from .medium import CHALLENGE_BELOW  # the modelled player calls bids less likely than this
 from .odds import at_least, face_probability
 
 FACE_LIST = (1, 2, 3, 4, 5, 6)
 
 # The opponent model (module constants so the caches stay valid; documented in docs/bots.md).
 PICK_SHARPNESS = 20.0  #: softmax weight on "how likely is this raise from my own hand"
-CHALLENGE_BELOW = 0.35  #: the modelled player calls bids their hand makes less likely than this
 CHALLENGE_SOFTNESS = 0.05  #: width of the logistic step around CHALLENGE_BELOW
 OPEN_FACE_SHARPNESS = 1.5  #: softmax weight on the opener's count of a face
 OPEN_QUANTITY_SHARPNESS = 0.7  #: how tightly an opening sits on own count + expected unseen

@@ -11,11 +11,13 @@ from ..core.view import SeatView
 from .easy import easy
 from .hard import hard
 from .medium import medium
+from .names import BOT_NAMES
 
 Bot = Callable[[SeatView, random.Random], Action]
 
-_BUILTIN: dict[str, Bot] = {"easy": easy, "medium": medium, "hard": hard}
-BOT_NAMES: tuple[str, ...] = tuple(_BUILTIN)
+_BUILTIN: dict[str, Bot] = dict(zip(BOT_NAMES, (easy, medium, hard), strict=True))
+
+__all__ = ["BOT_NAMES", "Bot", "BotLoadError", "load_bot"]
 
 
 class BotLoadError(ValueError):
@@ -23,7 +25,11 @@ class BotLoadError(ValueError):
 
 
 def load_bot(name: str) -> Bot:
-    """A built-in difficulty by name, or `module:callable` from an importable module."""
+    """A built-in difficulty by name, or `module:callable` from an importable module.
+
+    Anything that goes wrong while finding, importing or constructing a third-party bot
+    (including an exception raised by the user's own module) is a BotLoadError.
+    """
     if name in _BUILTIN:
         return _BUILTIN[name]
     if ":" not in name:
@@ -31,13 +37,27 @@ def load_bot(name: str) -> Bot:
             f"unknown bot {name!r}: use one of {', '.join(BOT_NAMES)} or module:callable"
         )
     module_name, _, attr = name.partition(":")
+    if not module_name or module_name.startswith(".") or not attr:
+        raise BotLoadError(
+            f"bad bot {name!r}: expected module:callable with an absolute module name"
+            " (for example mypackage.mybot:decide)"
+        )
     try:
         module = importlib.import_module(module_name)
         bot = getattr(module, attr)
     except (ImportError, AttributeError) as err:
         raise BotLoadError(f"cannot load bot {name!r}: {err}") from err
+    except Exception as err:  # the user's module raised while it was imported
+        raise BotLoadError(
+            f"cannot load bot {name!r}: importing {module_name} failed: {type(err).__name__}: {err}"
+        ) from err
     if isinstance(bot, type):
-        bot = bot()
+        try:
+            bot = bot()
+        except Exception as err:
+            raise BotLoadError(
+                f"cannot load bot {name!r}: {attr}() failed: {type(err).__name__}: {err}"
+            ) from err
     if hasattr(bot, "decide"):
         bot = bot.decide
     if not callable(bot):

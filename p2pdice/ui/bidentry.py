@@ -120,10 +120,6 @@ class BidChoices:
     def empty(self) -> bool:
         return not self.lowest
 
-    def legal(self, bid: Bid) -> bool:
-        low = self.lowest.get(bid.face)
-        return low is not None and low <= bid.quantity <= self.top
-
     def cheapest(self) -> Bid | None:
         """The lowest legal bid by quantity, then face."""
         if self.empty:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 
-from ..core.rules import TableKind
 from .controller import Controller
 from .panels import (
     CONFIRM_KEYS,
@@ -95,10 +94,7 @@ def body(
         model = game_over_model(snap)
         return render_game_over(model, **kw), model.keys
     model = table_model(snap, ui.entry)
-    keys = model.keys
-    if snap.rules is not None and snap.rules.kind == TableKind.STANDARD and len(c.seats()) > 1:
-        keys = tuple(k for k in keys if k[0] != "Tab")
-    return render_table(model, **kw), keys
+    return render_table(model, **kw), model.keys
 
 
 def render_screen(c: Controller, columns: int = 80, rows: int = 24) -> list[Line]:

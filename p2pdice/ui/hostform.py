@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots.names import BOT_NAMES
 from ..core.errors import OptionError
 from ..core.rules import PRESETS, Rules, TableKind
 from .text import safe_name
 
-LEVELS = ("easy", "medium", "hard")
 GRACE_CHOICES = (10, 15, 30, 60, 120, 300, 600)
 
 
@@ -133,7 +133,7 @@ class HostForm:
                     "seats you play (Tab switches); the rest are CPUs",
                 )
             )
-        out.append(Field("level", "CPU difficulty", LEVELS, "how well the CPU seats play"))
+        out.append(Field("level", "CPU difficulty", BOT_NAMES, "how well the CPU seats play"))
         if self.kind == TableKind.STANDARD:
             out.append(
                 Field("password", "Password", help="optional; players need it to join", secret=True)

@@ -169,9 +169,14 @@ class LobbyActions:
         if not spectate and phase != "lobby":
             self.c.say(f"that table is {safe_text(phase, 20)}: press s to watch it", error=True)
             return
-        table_id = bytes.fromhex(entry.table_id) if entry.table_id else None
+        url = entry.url
+        if url is None:
+            self.c.say("that table's announcement is malformed: it cannot be joined", error=True)
+            return
         locked = entry.txt.get("pw") == "1"
-        self.ask_name_then_join(entry.url, table_id, locked=locked, spectate=spectate)
+        self.ask_name_then_join(
+            url, bytes.fromhex(entry.table_id), locked=locked, spectate=spectate
+        )
 
     def ask_name_then_join(
         self, url: str, table_id: bytes | None, *, locked: bool, spectate: bool

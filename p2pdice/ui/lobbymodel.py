@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..net.limits import table_url
 from .text import safe_name, safe_text
 
 STALE_AFTER_FAILURES = 1  #: failed probes before a row is greyed out
@@ -35,9 +36,9 @@ class LobbyEntry:
         return self.txt.get("id", "")
 
     @property
-    def url(self) -> str:
-        path = self.txt.get("path") or f"/t/{self.table_id}"
-        return f"ws://{self.address}:{self.port}{path}"
+    def url(self) -> str | None:
+        """None when the announcement does not name its table as a host does."""
+        return table_url(self.address, self.port, self.txt)
 
     @property
     def probe_url(self) -> str:

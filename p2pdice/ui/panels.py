@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..core.rules import Ones, Palifico, Rules, TableKind
 from .hostform import HostForm
 from .lobbymodel import LobbyRow
-from .screens import Line, _Builder, header, keys_line, wrap
+from .screens import Line, _Builder, header, wrap
 from .state import Prompt
 from .text import ASCII, Glyphs, fit
 
@@ -233,6 +233,3 @@ def render_message_screen(
     for line in wrap(text, columns - 2):
         b.add(("class:label", " " + line))
     return b.done(height)
-
-
-__all__ = ["keys_line"]

@@ -107,7 +107,7 @@ def _cells(hand: tuple[int, ...], bid: Bid | None, wild: bool) -> tuple[Cell, ..
     return tuple(cells)
 
 
-def _check(snap: Snapshot, seat: int, opened: bool, verified: set[int], alarms: dict[int, str]):
+def _check(seat: int, opened: bool, verified: set[int], alarms: dict[int, str]) -> tuple[str, str]:
     if seat in alarms:
         return "alarm", "ALARM " + alarms[seat].lower().replace("_", " ")
     if seat in verified:
@@ -164,7 +164,7 @@ def reveal_model(
             rows.append(HandRow(seat, names[seat], (), "[out]", "", "", "", ""))
             continue
         if result.outcome == Outcome.FORFEIT:
-            check, text = ("alarm", f"ALARM {alarms[seat]}") if seat in alarms else ("", "")
+            check, text = _check(seat, True, set(), alarms) if seat in alarms else ("", "")
             rows.append(
                 HandRow(seat, names[seat], (), "[no hands]", "", check, text, _change(result, seat))
             )
@@ -183,7 +183,7 @@ def reveal_model(
                 )
             )
             continue
-        check, text = _check(snap, seat, True, verified, alarms)
+        check, text = _check(seat, True, verified, alarms)
         matched = count_matching([hand], bid.face, wild_ones=wild) if bid else 0
         rows.append(
             HandRow(
@@ -261,7 +261,7 @@ def _live_reveal(snap: Snapshot, alarms: dict[int, str]) -> RevealModel:
             rows.append(HandRow(seat, names[seat], (), "[out]", "", "", "", ""))
             continue
         hand = snap.openings.get(seat)
-        check, text = _check(snap, seat, hand is not None, verified, alarms)
+        check, text = _check(seat, hand is not None, verified, alarms)
         if hand is None:
             rows.append(HandRow(seat, names[seat], (), "waiting...", "", check, text, ""))
             continue

@@ -15,9 +15,9 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.rules import Rules, TableKind
+from ..core.rules import Rules
 from ..net.client import LocalClient, Outcome, run_websocket
-from ..net.hostapp import HostedTable, HostService, TableConfig
+from ..net.hostapp import HostService, TableConfig
 from ..net.limits import clean_name
 from ..net.session import ClientSession
 from ..store import load_or_create_key
@@ -39,11 +39,9 @@ class TableRuntime:
     kind: str  #: "practice", "pass_and_play", "host", "join" or "spectate"
     sessions: list[ClientSession]
     service: HostService | None = None
-    table: HostedTable | None = None
     clients: list[LocalClient] = field(default_factory=list)
     link: asyncio.Task[str] | None = None
     stop: asyncio.Event = field(default_factory=asyncio.Event)
-    url: str | None = None
 
     @property
     def outcome(self) -> str | None:
@@ -88,7 +86,6 @@ async def _local_table(
     runtime = TableRuntime(kind=kind, sessions=[], service=service)
     try:
         table = await service.open_table(TableConfig(name=name, rules=rules, cpu=cpu))
-        runtime.table = table
         for i, who in enumerate(humans, 1):
             session = _seat_session(base / str(i), who)
             client = LocalClient(session, table.server)
@@ -148,13 +145,11 @@ async def start_hosting(
             TableConfig(name=name, rules=rules, cpu=cpu, password=password),
             resume_lines=resume_lines,
         )
-        runtime.table = table
         session = _seat_session(home / "seat", player, password=password)
         client = LocalClient(session, table.server)
         runtime.sessions.append(session)
         runtime.clients.append(client)
         client.start()
-        runtime.url = f"{bind or '0.0.0.0'}:{service.port}"
     except BaseException:
         await runtime.close()
         raise
@@ -179,15 +174,9 @@ async def start_join(
         mode="spectate" if spectate else "play",
         expect_table=table_id,
     )
-    runtime = TableRuntime(kind="spectate" if spectate else "join", sessions=[session], url=url)
+    runtime = TableRuntime(kind="spectate" if spectate else "join", sessions=[session])
     runtime.link = asyncio.get_running_loop().create_task(
         run_websocket(session, url, give_up_after=give_up_after, stop=runtime.stop),
         name="table-link",
     )
     return runtime
-
-
-def kind_of(rules: Rules) -> str:
-    return {TableKind.PRACTICE: "practice", TableKind.PASS_AND_PLAY: "pass_and_play"}.get(
-        rules.kind, "host"
-    )

@@ -173,7 +173,7 @@ def render_table(
     block = max(len(rows), 3)
     bids = list(model.bids)
     bid_lines: list[Line] = []
-    shown = bids[-(block):] if len(bids) > block else bids
+    shown = bids
     if len(bids) > block:
         shown = bids[-(block - 1) :]
         bid_lines.append([("class:dim", f"... {len(bids) - len(shown)} earlier")])
@@ -344,17 +344,4 @@ def render_pass(
     if model.undo_line:
         b.blank()
         b.add(("class:dim", fit(model.undo_line, columns, align="center")))
-    return b.done(height)
-
-
-def render_lines(
-    texts: Iterable[tuple[str, str]], *, columns: int = 80, height: int = 22
-) -> list[Line]:
-    """Simple screens (help, messages): (style, paragraph) pairs, wrapped."""
-    b = _Builder(columns)
-    for style, text in texts:
-        if not text:
-            b.blank()
-        else:
-            b.text(text, style)
     return b.done(height)

@@ -61,7 +61,7 @@ class Snapshot:
     stand_ins: frozenset[int] = frozenset()
     host_cpu: int = 0
     transcript: str | None = None
-    link: str = "connecting"  #: connecting, connected, reconnecting, closed
+    link: str = "connecting"  #: connecting, connected, reconnecting, lost, closed
     fatal: tuple[str, str] | None = None
 
     @property
@@ -308,10 +308,12 @@ def _turn_line(snap: Snapshot) -> str:
     phase = snap.phase
     if snap.fatal is not None:
         return f"Refused by the host: {safe_text(snap.fatal[1], 120)}"
-    if phase == "connecting" or snap.link == "connecting":
-        return "Connecting to the table..."
+    if phase == "connecting" and snap.link in ("lost", "closed"):
+        return "Could not reach the table: press q to go back."
     if snap.link == "lost":
         return "The host stopped answering. Your verified transcript so far is saved."
+    if phase == "connecting" or snap.link == "connecting":
+        return "Connecting to the table..."
     if snap.link == "reconnecting":
         return "Connection lost: reconnecting (your seat and dice are kept)..."
     if phase == "lobby":
