@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots.registry import Bot
-from .core.game import Phase, StartNextRound
 from .core.host import (
     Accepted,
     HostTable,
@@ -32,7 +31,7 @@ from .core.peer import Alarm, NeedSecrets, Peer, PeerOutput, Secrets, Send
 from .core.rules import Rules
 from .core.signing import SigningKey
 from .core.table import TablePhase
-from .sim import Summary, decide_safely
+from .sim import Summary, bot_move
 
 Conn = int
 
@@ -50,7 +49,6 @@ class Seat:
 @dataclass(slots=True)
 class LinkStats:
     messages: int = 0  #: signed player messages sent
-    entries: int = 0  #: transcript entries posted
     rejected: list[Rejected] = field(default_factory=list)
     alarms: list[tuple[Conn, Alarm]] = field(default_factory=list)
 
@@ -159,7 +157,6 @@ class LocalTable:
 
     def _handle_host(self, out: Output) -> None:
         if isinstance(out, Posted):
-            self.stats.entries += 1
             for conn, peer, connected in self._everyone():
                 if not connected:
                     continue
@@ -263,24 +260,11 @@ class LocalTable:
     def _decide_one(self) -> bool:
         """Let one seated bot act if it is its move (bids, calls, starting the next round)."""
         for conn, seat in self.seats.items():
-            peer = seat.peer
-            if not seat.connected or not peer.holds_seat or peer.halted:
+            if not seat.connected:
                 continue
-            state = peer.state
-            if (
-                state is None
-                or state.game is None
-                or any(p.message.type not in ("ack",) for p in peer.pending.values())
-            ):
-                continue
-            game = state.game
-            if state.phase == TablePhase.BIDDING and game.turn == peer.seat:
-                action, _ = decide_safely(seat.bot, game, peer.seat, peer.hand, self.rng)
-                self._peer_outputs(conn, [peer.act(action, now=self.now)])
-                return True
-            starts_next = game.phase == Phase.ROUND_OVER and game.next_starter == peer.seat
-            if state.phase == TablePhase.RESULT and starts_next:
-                self._peer_outputs(conn, [peer.act(StartNextRound(peer.seat), now=self.now)])
+            action = bot_move(seat.peer, seat.bot, self.rng)
+            if action is not None:
+                self._peer_outputs(conn, [seat.peer.act(action, now=self.now)])
                 return True
         return False
 

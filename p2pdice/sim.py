@@ -28,7 +28,9 @@ from .core.game import (
     blind_action,
     new_game,
 )
+from .core.peer import Peer
 from .core.rules import Rules
+from .core.table import TablePhase
 from .core.view import seat_view
 
 Printer = Callable[[str], None]
@@ -85,6 +87,28 @@ def decide_safely(
     except Exception:
         return blind_action(state, seat), True
     return action, False
+
+
+def bot_move(peer: Peer, bot: Bot, rng: random.Random) -> Action | None:
+    """What a bot playing `peer`'s seat does now: its bid or call on its turn, "start next
+    round" when it is the designated starter, else nothing (also while a move of its own
+    waits for the log: it must not decide twice on the same turn)."""
+    state = peer.state
+    if state is None or state.game is None or not peer.holds_seat or peer.halted:
+        return None
+    if any(p.message.type != "ack" for p in peer.pending.values()):
+        return None
+    game, seat = state.game, peer.seat
+    assert seat is not None
+    if state.phase == TablePhase.BIDDING and game.turn == seat:
+        return decide_safely(bot, game, seat, peer.hand, rng)[0]
+    if (
+        state.phase == TablePhase.RESULT
+        and game.phase == Phase.ROUND_OVER
+        and game.next_starter == seat
+    ):
+        return StartNextRound(seat)
+    return None
 
 
 def roll(rng: random.Random, dice: Sequence[int]) -> tuple[tuple[int, ...], ...]:

@@ -34,6 +34,7 @@ from .cli_options import CliError
 from .core.codec import CodecError, decode, encode
 from .core.peer import Secrets
 from .core.signing import SigningKey
+from .core.transcript import Entry
 
 
 def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
@@ -92,6 +93,13 @@ def load_or_create_key(path: Path) -> SigningKey:
     secret = random_source.token_bytes(32)
     atomic_write(path, secret.hex().encode() + b"\n", private=True)
     return SigningKey(secret)
+
+
+def ends_a_round(entry: Entry) -> bool:
+    """Whether a log is made durable (fsynced) after this entry: a round's result or forfeit,
+    or the game's end. In between, a killed process loses nothing (the lines are in the
+    kernel) and a power cut loses at most the round in play, which its secrets replay."""
+    return entry.event is not None and entry.event["type"] in ("result", "forfeit", "game_over")
 
 
 def new_secrets() -> Secrets:

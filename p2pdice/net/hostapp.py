@@ -25,7 +25,8 @@ from ..core.host import HostTable
 from ..core.rules import Rules
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
-from ..store import AppendLog, atomic_write, load_or_create_key
+from ..core.transcript import Entry
+from ..store import AppendLog, atomic_write, ends_a_round, load_or_create_key
 from .client import LocalClient
 from .discovery import Advertiser, lan_addresses
 from .limits import clean_name
@@ -94,9 +95,9 @@ class HostedTable:
         data = {"name": self.config.name, "cpu": self.config.cpu, "password": self.config.password}
         atomic_write(self.folder / "table.json", json.dumps(data).encode(), private=True)
 
-    def _on_entry(self, line: bytes) -> None:
-        self.log.append(line)
-        if self.host.phase in (TablePhase.RESULT, TablePhase.OVER):
+    def _on_entry(self, entry: Entry) -> None:
+        self.log.append(entry.line)
+        if ends_a_round(entry):  # not after each acknowledgement of the result as well
             self.log.sync()
 
     def _on_change(self) -> None:
@@ -242,9 +243,8 @@ class HostService:
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.bind or "0.0.0.0", self.port)
         await site.start()
-        sockets = site._server.sockets if site._server is not None else []
-        if sockets:
-            self.port = sockets[0].getsockname()[1]
+        if self.runner.addresses:  # the port the system chose when asked for 0
+            self.port = self.runner.addresses[0][1]
         if self.advertise:
             from .discovery import new_zeroconf
 

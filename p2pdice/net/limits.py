@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..core.shape import MAX_NAME, NAME_FORBIDDEN
 
@@ -53,3 +55,26 @@ class TokenBucket:
             self.tokens -= 1.0
             return True
         return False
+
+
+_TABLE_ID = re.compile("[0-9a-f]{64}")
+_HOST_KEY_PREFIX = re.compile("[0-9a-f]{16}")
+
+
+def table_url(address: str, port: int, table: Mapping[str, Any]) -> str | None:
+    """The WebSocket URL of an announced table (TXT record or `/tables` row), or None when it
+    does not name its table the way a p2pdice host does (a 64-hex id, path `/t/<id>`): a path
+    such as `@elsewhere/t/x` would send the connection to another machine than the one
+    shown."""
+    table_id, path = table.get("id"), table.get("path") or f"/t/{table.get('id')}"
+    if not (isinstance(table_id, str) and _TABLE_ID.fullmatch(table_id)):
+        return None
+    if path != f"/t/{table_id}":
+        return None
+    return f"ws://{address}:{port}{path}"
+
+
+def host_key_prefix(table: Mapping[str, Any]) -> str | None:
+    """The announced start of the host's key (`hk`), when it is well formed."""
+    hk = table.get("hk")
+    return hk if isinstance(hk, str) and _HOST_KEY_PREFIX.fullmatch(hk) else None

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import aiohttp
 
-from .discovery import TableAd, browse_once, host_key_prefix, table_url
-from .limits import clean_name
+from .discovery import TableAd, browse_once
+from .limits import clean_name, host_key_prefix, table_url
 
 _ADDRESS = re.compile(
     r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9a-fA-F:]+\]):(?P<port>\d{1,5})(?:/(?P<table>.+))?$"

@@ -35,6 +35,7 @@ from ..core.host import (
     Seated,
 )
 from ..core.table import TablePhase
+from ..core.transcript import Entry
 from .frames import MAX_FRAME, TO_HOST, decode_frame, encode_frame, error_frame
 from .limits import TokenBucket
 
@@ -81,7 +82,7 @@ class TableServer:
         host: HostTable,
         *,
         limits: Limits | None = None,
-        on_entry: Callable[[bytes], None] | None = None,
+        on_entry: Callable[[Entry], None] | None = None,
         stand_in: Callable[[int], Any] | None = None,
         retire: Callable[[int], Any] | None = None,
     ) -> None:
@@ -274,7 +275,7 @@ class TableServer:
             if isinstance(out, Posted):
                 changed = True
                 if self._on_entry is not None:
-                    self._on_entry(out.entry.line)
+                    self._on_entry(out.entry)
                 frame = _entry_frame(out.entry.line)
                 for conn in list(self.connections.values()):
                     if conn.handshaken:
@@ -317,7 +318,7 @@ class TableServer:
             "deadline_ms": deadline_ms,
         }
 
-    def _broadcast_status(self, *, force: bool = False) -> None:
+    def _broadcast_status(self) -> None:
         """Tell everyone what the log cannot: who is connected, and the turn clock.
 
         Sent only when that changes (a bid on a table without a timer changes neither), so a
@@ -331,7 +332,7 @@ class TableServer:
             status["turn"] if timed else None,
             timed,
         )
-        if key == self._status_key and not force:
+        if key == self._status_key:
             return
         self._status_key = key
         frame = encode_frame("status", **status)
@@ -349,14 +350,13 @@ class TableServer:
             await ws.close()
             return ws
         conn = self.open(ws.send_str, reserve=request.query.get("spectate") != "1")
-        if conn is not None:
-            conn.hang_up = ws.close
         if conn is None:
             await ws.send_str(
                 error_frame(Reason.TOO_MANY_CONNECTIONS, "this table has too many connections")
             )
             await ws.close()
             return ws
+        conn.hang_up = ws.close
         loop = asyncio.get_running_loop()
         handshake_deadline = loop.time() + self.limits.handshake_timeout
         try:

@@ -22,7 +22,7 @@ from ..bots.registry import Bot
 from ..core.codec import encode
 from ..core.errors import Reason, RemoteError
 from ..core.fairness import password_proof
-from ..core.game import Action, Phase, StartNextRound
+from ..core.game import Action
 from ..core.host import sign_auth
 from ..core.messages import parse_message
 from ..core.peer import Alarm, Applied, NeedSecrets, Peer, PeerOutput, Secrets, Send
@@ -30,8 +30,8 @@ from ..core.signing import SigningKey
 from ..core.table import TablePhase
 from ..core.transcript import Entry, parse_entry
 from ..core.view import SeatView
-from ..sim import decide_safely
-from ..store import ClientStore, SeatRecord, new_secrets
+from ..sim import bot_move
+from ..store import ClientStore, SeatRecord, ends_a_round, new_secrets
 from .frames import MAX_FRAME, TO_CLIENT, decode_frame, encode_frame
 
 _ENTRY_HEAD = '{"entry":'
@@ -157,13 +157,6 @@ class ClientSession:
         if state is None or state.start_seq is None:
             return None
         return comparison_code(self.peer.replayer.chain.hashes[state.start_seq])
-
-    def verified_openings(self) -> set[int]:
-        """Seats whose opening of the current attempt matched its commitment (checked on arrival)."""
-        state = self.peer.state if self.peer else None
-        if state is None or state.attempt is None:
-            return set()
-        return set(state.attempt.openings)
 
     def pending_kinds(self) -> set[str]:
         return {p.message.type for p in self.peer.pending.values()} if self.peer else set()
@@ -401,8 +394,7 @@ class ClientSession:
             return
         self._resumed = True
         peer.quiet = False
-        for msg in peer.pending_messages():
-            self._send_frame(encode_frame("send", msg=msg.to_json()))
+        self._resend_pending()
         self._handle(peer.resume())
         self._maybe_decide()
 
@@ -463,11 +455,7 @@ class ClientSession:
             if isinstance(out, Applied):
                 if self.store is not None:
                     self.store.append_entry(out.entry.line)
-                    if out.entry.event is not None and out.entry.event["type"] in (
-                        "result",
-                        "forfeit",
-                        "game_over",
-                    ):
+                    if ends_a_round(out.entry):
                         self.store.sync()
             elif isinstance(out, Send):
                 self._transmit(out)
@@ -501,22 +489,9 @@ class ClientSession:
         """A bot plays its own seat as soon as it is its move."""
         if self.bot is None or self.peer is None or not self.connected or not self._resumed:
             return
-        peer = self.peer
-        state = peer.state
-        if state is None or state.game is None or not peer.holds_seat or peer.halted:
-            return
-        if self.pending_kinds() - {"ack"}:
-            return
-        game = state.game
-        if state.phase == TablePhase.BIDDING and game.turn == peer.seat:
-            action, _ = decide_safely(self.bot, game, peer.seat, peer.hand, self.rng)
+        action = bot_move(self.peer, self.bot, self.rng)
+        if action is not None:
             self.act(action)
-        elif (
-            state.phase == TablePhase.RESULT
-            and game.phase == Phase.ROUND_OVER
-            and game.next_starter == peer.seat
-        ):
-            self.act(StartNextRound(peer.seat))
 
     def _notify(self) -> None:
         self.changed.set()

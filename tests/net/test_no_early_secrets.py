@@ -30,6 +30,7 @@ import pytest
 from p2pdice.bots.registry import load_bot
 from p2pdice.core.codec import decode
 from p2pdice.core.rules import Rules
+from p2pdice.core.transcript import Entry
 from p2pdice.core.verify import verify_lines
 from p2pdice.net.client import Outcome, run_websocket
 from p2pdice.net.hostapp import HostedTable
@@ -97,9 +98,9 @@ def record_everything(monkeypatch: pytest.MonkeyPatch, rec: Recording) -> None:
             rec.conn_seat[f"conn {conn.id}"] = conn.seat
         return result
 
-    def posted(self: HostedTable, line: bytes) -> None:
-        rec.add("post", "host", line)
-        on_entry(self, line)
+    def posted(self: HostedTable, entry: Entry) -> None:
+        rec.add("post", "host", entry.line)
+        on_entry(self, entry)
 
     monkeypatch.setattr(TableServer, "_queue", queued)
     monkeypatch.setattr(TableServer, "receive", received)

@@ -17,11 +17,12 @@ from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import TablePhase
 from p2pdice.net import server as server_module
-from p2pdice.net.discovery import TableAd, host_key_prefix, table_url
+from p2pdice.net.discovery import TableAd
 from p2pdice.net.frames import encode_frame
+from p2pdice.net.limits import host_key_prefix, table_url
 from p2pdice.net.resolve import _pick
 from p2pdice.net.session import ClientSession
-from p2pdice.store import ClientStore, CorruptFile, load_or_create_key
+from p2pdice.store import AppendLog, ClientStore, CorruptFile, ends_a_round, load_or_create_key
 from tests.support.wire import RawClient, hosted, url_of
 
 pytestmark = pytest.mark.usefixtures("private_network")
@@ -175,3 +176,23 @@ async def test_a_burst_of_rate_limit_refusals_schedules_one_resend() -> None:
     session.on_frame(refusal)  # a later refusal schedules the next one
     await asyncio.sleep(1.3)
     assert resends == [1, 1]
+
+
+async def test_the_host_log_is_fsynced_once_per_round_not_per_acknowledgement(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synced: list[Path] = []
+    real_sync = AppendLog.sync
+
+    def sync(self: AppendLog) -> None:
+        synced.append(self.path)
+        real_sync(self)
+
+    monkeypatch.setattr(AppendLog, "sync", sync)
+    rules = Rules(seats=3, starting_dice=2)
+    async with hosted(tmp_path / "h", rules=rules, cpu=["easy"] * 3) as (_service, table):
+        await _until(lambda: table.host.phase == TablePhase.OVER)
+        ends = [e for e in table.host.entries if ends_a_round(e)]
+        assert len(ends) >= 3  # a result per round, and game_over
+        # Once when the table opens (its genesis), then once per round end.
+        assert synced.count(table.log.path) == 1 + len(ends)
