@@ -394,12 +394,104 @@ def sign(secret: bytes, context: str, body: Any) -> bytes:
     return keypair(secret)[0].sign(signed_bytes(context, body))
 
 
-def verify_raw(public: bytes, sig: bytes, msg: bytes) -> bool:
+def openssl_accepts(public: bytes, sig: bytes, msg: bytes) -> bool:
+    """What OpenSSL's cofactorless RFC 8032 check says (it accepts small-order keys)."""
     try:
         Ed25519PublicKey.from_public_bytes(public).verify(sig, msg)
         return True
     except (InvalidSignature, ValueError):
         return False
+
+
+# Curve arithmetic in affine coordinates (slow and simple: only the generator uses it), to
+# derive the small-order points rather than copy a list (§2.4).
+ED_P = 2**255 - 19
+ED_L = 2**252 + 27742317777372353535851937790883648493
+ED_D = (-121665 * pow(121666, ED_P - 2, ED_P)) % ED_P
+Point = tuple[int, int]
+
+
+def ed_add(a: Point, b: Point) -> Point:
+    (x1, y1), (x2, y2) = a, b
+    t = ED_D * x1 * x2 * y1 * y2 % ED_P
+    x = (x1 * y2 + x2 * y1) * pow(1 + t, ED_P - 2, ED_P) % ED_P
+    y = (y1 * y2 + x1 * x2) * pow(1 - t, ED_P - 2, ED_P) % ED_P
+    return x, y
+
+
+def ed_mul(n: int, a: Point) -> Point:
+    out: Point = (0, 1)
+    while n:
+        if n & 1:
+            out = ed_add(out, a)
+        a, n = ed_add(a, a), n >> 1
+    return out
+
+
+def ed_decode(enc: bytes) -> Point | None:
+    """RFC 8032 5.1.3, strict: None for y >= p, a y with no x, or x = 0 with the sign bit."""
+    n = int.from_bytes(enc, "little")
+    y, sign = n & ((1 << 255) - 1), n >> 255
+    if y >= ED_P:
+        return None
+    x2 = (y * y - 1) * pow(ED_D * y * y + 1, ED_P - 2, ED_P) % ED_P
+    if x2 == 0:
+        return None if sign else (0, y)
+    x = pow(x2, (ED_P + 3) // 8, ED_P)
+    if (x * x - x2) % ED_P:
+        x = x * pow(2, (ED_P - 1) // 4, ED_P) % ED_P
+    if (x * x - x2) % ED_P:
+        return None
+    return (ED_P - x if x & 1 != sign else x), y
+
+
+def ed_encode(a: Point) -> bytes:
+    return (a[1] | ((a[0] & 1) << 255)).to_bytes(32, "little")
+
+
+def small_order_points() -> list[bytes]:
+    """The 8 points whose order divides 8: the multiples of a torsion point of order 8,
+    found as [L]P for a curve point P."""
+    for y in range(2, 1000):
+        base = ed_decode(y.to_bytes(32, "little"))
+        if base is None:
+            continue
+        torsion = ed_mul(ED_L, base)
+        points = [ed_mul(i, torsion) for i in range(8)]
+        if len(set(points)) == 8:
+            return [ed_encode(q) for q in points]
+    raise AssertionError("no point of order 8 found")
+
+
+def strong_point(enc: bytes) -> bool:
+    """Canonical, on the curve, and not of small order: what §2.4 accepts as a key or R."""
+    a = ed_decode(enc)
+    return a is not None and ed_mul(8, a) != (0, 1)
+
+
+def verify_raw(public: bytes, sig: bytes, msg: bytes) -> bool:
+    """§2.4: A and R strong points, S < L, then the cofactorless RFC 8032 equation."""
+    if not strong_point(public) or not strong_point(sig[:32]):
+        return False
+    if int.from_bytes(sig[32:], "little") >= ED_L:
+        return False
+    return openssl_accepts(public, sig, msg)
+
+
+def secret_scalar(secret: bytes) -> int:
+    """RFC 8032 5.1.5: the clamped scalar a of a 32-byte private key."""
+    h = bytearray(hashlib.sha512(secret).digest()[:32])
+    h[0] &= 248
+    h[31] &= 127
+    h[31] |= 64
+    return int.from_bytes(h, "little")
+
+
+def forge_with_r(secret: bytes, public: bytes, r_enc: bytes, msg: bytes) -> bytes:
+    """A signature (R, S) with a chosen R whose discrete log is 0 (an identity encoding), by
+    the key's owner: S = k * a, so [S]B = [k]A = R + [k]A for a verifier that decodes R loosely."""
+    k = int.from_bytes(hashlib.sha512(r_enc + public + msg).digest(), "little") % ED_L
+    return r_enc + (k * secret_scalar(secret) % ED_L).to_bytes(32, "little")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1676,6 +1768,7 @@ def gen_ed25519() -> dict:
             B,
         ),
     ]
+    weak = weak_key_cases(a_secret, a_pk, bid, good)
     return envelope(
         "ed25519",
         "SPEC.md §2.4",
@@ -1692,8 +1785,103 @@ def gen_ed25519() -> dict:
                 "signature over signed_bytes with public",
                 ctx,
             ),
+            group(
+                "weak",
+                "keys and signatures §2.4 refuses before the RFC 8032 equation: a public key "
+                "or R that is a non-canonical encoding (y >= p, or x = 0 with the sign bit) or "
+                "a point of small order (kind small_order_key lists all 8), and S >= L; "
+                "openssl_accepts says whether a cofactorless verifier without these checks "
+                "(OpenSSL) would accept the signature",
+                weak,
+            ),
         ],
     )
+
+
+def weak_key_cases(secret: bytes, public: bytes, body: Any, good: bytes) -> list[dict]:
+    sb = signed_bytes(CTX_MESSAGE, body)
+    identity = (1).to_bytes(32, "little")
+    small = small_order_points()
+    require(small[0] == identity, "the first multiple is the identity")
+    cases = []
+
+    def case(kind: str, comment: str, key: bytes, sig: bytes) -> None:
+        require(not verify_raw(key, sig, sb), f"{comment}: must be refused")
+        cases.append(
+            {
+                "comment": comment,
+                "kind": kind,
+                "public": key.hex(),
+                "context": CTX_MESSAGE,
+                "body": body,
+                "signed_bytes": sb.hex(),
+                "signature": sig.hex(),
+                "openssl_accepts": openssl_accepts(key, sig, sb),
+                "result": "invalid",
+                "reason": "BAD_SIGNATURE",
+            }
+        )
+
+    zero = (0).to_bytes(32, "little")
+    for i, key in enumerate(small):
+        order = next(n for n in (1, 2, 4, 8) if ed_mul(n, ed_decode(key) or (0, 1)) == (0, 1))
+        # A small-order R with S = 0 that OpenSSL accepts for this key and message, if any.
+        sig = next((r + zero for r in small if openssl_accepts(key, r + zero, sb)), identity + zero)
+        case(
+            "small_order_key",
+            f"public key [{i}]T, a point of order {order} (T of order 8); signature R = a "
+            "small-order point, S = 0"
+            + (" (with the identity key this verifies for every message)" if i == 0 else ""),
+            key,
+            sig,
+        )
+    for y in range(19):
+        if ed_decode(y.to_bytes(32, "little")) is None:
+            continue
+        key = (y + ED_P).to_bytes(32, "little")
+        case(
+            "non_canonical_key",
+            f"public key encoding y = p + {y} (>= p), a non-canonical name of the point with "
+            f"y = {y}; signature R = identity, S = 0",
+            key,
+            identity + zero,
+        )
+    for y in (1, ED_P - 1):
+        key = (y | (1 << 255)).to_bytes(32, "little")
+        case(
+            "non_canonical_key",
+            f"public key y = {'1' if y == 1 else 'p - 1'} with the sign bit set although x = 0; "
+            "signature R = identity, S = 0",
+            key,
+            identity + zero,
+        )
+    s_plus_l = int.from_bytes(good[32:], "little") + ED_L
+    require(s_plus_l < 2**256, "S + L fits in 32 bytes")
+    case(
+        "non_canonical_s",
+        "the valid signature of the context group's first case with S + L in place of S",
+        public,
+        good[:32] + s_plus_l.to_bytes(32, "little"),
+    )
+    for r_enc, what in (
+        ((1 + ED_P).to_bytes(32, "little"), "y = p + 1, a non-canonical name of the identity"),
+        ((1 | (1 << 255)).to_bytes(32, "little"), "y = 1 with the sign bit set although x = 0"),
+    ):
+        case(
+            "non_canonical_r",
+            f"an honest key's owner signs with R = {what} and S = k * a (a verifier that "
+            "reduces R modulo p would accept it)",
+            public,
+            forge_with_r(secret, public, r_enc, sb),
+        )
+    case(
+        "small_order_r",
+        "an honest key's owner signs with R = the identity and S = k * a: the RFC 8032 "
+        "equation holds, but an honest signer's R = [r]B is never of small order",
+        public,
+        forge_with_r(secret, public, identity, sb),
+    )
+    return cases
 
 
 # ---------------------------------------------------------------------------------------------

@@ -80,11 +80,16 @@ def test_the_example_game_verifies_and_its_mutants_fail(tmp_path: Path) -> None:
 
 
 def test_the_example_is_what_its_generator_writes(tmp_path: Path) -> None:
+    import os
+
+    # The generator plays the game with the package, which is run from the tree, not installed.
+    env = {**os.environ, "PYTHONPATH": str(PROTOCOL.parent)}
     proc = subprocess.run(
         [sys.executable, str(PROTOCOL / "gen_example.py"), "--out", str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=120,
+        env=env,
     )
     assert proc.returncode == 0, proc.stderr
     for path in tmp_path.iterdir():

@@ -1,6 +1,14 @@
 """Ed25519 signatures over a context prefix and canonical bytes (protocol/SPEC.md 2.4).
 
 Keys come in as bytes; generating and storing them is the storage adapter's job.
+
+OpenSSL verifies RFC 8032 signatures cofactorless and accepts keys of small order: with the
+identity point as public key, the signature (R = identity, S = 0) verifies for *every*
+message, so a seat joined with such a key could be signed for by anyone. Every key and every
+signature's R is therefore refused first when it is a non-canonical encoding (y >= p, or x = 0
+with the sign bit set) or a point of small order (the 8 points whose order divides 8, listed
+below as the standard blocklist of libsodium does: a set lookup instead of a point
+multiplication), and S when it is not below the group order L.
 """
 
 from __future__ import annotations
@@ -49,9 +57,53 @@ def _public_key(public: bytes) -> Ed25519PublicKey | None:
         return None
 
 
+_P = 2**255 - 19  #: the field prime
+_L = 2**252 + 27742317777372353535851937790883648493  #: the order of the base point
+
+#: Canonical encodings of the 8 points of order 1, 2, 4 or 8 (protocol/vectors/v1/ed25519.json
+#: derives them from the curve), and the two encodings of an x = 0 point with the sign bit set,
+#: which RFC 8032 5.1.3 refuses to decode.
+SMALL_ORDER_ENCODINGS: frozenset[bytes] = frozenset(
+    bytes.fromhex(h)
+    for h in (
+        "0100000000000000000000000000000000000000000000000000000000000000",  # identity
+        "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # order 2
+        "0000000000000000000000000000000000000000000000000000000000000000",  # order 4
+        "0000000000000000000000000000000000000000000000000000000000000080",  # order 4
+        "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",  # order 8
+        "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",  # order 8
+        "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",  # order 8
+        "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",  # order 8
+    )
+)
+_X_ZERO_WITH_SIGN = frozenset(
+    bytes.fromhex(h)
+    for h in (
+        "0100000000000000000000000000000000000000000000000000000000000080",
+        "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+    )
+)
+
+
+def weak_point(encoding: bytes) -> bool:
+    """Whether a 32-byte point encoding is non-canonical or of small order (refused)."""
+    if len(encoding) != 32 or encoding in SMALL_ORDER_ENCODINGS or encoding in _X_ZERO_WITH_SIGN:
+        return True
+    return int.from_bytes(encoding, "little") & ((1 << 255) - 1) >= _P
+
+
+def acceptable_public_key(public: bytes) -> bool:
+    """A key that may hold a seat or sign entries: canonical and not of small order."""
+    return not weak_point(bytes(public))
+
+
 def verify_raw(public: bytes, data: bytes, signature: bytes) -> bool:
-    key = _public_key(bytes(public)) if len(public) == 32 else None
-    if key is None or len(signature) != 64:
+    if len(public) != 32 or len(signature) != 64 or weak_point(bytes(public)):
+        return False
+    if weak_point(bytes(signature[:32])) or int.from_bytes(signature[32:], "little") >= _L:
+        return False
+    key = _public_key(bytes(public))
+    if key is None:
         return False
     try:
         key.verify(signature, data)

@@ -58,6 +58,7 @@ from .game import (
     outcome_decided,
 )
 from .messages import Message
+from .signing import acceptable_public_key
 from .table_messages import (
     ack_msg,
     bidding_action,
@@ -328,6 +329,8 @@ def _stand_in(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex
         raise fail(Reason.BAD_EVENT, f"seat {seat} is not an absent seat without a stand-in")
     if key in state.keys.values() or key in state.counters:
         raise fail(Reason.BAD_EVENT, "a stand-in needs a key never used at this table")
+    if not acceptable_public_key(key):
+        raise fail(Reason.BAD_EVENT, "a stand-in key of small order or not canonically encoded")
     return replace(state, keys={**state.keys, seat: key}, stand_ins=state.stand_ins | {seat}), (
         Note("stand_in", ev["round"], seat),
     )

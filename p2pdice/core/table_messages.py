@@ -19,6 +19,7 @@ from .game import (
     Undo,
 )
 from .messages import Message, parse_message
+from .signing import acceptable_public_key
 from .table_state import (
     ChainIndex,
     Note,
@@ -58,6 +59,10 @@ def join_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Ou
         raise fail(Reason.SCHEMA, "a join has counter 0")
     if body["host_run"] and not body["cpu"]:
         raise fail(Reason.SCHEMA, "only a CPU seat can be host-run")
+    if not acceptable_public_key(key):
+        # A small-order key (the identity point above all) has signatures that verify for any
+        # message: anyone could then sign for the seat (SPEC.md 2.4).
+        raise fail(Reason.BAD_SIGNATURE, "the key is of small order or not canonically encoded")
     check_message(state, msg, chain, key=key)
     info = SeatInfo(
         seat=msg.seat, key=key, name=body["name"], cpu=body["cpu"], host_run=body["host_run"]

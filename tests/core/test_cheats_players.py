@@ -750,3 +750,64 @@ def _after_restart(g: Game) -> None:
     assert not [e for e in g.host.entries if e.kind in ("event:abort", "event:forfeit")]
     for seat in g.table.seats.values():
         assert seat.peer.replayer.chain.hashes == g.host.chain.hashes
+
+
+# ---- a joiner with a small-order key ---------------------------------------------------------
+
+IDENTITY_POINT = (1).to_bytes(32, "little")
+
+
+def _identity_key_join(g: Game, conn: int) -> dict:
+    """A join signed 'by' the identity point: R = identity, S = 0 verifies for any message
+    under the cofactorless equation, so anyone could sign for a seat holding this key."""
+    challenge = g.host.challenge(conn, b"\x07" * 16)
+    body = {
+        "type": "join",
+        "table": g.host.table_id.hex(),
+        "seat": challenge["seat"],
+        "counter": 0,
+        "head": g.host.head.hex(),
+        "key": IDENTITY_POINT.hex(),
+        "name": "Mallory",
+        "cpu": False,
+        "host_run": False,
+        "host": challenge["host"],
+        "nonce": challenge["nonce"],
+    }
+    return {"body": body, "sig": (IDENTITY_POINT + bytes(32)).hex()}
+
+
+def test_join_with_a_small_order_key_is_refused_everywhere() -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    from p2pdice.core.messages import parse_message
+    from p2pdice.core.signing import signed_bytes
+
+    g = _lobby("table A")
+    raw = _identity_key_join(g, 70)
+    msg = parse_message(raw)
+    # OpenSSL on its own takes this signature (the attack is real) ...
+    Ed25519PublicKey.from_public_bytes(IDENTITY_POINT).verify(
+        bytes.fromhex(raw["sig"]), signed_bytes("p2pdice/v1/sig/message", raw["body"])
+    )
+    # ... the host, every peer and verify refuse it.
+    [out] = g.host.join(70, raw, None, 0.0)
+    assert isinstance(out, Rejected) and out.reason == Reason.BAD_SIGNATURE
+    assert len(g.host.entries) == 1
+    line = g.forge(msg=msg).line
+    g.refused_by_peer(line, Reason.BAD_SIGNATURE)
+    g.refused_by_verify(line, Reason.BAD_SIGNATURE)
+
+
+def test_auth_by_a_small_order_key_is_refused() -> None:
+    g = _lobby("table A")
+    challenge = g.host.challenge(71, b"\x08" * 16)
+    body = {
+        "type": "auth",
+        "table": g.host.table_id.hex(),
+        "host": challenge["host"],
+        "key": IDENTITY_POINT.hex(),
+        "nonce": challenge["nonce"],
+    }
+    [out] = g.host.authenticate(71, {"body": body, "sig": (IDENTITY_POINT + bytes(32)).hex()}, 0.0)
+    assert isinstance(out, Rejected) and out.reason == Reason.BAD_SIGNATURE

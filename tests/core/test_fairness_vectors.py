@@ -120,6 +120,12 @@ def test_canonical_json(group, test) -> None:
 
 @params("ed25519.json")
 def test_ed25519(group, test) -> None:
+    if group["type"] == "weak":
+        from p2pdice.core.signing import signed_bytes, verify
+
+        assert signed_bytes(test["context"], test["body"]).hex() == test["signed_bytes"]
+        assert not verify(h(test["public"]), test["context"], test["body"], h(test["signature"]))
+        return
     key = SigningKey(h(test["secret"]))
     assert key.public.hex() == test["public"]
     if group["type"] == "rfc8032":
@@ -131,3 +137,19 @@ def test_ed25519(group, test) -> None:
     assert signed_bytes(test["context"], test["body"]).hex() == test["signed_bytes"]
     ok = verify(h(test["public"]), test["context"], test["body"], h(test["signature"]))
     assert ok == (test["result"] == "valid"), test["comment"]
+
+
+def test_the_small_order_blocklist_is_the_vectors_list() -> None:
+    """signing.py's precomputed list is exactly the 8 points the generator derives."""
+    from p2pdice.core.signing import SMALL_ORDER_ENCODINGS
+
+    listed = {
+        h(t["public"]) for g, t in cases("ed25519.json") if t.get("kind") == "small_order_key"
+    }
+    assert listed == SMALL_ORDER_ENCODINGS and len(listed) == 8
+
+
+def test_openssl_alone_accepts_some_weak_vectors() -> None:
+    """The weak group is not vacuous: a plain cofactorless verifier accepts several of them."""
+    accepted = [t["tc_id"] for g, t in cases("ed25519.json") if t.get("openssl_accepts")]
+    assert len(accepted) >= 4
