@@ -90,7 +90,11 @@ def human(path: Path, report: Report) -> str:
             + "  ".join(f"{i}. {names.get(s, s)}" for i, s in enumerate(report.ranking, 1))
         )
     if report.ended == "abandoned":
-        out.append("  the host ended the game early")
+        out.append(
+            "  the game ended without a winner (ended early by the host, or every seat left forfeited)"
+        )
+    for warning in report.warnings:
+        out.append(f"  WARNING (entry {warning.index}): {warning.detail}")
     if report.mine_checked:
         out.append(
             f"  your messages: {report.mine_checked} checked, {report.mine_pending} not yet posted"

@@ -14,8 +14,20 @@ _SEATS = shape.list_of(shape.seat, max_items=6)
 _DICE = shape.list_of(lambda v: shape.is_int(v) and 0 <= v <= 5, max_items=6)
 
 
-def _message_json(value: Any) -> bool:
-    return isinstance(value, dict) and set(value) == {"body", "sig"}
+def _message_of(kind: str) -> shape.Check:
+    """A whole signed message of one type, as schemas/v1/event.schema.json requires of the
+    items of `commits` and `contributions`: anything else there is SCHEMA (SPEC.md 9, step 1),
+    like any other shape error of the entry."""
+
+    def check(value: Any) -> bool:
+        from .messages import parse_message
+
+        try:
+            return parse_message(value).type == kind
+        except RemoteError:
+            return False
+
+    return check
 
 
 def _roster_item(value: Any) -> bool:
@@ -77,11 +89,11 @@ EVENT_FIELDS: Mapping[str, Mapping[str, shape.Check]] = {
         "starter": shape.nullable(shape.seat),
         "palifico": shape.boolean,
     },
-    "commit_set": {**_ATTEMPT, "commits": shape.list_of(_message_json, max_items=6)},
+    "commit_set": {**_ATTEMPT, "commits": shape.list_of(_message_of("commit"), max_items=6)},
     "abort": {**_ATTEMPT, "missing": _SEATS, "reason": shape.one_of("commit_timeout")},
     "beacon": {
         **_ATTEMPT,
-        "contributions": shape.list_of(_message_json, max_items=6),
+        "contributions": shape.list_of(_message_of("contribute"), max_items=6),
         "beacon": shape.HEX32,
         "starter": shape.seat,
     },

@@ -15,8 +15,11 @@ learnt at the reveal. So hands are *inputs* to the engine, like OpenSpiel's chan
 and `Reveal` hands the engine every opened hand so it can count. The engine has no randomness,
 no clock and no I/O; it never holds a live hand.
 
-`Forfeit` ends a round that cannot be finished because a seat's secrets never arrived
-(RULES.md R4.1, R6); the next round is a replay with fresh hands for everyone else.
+`Forfeit` ends a called round whose outcome hangs on hands that were never opened: the
+unopened seats are eliminated and the next round is a replay (RULES.md R4.1, R6). `Void` ends
+a round that could not be dealt because a contribution never arrived: nobody loses anything
+and the next round replays it (R4.2): only the host sees every contribution before the
+others, so a missing one cannot be blamed on the seat it names.
 
 Every event is checked before anything changes; an illegal one raises RuleError with a
 stable reason code and the caller keeps its old state (states are frozen, so it cannot be
@@ -52,7 +55,8 @@ class Outcome(StrEnum):
     BID_FAILS = "bid_fails"  #: challenge succeeded: the bidder loses a die
     EXACT_HIT = "exact_hit"  #: exact call right: the caller regains a die (up to the cap)
     EXACT_MISS = "exact_miss"  #: exact call wrong: the caller loses a die
-    FORFEIT = "forfeit"  #: the round could not be finished; it is replayed
+    FORFEIT = "forfeit"  #: the round could not be finished; it is replayed (forfeited
+    #: empty: a void, nobody lost anything)
 
 
 # ---- events ---------------------------------------------------------------------------------
@@ -100,13 +104,18 @@ class Reveal:
 
 @dataclass(frozen=True, slots=True)
 class Forfeit:
-    """Seats that forfeit: in DEALING (no contribution) or SHOWDOWN (no opening, undecided)."""
+    """Seats that forfeit at the SHOWDOWN: their hands were not opened and decide the call."""
 
     seats: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Void:
+    """The round could not be dealt (DEALING): it is replayed with nothing changed."""
+
+
 Action = PlaceBid | Challenge | ExactCall | Undo | StartNextRound
-Event = Action | Deal | Reveal | Forfeit
+Event = Action | Deal | Reveal | Forfeit | Void
 
 
 # ---- records --------------------------------------------------------------------------------
@@ -425,8 +434,33 @@ def _reveal(state: GameState, event: Reveal) -> GameState:
     return _finish_round(state, result, fallen=fallen, out=out)
 
 
+def _void(state: GameState, event: Void) -> GameState:
+    _require_phase(state, Phase.DEALING, "voiding a round that could not be dealt")
+    result = RoundResult(
+        round=state.round,
+        palifico_round=state.palifico_round,
+        starter=state.starter,
+        bids=(),
+        call=None,
+        caller=None,
+        hands=tuple(() for _ in state.dice),
+        count=None,
+        outcome=Outcome.FORFEIT,
+        loser=None,
+        gainer=None,
+        dice_before=state.dice,
+        dice_after=state.dice,
+        eliminated=(),
+        forfeited=(),
+        # The replay is this round again: same starter (or still to be drawn), same palifico.
+        next_starter=state.starter,
+        palifico_next=state.palifico_round,
+    )
+    return _finish_round(state, result, fallen=state.fallen_to_one, out=state.out)
+
+
 def _forfeit(state: GameState, event: Forfeit) -> GameState:
-    if state.phase not in (Phase.DEALING, Phase.SHOWDOWN):
+    if state.phase != Phase.SHOWDOWN:
         raise RuleError(Reason.WRONG_PHASE, f"a forfeit is not possible during {state.phase}")
     seats = tuple(sorted(set(event.seats)))
     if not seats:
@@ -515,6 +549,7 @@ _HANDLERS = {
     Deal: _deal,
     Reveal: _reveal,
     Forfeit: _forfeit,
+    Void: _void,
 }
 
 

@@ -21,7 +21,9 @@ from .table import (
     expected_result,
     expected_roster,
     expected_round,
+    game_over_reason,
     result_decided,
+    void_limit,
 )
 
 COMMIT_WAIT = 15.0  #: seconds a connected seat has to commit before the attempt is aborted
@@ -228,7 +230,11 @@ class HostClock:
         if now < self._wait.since + self.grace:
             return []
         absent = self._absent_first_silent(missing, now)
-        return absent if absent is not None else self._forfeit(missing, "no_contribution", now)
+        if absent is not None:
+            return absent
+        if self.state.voids >= void_limit(self.state):
+            return self.abandon(now)  # no more voids: the game cannot go on (SPEC.md 8)
+        return self._forfeit(missing, "no_contribution", now)
 
     def _forfeit(self, seats: list[int], reason: str, now: float) -> list[Output]:
         attempt = self.state.attempt
@@ -294,8 +300,9 @@ class HostClock:
         settled = acked or now >= self._wait.since + ACK_WAIT
         if game.phase == Phase.GAME_OVER:
             if settled:
+                reason = game_over_reason(state)
                 return self._post_event(
-                    make_event("game_over", ranking=list(game.ranking), reason="finished"), now
+                    make_event("game_over", ranking=list(game.ranking), reason=reason), now
                 )
             return []
         if not settled:
@@ -318,6 +325,7 @@ class HostClock:
             return []
         game = self.state.game
         ranking = list(game.ranking) if game is not None else []
-        # Stopped in the seconds between the final result and its game-over entry: finished.
-        reason = "finished" if game is not None and game.phase == Phase.GAME_OVER else "abandoned"
+        # Stopped in the seconds between the final result and its game-over entry: finished
+        # when the game has its winner.
+        reason = game_over_reason(self.state)
         return self._post_event(make_event("game_over", ranking=ranking, reason=reason), now)

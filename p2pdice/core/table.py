@@ -53,6 +53,7 @@ from .game import (
     PlaceBid,
     Reveal,
     StartNextRound,
+    Void,
     blind_action,
     new_game,
     outcome_decided,
@@ -101,8 +102,10 @@ __all__ = [
     "advance",
     "check_message",
     "expected_result",
+    "game_over_reason",
     "genesis_state",
     "table_id_of",
+    "void_limit",
 ]
 
 
@@ -393,9 +396,11 @@ def expected_result(state: TableState) -> dict[str, Any]:
 
 
 def _forfeited(state: TableState, seats: list[int]) -> tuple[GameState, dict[str, Any]]:
-    """The game after `seats` forfeit, and the fields of the forfeit event that says so."""
+    """The game after the forfeit of `seats`, and the fields of the forfeit event that says so:
+    at the showdown the seats forfeit (R4.1); before the beacon the round is void (R4.2)."""
     assert state.game is not None
-    after = rules_step(state.game, Forfeit(tuple(seats)))
+    event = Forfeit(tuple(seats)) if state.phase == TablePhase.SHOWDOWN else Void()
+    after = rules_step(state.game, event)
     r = after.last_result
     assert r is not None
     return after, {"dice_after": list(r.dice_after), "next_starter": r.next_starter}
@@ -454,23 +459,47 @@ def _forfeit(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex)
             )
     elif ev["reason"] != "no_contribution":
         raise fail(Reason.BAD_EVENT, "before the beacon a forfeit is for a missing contribution")
+    elif state.voids >= void_limit(state):
+        raise fail(
+            Reason.BAD_EVENT,
+            f"{state.voids} rounds were voided already, the most a game allows: "
+            "the host can only end the game",
+        )
     after, want = _forfeited(state, seats)
     if {k: ev[k] for k in want} != want:
         raise fail(
             Reason.RESULT_MISMATCH, "the forfeit's dice or next starter differ from the rules"
         )
+    voids = state.voids + (state.phase == TablePhase.CONTRIBUTE)
     return replace(
-        state, game=after, phase=TablePhase.RESULT, result_seq=seq, acks=frozenset()
+        state, game=after, phase=TablePhase.RESULT, result_seq=seq, acks=frozenset(), voids=voids
     ), tuple(Note("forfeit", attempt.round, s, ev["reason"]) for s in seats)
+
+
+def void_limit(state: TableState) -> int:
+    """How many rounds a game may void for missing contributions (SPEC.md 8): one per seat.
+    Each void re-deals every hand, which only the host can provoke knowing R, so they are
+    few, and each one is a warning in the verify report."""
+    return state.rules.seats
+
+
+def game_over_reason(state: TableState) -> str:
+    """`finished` when the game has its winner (one survivor), else `abandoned`: a game ended
+    early, or one whose last survivors forfeited together, has no winner (RULES.md R6)."""
+    game = state.game
+    return "finished" if game is not None and game.winner is not None else "abandoned"
 
 
 def _game_over(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
     game = state.game
-    finished = game is not None and game.phase == Phase.GAME_OVER
-    if ev["reason"] == "finished" and not finished:
-        raise fail(Reason.BAD_EVENT, "the game is not finished")
-    if ev["reason"] == "abandoned" and finished:
-        raise fail(Reason.BAD_EVENT, "a finished game is not abandoned")
+    want = game_over_reason(state)
+    if ev["reason"] != want:
+        raise fail(
+            Reason.BAD_EVENT,
+            "the game has its winner: it is finished"
+            if want == "finished"
+            else "the game has no winner: it is abandoned",
+        )
     ranking = list(game.ranking) if game is not None else []
     if ev["ranking"] != ranking:
         raise fail(Reason.RESULT_MISMATCH, f"the ranking is {ranking}, not {ev['ranking']}")

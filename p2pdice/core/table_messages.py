@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import Reason, RemoteError
+from .errors import Reason
 from .fairness import (
     derive_dice,
     opening_matches,
@@ -75,12 +75,8 @@ def join_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Ou
 def _commit_like(
     state: TableState, raw: Any, kind: str, chain: ChainIndex, counters: dict[bytes, int]
 ) -> Message:
-    try:
-        msg = parse_message(raw)
-    except RemoteError as err:
-        raise fail(err.reason, f"inside the {kind} list: {err.detail}") from None
-    if msg.type != kind:
-        raise fail(Reason.BAD_EVENT, f"a {msg.type} message inside the {kind} list")
+    msg = parse_message(raw)  # its shape and type were checked with the event's (events.py)
+    assert msg.type == kind
     require_round(state, msg.body, attempt=True)
     probe = replace(state, counters=counters)
     check_message(probe, msg, chain)

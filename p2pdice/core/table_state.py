@@ -120,6 +120,8 @@ class TableState:
     step_seq: int = 0
     #: Every commitment value posted at this table, so none is ever accepted twice.
     used_commitments: frozenset[bytes] = frozenset()
+    #: Rounds voided so far for a missing contribution (at most table.void_limit).
+    voids: int = 0
 
     def seat_of_key(self, key: bytes) -> int | None:
         for seat, k in self.keys.items():

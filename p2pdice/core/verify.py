@@ -20,7 +20,7 @@ from .errors import P2PDiceError, Reason
 from .fairness import comparison_code
 from .game import Outcome
 from .messages import Message, parse_message
-from .table import Note, Replayer, TablePhase, TableState
+from .table import Note, Replayer, TablePhase, TableState, game_over_reason
 from .transcript import messages_in, parse_entry
 
 
@@ -37,6 +37,20 @@ class Failure:
             else "the transcript"
         )
         return f"{where}: {self.reason}: {self.detail}"
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyWarning:
+    """A pattern a valid log can hold that may hide host misconduct (SPEC.md 9, 8): the log
+    verifies, but a seat lost something on the host's word while the log shows it active."""
+
+    index: int  #: the entry of the host act
+    seat: int
+    kind: str  #: `absent_while_active`, `void_no_contribution` or `forfeit_no_opening`
+    detail: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "seat": self.seat, "kind": self.kind, "detail": self.detail}
 
 
 @dataclass(slots=True)
@@ -58,6 +72,9 @@ class Report:
     practice: bool = False
     mine_checked: int = 0
     mine_pending: int = 0
+    #: Suspicious host acts in a log that verifies; a client that is not interactive should
+    #: print each and treat any as an alarm (exit non-zero).
+    warnings: list[VerifyWarning] = field(default_factory=list)
     failure: Failure | None = None
 
     @property
@@ -79,6 +96,7 @@ class Report:
             "host_act_details": self.host_act_lines,
             "practice": self.practice,
             "mine": {"checked": self.mine_checked, "pending": self.mine_pending},
+            "warnings": [w.to_json() for w in self.warnings],
             "failure": None
             if self.failure is None
             else {
@@ -94,8 +112,10 @@ def split_lines(data: bytes) -> tuple[list[bytes], Failure | None]:
     if not data:
         return [], Failure(None, Reason.BAD_SEQ, "the file is empty")
     if not data.endswith(b"\n"):
-        return data.split(b"\n"), Failure(
-            None, Reason.JSON_SYNTAX, "the last line is cut off (no final line feed)"
+        parts = data.split(b"\n")
+        # Reported at the cut-off line itself: its 0-based index (SPEC.md 9).
+        return parts, Failure(
+            len(parts) - 1, Reason.JSON_SYNTAX, "the last line is cut off (no final line feed)"
         )
     return data[:-1].split(b"\n"), None
 
@@ -111,13 +131,16 @@ def verify_lines(
     #: forfeit): an honest client's commitment or contribution to such an attempt is moot
     #: unless its own seat was blamed.
     ended_early: dict[tuple[int, int], set[int]] = {}
+    activity = _Activity()
     for index, line in enumerate(lines):
         try:
             entry = parse_entry(line)
+            before = replayer.state
             notes = replayer.feed(entry)
         except P2PDiceError as err:
             report.failure = Failure(index, err.reason, err.detail)
             break
+        activity.see(report, index, entry, before)
         if mine is not None:  # digests are only needed to match the player's own record
             posted.update(m.digest() for m in messages_in(entry))
             event = entry.event or {}
@@ -141,6 +164,72 @@ def verify_lines(
     if report.failure is None and mine is not None and state is not None:
         _check_mine(report, replayer, posted, ended_early, mine)
     return report
+
+
+class _Activity:
+    """Where each seat last showed signs of life in the current round, to flag host acts that
+    cost a seat something while the log shows it was there (SPEC.md 9)."""
+
+    def __init__(self) -> None:
+        self.round_start = 0  #: index of the current round's first attempt
+        self.signed: dict[int, int] = {}  #: seat -> index of its latest message in the log
+
+    def see(self, report: Report, index: int, entry: Any, before: TableState | None) -> None:
+        event = entry.event
+        if event is None:
+            self.signed[entry.msg.seat] = index
+            return
+        kind = event["type"]
+        if kind == "round" and event["attempt"] == 1:
+            self.round_start, self.signed = index, {}
+        elif kind in ("commit_set", "beacon"):
+            for raw in event["commits" if kind == "commit_set" else "contributions"]:
+                self.signed[raw["body"]["seat"]] = index
+        elif kind == "absent":
+            seat = event["seat"]
+            seen = self.signed.get(seat)
+            if seen is not None and seen >= self.round_start:
+                report.warnings.append(
+                    VerifyWarning(
+                        index,
+                        seat,
+                        "absent_while_active",
+                        f"seat {seat} was declared absent ({event['reason']}) in round "
+                        f"{event['round']} although its message at entry {seen} shows it at the "
+                        "table this round; the claim is the host's alone",
+                    )
+                )
+        elif kind == "forfeit":
+            for seat in event["seats"]:
+                seen = self.signed.get(seat)
+                since = (
+                    f" (its message at entry {seen} shows it at the table)"
+                    if seen is not None
+                    else ""
+                )
+                if event["reason"] == "no_contribution":
+                    report.warnings.append(
+                        VerifyWarning(
+                            index,
+                            seat,
+                            "void_no_contribution",
+                            f"round {event['round']} was voided and every hand re-dealt: the host "
+                            f"says seat {seat}'s contribution never arrived{since}. Only the host "
+                            "holds every contribution before it posts them, so it may have "
+                            "withheld this one to re-roll; nobody lost a die",
+                        )
+                    )
+                else:
+                    report.warnings.append(
+                        VerifyWarning(
+                            index,
+                            seat,
+                            "forfeit_no_opening",
+                            f"seat {seat} is out in round {event['round']} because the host "
+                            f"says its opening never arrived{since}; only that seat's own "
+                            "record (verify --mine) can show whether the host dropped it",
+                        )
+                    )
 
 
 def _note_host_acts(report: Report, notes: tuple[Note, ...], state: TableState | None) -> None:
@@ -192,7 +281,7 @@ def _describe_table(report: Report, replayer: Replayer) -> None:
         )
     if state.phase == TablePhase.OVER:
         report.ranking = list(game.ranking)
-        report.ended = "finished" if game.phase.value == "game_over" else "abandoned"
+        report.ended = game_over_reason(state)
 
 
 def _check_mine(

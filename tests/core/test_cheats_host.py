@@ -688,6 +688,57 @@ def test_dropped_contribution_is_attributed_to_the_host() -> None:
     assert report.ok and report.host_acts["absent"] == 1 and report.host_acts["forfeit"] == 1
 
 
+def test_a_host_that_loses_a_contribution_cannot_knock_the_seat_out() -> None:
+    """Issue 13 item 5: the host 'loses' a connected victim's contribution. The round is void
+    (nobody loses a die), the victim plays on, and plain verify (no --mine) warns of the act."""
+    g = Game(seed=3)
+    g.hold(lambda s, m: s == VICTIM and m.type == "contribute" and m.body["round"] == 1)
+    g.start()
+    g.run_until(lambda: bool(g.entries_of("event:forfeit")))
+    forfeit = g.last("event:forfeit").event
+    dealt = g.entries_of("event:round")[0].event["dice"]
+    assert forfeit["dice_after"] == dealt  # nobody lost a die
+    g.stop_holding()
+    g.play()
+    game = g.host.state.game
+    assert game is not None
+    assert game.results[0].forfeited == () and game.results[0].eliminated == ()
+    assert game.results[1].dice_before[VICTIM] == 1  # the replay deals the victim its die
+    report = verify_lines(g.host.lines())
+    assert report.ok
+    kinds_ = [(w.kind, w.seat) for w in report.warnings]
+    assert ("void_no_contribution", VICTIM) in kinds_
+    assert ("absent_while_active", VICTIM) in kinds_
+    (void,) = [w for w in report.warnings if w.kind == "void_no_contribution"]
+    assert void.index == g.last("event:forfeit").seq
+    assert report.to_json()["warnings"][0]["seat"] == VICTIM
+
+
+def test_an_honest_game_has_no_warnings() -> None:
+    g = Game(seed=3)
+    g.start()
+    g.play()
+    report = verify_lines(g.host.lines())
+    assert report.ok and report.warnings == []
+
+
+def test_a_dropped_opening_that_knocks_a_seat_out_is_a_warning() -> None:
+    """A missing opening still costs the seat (a player who saw its hand could withhold it),
+    so a host that drops one can eliminate it: plain verify says so, not only --mine."""
+    g = Game(seed=3, rules=Rules(seats=2, starting_dice=1))
+    g.hold(lambda s, m: s == VICTIM and m.type == "open" and m.body["round"] == 1)
+    g.start()
+    g.run_until(lambda: bool(g.entries_of("event:absent")))
+    g.run()
+    report = verify_lines(g.host.lines(), partial=True)
+    assert report.ok
+    assert g.entries_of("event:forfeit")  # seed 3: the victim's die decides the call
+    assert [(w.kind, w.seat) for w in report.warnings] == [
+        ("absent_while_active", VICTIM),
+        ("forfeit_no_opening", VICTIM),
+    ]
+
+
 def test_dropped_opening_is_attributed_to_the_host() -> None:
     g = Game(seed=3)
     g.hold(lambda s, m: s == VICTIM and m.type == "open" and m.body["round"] == 1)

@@ -27,8 +27,8 @@ from p2pdice.core.host import ACK_WAIT, COMMIT_WAIT, TIMER_SLACK, Accepted, Outp
 from p2pdice.core.messages import Message, sign_message
 from p2pdice.core.peer import Peer
 from p2pdice.core.rules import Rules
-from p2pdice.core.table import TableError, TablePhase, advance
-from p2pdice.core.transcript import Entry, parse_entry
+from p2pdice.core.table import Replayer, TableError, TablePhase, advance
+from p2pdice.core.transcript import Entry, build_entry, parse_entry
 from p2pdice.core.verify import Report, verify_lines
 from p2pdice.core.view import SeatView
 from p2pdice.protosim import Conn, LocalTable
@@ -330,7 +330,7 @@ def _withheld_contribution() -> tuple[LocalTable, dict[str, int]]:
     return lt, facts
 
 
-def test_missing_contribution_is_waited_for_then_the_seat_forfeits() -> None:
+def test_missing_contribution_is_waited_for_then_the_round_is_void() -> None:
     lt, facts = _withheld_contribution()
     victim, starter, out = facts["victim"], facts["starter"], facts["out"]
     state = lt.host.state
@@ -361,16 +361,17 @@ def test_missing_contribution_is_waited_for_then_the_seat_forfeits() -> None:
     tick_at(lt, since + grace - 0.5)
     assert host_acts(lt) == []  # waited for during the grace period
     tick_at(lt, since + grace)
-    assert host_acts(lt) == [
+    # The seat is declared absent (the host's claim, attributed) and the round is void: nobody
+    # loses a die, because only the host holds every contribution before the others and could
+    # have withheld this one (SPEC.md 8).
+    assert host_acts(lt)[:2] == [
         ("absent", victim, "no_reply"),
         ("forfeit", [victim], "no_contribution"),
     ]
     (forfeit,) = events(lt, "forfeit")
     assert (forfeit["round"], forfeit["attempt"]) == (2, 1)
     assert forfeit["next_starter"] == starter
-    assert forfeit["dice_after"] == [
-        0 if s in (victim, out) else 1 for s in range(lt.host.state.rules.seats)
-    ]
+    assert forfeit["dice_after"] == [0 if s == out else 1 for s in range(state.rules.seats)]
     # No new attempt (no abort, no second round event) for round 2.
     assert [(e["round"], e["attempt"]) for e in events(lt, "round") if e["round"] <= 2] == [
         (1, 1),
@@ -378,27 +379,60 @@ def test_missing_contribution_is_waited_for_then_the_seat_forfeits() -> None:
     ]
     game = lt.host.state.game
     assert game is not None
-    # The forfeiter ranks below everyone already out.
-    assert game.ranking[-2:] == (out, victim)
-    assert game.results[1].round == 2 and game.results[1].forfeited == (victim,)
-    assert alarms(lt, conn_of(lt, victim)) == [Reason.MESSAGE_DROPPED] * 2
+    void = game.results[1]
+    assert (void.round, void.forfeited, void.eliminated) == (2, (), ())
+    assert void.dice_after == void.dice_before and game.results[2].dice_before[victim] == 1
+    assert alarms(lt, conn_of(lt, victim))[:2] == [Reason.MESSAGE_DROPPED] * 2
     check_log(lt, finished=False)
 
 
-def test_after_a_missing_contribution_the_others_replay_and_finish() -> None:
+def test_after_a_missing_contribution_the_round_is_replayed_with_the_seat_still_in() -> None:
     lt, facts = _withheld_contribution()
-    victim, starter, out = facts["victim"], facts["starter"], facts["out"]
+    victim, starter = facts["victim"], facts["starter"]
     finish(lt)
     (forfeit,) = events(lt, "forfeit")
     rounds = events(lt, "round")
     assert [(e["round"], e["attempt"]) for e in rounds[:3]] == [(1, 1), (2, 1), (3, 1)]
     replay = rounds[2]
-    assert replay["starter"] == starter  # same starter, nobody else lost a die
-    assert replay["dice"] == forfeit["dice_after"]
-    assert victim not in replay["seats"]
-    (game_over,) = events(lt, "game_over")
-    assert game_over["ranking"][-2:] == [out, victim]
+    assert replay["starter"] == starter  # the same round again: nobody lost a die
+    assert replay["dice"] == forfeit["dice_after"] == rounds[1]["dice"]
+    assert victim in replay["seats"]  # played by a stand-in until its own key returns
+    assert ("stand_in", victim, None) in host_acts(lt)
     check_log(lt)
+
+
+def test_a_game_voids_at_most_one_round_per_seat_then_the_host_can_only_end_it() -> None:
+    """Each void re-deals every hand: the host, which sees R first, could use voids to re-roll.
+    So they are capped (one per seat), and past the cap the only way on is `abandoned`."""
+    lt = make_table(Rules(seats=2, starting_dice=1, first_starter="seat0"))
+    lt.on_send = lambda conn, msg: None if msg.type == "contribute" and msg.seat == 1 else msg
+    lt.seat_everyone()
+    finish(lt)
+    voids = [e for e in events(lt, "forfeit") if e["reason"] == "no_contribution"]
+    assert len(voids) == 2
+    (game_over,) = events(lt, "game_over")
+    assert game_over["reason"] == "abandoned" and game_over["ranking"] == [0, 1]
+    report = verify_lines(lt.host.lines())
+    assert report.ok and report.ended == "abandoned"
+    # A third void instead of the game-over entry is refused (every peer and verify replay this).
+    replayer = Replayer()
+    for entry in lt.host.entries[:-1]:
+        replayer.feed(entry)
+    state = replayer.state
+    assert state is not None and state.phase == TablePhase.CONTRIBUTE and state.voids == 2
+    assert state.attempt is not None and 1 in state.absent
+    third = make_event(
+        "forfeit",
+        round=state.attempt.round,
+        attempt=state.attempt.attempt,
+        seats=[1],
+        reason="no_contribution",
+        dice_after=[1, 1],
+        next_starter=0,
+    )
+    with pytest.raises(TableError) as err:
+        advance(state, seq=len(replayer.chain), chain=replayer.chain, event=third)
+    assert err.value.reason == Reason.BAD_EVENT and "voided" in err.value.detail
 
 
 # ---- 3. missing opening ----------------------------------------------------------------------
@@ -929,3 +963,71 @@ def test_a_crashed_peer_rejoins_from_its_secrets_and_last_verified_head(
 def test_fault_timings_are_the_specified_ones() -> None:
     """The waits the fault tests rely on, as SPEC.md 8 gives them."""
     assert (COMMIT_WAIT, ACK_WAIT, TIMER_SLACK) == (15.0, 5.0, 2.0)
+
+
+# ---- issue 14: nobody survives; the next starter of forfeited and void rounds ---------------
+
+
+def test_a_game_whose_last_survivors_forfeit_together_is_abandoned_with_no_winner() -> None:
+    """RULES.md R6: `finished` promises ranking[0] won; with nobody left it is `abandoned`."""
+    lt = make_table(Rules(seats=2, starting_dice=1, first_starter="seat0"))
+    lt.on_send = lambda conn, msg: None if msg.type == "open" else msg
+    lt.seat_everyone()
+    finish(lt)
+    (forfeit,) = events(lt, "forfeit")
+    assert (forfeit["seats"], forfeit["dice_after"], forfeit["next_starter"]) == (
+        [0, 1],
+        [0, 0],
+        None,
+    )
+    (game_over,) = events(lt, "game_over")
+    assert game_over == {"type": "game_over", "ranking": [0, 1], "reason": "abandoned"}
+    report = verify_lines(lt.host.lines())
+    assert report.ok and report.ended == "abandoned"
+    # The same log ending `finished` is refused.
+    entry = lt.host.entries[-1]
+    forged = build_entry(
+        lt.host.key, entry.seq, entry.prev, event={**game_over, "reason": "finished"}
+    )
+    bad = verify_lines([*lt.host.lines()[:-1], forged.line])
+    assert bad.failure is not None and bad.failure.reason == Reason.BAD_EVENT
+    assert bad.failure.index == entry.seq
+
+
+def test_a_forfeit_of_a_random_round_one_names_the_drawn_starter() -> None:
+    """RULES.md R4.1: after a call the starter was drawn from R; the forfeit names it."""
+    lt = make_table(Rules(seats=4, starting_dice=2, first_starter="random"), seed=2)
+    lt.on_send = lambda conn, msg: (
+        None if msg.type == "open" and msg.body["round"] == 1 and msg.seat == 2 else msg
+    )
+    lt.seat_everyone()
+    lt.play(max_rounds=20)
+    (beacon,) = [e for e in events(lt, "beacon") if e["round"] == 1]
+    forfeits = [e for e in events(lt, "forfeit") if e["round"] == 1]
+    results = [e for e in events(lt, "result") if e["round"] == 1]
+    assert not results and len(forfeits) == 1  # this seed: the unopened hands decide
+    (forfeit,) = forfeits
+    alive = [s for s, n in enumerate(forfeit["dice_after"]) if n > 0]
+    starter = beacon["starter"]
+    want = min(alive, key=lambda s: (s - starter) % 4)  # the starter, or the next one left
+    assert forfeit["next_starter"] == want
+    replay = next(e for e in events(lt, "round") if e["round"] == 2)
+    assert replay["starter"] == want
+    check_log(lt)
+
+
+def test_a_void_random_round_one_draws_the_replay_starter_again() -> None:
+    """RULES.md R4.2: no R existed, so the void's next starter is null and the replay draws."""
+    lt = make_table(Rules(seats=3, starting_dice=1, first_starter="random"))
+    lt.on_send = lambda conn, msg: (
+        None if msg.type == "contribute" and msg.body["round"] == 1 and msg.seat == 2 else msg
+    )
+    lt.seat_everyone()
+    finish(lt)
+    (void,) = [e for e in events(lt, "forfeit") if e["round"] == 1]
+    assert void["reason"] == "no_contribution" and void["next_starter"] is None
+    assert void["dice_after"] == [1, 1, 1]
+    replay = next(e for e in events(lt, "round") if e["round"] == 2)
+    assert replay["starter"] is None and replay["dice"] == [1, 1, 1]
+    assert next(e for e in events(lt, "beacon") if e["round"] == 2)["starter"] in (0, 1, 2)
+    check_log(lt)

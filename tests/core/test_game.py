@@ -18,6 +18,7 @@ from p2pdice.core.game import (
     Reveal,
     StartNextRound,
     Undo,
+    Void,
     apply,
     blind_action,
     check,
@@ -166,10 +167,31 @@ def test_forfeit_ranks_below_everyone_already_out() -> None:
     state = apply(state, Challenge(1))
     state = apply(state, Reveal(((2,), (3,), (4,), (5,))))  # seat 0 out first
     state = apply(state, StartNextRound(1))
-    state = apply(state, Forfeit((3,)))  # seat 3 never contributed
+    state = apply(state, Deal())
+    state = apply(state, PlaceBid(1, Bid(1, 2)))
+    state = apply(state, Challenge(2))
+    state = apply(state, Forfeit((3,)))  # seat 3 never opened and its die decides the call
     assert state.out == (3, 0)
     assert state.ranking[-2:] == (0, 3)
     assert state.next_starter == 1
+
+
+def test_a_round_that_could_not_be_dealt_is_void_and_replayed_unchanged() -> None:
+    """A missing contribution (R4.2): nobody loses a die, the replay has the same starter
+    (or draws it again) and the same palifico flag; a forfeit is not possible before the deal."""
+    for first in ("seat0", "random"):
+        state = new_game(Rules(seats=3, first_starter=first))
+        refused(state, Forfeit((1,)), Reason.WRONG_PHASE)
+        after = apply(state, Void())
+        result = after.last_result
+        assert result.outcome == Outcome.FORFEIT and result.forfeited == result.eliminated == ()
+        assert after.dice == state.dice and after.out == ()
+        assert result.next_starter == state.starter
+        replay = apply(after, StartNextRound(after.next_starter))
+        assert (replay.round, replay.starter, replay.phase) == (2, state.starter, Phase.DEALING)
+    refused(
+        apply(new_game(Rules(seats=3, first_starter="seat0")), Deal()), Void(), Reason.WRONG_PHASE
+    )
 
 
 def test_blind_action_is_challenge_or_lowest_opening() -> None:

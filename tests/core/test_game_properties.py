@@ -19,6 +19,7 @@ from p2pdice.core.game import (
     Reveal,
     StartNextRound,
     Undo,
+    Void,
     apply,
     new_game,
 )
@@ -106,13 +107,22 @@ class RandomGame(RuleBasedStateMachine):
         else:
             assert total_after == total_before - 1
 
-    @precondition(lambda self: self.state.phase in (Phase.DEALING, Phase.SHOWDOWN))
+    @precondition(lambda self: self.state.phase == Phase.SHOWDOWN)
     @rule(data=st.data())
     def forfeit(self, data) -> None:
         if data.draw(st.integers(0, 9)) != 0:  # rare
             return
         seat = data.draw(st.sampled_from(self.state.survivors))
         assert self._try(Forfeit((seat,)))
+
+    @precondition(lambda self: self.state.phase == Phase.DEALING)
+    @rule(data=st.data())
+    def void(self, data) -> None:
+        if data.draw(st.integers(0, 9)) != 0:  # rare
+            return
+        before = self.state
+        assert self._try(Void())
+        assert self.state.dice == before.dice and self.state.out == before.out
 
     @precondition(lambda self: self.state.phase == Phase.ROUND_OVER)
     @rule()

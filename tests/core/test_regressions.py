@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 from p2pdice.bots.registry import load_bot
+from p2pdice.core.bids import Bid
 from p2pdice.core.errors import Reason
-from p2pdice.core.game import Deal, Forfeit, Phase, apply, new_game
+from p2pdice.core.game import Challenge, Deal, Forfeit, Phase, PlaceBid, apply, new_game
 from p2pdice.core.host import HostTable, Posted, Rejected
 from p2pdice.core.peer import Alarm, Peer
 from p2pdice.core.rules import Rules
@@ -117,7 +118,9 @@ def test_a_different_entry_without_the_hosts_signature_is_not_called_equivocatio
 
 def test_a_game_where_the_last_survivors_forfeit_together_ends_without_a_winner() -> None:
     state = apply(new_game(Rules(seats=2, first_starter="seat0")), Deal())
-    state = apply(new_game(Rules(seats=2, first_starter="seat0")), Forfeit((0, 1)))
+    state = apply(state, PlaceBid(0, Bid(1, 2)))
+    state = apply(state, Challenge(1))
+    state = apply(state, Forfeit((0, 1)))
     assert state.phase == Phase.GAME_OVER
     assert state.winner is None and state.ranking == (0, 1)
 
