@@ -94,3 +94,16 @@ def test_the_example_is_what_its_generator_writes(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     for path in tmp_path.iterdir():
         assert path.read_bytes() == (PROTOCOL / "examples" / path.name).read_bytes(), path.name
+
+
+def test_the_reason_code_registry_is_the_codes_list() -> None:
+    """SPEC.md 11 names every code p2pdice/core/errors.py has, and no other."""
+    import re
+
+    from p2pdice.core.errors import Reason
+
+    spec = (PROTOCOL / "SPEC.md").read_text()
+    registry = spec[spec.index("## 11. Reason codes") :]
+    rows = [line.split("|")[1] for line in registry.splitlines() if line.startswith("| `")]
+    named = {code for row in rows for code in re.findall(r"`([A-Z0-9_]+)`", row)}
+    assert named == {r.value for r in Reason}

@@ -291,6 +291,9 @@ def _forced(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) 
     if state.phase == TablePhase.RESULT:
         if action != {"type": "next_round"}:
             raise fail(Reason.BAD_EVENT, "between rounds the host can only start the next round")
+        if seat != game.next_starter:
+            # Like a forced bid for a seat whose turn it is not: the host's event is wrong.
+            raise fail(Reason.BAD_EVENT, f"seat {game.next_starter} starts the next round")
         after = rules_step(game, StartNextRound(seat))
         phase = TablePhase.BETWEEN
     else:
@@ -330,13 +333,20 @@ def _stand_in(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex
     seat, key = ev["seat"], bytes.fromhex(ev["key"])
     if seat not in state.absent or seat in state.stand_ins:
         raise fail(Reason.BAD_EVENT, f"seat {seat} is not an absent seat without a stand-in")
-    if key in state.keys.values() or key in state.counters:
-        raise fail(Reason.BAD_EVENT, "a stand-in needs a key never used at this table")
+    if key in state.used_keys:
+        raise fail(
+            Reason.BAD_EVENT,
+            "a stand-in needs a key never used at this table (not the host's, nor one that "
+            "joined, left or stood in before)",
+        )
     if not acceptable_public_key(key):
         raise fail(Reason.BAD_EVENT, "a stand-in key of small order or not canonically encoded")
-    return replace(state, keys={**state.keys, seat: key}, stand_ins=state.stand_ins | {seat}), (
-        Note("stand_in", ev["round"], seat),
-    )
+    return replace(
+        state,
+        keys={**state.keys, seat: key},
+        stand_ins=state.stand_ins | {seat},
+        used_keys=state.used_keys | {key},
+    ), (Note("stand_in", ev["round"], seat),)
 
 
 def _return(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:

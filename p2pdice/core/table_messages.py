@@ -68,7 +68,10 @@ def join_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Ou
         seat=msg.seat, key=key, name=body["name"], cpu=body["cpu"], host_run=body["host_run"]
     )
     return replace(
-        state, joins={**state.joins, msg.seat: info}, counters=count_of(state, msg, key)
+        state,
+        joins={**state.joins, msg.seat: info},
+        counters=count_of(state, msg, key),
+        used_keys=state.used_keys | {key},
     ), (Note("joined", None, msg.seat, info.name),)
 
 

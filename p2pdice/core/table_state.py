@@ -122,6 +122,9 @@ class TableState:
     used_commitments: frozenset[bytes] = frozenset()
     #: Rounds voided so far for a missing contribution (at most table.void_limit).
     voids: int = 0
+    #: The host key and every key that ever joined (lobby leavers included) or stood in: a
+    #: stand-in needs a key outside this set (SPEC.md 7).
+    used_keys: frozenset[bytes] = frozenset()
 
     def seat_of_key(self, key: bytes) -> int | None:
         for seat, k in self.keys.items():
@@ -186,6 +189,7 @@ def genesis_state(event: dict[str, Any]) -> TableState:
         rules=rules,
         host_cpu=event["host_cpu"],
         phase=TablePhase.LOBBY,
+        used_keys=frozenset({bytes.fromhex(event["host"])}),
     )
 
 
