@@ -71,6 +71,21 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="with --protocol: write one transcript per game into DIR",
     )
+    sim.add_argument(
+        "--faults",
+        type=float,
+        default=0.0,
+        metavar="RATE",
+        help="with --protocol: lose messages, drop and return seats, take bids back and leave "
+        "the lobby, each with probability RATE (0..1) at each chance, seeded (default 0)",
+    )
+    sim.add_argument(
+        "--host-cpu",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --protocol: the last N seats are CPUs run inside the host (default 0)",
+    )
     sim.set_defaults(run=_run_simulate)
 
     ver = sub.add_parser(

@@ -30,10 +30,16 @@ def run(args: argparse.Namespace) -> int:
     out = print if args.verbose else None
     if args.transcripts and not args.protocol:
         raise CliError("--transcripts: needs --protocol (only protocol games have transcripts)")
+    if (args.faults or args.host_cpu) and not args.protocol:
+        raise CliError("--faults, --host-cpu: need --protocol (faults happen in the protocol)")
+    if not 0.0 <= args.faults <= 1.0:
+        raise CliError("--faults: a probability between 0 and 1")
+    if not 0 <= args.host_cpu <= rules.seats:
+        raise CliError(f"--host-cpu: between 0 and {rules.seats}")
     if out:
         print(f"Rules: {rules.summary()}; players: {', '.join(labels)}")
     if args.protocol:
-        from .protosim import simulate_protocol
+        from .protosim import Faults, simulate_protocol
 
         summary = simulate_protocol(
             rules,
@@ -43,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
             names=labels,
             out=out,
             transcripts=args.transcripts,
+            faults=Faults.uniform(args.faults) if args.faults else None,
+            host_cpu=args.host_cpu,
         )
     else:
         summary = simulate(rules, bots, games=args.games, seed=args.seed, names=labels, out=out)

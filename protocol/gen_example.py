@@ -1,5 +1,8 @@
 """Writes protocol/examples/: a whole small game's transcript, its expected verify report and
-mutated copies that must fail.
+mutated copies that must fail; and games with faults (lost messages, seats that drop and
+return, stand-ins, undo, host-run seats, lobby leaves, void rounds, forfeits, a game nobody
+survives), each with its report, listed in games.json, so that another implementation can
+check every fault path.
 
 Unlike gen_vectors.py this uses the reference implementation (p2pdice) to play the game,
 because a game needs the whole table machine. It is an *example* to check an implementation
@@ -16,9 +19,10 @@ import random
 from pathlib import Path
 
 from p2pdice.bots.registry import load_bot
+from p2pdice.core.messages import Message
 from p2pdice.core.rules import Rules
-from p2pdice.core.verify import verify_lines
-from p2pdice.protosim import LocalTable
+from p2pdice.core.verify import split_lines, verify_lines
+from p2pdice.protosim import Faults, LocalTable
 
 
 def main() -> None:
@@ -70,7 +74,102 @@ def main() -> None:
         name = f"mutant-{len(mutations) + 1}.jsonl"
         (out / name).write_bytes(b"".join(line + b"\n" for line in mutated))
         mutations.append({"file": name, "comment": comment, "index": index, "reason": reason})
+    # The last line without its line feed: JSON_SYNTAX at that line's own index (SPEC.md 9).
+    cut = b"".join(line + b"\n" for line in lines)[:-1]
+    parts, problem = split_lines(cut)
+    assert problem is not None and problem.index == last and problem.reason == "JSON_SYNTAX"
+    name = f"mutant-{len(mutations) + 1}.jsonl"
+    (out / name).write_bytes(cut)
+    mutations.append(
+        {
+            "file": name,
+            "comment": "the last line without its line feed",
+            "index": last,
+            "reason": "JSON_SYNTAX",
+        }
+    )
     (out / "mutants.json").write_text(json.dumps(mutations, indent=1) + "\n")
+    games = [
+        {
+            "file": "game.jsonl",
+            "report": "game.report.json",
+            "comment": "an honest game: aces, exact calls, palifico, a random first starter",
+        }
+    ]
+    for name, comment, table in fault_games():
+        table.seat_everyone()
+        table.play()
+        lines = table.host.lines()
+        report = verify_lines(lines)
+        assert report.ok, (name, report.failure)
+        (out / f"{name}.jsonl").write_bytes(b"".join(line + b"\n" for line in lines))
+        (out / f"{name}.report.json").write_text(json.dumps(report.to_json(), indent=1) + "\n")
+        games.append({"file": f"{name}.jsonl", "report": f"{name}.report.json", "comment": comment})
+    (out / "games.json").write_text(json.dumps(games, indent=1) + "\n")
+
+
+def fault_games() -> list[tuple[str, str, LocalTable]]:
+    """Seeded games through `simulate --protocol`'s fault injector (p2pdice.protosim.Faults)."""
+    medium, easy, hard = load_bot("medium"), load_bot("easy"), load_bot("hard")
+    faults = LocalTable(
+        Rules(
+            seats=4,
+            starting_dice=2,
+            ones="aces",
+            exact_call=True,
+            palifico="fixed",
+            turn_timer=30,
+            undo=True,
+            kind="practice",
+            first_starter="random",
+        ),
+        [medium, easy, hard, medium],
+        rng=random.Random(7),
+        name="faults",
+        faults=Faults.uniform(0.25),
+        host_cpu=1,
+    )
+    nobody = LocalTable(
+        Rules(seats=2, starting_dice=1, first_starter="seat0"),
+        [medium, medium],
+        rng=random.Random(1),
+        name="no survivor",
+        faults=Faults(open=1.0),
+    )
+    capped = LocalTable(
+        Rules(seats=2, starting_dice=1, first_starter="seat0"),
+        [medium, medium],
+        rng=random.Random(1),
+        name="void cap",
+    )
+
+    def lose_seat_1_contributions(conn: int, msg: Message) -> Message | None:
+        # Seat 1's contributions never reach the host, its stand-in's neither: what a host
+        # that withholds them would write. Two voids (one per seat), then the game is over.
+        return None if msg.type == "contribute" and msg.seat == 1 else msg
+
+    capped.on_send = lose_seat_1_contributions
+    return [
+        (
+            "faults",
+            "lost commitments, contributions, openings and moves, seats that drop on their "
+            "turn and come back before or after the grace period, stand-ins and returns, "
+            "undo, a host-run CPU seat, a lobby leave (Faults.uniform(0.25), seed 7)",
+            faults,
+        ),
+        (
+            "no-survivor",
+            "both openings of round 1 are lost: both seats forfeit together, nobody survives, "
+            "the game is abandoned",
+            nobody,
+        ),
+        (
+            "void-cap",
+            "seat 1's contributions never arrive: the rounds are void (no die lost, the same "
+            "starter) until the cap of one void per seat; then abandoned",
+            capped,
+        ),
+    ]
 
 
 def _flip(lines: list[bytes], index: int, marker: bytes, offset: int) -> list[bytes]:

@@ -79,6 +79,79 @@ def test_the_example_game_verifies_and_its_mutants_fail(tmp_path: Path) -> None:
         assert failed.index == mutant["index"], mutant["comment"]
 
 
+def _example_games() -> list[tuple[dict, list[bytes]]]:
+    import json
+
+    from p2pdice.core.verify import split_lines
+
+    examples = PROTOCOL / "examples"
+    games = []
+    for item in json.loads((examples / "games.json").read_text()):
+        lines, problem = split_lines((examples / item["file"]).read_bytes())
+        assert problem is None, item["file"]
+        games.append((item, lines))
+    return games
+
+
+def test_every_example_game_verifies_to_its_report() -> None:
+    import json
+
+    from p2pdice.core.verify import verify_lines
+
+    for item, lines in _example_games():
+        report = verify_lines(lines)
+        assert report.ok, (item["file"], report.failure)
+        want = json.loads((PROTOCOL / "examples" / item["report"]).read_text())
+        assert report.to_json() == want, item["file"]
+
+
+def test_the_examples_cover_every_entry_type_and_every_fault_path() -> None:
+    """Issue 14: another language can check every entry type and every forfeit path."""
+    from p2pdice.core.codec import decode
+    from p2pdice.core.events import EVENT_FIELDS
+    from p2pdice.core.messages import EXTRA_FIELDS
+
+    seen: set[str] = set()
+    forfeits: list[dict] = []
+    endings: list[tuple[str, int]] = []
+    for _, lines in _example_games():
+        voids = 0
+        for line in lines:
+            entry = decode(line)
+            if "msg" in entry:
+                seen.add("msg:" + entry["msg"]["body"]["type"])
+                continue
+            event = entry["event"]
+            seen.add("event:" + event["type"])
+            if "reason" in event:
+                seen.add(f"event:{event['type']}:{event['reason']}")
+            for inner in event.get("commits", []) + event.get("contributions", []):
+                seen.add("msg:" + inner["body"]["type"])
+            if event["type"] == "forfeit":
+                forfeits.append(event)
+                voids += event["reason"] == "no_contribution"
+            if event["type"] == "forced":
+                seen.add("forced:" + event["action"]["type"])
+            if event["type"] == "game_over":
+                endings.append((event["reason"], voids))
+    assert {"event:" + k for k in EVENT_FIELDS} <= seen
+    assert {"msg:" + k for k in EXTRA_FIELDS} <= seen
+    for kind in ("forced:timer", "forced:absent", "absent:grace_expired", "absent:no_reply"):
+        assert "event:" + kind in seen, kind
+    assert {"forced:bid", "forced:challenge"} <= seen
+    # Every forfeit path: a void (with the starter still to be drawn, and with a known one),
+    # a forfeit for a missing opening with survivors, one that leaves nobody, the void cap.
+    voids = [f for f in forfeits if f["reason"] == "no_contribution"]
+    assert any(f["next_starter"] is None for f in voids)
+    assert any(f["next_starter"] is not None for f in voids)
+    assert all(f["dice_after"] != [0] * len(f["dice_after"]) for f in voids)
+    opening = [f for f in forfeits if f["reason"] == "no_opening"]
+    assert any(any(f["dice_after"]) for f in opening)
+    assert any(not any(f["dice_after"]) for f in opening)
+    assert ("abandoned", 2) in endings  # the void cap (one per seat of 2) ends the game
+    assert {reason for reason, _ in endings} == {"finished", "abandoned"}
+
+
 def test_the_example_is_what_its_generator_writes(tmp_path: Path) -> None:
     import os
 

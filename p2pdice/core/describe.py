@@ -23,6 +23,8 @@ def hand_text(hand: Sequence[int] | None) -> str:
 
 def outcome_line(result: RoundResult, name: Sequence[str], rules: Rules) -> str:
     """One sentence: what was called, what was counted and who paid."""
+    if result.outcome == Outcome.FORFEIT and not result.forfeited:
+        return "a contribution never arrived: the round is void and replayed, nobody loses a die"
     if result.outcome == Outcome.FORFEIT:
         who = ", ".join(name[s] for s in result.forfeited)
         return f"{who} forfeited: the round is replayed with fresh hands"

@@ -275,7 +275,13 @@ def _describe_table(report: Report, replayer: Replayer) -> None:
         bids = ", ".join(f"{names[b.seat].split(' (')[0]} {bid_words(b.bid)}" for b in result.bids)
         outcome = outcome_line(result, [n.split(" (")[0] for n in names], state.rules)
         flag = "palifico, " if result.palifico_round else ""
-        tail = "verified" if result.outcome != Outcome.FORFEIT else "verified (forfeit)"
+        tail = (
+            "verified"
+            if result.outcome != Outcome.FORFEIT
+            else "verified (forfeit)"
+            if result.forfeited
+            else "verified (void)"
+        )
         report.rounds.append(
             f"round {result.round}: {flag}hands {hands}; bids {bids or '-'}; {outcome} - {tail}"
         )

@@ -1031,3 +1031,36 @@ def test_a_void_random_round_one_draws_the_replay_starter_again() -> None:
     assert replay["starter"] is None and replay["dice"] == [1, 1, 1]
     assert next(e for e in events(lt, "beacon") if e["round"] == 2)["starter"] in (0, 1, 2)
     check_log(lt)
+
+
+# ---- simulate --protocol with faults ---------------------------------------------------------
+
+
+def test_simulated_games_with_faults_are_seeded_verify_and_hit_every_fault(tmp_path) -> None:
+    from p2pdice.protosim import Faults, simulate_protocol
+
+    rules = Rules(
+        seats=3, starting_dice=2, turn_timer=30, undo=True, kind="practice", exact_call=True
+    )
+    logs = []
+    for run in ("a", "b"):
+        folder = tmp_path / run
+        simulate_protocol(
+            rules,
+            [EASY] * 3,
+            games=3,
+            seed=9,
+            transcripts=str(folder),
+            faults=Faults.uniform(0.3),
+            host_cpu=1,
+        )
+        logs.append([p.read_bytes() for p in sorted(folder.iterdir())])
+    assert logs[0] == logs[1]  # the same seed plays the same faults
+    kinds: set[str] = set()
+    for data in logs[0]:
+        lines = data.splitlines()
+        assert verify_lines(lines).ok
+        kinds |= {parse_entry(line).kind for line in lines}
+    for kind in ("abort", "absent", "forced", "forfeit", "stand_in", "leave"):
+        assert f"event:{kind}" in kinds, kind
+    assert "msg:undo" in kinds
