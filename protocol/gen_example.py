@@ -76,7 +76,7 @@ def main() -> None:
         mutations.append({"file": name, "comment": comment, "index": index, "reason": reason})
     # The last line without its line feed: JSON_SYNTAX at that line's own index (SPEC.md 9).
     cut = b"".join(line + b"\n" for line in lines)[:-1]
-    parts, problem = split_lines(cut)
+    _, problem = split_lines(cut)
     assert problem is not None and problem.index == last and problem.reason == "JSON_SYNTAX"
     name = f"mutant-{len(mutations) + 1}.jsonl"
     (out / name).write_bytes(cut)
