@@ -278,3 +278,18 @@ def replace_absent(state: TableState, seat: int) -> TableState:
     from p2pdice.core.frozen import replace
 
     return replace(state, absent=state.absent | {seat})
+
+
+def test_a_log_by_a_small_order_host_key_fails_at_its_first_entry() -> None:
+    """SPEC.md 2.4: with the identity point as host key, (R = identity, S = 0) would verify
+    as the host's signature of any entry; verify refuses it (BAD_SIGNATURE at entry 0)."""
+    from p2pdice.core.codec import decode, encode
+
+    lt = _honest_game()
+    genesis = decode(lt.host.lines()[0])
+    identity = (1).to_bytes(32, "little")
+    genesis["event"]["host"] = identity.hex()
+    genesis["sig"] = (identity + bytes(32)).hex()
+    report = verify_lines([encode(genesis)], partial=True)
+    assert report.failure is not None
+    assert (report.failure.index, report.failure.reason) == (0, Reason.BAD_SIGNATURE)
