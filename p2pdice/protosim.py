@@ -145,15 +145,31 @@ class LocalTable:
         return True
 
     def seat_everyone(self) -> None:
-        if self._fault("lobby_leave"):
-            conn = self.add_player(self._bots[0], name="Leaver", cpu=True)
+        first = 0
+        leaves = self._password is None and len(self._bots) > self._host_cpu
+        if leaves and self._fault("lobby_leave"):
+            # P0 takes a seat, leaves the lobby and joins again with the same key (SPEC.md 4.1).
+            conn = self.add_player(self._bots[0], name="P0", cpu=True)
             self.run_until_idle()
             self.disconnect(conn)
             self.run_until_idle()
-            del self.seats[conn]  # gone for good: it never reconnects
-        for index, bot in enumerate(self._bots):
+            self._rejoin(conn)
+            first = 1
+        for index, bot in enumerate(self._bots[first:], first):
             host_run = index >= len(self._bots) - self._host_cpu
             self.add_player(bot, name=f"P{index}", cpu=True, host_run=host_run)
+        self.run_until_idle()
+
+    def _rejoin(self, conn: Conn) -> None:
+        """A player whose lobby seat was freed joins afresh: same key, new challenge."""
+        seat = self.seats[conn]
+        seat.connected = True
+        for line in self.host.lines(len(seat.peer.replayer.chain)):
+            seat.peer.receive_line(line)
+        challenge = self.host.challenge(conn, self.rng.randbytes(16))
+        join = seat.peer.make_join(challenge, name=seat.name, cpu=True)
+        seat.peer.seat = challenge["seat"]
+        self._host_outputs(self.host.join(conn, join.to_json(), None, self.now, trusted=True))
         self.run_until_idle()
 
     def add_player(

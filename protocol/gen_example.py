@@ -111,24 +111,27 @@ def main() -> None:
 def fault_games() -> list[tuple[str, str, LocalTable]]:
     """Seeded games through `simulate --protocol`'s fault injector (p2pdice.protosim.Faults)."""
     medium, easy, hard = load_bot("medium"), load_bot("easy"), load_bot("hard")
-    faults = LocalTable(
-        Rules(
-            seats=4,
-            starting_dice=2,
-            ones="aces",
-            exact_call=True,
-            palifico="fixed",
-            turn_timer=30,
-            undo=True,
-            kind="practice",
-            first_starter="random",
-        ),
-        [medium, easy, hard, medium],
-        rng=random.Random(7),
-        name="faults",
-        faults=Faults.uniform(0.25),
-        host_cpu=1,
-    )
+
+    def faulty(seed: int) -> LocalTable:
+        return LocalTable(
+            Rules(
+                seats=4,
+                starting_dice=2,
+                ones="aces",
+                exact_call=True,
+                palifico="fixed",
+                turn_timer=30,
+                undo=True,
+                kind="practice",
+                first_starter="random",
+            ),
+            [medium, easy, hard, medium],
+            rng=random.Random(seed),
+            name="faults",
+            faults=Faults.uniform(0.25),
+            host_cpu=1,
+        )
+
     nobody = LocalTable(
         Rules(seats=2, starting_dice=1, first_starter="seat0"),
         [medium, medium],
@@ -151,11 +154,18 @@ def fault_games() -> list[tuple[str, str, LocalTable]]:
     capped.on_send = lose_seat_1_contributions
     return [
         (
-            "faults",
+            "faults-1",
             "lost commitments, contributions, openings and moves, seats that drop on their "
-            "turn and come back before or after the grace period, stand-ins and returns, "
-            "undo, a host-run CPU seat, a lobby leave (Faults.uniform(0.25), seed 7)",
-            faults,
+            "turn and come back before or after the grace period, forced timer and blind "
+            "moves, stand-ins and returns, undo, a host-run CPU seat (Faults.uniform(0.25), "
+            "seed 0)",
+            faulty(0),
+        ),
+        (
+            "faults-2",
+            "as faults-1, seed 4: also a player who leaves the lobby and joins again with the "
+            "same key (counter 0 again)",
+            faulty(4),
         ),
         (
             "no-survivor",

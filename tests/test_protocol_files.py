@@ -114,12 +114,17 @@ def test_the_examples_cover_every_entry_type_and_every_fault_path() -> None:
     seen: set[str] = set()
     forfeits: list[dict] = []
     endings: list[tuple[str, int]] = []
+    rejoined = False
     for _, lines in _example_games():
         voids = 0
+        join_keys: list[str] = []
         for line in lines:
             entry = decode(line)
             if "msg" in entry:
-                seen.add("msg:" + entry["msg"]["body"]["type"])
+                body = entry["msg"]["body"]
+                seen.add("msg:" + body["type"])
+                if body["type"] == "join":
+                    join_keys.append(body["key"])
                 continue
             event = entry["event"]
             seen.add("event:" + event["type"])
@@ -134,11 +139,13 @@ def test_the_examples_cover_every_entry_type_and_every_fault_path() -> None:
                 seen.add("forced:" + event["action"]["type"])
             if event["type"] == "game_over":
                 endings.append((event["reason"], voids))
+        rejoined |= len(join_keys) != len(set(join_keys))
     assert {"event:" + k for k in EVENT_FIELDS} <= seen
     assert {"msg:" + k for k in EXTRA_FIELDS} <= seen
     for kind in ("forced:timer", "forced:absent", "absent:grace_expired", "absent:no_reply"):
         assert "event:" + kind in seen, kind
     assert {"forced:bid", "forced:challenge"} <= seen
+    assert rejoined  # a lobby leaver joins again with the same key (SPEC.md 4.1)
     # Every forfeit path: a void (with the starter still to be drawn, and with a known one),
     # a forfeit for a missing opening with survivors, one that leaves nobody, the void cap.
     voids = [f for f in forfeits if f["reason"] == "no_contribution"]
