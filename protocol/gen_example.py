@@ -19,6 +19,7 @@ import random
 from pathlib import Path
 
 from p2pdice.bots.registry import load_bot
+from p2pdice.core.codec import encode
 from p2pdice.core.messages import Message
 from p2pdice.core.rules import Rules
 from p2pdice.core.verify import split_lines, verify_lines
@@ -74,6 +75,30 @@ def main() -> None:
         name = f"mutant-{len(mutations) + 1}.jsonl"
         (out / name).write_bytes(b"".join(line + b"\n" for line in mutated))
         mutations.append({"file": name, "comment": comment, "index": index, "reason": reason})
+    # A shape error comes before the chain checks of its entry (SPEC.md 9 step 1): a commit_set
+    # carrying a bid message, also out of sequence and no longer matching its signature.
+    at = next(i for i, line in enumerate(lines) if b'"type":"commit_set"' in line)
+    entry = json.loads(lines[at])
+    entry["event"]["commits"][0]["body"]["type"] = "bid"
+    entry["seq"] += 1
+    shaped = encode(entry)
+    mutated = [*lines[:at], shaped, *lines[at + 1 :]]
+    result = verify_lines(mutated)
+    assert result.failure is not None and (result.failure.index, result.failure.reason) == (
+        at,
+        "SCHEMA",
+    )
+    name = f"mutant-{len(mutations) + 1}.jsonl"
+    (out / name).write_bytes(b"".join(line + b"\n" for line in mutated))
+    mutations.append(
+        {
+            "file": name,
+            "comment": "a commit_set whose first message is a bid, its seq also wrong: the shape "
+            "error is reported first",
+            "index": at,
+            "reason": "SCHEMA",
+        }
+    )
     # The last line without its line feed: JSON_SYNTAX at that line's own index (SPEC.md 9).
     cut = b"".join(line + b"\n" for line in lines)[:-1]
     _, problem = split_lines(cut)
