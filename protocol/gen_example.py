@@ -173,7 +173,7 @@ def fault_games() -> list[tuple[str, str, LocalTable]]:
 
     def lose_seat_1_contributions(conn: int, msg: Message) -> Message | None:
         # Seat 1's contributions never reach the host, its stand-in's neither: what a host
-        # that withholds them would write. Two voids (one per seat), then the game is over.
+        # that withholds them would write. Two voids (as many as seats), then the game is over.
         return None if msg.type == "contribute" and msg.seat == 1 else msg
 
     capped.on_send = lose_seat_1_contributions
@@ -201,7 +201,7 @@ def fault_games() -> list[tuple[str, str, LocalTable]]:
         (
             "void-cap",
             "seat 1's contributions never arrive: the rounds are void (no die lost, the same "
-            "starter) until the cap of one void per seat; then abandoned",
+            "starter) until the cap of as many voids as seats; then abandoned",
             capped,
         ),
     ]

@@ -155,7 +155,7 @@ def test_the_examples_cover_every_entry_type_and_every_fault_path() -> None:
     opening = [f for f in forfeits if f["reason"] == "no_opening"]
     assert any(any(f["dice_after"]) for f in opening)
     assert any(not any(f["dice_after"]) for f in opening)
-    assert ("abandoned", 2) in endings  # the void cap (one per seat of 2) ends the game
+    assert ("abandoned", 2) in endings  # the void cap (as many voids as seats, 2) ends the game
     assert {reason for reason, _ in endings} == {"finished", "abandoned"}
 
 

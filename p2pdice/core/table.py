@@ -487,7 +487,7 @@ def _forfeit(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex)
 
 
 def void_limit(state: TableState) -> int:
-    """How many rounds a game may void for missing contributions (SPEC.md 8): one per seat.
+    """How many rounds a game may void for missing contributions (SPEC.md 8): as many as the table has seats.
     Each void re-deals every hand, which only the host can provoke knowing R, so they are
     few, and each one is a warning in the verify report."""
     return state.rules.seats

@@ -401,9 +401,9 @@ def test_after_a_missing_contribution_the_round_is_replayed_with_the_seat_still_
     check_log(lt)
 
 
-def test_a_game_voids_at_most_one_round_per_seat_then_the_host_can_only_end_it() -> None:
+def test_a_game_voids_at_most_as_many_rounds_as_seats_then_the_host_can_only_end_it() -> None:
     """Each void re-deals every hand: the host, which sees R first, could use voids to re-roll.
-    So they are capped (one per seat), and past the cap the only way on is `abandoned`."""
+    So they are capped (as many as seats), and past the cap the only way on is `abandoned`."""
     lt = make_table(Rules(seats=2, starting_dice=1, first_starter="seat0"))
     lt.on_send = lambda conn, msg: None if msg.type == "contribute" and msg.seat == 1 else msg
     lt.seat_everyone()
