@@ -77,11 +77,25 @@ def run_browse(args: argparse.Namespace) -> int:
     for t in tables:
         lock = " [password]" if t.txt.get("pw") == "1" else ""
         cpu = f", {t.txt['cpu']} CPU run by the host" if t.txt.get("cpu", "0") != "0" else ""
-        print(
+        say(  # every field below is the advertiser's text
             f"{t.name}{lock}  {t.txt.get('seats', '?')} seats, {t.txt.get('phase', '?')}{cpu}"
             f"  {t.txt.get('rules', '')}  at {t.addresses[0]}:{t.port}"
         )
     return 0
+
+
+def say(text: str) -> None:
+    """Print one line of a headless join. Names, the table name and the host's error details
+    come from the network: they pass through the terminal client's own cleaning (escape
+    sequences such as OSC 52 clipboard writes and control characters removed), so a hostile
+    host cannot steer the terminal or the log file this output goes to."""
+    from .ui.text import safe_text
+
+    print(safe_text(text, SAY_LIMIT), flush=True)
+
+
+#: Longest line `say` prints; a round's outcome with six long names fits.
+SAY_LIMIT = 2000
 
 
 def run_join(args: argparse.Namespace) -> int:
@@ -133,14 +147,14 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     )
     from .narrate import Narrator
 
-    narrator = Narrator()
+    narrator = Narrator(out=say)
     session.on_update = lambda: narrator.update(
         session.peer.state if session.peer else None,
         session.peer.replayer.chain.hashes if session.peer else [],
     )
     stop = asyncio.Event()
     install_stop_signals(stop)
-    print(f"joining {target.name!r} at {target.url}", flush=True)
+    say(f"joining {target.name!r} at {target.url}")
     outcome = await run_websocket(session, target.url, give_up_after=args.give_up, stop=stop)
     session.close()
     path = session.store.transcript_path if session.store is not None else None
@@ -148,25 +162,25 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         state = session.peer.state if session.peer else None
         if state is not None and state.game is not None:
             names = [s.name for s in state.roster]
-            print(
+            say(
                 "ranking: "
                 + "  ".join(f"{i}. {names[s]}" for i, s in enumerate(state.game.ranking, 1))
             )
-        print(f"verified transcript: {path}")
+        say(f"verified transcript: {path}")
         return 0
     if outcome == Outcome.FATAL and session.fatal is not None:
         reason, detail = session.fatal
-        print(f"the host refused us: {reason}: {detail}")
+        say(f"the host refused us: {reason}: {detail}")
         return 2
     if outcome == Outcome.ALARM:
         alarm = session.alarms[-1] if session.alarms else None
-        print(
+        say(
             f"ALARM: the host's log failed verification: {alarm.reason if alarm else '?'}: {alarm.detail if alarm else ''}"
         )
-        print(f"your verified partial transcript: {path}")
+        say(f"your verified partial transcript: {path}")
         return 1
     if outcome == Outcome.GAVE_UP:
-        print(f"the host stopped answering; your verified partial transcript: {path}")
+        say(f"the host stopped answering; your verified partial transcript: {path}")
         return 3
-    print(f"stopped; your verified transcript so far: {path}")
+    say(f"stopped; your verified transcript so far: {path}")
     return 130
