@@ -615,6 +615,7 @@ async def test_fuzzed_frames_never_crash_a_client(tmp_path: Path) -> None:
         "host": host_key.public.hex(),
         "nonce": "ab" * 16,
         "password": False,
+        "pake": None,
         "protocol": 1,
         "seat": 0,
         "table": "cd" * 32,
@@ -625,7 +626,8 @@ async def test_fuzzed_frames_never_crash_a_client(tmp_path: Path) -> None:
         optional={
             k: json_values
             for k in ("entry", "reason", "detail", "ref", "seq", "seat", "phase", "connected",
-                      "turn", "deadline_ms", "table", "host", "nonce", "entries", "password")
+                      "turn", "deadline_ms", "table", "host", "nonce", "entries", "password",
+                      "pake", "proof")
         },
     )  # fmt: skip
 
@@ -661,6 +663,7 @@ def hostile_challenge(entries: int) -> dict[str, Any]:
         "host": SigningKey(b"\x08" * 32).public.hex(),
         "nonce": "ab" * 16,
         "password": False,
+        "pake": None,
         "protocol": 1,
         "seat": 0,
         "table": "cd" * 32,

@@ -45,6 +45,7 @@ async def hostile_host(
                 host=host_key,
                 nonce=secrets.token_hex(16),
                 password=False,
+                pake=None,
                 seat=0,
                 table=table_id,
             )
