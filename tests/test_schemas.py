@@ -472,7 +472,12 @@ def test_handshake_frames_validate() -> None:
         assert_valid("frame_to_host.schema.json#/$defs/auth_message", auth)
         assert_valid("frame_to_host.schema.json", {"type": "auth", "auth": auth})
     for frame in (
-        {"type": "join", "msg": _events_and_messages()[1][0], "pake": "42" + "ab" * 32, "proof": "ab" * 32},
+        {
+            "type": "join",
+            "msg": _events_and_messages()[1][0],
+            "pake": "42" + "ab" * 32,
+            "proof": "ab" * 32,
+        },
         {"type": "spectate"},
         {"type": "sync", "from": 0},
     ):
