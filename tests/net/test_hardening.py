@@ -145,7 +145,9 @@ BAD_FRAMES: list[tuple[str, str | bytes, str]] = [
     ),
     (
         "join of an unknown message type",
-        '{"msg":{"body":{"type":"mint"},"sig":"' + "00" * 64 + '"},"proof":null,"type":"join"}',
+        '{"msg":{"body":{"type":"mint"},"sig":"'
+        + "00" * 64
+        + '"},"pake":null,"proof":null,"type":"join"}',
         "UNKNOWN_TYPE",
     ),
 ]
