@@ -98,6 +98,40 @@ def say(text: str) -> None:
 SAY_LIMIT = 2000
 
 
+def after_game_alarms(session, *, complete: bool) -> list[str]:
+    """What the client's own checks during play cannot see, checked on its saved files once
+    it stops: `verify` of the transcript with this seat's record of its sent messages (a
+    message the host received and never posted or refused), and forfeits a host could use to
+    re-roll hands (of its own CPU seats, whose silence it controls, or of this seat)."""
+    from .core.verify import verify_lines
+
+    store, peer = session.store, session.peer
+    if store is None or peer is None:
+        return []
+    seated = peer.seat is not None and session.mode != "spectate"
+    report = verify_lines(
+        store.load_transcript(),
+        partial=not complete,
+        mine=store.load_sent() if seated else None,
+    )
+    out = []
+    if report.failure is not None:
+        out.append(f"verify{' --mine' if seated else ''}: {report.failure.describe()}")
+    state = peer.state
+    roster = state.roster if state is not None else ()
+    for note in peer.replayer.notes:
+        if note.kind != "forfeit" or note.seat is None or note.seat >= len(roster):
+            continue
+        seat = roster[note.seat]
+        if seat.host_run or (seated and note.seat == peer.seat):
+            whose = "its own CPU seat" if seat.host_run else "your seat"
+            out.append(
+                f"round {note.round}: the host forfeited {whose} {seat.name} ({note.detail}): "
+                "the round was replayed with fresh hands, which a host can use to re-roll them"
+            )
+    return out
+
+
 def run_join(args: argparse.Namespace) -> int:
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if args.bot is None and (interactive or not args.spectate):
@@ -148,16 +182,31 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     from .narrate import Narrator
 
     narrator = Narrator(out=say)
-    session.on_update = lambda: narrator.update(
-        session.peer.state if session.peer else None,
-        session.peer.replayer.chain.hashes if session.peer else [],
-    )
+    told = 0  # the client's alarms printed so far
+
+    def on_update() -> None:
+        nonlocal told
+        narrator.update(
+            session.peer.state if session.peer else None,
+            session.peer.replayer.chain.hashes if session.peer else [],
+        )
+        for alarm in session.alarms[told:]:  # as they are raised, not only at the end
+            where = f" (entry {alarm.seq})" if alarm.seq is not None else ""
+            say(f"ALARM: {alarm.reason}: {alarm.detail}{where}")
+        told = len(session.alarms)
+
+    session.on_update = on_update
     stop = asyncio.Event()
     install_stop_signals(stop)
     say(f"joining {target.name!r} at {target.url}")
     outcome = await run_websocket(session, target.url, give_up_after=args.give_up, stop=stop)
     session.close()
+    on_update()
     path = session.store.transcript_path if session.store is not None else None
+    late = after_game_alarms(session, complete=outcome == Outcome.OVER)
+    for line in late:
+        say(f"ALARM: {line}")
+    alarmed = bool(session.alarms or late)
     if outcome == Outcome.OVER:
         state = session.peer.state if session.peer else None
         if state is not None and state.game is not None:
@@ -166,6 +215,11 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
                 "ranking: "
                 + "  ".join(f"{i}. {names[s]}" for i, s in enumerate(state.game.ranking, 1))
             )
+        if alarmed:
+            # The log verified, but something in it (or missing from it) was not fair to us:
+            # a script reading the exit status must not take this for a clean game.
+            say(f"the game ended with the alarms above; the transcript: {path}")
+            return 1
         say(f"verified transcript: {path}")
         return 0
     if outcome == Outcome.FATAL and session.fatal is not None:
@@ -173,10 +227,7 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         say(f"the host refused us: {reason}: {detail}")
         return 2
     if outcome == Outcome.ALARM:
-        alarm = session.alarms[-1] if session.alarms else None
-        say(
-            f"ALARM: the host's log failed verification: {alarm.reason if alarm else '?'}: {alarm.detail if alarm else ''}"
-        )
+        say("the host's log failed verification: we stopped following it (alarms above)")
         say(f"your verified partial transcript: {path}")
         return 1
     if outcome == Outcome.GAVE_UP:
