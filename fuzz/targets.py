@@ -75,7 +75,7 @@ class HostTarget:
             encode_frame("send", msg=bid.to_json()).encode(),
             encode_frame("sync", **{"from": 3}).encode(),
             encode_frame("spectate").encode(),
-            encode_frame("join", msg=join.to_json(), proof=None).encode(),
+            encode_frame("join", msg=join.to_json(), pake=None, proof=None).encode(),
             encode_frame("auth", auth=auth).encode(),
         ]
 

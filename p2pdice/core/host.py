@@ -128,6 +128,7 @@ class HostTable(HostClock):
         self._strikes: dict[int, int] = {}
         self._returning: set[int] = set()
         self._awaiting_stand_in: set[int] = set()
+        self._ack_grace: set[int] = set()
         self._wait = _Waiting(since=now)
 
     @classmethod
@@ -159,6 +160,8 @@ class HostTable(HostClock):
         for seat in range(state.rules.seats):
             if state.game is not None and state.game.dice[seat] > 0:
                 table._gone_since[seat] = now
+                if state.phase == TablePhase.RESULT:
+                    table._ack_grace.add(seat)
         table._after_change(state, now)
         return table
 
