@@ -75,7 +75,7 @@ class HostTarget:
             encode_frame("send", msg=bid.to_json()).encode(),
             encode_frame("sync", **{"from": 3}).encode(),
             encode_frame("spectate").encode(),
-            encode_frame("join", msg=join.to_json(), proof=None).encode(),
+            encode_frame("join", msg=join.to_json(), pake=None, proof=None).encode(),
             encode_frame("auth", auth=auth).encode(),
         ]
 
@@ -95,7 +95,8 @@ class HostTarget:
             outputs = host.receive(self.seated, frame["msg"], now)
         elif kind == "join":
             proof = bytes.fromhex(frame["proof"]) if frame["proof"] else None
-            outputs = host.join(FRESH, frame["msg"], proof, now)
+            pake = bytes.fromhex(frame["pake"]) if frame["pake"] else None
+            outputs = host.join(FRESH, frame["msg"], proof, now, pake=pake)
         elif kind == "auth":
             outputs = host.authenticate(FRESH, frame["auth"], now)
         elif kind == "sync":

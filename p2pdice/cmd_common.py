@@ -92,7 +92,8 @@ class SavedTable:
     lines: list[bytes]
     name: str
     cpu: list[str]
-    password: str | None
+    #: The table password is not here: the host reads its verifier from the same file
+    #: (net.hostapp.saved_password_verifier), and nothing keeps the password itself.
 
 
 def load_saved_table(home: Path, table_id: str) -> SavedTable:
@@ -112,7 +113,7 @@ def load_saved_table(home: Path, table_id: str) -> SavedTable:
         saved = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise CliError(
-            f"--resume: {path} is missing: the table's name, CPU seats and password are unknown"
+            f"--resume: {path} is missing: the table's name, CPU seats and password verifier are unknown"
         ) from None
     except OSError as err:
         raise CliError(f"--resume: cannot read {path}: {err.strerror or err}") from None
@@ -120,17 +121,29 @@ def load_saved_table(home: Path, table_id: str) -> SavedTable:
         raise CliError(f"--resume: {path} is corrupt: {err}") from None
     if not isinstance(saved, dict):
         raise CliError(f"--resume: {path} is corrupt: not a JSON object")
-    name, cpu, password = saved.get("name"), saved.get("cpu"), saved.get("password")
+    name, cpu = saved.get("name"), saved.get("cpu")
+    if "password_verifier" in saved:
+        verifier = saved["password_verifier"]
+        password_ok = verifier is None or (
+            isinstance(verifier, str) and len(verifier) == 64 and _is_hex(verifier)
+        )
+    else:  # written before verifiers: the plain password, replaced by its verifier on resume
+        password = saved.get("password")
+        password_ok = password is None or isinstance(password, str)
     if (
         not isinstance(name, str)
         or not isinstance(cpu, list)
         or not all(isinstance(level, str) for level in cpu)
-        or not (password is None or isinstance(password, str))
+        or not password_ok
     ):
         raise CliError(
-            f"--resume: {path} is corrupt: expected a name, a list of CPU levels and a password"
+            f"--resume: {path} is corrupt: expected a name, a list of CPU levels and a password verifier"
         )
-    return SavedTable(lines=lines, name=name, cpu=cpu, password=password)
+    return SavedTable(lines=lines, name=name, cpu=cpu)
+
+
+def _is_hex(text: str) -> bool:
+    return all(ch in "0123456789abcdef" for ch in text)
 
 
 def install_stop_signals(stop: Any) -> None:

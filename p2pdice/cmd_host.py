@@ -101,7 +101,8 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
     if args.resume:  # read before the service starts: a bad save leaves nothing running
         saved = load_saved_table(home, args.resume)
         resume_lines = saved.lines
-        name, cpu, password = saved.name, saved.cpu, saved.password
+        # The table's own password verifier is read back by the host (hostapp).
+        name, cpu, password = saved.name, saved.cpu, None
     from .net.server import Limits
 
     service = HostService(

@@ -77,11 +77,59 @@ def run_browse(args: argparse.Namespace) -> int:
     for t in tables:
         lock = " [password]" if t.txt.get("pw") == "1" else ""
         cpu = f", {t.txt['cpu']} CPU run by the host" if t.txt.get("cpu", "0") != "0" else ""
-        print(
+        say(  # every field below is the advertiser's text
             f"{t.name}{lock}  {t.txt.get('seats', '?')} seats, {t.txt.get('phase', '?')}{cpu}"
             f"  {t.txt.get('rules', '')}  at {t.addresses[0]}:{t.port}"
         )
     return 0
+
+
+def say(text: str) -> None:
+    """Print one line of a headless join. Names, the table name and the host's error details
+    come from the network: they pass through the terminal client's own cleaning (escape
+    sequences such as OSC 52 clipboard writes and control characters removed), so a hostile
+    host cannot steer the terminal or the log file this output goes to."""
+    from .ui.text import safe_text
+
+    print(safe_text(text, SAY_LIMIT), flush=True)
+
+
+#: Longest line `say` prints; a round's outcome with six long names fits.
+SAY_LIMIT = 2000
+
+
+def after_game_alarms(session, *, complete: bool) -> list[str]:
+    """What the client's own checks during play cannot see, checked on its saved files once
+    it stops: `verify` of the transcript with this seat's record of its sent messages (a
+    message the host received and never posted or refused), and forfeits a host could use to
+    re-roll hands (of its own CPU seats, whose silence it controls, or of this seat)."""
+    from .core.verify import verify_lines
+
+    store, peer = session.store, session.peer
+    if store is None or peer is None:
+        return []
+    seated = peer.seat is not None and session.mode != "spectate"
+    report = verify_lines(
+        store.load_transcript(),
+        partial=not complete,
+        mine=store.load_sent() if seated else None,
+    )
+    out = []
+    if report.failure is not None:
+        out.append(f"verify{' --mine' if seated else ''}: {report.failure.describe()}")
+    state = peer.state
+    roster = state.roster if state is not None else ()
+    for note in peer.replayer.notes:
+        if note.kind != "forfeit" or note.seat is None or note.seat >= len(roster):
+            continue
+        seat = roster[note.seat]
+        if seat.host_run or (seated and note.seat == peer.seat):
+            whose = "its own CPU seat" if seat.host_run else "your seat"
+            out.append(
+                f"round {note.round}: the host forfeited {whose} {seat.name} ({note.detail}): "
+                "the round was replayed with fresh hands, which a host can use to re-roll them"
+            )
+    return out
 
 
 def run_join(args: argparse.Namespace) -> int:
@@ -133,40 +181,57 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     )
     from .narrate import Narrator
 
-    narrator = Narrator()
-    session.on_update = lambda: narrator.update(
-        session.peer.state if session.peer else None,
-        session.peer.replayer.chain.hashes if session.peer else [],
-    )
+    narrator = Narrator(out=say)
+    told = 0  # the client's alarms printed so far
+
+    def on_update() -> None:
+        nonlocal told
+        narrator.update(
+            session.peer.state if session.peer else None,
+            session.peer.replayer.chain.hashes if session.peer else [],
+        )
+        for alarm in session.alarms[told:]:  # as they are raised, not only at the end
+            where = f" (entry {alarm.seq})" if alarm.seq is not None else ""
+            say(f"ALARM: {alarm.reason}: {alarm.detail}{where}")
+        told = len(session.alarms)
+
+    session.on_update = on_update
     stop = asyncio.Event()
     install_stop_signals(stop)
-    print(f"joining {target.name!r} at {target.url}", flush=True)
+    say(f"joining {target.name!r} at {target.url}")
     outcome = await run_websocket(session, target.url, give_up_after=args.give_up, stop=stop)
     session.close()
+    on_update()
     path = session.store.transcript_path if session.store is not None else None
+    late = after_game_alarms(session, complete=outcome == Outcome.OVER)
+    for line in late:
+        say(f"ALARM: {line}")
+    alarmed = bool(session.alarms or late)
     if outcome == Outcome.OVER:
         state = session.peer.state if session.peer else None
         if state is not None and state.game is not None:
             names = [s.name for s in state.roster]
-            print(
+            say(
                 "ranking: "
                 + "  ".join(f"{i}. {names[s]}" for i, s in enumerate(state.game.ranking, 1))
             )
-        print(f"verified transcript: {path}")
+        if alarmed:
+            # The log verified, but something in it (or missing from it) was not fair to us:
+            # a script reading the exit status must not take this for a clean game.
+            say(f"the game ended with the alarms above; the transcript: {path}")
+            return 1
+        say(f"verified transcript: {path}")
         return 0
     if outcome == Outcome.FATAL and session.fatal is not None:
         reason, detail = session.fatal
-        print(f"the host refused us: {reason}: {detail}")
+        say(f"the host refused us: {reason}: {detail}")
         return 2
     if outcome == Outcome.ALARM:
-        alarm = session.alarms[-1] if session.alarms else None
-        print(
-            f"ALARM: the host's log failed verification: {alarm.reason if alarm else '?'}: {alarm.detail if alarm else ''}"
-        )
-        print(f"your verified partial transcript: {path}")
+        say("the host's log failed verification: we stopped following it (alarms above)")
+        say(f"your verified partial transcript: {path}")
         return 1
     if outcome == Outcome.GAVE_UP:
-        print(f"the host stopped answering; your verified partial transcript: {path}")
+        say(f"the host stopped answering; your verified partial transcript: {path}")
         return 3
-    print(f"stopped; your verified transcript so far: {path}")
+    say(f"stopped; your verified transcript so far: {path}")
     return 130

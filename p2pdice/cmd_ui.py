@@ -189,7 +189,8 @@ def run_interactive_host(args: argparse.Namespace) -> int:
     if getattr(args, "resume", None):
         saved = load_saved_table(home, args.resume)
         resume_lines = saved.lines
-        name, cpu, password = saved.name, saved.cpu, saved.password
+        # The table's own password verifier is read back by the host (hostapp).
+        name, cpu, password = saved.name, saved.cpu, None
     player = clean_name(getattr(args, "player", None) or "")
 
     def setup(c, lobby) -> None:

@@ -35,6 +35,7 @@ from .core.host import (
     sign_auth,
 )
 from .core.messages import Message
+from .core.pake import ENTROPY_BYTES, Binding, joiner_answer, password_verifier
 from .core.peer import Alarm, NeedSecrets, Peer, PeerOutput, Secrets, Send
 from .core.rules import Rules
 from .core.signing import SigningKey
@@ -184,22 +185,30 @@ class LocalTable:
         conn = self._new_conn()
         peer = Peer(key=SigningKey(self.rng.randbytes(32)))
         self._follow(peer)
-        challenge = self.host.challenge(conn, self.rng.randbytes(16))
+        # Entropy for a password exchange only at a password table, so the games of the
+        # other tables (and the corpora drawn from them) stay as they were.
+        entropy = self.rng.randbytes(ENTROPY_BYTES) if self.host.password_verifier else b""
+        challenge = self.host.challenge(conn, self.rng.randbytes(16), pake_entropy=entropy)
         join = peer.make_join(challenge, name=name, cpu=cpu, host_run=host_run)
-        proof = None
+        pake = proof = None
         if challenge["password"]:
-            from .core.fairness import password_proof
-
-            proof = password_proof(
-                password if password is not None else (self._password or ""),
-                table_id=self.host.table_id,
-                host_key=self.host.key.public,
-                nonce=bytes.fromhex(challenge["nonce"]),
-                player_key=peer.key.public,
+            table = self.host.table_id
+            answer = joiner_answer(
+                password_verifier(
+                    password if password is not None else (self._password or ""), table
+                ),
+                self.rng.randbytes(ENTROPY_BYTES),
+                bytes.fromhex(challenge["pake"]),
+                Binding(
+                    table, self.host.key.public, bytes.fromhex(challenge["nonce"]), peer.key.public
+                ),
             )
+            pake, proof = answer.message, answer.proof
         peer.seat = challenge["seat"]
         self.seats[conn] = Seat(conn, peer, bot, name)
-        self._host_outputs(self.host.join(conn, join.to_json(), proof, self.now, trusted=True))
+        self._host_outputs(
+            self.host.join(conn, join.to_json(), proof, self.now, pake=pake, trusted=True)
+        )
         return conn
 
     def add_spectator(self) -> Conn:

@@ -3,10 +3,12 @@
 
 This script is an *independent* statement of protocol/SPEC.md: it deliberately imports
 nothing from the ``p2pdice`` package and nothing from the rest of the repository. It uses the
-Python standard library and ``cryptography`` (Ed25519) only, and re-implements from the prose
-of SPEC.md everything a vector needs: framing and tagged hashes (§2.1, §2.2), the canonical
-JSON encoder and strict decoder (§2.3), signatures with contexts (§2.4), the table id and the
-comparison code (§3.1, §3.5), the password proof (§3.4), commitments, the commitment set, the
+Python standard library and ``cryptography`` (Ed25519, scrypt), plus ``spake2`` for the
+password exchange's group arithmetic only, and re-implements from the prose of SPEC.md
+everything a vector needs: framing and tagged hashes (§2.1, §2.2), the canonical JSON encoder
+and strict decoder (§2.3), signatures with contexts (§2.4), the table id and the comparison
+code (§3.1, §3.5), the password verifier and key confirmations (§3.4), commitments, the
+commitment set, the
 shared randomness R, dice and the random starter (§5), and the hash-chained transcript (§6.1).
 If the package and this script disagree on a vector, one of them misreads SPEC.md.
 
@@ -56,7 +58,10 @@ TAG_BEACON = "p2pdice/v1/beacon"
 TAG_DICE = "p2pdice/v1/dice"
 TAG_STARTER = "p2pdice/v1/starter"
 TAG_COMPARE = "p2pdice/v1/compare"
-TAG_PASSWORD = "p2pdice/v1/password"
+TAG_PASSWORD_JOINER = "p2pdice/v1/password/joiner"
+TAG_PASSWORD_HOST = "p2pdice/v1/password/host"
+TAG_PASSWORD_CONFIRM_JOINER = "p2pdice/v1/password/confirm/joiner"
+TAG_PASSWORD_CONFIRM_HOST = "p2pdice/v1/password/confirm/host"
 CTX_MESSAGE = "p2pdice/v1/sig/message"
 CTX_ENTRY = "p2pdice/v1/sig/entry"
 
@@ -509,18 +514,40 @@ def comparison_code(start_entry_hash: bytes) -> str:
     return "-".join(d[i : i + 5] for i in range(0, 20, 5))
 
 
-def password_proof(
-    password: str, table_id: bytes, host_key: bytes, nonce: bytes, player_key: bytes
-) -> bytes:
-    msg = (
-        frame(TAG_PASSWORD.encode("ascii"))
-        + frame(table_id)
-        + frame(host_key)
-        + frame(nonce)
-        + frame(player_key)
+def password_verifier(password: str, table_id: bytes) -> bytes:
+    """§3.4: scrypt(N = 2^15, r = 8, p = 1, 32 bytes) of UTF-8(NFC(password)), salt = table id."""
+    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
+    data = unicodedata.normalize("NFC", password).encode("utf-8")
+    return Scrypt(salt=table_id, length=32, n=2**15, r=8, p=1).derive(data)
+
+
+def password_confirmations(
+    shared: bytes, table_id: bytes, host_key: bytes, nonce: bytes, player_key: bytes
+) -> tuple[bytes, bytes]:
+    """§3.4: (joiner's, host's) confirmation: HMAC-SHA256(shared key, framed(tag, ...))."""
+    fields = (table_id, host_key, nonce, player_key)
+    return (
+        hmac_sha256(shared, framed(TAG_PASSWORD_CONFIRM_JOINER, *fields)),
+        hmac_sha256(shared, framed(TAG_PASSWORD_CONFIRM_HOST, *fields)),
     )
-    # SPEC 3.4: the key is the UTF-8 of the NFC form, so composed and decomposed input agree.
-    return hmac_sha256(unicodedata.normalize("NFC", password).encode("utf-8"), msg)
+
+
+def spake2_pair(
+    host_verifier: bytes, joiner_verifier: bytes, host_entropy: bytes, joiner_entropy: bytes
+) -> tuple[bytes, bytes, bytes, bytes]:
+    """(host message, joiner message, host's shared key, joiner's shared key). The group
+    arithmetic is python-spake2's (Ed25519, its M and N; §3.4 names every input)."""
+    from spake2 import SPAKE2_A, SPAKE2_B
+
+    def once(data: bytes) -> Callable[[int], bytes]:
+        return lambda n: data if n == len(data) else b""
+
+    ids = {"idA": TAG_PASSWORD_JOINER.encode(), "idB": TAG_PASSWORD_HOST.encode()}
+    host = SPAKE2_B(host_verifier, entropy_f=once(host_entropy), **ids)
+    joiner = SPAKE2_A(joiner_verifier, entropy_f=once(joiner_entropy), **ids)
+    host_msg, joiner_msg = host.start(), joiner.start()
+    return host_msg, joiner_msg, host.finish(joiner_msg), joiner.finish(host_msg)
 
 
 def seed_commit(
@@ -2292,53 +2319,84 @@ def gen_password() -> dict:
     _, host = keypair(det("pw/host"))
     _, player = keypair(det("pw/player"))
     nonce = det("pw/nonce", 16)
-    cases = [
+    host_entropy = det("pw/host-entropy/1") + det("pw/host-entropy/2")
+    joiner_entropy = det("pw/joiner-entropy/1") + det("pw/joiner-entropy/2")
+    same = [
         ("ASCII password", "correct horse battery staple"),
-        ("empty password (HMAC with an empty key)", ""),
+        ("empty password (scrypt of no bytes)", ""),
         ("non-ASCII password (NFC, precomposed é U+00E9)", "caf\u00e9"),
         (
-            "the same word in NFD (e + U+0301): normalised to NFC first, so the same proof",
+            "the same word in NFD (e + U+0301): normalised to NFC first, so the same verifier",
             "cafe\u0301",
         ),
         ("emoji password", "🎲🎲🎲"),
-        ("password longer than the 64-byte HMAC block (HMAC hashes the key first)", "x" * 100),
         ("password with a space and a trailing space kept as is", "open sesame "),
     ]
+    cases = [(c, pw, pw, nonce) for c, pw in same]
+    cases.append(
+        (
+            "ASCII password with another nonce: the same messages, other confirmations",
+            same[0][1],
+            same[0][1],
+            det("pw/nonce2", 16),
+        )
+    )
+    cases.append(
+        (
+            "the joiner's password is wrong: the keys differ and the host refuses (BAD_PASSWORD)",
+            same[0][1],
+            "correct horse battery stapler",
+            nonce,
+        )
+    )
     tests = []
-    for comment, pw in cases:
+    for comment, host_pw, joiner_pw, n in cases:
+        host_verifier = password_verifier(host_pw, tid)
+        joiner_verifier = password_verifier(joiner_pw, tid)
+        host_msg, joiner_msg, host_shared, joiner_shared = spake2_pair(
+            host_verifier, joiner_verifier, host_entropy, joiner_entropy
+        )
+        joiner_proof, host_expected = password_confirmations(joiner_shared, tid, host, n, player)
+        want, host_answer = password_confirmations(host_shared, tid, host, n, player)
+        valid = hmac.compare_digest(want, joiner_proof)
+        require(valid == (host_pw == joiner_pw), f"password case {comment!r}")
+        require(valid == (host_expected == host_answer), "the joiner checks the host's answer")
         tests.append(
             {
                 "comment": comment,
-                "password": pw,
+                "host_password": host_pw,
+                "joiner_password": joiner_pw,
                 "table_id": tid.hex(),
                 "host_key": host.hex(),
-                "nonce": nonce.hex(),
+                "nonce": n.hex(),
                 "player_key": player.hex(),
-                "proof": password_proof(pw, tid, host, nonce, player).hex(),
+                "host_entropy": host_entropy.hex(),
+                "joiner_entropy": joiner_entropy.hex(),
+                "verifier": host_verifier.hex(),
+                "host_message": host_msg.hex(),
+                "joiner_message": joiner_msg.hex(),
+                "joiner_proof": joiner_proof.hex(),
+                "host_proof": host_answer.hex() if valid else None,
+                "result": "valid" if valid else "invalid",
+                "reason": None if valid else "BAD_PASSWORD",
             }
         )
-    other_nonce = det("pw/nonce2", 16)
-    tests.append(
-        {
-            "comment": "ASCII password with another nonce: a different proof",
-            "password": cases[0][1],
-            "table_id": tid.hex(),
-            "host_key": host.hex(),
-            "nonce": other_nonce.hex(),
-            "player_key": player.hex(),
-            "proof": password_proof(cases[0][1], tid, host, other_nonce, player).hex(),
-        }
-    )
-    require(len({t["proof"] for t in tests}) == len(tests) - 1, "distinct proofs but NFC/NFD")
-    require(tests[2]["proof"] == tests[3]["proof"], "NFC and NFD give one proof")
+    require(tests[2]["verifier"] == tests[3]["verifier"], "NFC and NFD give one verifier")
+    require(tests[2]["joiner_proof"] == tests[3]["joiner_proof"], "NFC and NFD: one exchange")
+    require(len({t["verifier"] for t in tests[:6]}) == 5, "distinct verifiers but NFC/NFD")
+    require(tests[6]["joiner_message"] == tests[0]["joiner_message"], "nonce is not in messages")
+    require(tests[6]["joiner_proof"] != tests[0]["joiner_proof"], "nonce is in confirmations")
     return envelope(
         "password",
         "SPEC.md §3.4",
         [
             group(
                 "password",
-                "proof = HMAC-SHA256(key = UTF-8(password), frame(password tag) || "
-                "frame(table_id) || frame(host_key) || frame(nonce) || frame(player_key))",
+                "verifier = scrypt(UTF-8(NFC(password)), salt = table_id, N = 2^15, r = 8, p = 1, "
+                "32 bytes); SPAKE2 over Ed25519 (joiner = side A, host = side B, identities "
+                "p2pdice/v1/password/joiner and p2pdice/v1/password/host, each side's scalar = "
+                "its 64 entropy bytes big-endian mod L); confirmation = HMAC-SHA256(shared key, "
+                "framed(confirm tag, table_id, host_key, nonce, player_key))",
                 tests,
             )
         ],

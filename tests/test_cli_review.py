@@ -61,14 +61,16 @@ def _saved(home: Path, table_json: str | None) -> Path:
 
 
 def test_a_saved_table_loads(tmp_path: Path) -> None:
-    _saved(tmp_path, json.dumps({"name": "Kitchen", "cpu": ["hard"], "password": None}))
-    saved = load_saved_table(tmp_path, TABLE_ID)
-    assert (saved.lines, saved.name, saved.cpu, saved.password) == (
-        [b'{"seq":0}'],
-        "Kitchen",
-        ["hard"],
-        None,
-    )
+    for n, settings in enumerate(
+        (
+            {"name": "Kitchen", "cpu": ["hard"], "password_verifier": None},
+            {"name": "Kitchen", "cpu": ["hard"], "password_verifier": "ab" * 32},
+            {"name": "Kitchen", "cpu": ["hard"], "password": "old files kept it"},  # converted
+        )
+    ):
+        _saved(tmp_path / str(n), json.dumps(settings))
+        saved = load_saved_table(tmp_path / str(n), TABLE_ID)
+        assert (saved.lines, saved.name, saved.cpu) == ([b'{"seq":0}'], "Kitchen", ["hard"])
 
 
 @pytest.mark.parametrize(
@@ -80,6 +82,8 @@ def test_a_saved_table_loads(tmp_path: Path) -> None:
         ("[1, 2]", "is corrupt"),
         ('{"name": "x", "cpu": "hard", "password": null}', "is corrupt"),
         ('{"cpu": [], "password": null}', "is corrupt"),
+        ('{"name": "x", "cpu": [], "password_verifier": "AB"}', "is corrupt"),
+        ('{"name": "x", "cpu": [], "password_verifier": 7}', "is corrupt"),
     ],
 )
 def test_a_missing_or_corrupt_table_json_is_a_clear_error(

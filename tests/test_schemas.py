@@ -453,7 +453,7 @@ def test_typed_definitions_and_frames_validate() -> None:
             if kind in ("join", "commit", "contribute"):
                 assert_valid(f"message.schema.json#/$defs/{kind}_message", value)
             frame = (
-                {"type": "join", "msg": value, "proof": None}
+                {"type": "join", "msg": value, "pake": None, "proof": None}
                 if kind == "join"
                 else {"type": "send", "msg": value}
             )
@@ -472,14 +472,19 @@ def test_handshake_frames_validate() -> None:
         assert_valid("frame_to_host.schema.json#/$defs/auth_message", auth)
         assert_valid("frame_to_host.schema.json", {"type": "auth", "auth": auth})
     for frame in (
-        {"type": "join", "msg": _events_and_messages()[1][0], "proof": "ab" * 32},
+        {
+            "type": "join",
+            "msg": _events_and_messages()[1][0],
+            "pake": "42" + "ab" * 32,
+            "proof": "ab" * 32,
+        },
         {"type": "spectate"},
         {"type": "sync", "from": 0},
     ):
         assert_valid("frame_to_host.schema.json", frame)
     for frame in (
-        {"type": "welcome", "seat": 3},
-        {"type": "welcome", "seat": None},
+        {"type": "welcome", "seat": 3, "proof": "ab" * 32},
+        {"type": "welcome", "seat": None, "proof": None},
         {"type": "accepted", "ref": "cd" * 32, "seq": None},
         {"type": "accepted", "ref": "cd" * 32, "seq": 17},
         {"type": "status", "connected": [0, 2], "phase": "bidding", "turn": 2, "deadline_ms": 900},

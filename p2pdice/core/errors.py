@@ -65,7 +65,8 @@ class Reason(StrEnum):
     MISSING_GAME_OVER = "MISSING_GAME_OVER"  #: a transcript without its game-over entry
     # Joining and the connection (SPEC.md 3, 10)
     BAD_CHALLENGE = "BAD_CHALLENGE"  #: a join or auth that answers another challenge
-    BAD_PASSWORD = "BAD_PASSWORD"  #: the password proof is wrong or missing
+    BAD_PASSWORD = "BAD_PASSWORD"  #: the password exchange failed, or no password was given
+    PASSWORD_THROTTLED = "PASSWORD_THROTTLED"  #: too many failed password exchanges; wait
     TABLE_FULL = "TABLE_FULL"  #: no free seat
     SEAT_TAKEN = "SEAT_TAKEN"  #: the seat offered is no longer free
     ALREADY_SEATED = "ALREADY_SEATED"  #: this key already holds a seat

@@ -6,13 +6,11 @@ draws randomness.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .hashing import Tag, framed, tagged_hash, tagged_hmac
+from .hashing import Tag, tagged_hash, tagged_hmac
 
 SECRET_SIZE = 32
 ACCEPT_BELOW = 252  # the largest multiple of 6 not above 256: bytes >= 252 are skipped
@@ -131,15 +129,6 @@ def draw_starter(beacon_r: bytes, *, table_id: bytes, seats: Sequence[int]) -> i
             if b < limit:
                 return ordered[b % k]
     raise AssertionError("unreachable")  # pragma: no cover
-
-
-def password_proof(
-    password: str, *, table_id: bytes, host_key: bytes, nonce: bytes, player_key: bytes
-) -> bytes:
-    """Proof of the table password, bound to one challenge; the password never travels."""
-    message = framed(Tag.PASSWORD, table_id, host_key, nonce, player_key)
-    key = unicodedata.normalize("NFC", password).encode("utf-8")
-    return hmac.new(key, message, hashlib.sha256).digest()
 
 
 def comparison_code(start_entry_hash: bytes) -> str:

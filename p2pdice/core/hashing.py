@@ -20,7 +20,10 @@ class Tag(StrEnum):
     DICE = "p2pdice/v1/dice"  #: HMAC input for dice derivation
     STARTER = "p2pdice/v1/starter"  #: HMAC input for the random first starter
     COMPARE = "p2pdice/v1/compare"  #: comparison code
-    PASSWORD = "p2pdice/v1/password"  #: password proof
+    PASSWORD_JOINER = "p2pdice/v1/password/joiner"  #: SPAKE2 identity of the joiner (side A)
+    PASSWORD_HOST = "p2pdice/v1/password/host"  #: SPAKE2 identity of the host (side B)
+    PASSWORD_CONFIRM_JOINER = "p2pdice/v1/password/confirm/joiner"  #: joiner's key confirmation
+    PASSWORD_CONFIRM_HOST = "p2pdice/v1/password/confirm/host"  #: host's key confirmation
     RULES = "p2pdice/v1/rules"  #: rules hash for discovery
     SIG_MESSAGE = "p2pdice/v1/sig/message"  #: signature context of player messages
     SIG_ENTRY = "p2pdice/v1/sig/entry"  #: signature context of host entries

@@ -19,13 +19,12 @@ opening is missing.
 
 from __future__ import annotations
 
-import hmac
 from typing import Any
 
-from .auth import auth_parts, sign_auth
+from .auth import GuessThrottle, auth_parts, sign_auth
 from .errors import LocalError, Reason, RemoteError
 from .events import make_event
-from .fairness import contribution_matches, password_proof
+from .fairness import contribution_matches
 from .game import Phase
 from .hashing import Tag
 from .host_clock import ACK_WAIT, COMMIT_WAIT, STRIKES_TO_ABSENT, TIMER_SLACK, HostClock
@@ -41,6 +40,7 @@ from .host_outputs import (
     _Waiting,
 )
 from .messages import Message, parse_message
+from .pake import Binding, HostExchange, password_verifier
 from .rules import Rules
 from .signing import SigningKey, verify
 from .table import (
@@ -89,6 +89,8 @@ class HostTable(HostClock):
         password: str | None = None,
         now: float = 0.0,
     ) -> None:
+        """`password` is stretched into the table's verifier (pake.password_verifier) as soon
+        as the table id exists; only the verifier is kept."""
         genesis = make_event(
             "genesis",
             protocol=1,
@@ -98,12 +100,22 @@ class HostTable(HostClock):
             nonce=nonce,
             host_cpu=host_cpu,
         )
-        self._setup(key, password, genesis_state(genesis), now)
+        state = genesis_state(genesis)
+        verifier = None if password is None else password_verifier(password, state.table_id)
+        self._setup(key, verifier, state, now)
         self._append(build_entry(key, 0, ZERO_HASH, event=genesis))
 
-    def _setup(self, key: SigningKey, password: str | None, state: TableState, now: float) -> None:
+    def _setup(
+        self, key: SigningKey, password_verifier: bytes | None, state: TableState, now: float
+    ) -> None:
         self.key = key
-        self.password = password
+        #: The table password stretched by scrypt (SPEC.md 3.4); the password itself is not kept.
+        self.password_verifier = password_verifier
+        self.guesses = GuessThrottle()
+        self._exchanges: dict[Conn, HostExchange] = {}  # the open password exchanges
+        #: Connections that proved the password, with the key they proved it for and the
+        #: host's confirmation: a join refused for another reason may be sent again.
+        self._proven: dict[Conn, tuple[bytes, bytes]] = {}
         self.state = state
         self.chain = ChainIndex()
         self.entries: list[Entry] = []
@@ -116,11 +128,17 @@ class HostTable(HostClock):
         self._strikes: dict[int, int] = {}
         self._returning: set[int] = set()
         self._awaiting_stand_in: set[int] = set()
+        self._ack_grace: set[int] = set()
         self._wait = _Waiting(since=now)
 
     @classmethod
     def resume(
-        cls, *, key: SigningKey, lines: list[bytes], password: str | None, now: float
+        cls,
+        *,
+        key: SigningKey,
+        lines: list[bytes],
+        password_verifier: bytes | None,
+        now: float,
     ) -> HostTable:
         """A host restarted on its own saved log picks the table up where it stopped.
 
@@ -135,13 +153,15 @@ class HostTable(HostClock):
         if state is None or state.host_key != key.public:
             raise LocalError(Reason.WRONG_KEY, "this log was written by another host key")
         table = cls.__new__(cls)
-        table._setup(key, password, state, now)
+        table._setup(key, password_verifier, state, now)
         for entry in entries:
             table._append(entry)
         table.notes = list(replayer.notes)
         for seat in range(state.rules.seats):
             if state.game is not None and state.game.dice[seat] > 0:
                 table._gone_since[seat] = now
+                if state.phase == TablePhase.RESULT:
+                    table._ack_grace.add(seat)
         table._after_change(state, now)
         return table
 
@@ -174,25 +194,49 @@ class HostTable(HostClock):
 
     # ---- connections ---------------------------------------------------------------------
 
-    def challenge(self, conn: Conn, nonce: bytes, *, reserve: bool = True) -> dict[str, Any]:
+    def challenge(
+        self, conn: Conn, nonce: bytes, *, reserve: bool = True, pake_entropy: bytes = b""
+    ) -> dict[str, Any]:
         """What a new connection is told; it reserves a free seat while the lobby is open
-        (unless the connection said it only wants to watch)."""
+        (unless the connection said it only wants to watch). When a seat is offered at a
+        table with a password, the challenge opens a password exchange, whose secret scalar
+        comes from `pake_entropy` (pake.ENTROPY_BYTES fresh random bytes)."""
         lobby = self.state.phase == TablePhase.LOBBY
         seat = self.free_seat() if lobby and reserve else None
         self._challenges[conn] = (nonce, seat)
+        pake = None
+        if self.password_verifier is not None and seat is not None:
+            exchange = HostExchange(self.password_verifier, pake_entropy)
+            self._exchanges[conn] = exchange
+            pake = exchange.message.hex()
         return {
             "table": self.table_id.hex(),
             "host": self.key.public.hex(),
             "nonce": nonce.hex(),
             "seat": seat,
-            "password": self.password is not None,
+            "password": self.password_verifier is not None,
+            "pake": pake,
         }
 
     def join(
-        self, conn: Conn, message: Any, proof: bytes | None, now: float, *, trusted: bool = False
+        self,
+        conn: Conn,
+        message: Any,
+        proof: bytes | None,
+        now: float,
+        *,
+        pake: bytes | None = None,
+        source: str = "",
+        trusted: bool = False,
     ) -> list[Output]:
-        """A join answering this connection's challenge. Only a `trusted` (in-process)
-        connection may say its seat is run by the host."""
+        """A join answering this connection's challenge, with the joiner's password exchange
+        message `pake` and confirmation `proof` at a table with a password. Only a `trusted`
+        (in-process) connection may say its seat is run by the host. `source` (the peer's
+        address) is what failed password exchanges are throttled by; trusted connections are
+        not throttled.
+
+        The seat is checked before the password, so a refusal never tells whether a guess
+        was right at a table that has no seat to give (SPEC.md 3.4)."""
         try:
             msg = parse_message(message)
             nonce, seat = self._challenge_of(conn)
@@ -204,20 +248,13 @@ class HostTable(HostClock):
                 )
             if bytes.fromhex(msg.body["nonce"]) != nonce or msg.table != self.table_id:
                 raise RemoteError(Reason.BAD_CHALLENGE, "the join answers another challenge")
-            if self.password is not None:
-                want = password_proof(
-                    self.password,
-                    table_id=self.table_id,
-                    host_key=self.key.public,
-                    nonce=nonce,
-                    player_key=msg.bytes_field("key"),
-                )
-                if proof is None or not hmac.compare_digest(want, proof):
-                    raise RemoteError(Reason.BAD_PASSWORD, "wrong password")
             if seat is None:
                 raise RemoteError(Reason.TABLE_FULL, "no seat is free")
             if msg.seat != seat:
                 raise RemoteError(Reason.SEAT_TAKEN, f"seat {seat} was offered, not {msg.seat}")
+            host_proof = self._check_password(
+                conn, msg, nonce, pake, proof, now, source=source, trusted=trusted
+            )
         except RemoteError as err:
             return [Rejected(conn, err.reason, err.detail)]
         outputs = self._post_msg(conn, msg, now)
@@ -228,11 +265,55 @@ class HostTable(HostClock):
             self._release_seat(conn)
         elif not refused:
             del self._challenges[conn]
+            self._proven.pop(conn, None)
             self._bind(conn, msg.seat, now, msg.bytes_field("key"))
-            outputs.append(Seated(conn, msg.seat))
+            outputs.append(Seated(conn, msg.seat, host_proof))
             outputs += self._maybe_start(now)
             outputs += self.tick(now)
         return outputs
+
+    def _check_password(
+        self,
+        conn: Conn,
+        msg: Message,
+        nonce: bytes,
+        pake: bytes | None,
+        proof: bytes | None,
+        now: float,
+        *,
+        source: str,
+        trusted: bool,
+    ) -> bytes | None:
+        """The host's confirmation for the welcome (None at a table without a password), or
+        RemoteError. Each connection's exchange tests one guess."""
+        if self.password_verifier is None:
+            return None
+        player_key = msg.bytes_field("key")
+        proven = self._proven.get(conn)
+        if proven is not None and proven[0] == player_key:
+            return proven[1]  # this connection proved the password for this key already
+        if pake is None or proof is None:
+            raise RemoteError(Reason.BAD_PASSWORD, "this table needs a password")
+        wait = 0.0 if trusted else self.guesses.wait(source, now)
+        if wait > 0:
+            raise RemoteError(
+                Reason.PASSWORD_THROTTLED,
+                f"too many wrong passwords at this table; try again in {int(wait) + 1} s",
+            )
+        exchange = self._exchanges.pop(conn, None)
+        if exchange is None:
+            raise RemoteError(
+                Reason.BAD_PASSWORD, "this connection's password exchange is used up; reconnect"
+            )
+        binding = Binding(self.table_id, self.key.public, nonce, player_key)
+        host_proof = exchange.check(pake, proof, binding)
+        if host_proof is None:
+            if not trusted:
+                self.guesses.failed(source, now)
+            raise RemoteError(Reason.BAD_PASSWORD, "wrong password")
+        self.guesses.succeeded(source)
+        self._proven[conn] = (player_key, host_proof)
+        return host_proof
 
     def authenticate(self, conn: Conn, auth: Any, now: float) -> list[Output]:
         """A returning seat (or a stand-in) proves it holds the seat's key."""
@@ -259,15 +340,22 @@ class HostTable(HostClock):
         except RemoteError as err:
             return [Rejected(conn, err.reason, err.detail)]
         del self._challenges[conn]
+        self._forget_exchange(conn)
         self._bind(conn, seat, now, key)
         return [Seated(conn, seat), *self.tick(now)]
 
     def spectate(self, conn: Conn) -> list[Output]:
         self._challenges.pop(conn, None)
+        self._forget_exchange(conn)
         return [Seated(conn, None)]
+
+    def _forget_exchange(self, conn: Conn) -> None:
+        self._exchanges.pop(conn, None)
+        self._proven.pop(conn, None)
 
     def disconnected(self, conn: Conn, now: float) -> list[Output]:
         self._challenges.pop(conn, None)
+        self._forget_exchange(conn)
         seat = self._conn_seat.pop(conn, None)
         if seat is None:
             return []

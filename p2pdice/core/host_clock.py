@@ -41,6 +41,10 @@ class HostClock:
     _strikes: dict[int, int]
     _returning: set[int]
     _awaiting_stand_in: set[int]
+    #: Seats whose acknowledgement a resumed host still waits for although they have not
+    #: reconnected yet: theirs may have died with the old process, and a resent one must not
+    #: find the round gone (verify --mine would call it dropped).
+    _ack_grace: set[int]
 
     # ---- the clock -----------------------------------------------------------------------
 
@@ -296,8 +300,13 @@ class HostClock:
     def _step_result(self, now: float) -> list[Output]:
         state, game = self.state, self.state.game
         assert game is not None
-        acked = all(s in state.acks or not self.seat_connected(s) for s in range(len(game.dice)))
+        acked = all(
+            s in state.acks or not (self.seat_connected(s) or s in self._ack_grace)
+            for s in range(len(game.dice))
+        )
         settled = acked or now >= self._wait.since + ACK_WAIT
+        if settled:
+            self._ack_grace.clear()
         if game.phase == Phase.GAME_OVER:
             if settled:
                 reason = game_over_reason(state)

@@ -42,6 +42,8 @@ class Accepted:
 class Seated:
     conn: Conn
     seat: int | None  #: None for a spectator
+    #: The host's password confirmation for the welcome (SPEC.md 3.4), or None.
+    proof: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)

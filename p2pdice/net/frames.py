@@ -12,8 +12,12 @@ from typing import Any
 from ..core import shape
 from ..core.codec import decode, encode
 from ..core.errors import Reason, RemoteError
+from ..core.pake import MESSAGE_BYTES
 
 MAX_FRAME = 64 * 1024
+
+#: A SPAKE2 message (SPEC.md 3.4): 33 bytes in hex.
+PAKE_MESSAGE = shape.hexbytes(MESSAGE_BYTES)
 
 
 def _obj(value: Any) -> bool:
@@ -21,7 +25,11 @@ def _obj(value: Any) -> bool:
 
 
 TO_HOST: Mapping[str, Mapping[str, shape.Check]] = {
-    "join": {"msg": _obj, "proof": shape.nullable(shape.HEX32)},
+    "join": {
+        "msg": _obj,
+        "pake": shape.nullable(PAKE_MESSAGE),
+        "proof": shape.nullable(shape.HEX32),
+    },
     "auth": {"auth": _obj},
     "spectate": {},
     "send": {"msg": _obj},
@@ -36,9 +44,10 @@ TO_CLIENT: Mapping[str, Mapping[str, shape.Check]] = {
         "nonce": shape.HEX16,
         "seat": shape.nullable(shape.seat),
         "password": shape.boolean,
+        "pake": shape.nullable(PAKE_MESSAGE),
         "entries": shape.uint,
     },
-    "welcome": {"seat": shape.nullable(shape.seat)},
+    "welcome": {"seat": shape.nullable(shape.seat), "proof": shape.nullable(shape.HEX32)},
     "entry": {"entry": _obj},
     "accepted": {"ref": shape.HEX32, "seq": shape.nullable(shape.uint)},
     "error": {

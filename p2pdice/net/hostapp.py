@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import random
+import re
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,8 +21,10 @@ from aiohttp import web
 
 from ..bots.registry import load_bot
 from ..core.codec import encode
+from ..core.errors import LocalError, Reason
 from ..core.fairness import rules_hash
 from ..core.host import HostTable
+from ..core.pake import password_verifier
 from ..core.rules import Rules
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
@@ -43,7 +46,31 @@ class TableConfig:
     name: str
     rules: Rules
     cpu: list[str] = field(default_factory=list)  #: difficulties of host-run CPU seats
-    password: str | None = None
+    password: str | None = None  #: a new table's password (only its verifier is kept)
+
+
+def saved_password_verifier(path: Path, table_id: bytes) -> bytes | None:
+    """The password verifier a hosted table saved in its table.json (SPEC.md 3.4). A file
+    written before verifiers holds the plain password: its verifier is derived here, and the
+    caller's next save replaces the password with it. LocalError when the file is unusable:
+    resuming a password table without its password would open it to anyone."""
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise LocalError(Reason.INTERNAL, f"cannot read {path}: {err}") from None
+    if isinstance(saved, dict) and "password_verifier" in saved:
+        value = saved["password_verifier"]
+        if value is None:
+            return None
+        if isinstance(value, str) and re.fullmatch("[0-9a-f]{64}", value):
+            return bytes.fromhex(value)
+    elif isinstance(saved, dict) and "password" in saved:
+        legacy = saved["password"]
+        if legacy is None:
+            return None
+        if isinstance(legacy, str):
+            return password_verifier(legacy, table_id)
+    raise LocalError(Reason.INTERNAL, f"{path} holds no usable password verifier")
 
 
 class HostedTable:
@@ -55,7 +82,10 @@ class HostedTable:
         loop_now = asyncio.get_running_loop().time()
         if resume_lines:
             self.host = HostTable.resume(
-                key=service.key, lines=resume_lines, password=config.password, now=loop_now
+                key=service.key,
+                lines=resume_lines,
+                password_verifier=None,  # read from the table's own table.json below
+                now=loop_now,
             )
         else:
             self.host = HostTable(
@@ -69,6 +99,10 @@ class HostedTable:
             )
         self.id = self.host.table_id.hex()
         self.folder = service.home / "hosted" / self.id
+        if resume_lines:
+            self.host.password_verifier = saved_password_verifier(
+                self.folder / "table.json", self.host.table_id
+            )
         self.log = AppendLog(self.folder / "log.jsonl")
         if not resume_lines:
             for line in self.host.lines():
@@ -92,7 +126,13 @@ class HostedTable:
         return f"/t/{self.id}"
 
     def _save_config(self) -> None:
-        data = {"name": self.config.name, "cpu": self.config.cpu, "password": self.config.password}
+        verifier = self.host.password_verifier
+        data = {
+            "name": self.config.name,
+            "cpu": self.config.cpu,
+            # The scrypt verifier, never the password (a stolen file costs scrypt per guess).
+            "password_verifier": None if verifier is None else verifier.hex(),
+        }
         atomic_write(self.folder / "table.json", json.dumps(data).encode(), private=True)
 
     def _on_entry(self, entry: Entry) -> None:
@@ -127,7 +167,8 @@ class HostedTable:
             bot=load_bot(difficulty),
             rng=random.Random(),
             seat_hint=seat_hint,
-            password=self.config.password,  # CPU seats join like anyone, password included
+            # CPU seats join like anyone, password exchange included, from the verifier.
+            password_verifier=self.host.password_verifier,
         )
 
     def start_cpu_seats(self) -> None:
@@ -170,7 +211,7 @@ class HostedTable:
             "seats": f"{taken}/{rules.seats}",
             "phase": phase,
             "hk": self.host.key.public[:8].hex(),
-            "pw": "1" if self.config.password else "0",
+            "pw": "1" if self.host.password_verifier is not None else "0",
             "cpu": str(state.host_cpu),
         }
 

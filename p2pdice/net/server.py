@@ -34,6 +34,7 @@ from ..core.host import (
     RetireStandIn,
     Seated,
 )
+from ..core.pake import ENTROPY_BYTES
 from ..core.table import TablePhase
 from ..core.transcript import Entry
 from .frames import MAX_FRAME, TO_HOST, decode_frame, encode_frame, error_frame
@@ -72,6 +73,7 @@ class Connection:
     writer: asyncio.Task[None] | None = None
     closed: bool = False
     hang_up: Callable[[], Awaitable[Any]] | None = None  #: ends the socket (not for local links)
+    address: str = ""  #: the peer's IP address ("" for local links)
 
 
 class TableServer:
@@ -146,7 +148,12 @@ class TableServer:
     # ---- connections ---------------------------------------------------------------------
 
     def open(
-        self, deliver: Callable[[str], Any], *, local: bool = False, reserve: bool = True
+        self,
+        deliver: Callable[[str], Any],
+        *,
+        local: bool = False,
+        reserve: bool = True,
+        address: str = "",
     ) -> Connection | None:
         """A new connection is told the challenge; None when the table is full of connections."""
         if (
@@ -156,13 +163,18 @@ class TableServer:
         ):
             return None
         limits = self.limits
-        conn = Connection(next(self._ids), deliver, local=local)
+        conn = Connection(next(self._ids), deliver, local=local, address=address)
         conn.bucket = TokenBucket(rate=limits.rate, burst=limits.burst, tokens=limits.burst)
         conn.writer = asyncio.get_running_loop().create_task(
             self._write(conn), name=f"writer-{conn.id}"
         )
         self.connections[conn.id] = conn
-        challenge = self.host.challenge(conn.id, secrets.token_bytes(16), reserve=reserve)
+        challenge = self.host.challenge(
+            conn.id,
+            secrets.token_bytes(16),
+            reserve=reserve,
+            pake_entropy=secrets.token_bytes(ENTROPY_BYTES),
+        )
         self._queue(
             conn, encode_frame("challenge", protocol=1, entries=len(self.host.entries), **challenge)
         )
@@ -241,7 +253,18 @@ class TableServer:
         if not conn.handshaken:
             if kind == "join":
                 proof = bytes.fromhex(frame["proof"]) if frame["proof"] else None
-                self.apply(self.host.join(conn.id, frame["msg"], proof, now, trusted=conn.local))
+                pake = bytes.fromhex(frame["pake"]) if frame["pake"] else None
+                self.apply(
+                    self.host.join(
+                        conn.id,
+                        frame["msg"],
+                        proof,
+                        now,
+                        pake=pake,
+                        source=conn.address,  # failed passwords are throttled per address
+                        trusted=conn.local,
+                    )
+                )
             elif kind == "auth":
                 self.apply(self.host.authenticate(conn.id, frame["auth"], now))
             elif kind == "spectate":
@@ -292,7 +315,8 @@ class TableServer:
                 conn = self.connections.get(out.conn)
                 if conn is not None:
                     conn.handshaken, conn.seat, conn.spectator = True, out.seat, out.seat is None
-                    self._queue(conn, encode_frame("welcome", seat=out.seat))
+                    proof = None if out.proof is None else out.proof.hex()
+                    self._queue(conn, encode_frame("welcome", seat=out.seat, proof=proof))
                     self._queue(conn, encode_frame("status", **self.status()))
                 changed = True
             elif isinstance(out, NeedStandIn) and self._stand_in is not None:
@@ -349,7 +373,11 @@ class TableServer:
             await ws.send_str(encode_frame("closing", reason="the table is closing"))
             await ws.close()
             return ws
-        conn = self.open(ws.send_str, reserve=request.query.get("spectate") != "1")
+        conn = self.open(
+            ws.send_str,
+            reserve=request.query.get("spectate") != "1",
+            address=request.remote or "",
+        )
         if conn is None:
             await ws.send_str(
                 error_frame(Reason.TOO_MANY_CONNECTIONS, "this table has too many connections")

@@ -10,8 +10,10 @@ both drive the same code. Bots and the terminal UI read `view()` and call `act()
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 import random
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,10 +23,10 @@ from typing import Any
 from ..bots.registry import Bot
 from ..core.codec import encode
 from ..core.errors import Reason, RemoteError
-from ..core.fairness import password_proof
 from ..core.game import Action
 from ..core.host import sign_auth
 from ..core.messages import parse_message
+from ..core.pake import ENTROPY_BYTES, Binding, joiner_answer, password_verifier
 from ..core.peer import Alarm, Applied, NeedSecrets, Peer, PeerOutput, Secrets, Send
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
@@ -42,6 +44,7 @@ log = logging.getLogger("p2pdice.client")
 #: Errors after which retrying cannot help.
 FATAL = {
     Reason.BAD_PASSWORD,
+    Reason.PASSWORD_THROTTLED,
     Reason.TABLE_FULL,
     Reason.BAD_CHALLENGE,
     Reason.NOT_SEATED,
@@ -70,6 +73,7 @@ class ClientSession:
         home: Path | None,
         mode: str = "play",  # "play" or "spectate"
         password: str | None = None,
+        password_verifier: bytes | None = None,
         cpu: bool = False,
         host_run: bool = False,
         bot: Bot | None = None,
@@ -85,6 +89,11 @@ class ClientSession:
         self.home = home
         self.mode = mode
         self.password = password
+        #: The table's stretched password (pake.password_verifier), when it is known already
+        #: (host-run seats get it from their host, which keeps no plain password).
+        self.password_verifier = password_verifier
+        #: The host's confirmation our welcome must carry after a join with a password.
+        self._host_proof: bytes | None = None
         self.cpu = cpu
         self.host_run = host_run
         self.bot = bot
@@ -105,7 +114,7 @@ class ClientSession:
         self.connected = False
         self._catch_up_to = 0
         self._resumed = False
-        self._pending_join: tuple[dict[str, Any], bytes | None] | None = None
+        self._pending_join: tuple[dict[str, Any], tuple[bytes, bytes] | None] | None = None
         self._seatless = False
         self._authing = False
         #: Set when this connection should be dropped and opened again (the transport obeys).
@@ -272,19 +281,35 @@ class ClientSession:
             bytes.fromhex(frame["nonce"]),
         )
         self._sync_to(len(self.peer.replayer.chain))
-        proof = None
+        self._host_proof = None
+        pake = None
         if frame["password"]:
-            if self.password is None:
+            if self.password is None and self.password_verifier is None:
                 self.fatal = (Reason.BAD_PASSWORD, "this table needs a password")
                 return
-            proof = password_proof(
-                self.password,
-                table_id=table,
-                host_key=host,
-                nonce=nonce,
-                player_key=self.key.public,
-            )
-        self._pending_join = (frame, proof)
+            if frame["pake"] is None:
+                self.fatal = (
+                    Reason.BAD_CHALLENGE,
+                    "the host asks for a password but opened no password exchange",
+                )
+                return
+            if self.password_verifier is None:
+                assert self.password is not None
+                # scrypt, about 0.1 s: once per table, kept for reconnects.
+                self.password_verifier = password_verifier(self.password, table)
+            try:
+                answer = joiner_answer(
+                    self.password_verifier,
+                    secrets.token_bytes(ENTROPY_BYTES),
+                    bytes.fromhex(frame["pake"]),
+                    Binding(table, host, nonce, self.key.public),
+                )
+            except ValueError as err:
+                self.fatal = (Reason.BAD_CHALLENGE, str(err))
+                return
+            pake = (answer.message, answer.proof)
+            self._host_proof = answer.host_proof
+        self._pending_join = (frame, pake)
         self._try_join()
 
     def _try_join(self) -> None:
@@ -295,12 +320,18 @@ class ClientSession:
         # challenge claims about the log's length).
         if self._pending_join is None or have < max(1, self._catch_up_to):
             return
-        challenge, proof = self._pending_join
+        challenge, pake = self._pending_join
         self._pending_join = None
         join = self.peer.make_join(challenge, name=self.name, cpu=self.cpu, host_run=self.host_run)
         self.peer.seat = challenge["seat"]
+        message, proof = pake if pake is not None else (None, None)
         self._send_frame(
-            encode_frame("join", msg=join.to_json(), proof=proof.hex() if proof else None)
+            encode_frame(
+                "join",
+                msg=join.to_json(),
+                pake=message.hex() if message else None,
+                proof=proof.hex() if proof else None,
+            )
         )
 
     def _open_store(self, table: bytes) -> None:
@@ -337,6 +368,19 @@ class ClientSession:
         self.connected = True
         self._authing = False
         self.last_progress = asyncio.get_running_loop().time()
+        expected, self._host_proof = self._host_proof, None
+        if expected is not None and (
+            frame["proof"] is None
+            or not hmac.compare_digest(bytes.fromhex(frame["proof"]), expected)
+        ):
+            # The host let us in without proving it knows the password: whoever answered is
+            # not the table's host (or not only), so nothing we play here can be trusted.
+            self.connected = False
+            self.fatal = (
+                Reason.BAD_PASSWORD,
+                "the host did not prove it knows the table password: it may be an impostor",
+            )
+            return
         seat = frame["seat"]
         if seat is not None:
             self.peer.seat = seat

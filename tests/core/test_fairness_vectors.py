@@ -15,9 +15,9 @@ from p2pdice.core.fairness import (
     derive_dice,
     draw_starter,
     opening_matches,
-    password_proof,
 )
 from p2pdice.core.hashing import framed, tagged_hash
+from p2pdice.core.pake import Binding, HostExchange, joiner_answer, password_verifier
 from p2pdice.core.signing import SigningKey, verify_raw
 from tests.support.vectors import case_ids, cases
 
@@ -89,14 +89,26 @@ def test_starter(group, test) -> None:
 
 @params("password.json")
 def test_password(group, test) -> None:
-    proof = password_proof(
-        test["password"],
-        table_id=h(test["table_id"]),
-        host_key=h(test["host_key"]),
-        nonce=h(test["nonce"]),
-        player_key=h(test["player_key"]),
+    table = h(test["table_id"])
+    binding = Binding(table, h(test["host_key"]), h(test["nonce"]), h(test["player_key"]))
+    verifier = password_verifier(test["host_password"], table)
+    assert verifier.hex() == test["verifier"]
+    host = HostExchange(verifier, h(test["host_entropy"]))
+    assert host.message.hex() == test["host_message"]
+    answer = joiner_answer(
+        password_verifier(test["joiner_password"], table),
+        h(test["joiner_entropy"]),
+        host.message,
+        binding,
     )
-    assert proof.hex() == test["proof"]
+    assert answer.message.hex() == test["joiner_message"]
+    assert answer.proof.hex() == test["joiner_proof"]
+    host_proof = host.check(answer.message, answer.proof, binding)
+    if test["result"] == "valid":
+        assert host_proof is not None and host_proof.hex() == test["host_proof"]
+        assert answer.host_proof == host_proof  # the joiner expects exactly this
+    else:
+        assert host_proof is None and test["host_proof"] is None
 
 
 @params("comparison_code.json")

@@ -72,7 +72,7 @@ MESSAGE_TYPES = [
     "next_round",
 ]
 KEYS = [
-    "type", "msg", "proof", "auth", "from", "body", "sig", "table", "seat", "counter", "head",
+    "type", "msg", "pake", "proof", "auth", "from", "body", "sig", "table", "seat", "counter", "head",
     "round", "attempt", "quantity", "face", "key", "name", "cpu", "host_run", "host", "nonce",
     "seed_commit", "contrib_commit", "commit_set", "contribution", "salt", "seed", "result",
 ]  # fmt: skip
@@ -106,7 +106,7 @@ json_values = st.recursive(
 )
 frame_like = st.fixed_dictionaries(
     {"type": st.one_of(st.sampled_from(HOST_TYPES), json_values)},
-    optional={k: json_values for k in ("msg", "proof", "auth", "from")},
+    optional={k: json_values for k in ("msg", "pake", "proof", "auth", "from")},
 )
 
 
@@ -469,11 +469,16 @@ def mutated_frame(data: st.DataObject, target: Target) -> tuple[str, dict[str, A
         old = data.draw(st.sampled_from(target.messages_in_log()), label="replayed")
         frame = {"type": data.draw(st.sampled_from(["send", "join"])), "msg": old}
         if frame["type"] == "join":
-            frame["proof"] = None
+            frame["pake"] = frame["proof"] = None
     elif base == "join":
         msg = plausible_message(data, target)
         msg["body"].update(type="join")
-        frame = {"type": "join", "msg": msg, "proof": data.draw(st.one_of(st.none(), hexes(32)))}
+        frame = {
+            "type": "join",
+            "msg": msg,
+            "pake": None,
+            "proof": data.draw(st.one_of(st.none(), hexes(32))),
+        }
     elif base == "auth":
         key = data.draw(
             st.sampled_from([target.player.key, target.cpu_key, SigningKey(b"\x05" * 32)])
@@ -615,6 +620,7 @@ async def test_fuzzed_frames_never_crash_a_client(tmp_path: Path) -> None:
         "host": host_key.public.hex(),
         "nonce": "ab" * 16,
         "password": False,
+        "pake": None,
         "protocol": 1,
         "seat": 0,
         "table": "cd" * 32,
@@ -625,7 +631,8 @@ async def test_fuzzed_frames_never_crash_a_client(tmp_path: Path) -> None:
         optional={
             k: json_values
             for k in ("entry", "reason", "detail", "ref", "seq", "seat", "phase", "connected",
-                      "turn", "deadline_ms", "table", "host", "nonce", "entries", "password")
+                      "turn", "deadline_ms", "table", "host", "nonce", "entries", "password",
+                      "pake", "proof")
         },
     )  # fmt: skip
 
@@ -661,6 +668,7 @@ def hostile_challenge(entries: int) -> dict[str, Any]:
         "host": SigningKey(b"\x08" * 32).public.hex(),
         "nonce": "ab" * 16,
         "password": False,
+        "pake": None,
         "protocol": 1,
         "seat": 0,
         "table": "cd" * 32,

@@ -34,11 +34,11 @@ from p2pdice.store import load_or_create_key
 from tests.support.procs import p2pdice
 from tests.support.wire import (
     RawClient,
+    answer_for,
     assert_no_leak,
     auth_frame,
     hosted,
     join_frame,
-    proof_for,
     unsigned_join,
     url_of,
 )
@@ -145,7 +145,9 @@ BAD_FRAMES: list[tuple[str, str | bytes, str]] = [
     ),
     (
         "join of an unknown message type",
-        '{"msg":{"body":{"type":"mint"},"sig":"' + "00" * 64 + '"},"proof":null,"type":"join"}',
+        '{"msg":{"body":{"type":"mint"},"sig":"'
+        + "00" * 64
+        + '"},"pake":null,"proof":null,"type":"join"}',
         "UNKNOWN_TYPE",
     ),
 ]
@@ -398,7 +400,9 @@ async def test_the_default_handshake_timeout_is_five_seconds() -> None:
 # ---- password ------------------------------------------------------------------------------
 
 
-async def test_password_proofs_are_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_password_exchanges_are_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     compared: list[tuple[bytes, bytes]] = []
     real = hmac.compare_digest
 
@@ -413,31 +417,48 @@ async def test_password_proofs_are_checked(tmp_path: Path, monkeypatch: pytest.M
         before = snapshot(table)
         head = table.host.head
         async with await RawClient.connect(url) as raw:
-            assert raw.challenge["password"] is True
-            wrong = proof_for("sesame", raw.challenge, key(5))
-            await raw.send(join_frame(key(5), raw.challenge, head=head, proof=wrong))
+            assert raw.challenge["password"] is True and raw.challenge["pake"] is not None
+            wrong = answer_for("sesame", raw.challenge, key(5))
+            await raw.send(
+                join_frame(key(5), raw.challenge, head=head, pake=wrong.message, proof=wrong.proof)
+            )
             assert (await raw.error())["reason"] == "BAD_PASSWORD"
-            await raw.send(join_frame(key(5), raw.challenge, head=head, proof=None))
+            # One exchange tests one guess: the right password on the same connection fails.
+            await raw.send(join_frame(key(5), raw.challenge, head=head, password=password))
             assert (await raw.error())["reason"] == "BAD_PASSWORD"
-            # A proof for another challenge (another nonce) is wrong too.
+        async with await RawClient.connect(url) as raw:
+            await raw.send(join_frame(key(5), raw.challenge, head=head))
+            assert (await raw.error())["reason"] == "BAD_PASSWORD"  # no exchange at all
+        async with await RawClient.connect(url) as raw:
+            # The right password, answered for another challenge (another nonce), is wrong.
             other = dict(raw.challenge, nonce="ab" * 16)
+            answer = answer_for(password, other, key(5))
             await raw.send(
                 join_frame(
-                    key(5), raw.challenge, head=head, proof=proof_for(password, other, key(5))
+                    key(5), raw.challenge, head=head, pake=answer.message, proof=answer.proof
                 )
             )
             assert (await raw.error())["reason"] == "BAD_PASSWORD"
             assert snapshot(table) == before
             assert_no_leak(raw.received)
-            # The decomposed spelling of the same password gives the same proof (NFC).
+        async with await RawClient.connect(url) as raw:
+            # The decomposed spelling of the same password is the same password (NFC).
             decomposed = unicodedata.normalize("NFD", password)
             assert decomposed != password
-            await raw.send(join_frame(key(5), raw.challenge, head=head, password=decomposed))
-            assert (await raw.recv_type("welcome", "error"))["type"] == "welcome"
+            answer = answer_for(decomposed, raw.challenge, key(5))
+            await raw.send(
+                join_frame(
+                    key(5), raw.challenge, head=head, pake=answer.message, proof=answer.proof
+                )
+            )
+            welcome = await raw.recv_type("welcome", "error")
+            assert welcome["type"] == "welcome", welcome
+            # The host proves it knows the password too.
+            assert welcome["proof"] == answer.host_proof.hex()
             assert len(table.host.entries) == before[1] + 1  # the join
-        # Every proof was compared with hmac.compare_digest (constant time), never with ==.
-        assert len(compared) >= 3
-        assert wrong in [b for _, b in compared] or wrong in [a for a, _ in compared]
+        # Confirmations are compared with hmac.compare_digest (constant time), never with ==.
+        assert len(compared) >= 2
+        assert wrong.proof in [b for _, b in compared] + [a for a, _ in compared]
 
 
 async def test_a_client_with_the_wrong_password_stops_with_bad_password(tmp_path: Path) -> None:

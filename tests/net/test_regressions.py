@@ -60,6 +60,7 @@ def _challenge(**changes) -> str:
         "host": "ab" * 32,
         "nonce": "cd" * 16,
         "password": False,
+        "pake": None,
         "seat": 0,
         "table": "ef" * 32,
     }

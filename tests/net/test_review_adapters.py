@@ -156,6 +156,7 @@ async def test_a_challenge_the_client_cannot_answer_stops_it_with_the_reason(
             host="ab" * 32,
             nonce="cd" * 16,
             password=False,
+            pake=None,
             seat=0,
             table="ef" * 32,
         )

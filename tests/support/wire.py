@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import re
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,9 +18,15 @@ from typing import Any
 import aiohttp
 
 from p2pdice.core.codec import encode
-from p2pdice.core.fairness import password_proof
 from p2pdice.core.host import sign_auth
 from p2pdice.core.messages import Message, sign_message
+from p2pdice.core.pake import (
+    ENTROPY_BYTES,
+    Binding,
+    JoinerAnswer,
+    joiner_answer,
+    password_verifier,
+)
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.net.hostapp import HostedTable, HostService, TableConfig
@@ -207,20 +214,32 @@ def join_frame(
     name: str = "raw",
     password: str | None = None,
     proof: bytes | None = None,
+    pake: bytes | None = None,
 ) -> dict[str, Any]:
+    """A join frame; with `password`, the joiner's side of the challenge's password exchange
+    (SPEC.md 3.4), otherwise the raw `pake` message and `proof` given."""
     if password is not None:
-        proof = proof_for(password, challenge, key)
+        answer = answer_for(password, challenge, key)
+        pake, proof = answer.message, answer.proof
     msg = join_message(key, challenge, head=head, name=name)
-    return {"type": "join", "msg": msg.to_json(), "proof": proof.hex() if proof else None}
+    return {
+        "type": "join",
+        "msg": msg.to_json(),
+        "pake": pake.hex() if pake else None,
+        "proof": proof.hex() if proof else None,
+    }
 
 
-def proof_for(password: str, challenge: dict[str, Any], key: SigningKey) -> bytes:
-    return password_proof(
-        password,
-        table_id=bytes.fromhex(challenge["table"]),
-        host_key=bytes.fromhex(challenge["host"]),
-        nonce=bytes.fromhex(challenge["nonce"]),
-        player_key=key.public,
+def answer_for(password: str, challenge: dict[str, Any], key: SigningKey) -> JoinerAnswer:
+    """What an honest joiner answers to `challenge`'s password exchange."""
+    table = bytes.fromhex(challenge["table"])
+    return joiner_answer(
+        password_verifier(password, table),
+        secrets.token_bytes(ENTROPY_BYTES),
+        bytes.fromhex(challenge["pake"]),
+        Binding(
+            table, bytes.fromhex(challenge["host"]), bytes.fromhex(challenge["nonce"]), key.public
+        ),
     )
 
 
