@@ -42,6 +42,10 @@ from .limits import TokenBucket
 log = logging.getLogger("p2pdice.host")
 
 HANDSHAKE_TIMEOUT = 5.0
+#: Seconds a TCP connection may take to send a whole HTTP request head (and to send the next
+#: one after a response): half-open requests otherwise hold a file descriptor each for an hour.
+HEAD_TIMEOUT = 10.0
+ACCEPT_REPORT_EVERY = 10.0  #: seconds between two log lines about failing accepts
 MAX_CONNECTIONS = 64
 OUTBOX_LIMIT = 4096  #: frames queued for one connection before it is dropped as too slow
 
@@ -52,6 +56,7 @@ class Limits:
     rate: float = 20.0
     burst: float = 50.0
     handshake_timeout: float = HANDSHAKE_TIMEOUT
+    head_timeout: float = HEAD_TIMEOUT
     strikes: int = 3  #: rate-limit refusals before the connection is closed
 
 
@@ -419,3 +424,64 @@ class LocalLink:
         if self.conn is not None:
             self.server.closed(self.conn)
             self.conn = None
+
+
+# ---- the process: file descriptors and failing accepts -----------------------------------------
+
+
+def raise_open_file_limit() -> int:
+    """Raise this process's soft limit on open files to its hard limit (1,024 is a common
+    soft default, far below what a host with a few hundred sockets and logs needs); returns
+    the soft limit now in force."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    if want > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+            soft = want
+        except (ValueError, OSError) as err:
+            log.warning("could not raise the open-file limit from %d to %d: %s", soft, want, err)
+    return soft
+
+
+class AcceptFailureLog:
+    """The loop's exception handler for failing accepts (no file descriptor left, say).
+
+    asyncio logs each failed accept with a traceback and retries a second later, for as long
+    as the cause lasts; this says it in one line, at most once every `every` seconds, with
+    the number of failures in between. Any other report goes to the previous handler.
+    """
+
+    MESSAGE = "socket.accept() out of system resource"
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, every: float = ACCEPT_REPORT_EVERY) -> None:
+        self.every = every
+        self.previous = loop.get_exception_handler()
+        self.reported_at: float | None = None
+        self.unreported = 0
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if context.get("message") != self.MESSAGE:
+            if self.previous is not None:
+                self.previous(loop, context)
+            else:
+                loop.default_exception_handler(context)
+            return
+        now = loop.time()
+        if self.reported_at is not None and now - self.reported_at < self.every:
+            self.unreported += 1
+            return
+        log.error(
+            "cannot accept connections: %s (%d more failures since the last report)",
+            context.get("exception"),
+            self.unreported,
+        )
+        self.reported_at, self.unreported = now, 0
+
+    @classmethod
+    def install(cls, loop: asyncio.AbstractEventLoop) -> AcceptFailureLog:
+        handler = cls(loop)
+        loop.set_exception_handler(handler)
+        return handler

@@ -10,18 +10,25 @@ measurements of the same attacks are in `benchmarks/attacks.py`.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import os
+import resource
 from pathlib import Path
+from subprocess import PIPE, STDOUT, Popen
 
+import aiohttp
 import pytest
 
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.net.client import Outcome, run_websocket
 from p2pdice.net.hostapp import HostService, TableConfig
+from p2pdice.net.server import Limits
 from p2pdice.net.session import ClientSession
 from p2pdice.store import AppendLog, LinkRefused
-from tests.support.wire import hosted, url_of
+from tests.support.procs import kill_all, p2pdice
+from tests.support.wire import RawClient, hosted, url_of
 
 pytestmark = pytest.mark.usefixtures("private_network")
 
@@ -127,3 +134,118 @@ async def test_a_host_run_seat_that_cannot_save_its_secrets_says_so_and_leaves(
         assert first.session.fatal is not None
     finally:
         await service.stop()
+
+
+# ---- item 2: half-open HTTP requests and the open-file limit -------------------------------
+
+HALF_OPEN_HEAD = b"GET /tables HTTP/1.1\r\nHost: attacker\r\n"  #: never the closing blank line
+
+
+async def half_open(port: int, count: int) -> list[asyncio.StreamWriter]:
+    """`count` TCP connections each holding an unfinished request head (a slowloris)."""
+    writers = []
+    for _ in range(count):
+        try:
+            _, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 2)
+        except (OSError, TimeoutError):
+            break  # the host's backlog is full: it accepts no more
+        writer.write(HALF_OPEN_HEAD)
+        writers.append(writer)
+    await asyncio.sleep(0.2)
+    return writers
+
+
+def close_all(writers: list[asyncio.StreamWriter]) -> None:
+    for writer in writers:
+        writer.close()
+
+
+async def test_an_unfinished_request_head_is_closed_at_its_deadline(tmp_path: Path) -> None:
+    """aiohttp waited an hour (its keep-alive default) for the rest of a request head, holding
+    a file descriptor all along; the host now gives a head `head_timeout` seconds."""
+    async with hosted(tmp_path / "h", limits=Limits(head_timeout=0.5)) as (service, table):
+        watcher = await RawClient.connect(url_of(service, table))
+        async with watcher:
+            await watcher.send({"type": "spectate"})
+            await watcher.recv_type("welcome")
+            reader, writer = await asyncio.open_connection("127.0.0.1", service.port)
+            writer.write(HALF_OPEN_HEAD)
+            started = asyncio.get_running_loop().time()
+            assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the host
+            assert asyncio.get_running_loop().time() - started < 3
+            writer.close()
+            # A WebSocket past its head is not cut by that deadline.
+            await asyncio.sleep(1.0)
+            await watcher.send({"from": 0, "type": "sync"})
+            assert (await watcher.recv_type("entry"))["entry"]["seq"] == 0
+
+
+def _spawn_host(home: Path, soft_fd_limit: int, hard_fd_limit: int) -> tuple[Popen[str], int]:
+    """`p2pdice host --headless` with a low open-file limit, as on a default desktop (1,024)
+    scaled down; returns the process and its port."""
+
+    def low_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft_fd_limit, hard_fd_limit))
+
+    args = "host --headless --json --seats 2 --cpu 1:easy --no-advertise --bind 127.0.0.1"
+    proc = Popen(
+        [*p2pdice(*args.split()), "--home", str(home)],
+        stdout=PIPE,
+        stderr=STDOUT,
+        text=True,
+        preexec_fn=low_limit,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()  # the ready line comes first (logging goes to stderr)
+    if not line.startswith("{"):
+        kill_all(proc)
+        raise AssertionError(f"the host did not start: {line!r}")
+    return proc, json.loads(line)["port"]
+
+
+async def test_half_open_requests_beyond_the_soft_file_limit_do_not_lock_players_out(
+    tmp_path: Path,
+) -> None:
+    """With the soft limit at 64 (a thousand on a desktop), 100 half-open requests took every
+    descriptor: no join, no `GET /tables`, and the host-run CPU could not save its secrets.
+    The host raises its soft limit to the hard one when it starts."""
+    proc, port = _spawn_host(tmp_path / "h", 64, 4096)
+    writers: list[asyncio.StreamWriter] = []
+    try:
+        writers = await half_open(port, 100)
+        assert len(writers) == 100
+        async with (
+            aiohttp.ClientSession() as http,
+            http.get(
+                f"http://127.0.0.1:{port}/tables", timeout=aiohttp.ClientTimeout(total=5)
+            ) as answer,
+        ):
+            tables = await answer.json()
+        url = f"ws://127.0.0.1:{port}{tables[0]['path']}"
+        async with await asyncio.wait_for(RawClient.connect(url), 5) as raw:
+            assert raw.challenge is not None and raw.challenge["seat"] == 1
+    finally:
+        close_all(writers)
+        kill_all(proc)
+
+
+async def test_failing_accepts_are_said_in_one_line_not_a_traceback_a_second(
+    tmp_path: Path,
+) -> None:
+    """When no descriptor is left at all (hard limit reached), asyncio logged a traceback for
+    every failed accept, once a second for as long as it lasted (300 MB in an evening)."""
+    proc, port = _spawn_host(tmp_path / "h", 48, 48)
+    writers: list[asyncio.StreamWriter] = []
+    try:
+        writers = await half_open(port, 60)
+        await asyncio.sleep(3.5)  # three retries of the accept at least
+    finally:
+        close_all(writers)
+        kill_all(proc)
+    assert proc.stdout is not None
+    out = proc.stdout.read()
+    said = [line for line in out.splitlines() if "cannot accept connections" in line]
+    assert len(said) == 1, out[-2000:]
+    assert "Too many open files" in said[0]
+    assert "Traceback" not in out, out[-2000:]
