@@ -48,6 +48,13 @@ HEAD_TIMEOUT = 10.0
 ACCEPT_REPORT_EVERY = 10.0  #: seconds between two log lines about failing accepts
 MAX_CONNECTIONS = 64
 OUTBOX_LIMIT = 4096  #: frames queued for one connection before it is dropped as too slow
+OUTBOX_BYTES = 8 * 1024 * 1024  #: bytes queued for one connection before it is dropped
+#: A `sync` asking again for entries this connection was already sent is paid from a bucket
+#: of bytes: 256 KiB at once, 32 KiB a second after that. Entries it was never sent are free
+#: (each once per connection), so catching up, however long the log, is never refused.
+SYNC_RESEND_RATE = 32 * 1024
+SYNC_RESEND_BURST = 256 * 1024
+_ENTRY_FRAME_EXTRA = len('{"entry":,"type":"entry"}')
 
 
 @dataclass(slots=True)
@@ -58,6 +65,9 @@ class Limits:
     handshake_timeout: float = HANDSHAKE_TIMEOUT
     head_timeout: float = HEAD_TIMEOUT
     strikes: int = 3  #: rate-limit refusals before the connection is closed
+    outbox_bytes: int = OUTBOX_BYTES
+    sync_resend_rate: float = SYNC_RESEND_RATE
+    sync_resend_burst: float = SYNC_RESEND_BURST
 
 
 @dataclass(eq=False)
@@ -74,6 +84,10 @@ class Connection:
     strikes: int = 0
     logged: set[str] = field(default_factory=set)
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    queued_bytes: int = 0  #: of the frames in `outbox`
+    sent_upto: int = 0  #: entries below this seq were queued (or are due) to this connection
+    sync_next: int = 0  #: the next entry of a sync answer still to queue (below `sent_upto`)
+    resend: TokenBucket = field(default_factory=TokenBucket)  #: bytes of repeated `sync`s
     writer: asyncio.Task[None] | None = None
     closed: bool = False
     hang_up: Callable[[], Awaitable[Any]] | None = None  #: ends the socket (not for local links)
@@ -106,6 +120,10 @@ class TableServer:
         self.closing = False
         self.over = asyncio.Event()
         self._hang_ups: set[asyncio.Task[Any]] = set()  #: kept so they are not collected early
+        #: Each entry's frame, made once and shared by every queue it goes into, and the
+        #: bytes of all frames before it (`_frame_ends[i]`), so a sync is costed in O(1).
+        self._frames: list[str] = []
+        self._frame_ends: list[int] = [0]
 
     @property
     def loop_now(self) -> float:
@@ -163,6 +181,11 @@ class TableServer:
         limits = self.limits
         conn = Connection(next(self._ids), deliver, local=local)
         conn.bucket = TokenBucket(rate=limits.rate, burst=limits.burst, tokens=limits.burst)
+        conn.resend = TokenBucket(
+            rate=limits.sync_resend_rate,
+            burst=limits.sync_resend_burst,
+            tokens=limits.sync_resend_burst,
+        )
         conn.writer = asyncio.get_running_loop().create_task(
             self._write(conn), name=f"writer-{conn.id}"
         )
@@ -179,6 +202,9 @@ class TableServer:
                 frame = await conn.outbox.get()
                 if frame is None:
                     break
+                conn.queued_bytes -= len(frame)
+                if conn.sync_next < conn.sent_upto:
+                    self._feed(conn)
                 result = conn.deliver(frame)
                 if asyncio.iscoroutine(result):
                     await result
@@ -191,7 +217,14 @@ class TableServer:
         if conn.closed:
             return
         try:
-            conn.outbox.put_nowait(frame)
+            if frame is not None:
+                full = conn.queued_bytes + len(frame) > self.limits.outbox_bytes
+                if full and conn.queued_bytes and not conn.local:  # one frame always fits
+                    raise asyncio.QueueFull
+                conn.outbox.put_nowait(frame)
+                conn.queued_bytes += len(frame)
+            else:
+                conn.outbox.put_nowait(frame)
         except asyncio.QueueFull:
             # A reader this far behind is gone in all but name; the log waits for it on reconnect.
             self._log_once(conn, "SLOW_READER", "dropped: it fell too far behind")
@@ -240,8 +273,7 @@ class TableServer:
     def _dispatch(self, conn: Connection, frame: dict[str, Any], now: float) -> None:
         kind = frame["type"]
         if kind == "sync":
-            for line in self.host.lines(frame["from"]):
-                self._queue(conn, _entry_frame(line))
+            self._sync(conn, frame["from"], now)
             return
         if not conn.handshaken:
             if kind == "join":
@@ -260,6 +292,52 @@ class TableServer:
             self.apply(self.host.receive(conn.id, frame["msg"], now))
             return
         raise RemoteError(Reason.WRONG_PHASE, f"{kind} is only allowed during the handshake")
+
+    def _entry_frames(self) -> list[str]:
+        """Every entry's frame so far (made once per entry, kept in step with the log)."""
+        entries = self.host.entries
+        for entry in entries[len(self._frames) :]:
+            frame = _entry_frame(entry.line)
+            self._frames.append(frame)
+            self._frame_ends.append(self._frame_ends[-1] + len(frame))
+        return self._frames
+
+    def _sync(self, conn: Connection, start: int, now: float) -> None:
+        """Entries from `start`: the ones this connection was never sent, always; the ones it
+        was sent already, only as far as its resend budget (in bytes) allows, so asking for
+        the whole log over and over costs the host next to nothing (SPEC.md 10.3)."""
+        frames = self._entry_frames()
+        end = len(frames)
+        start = min(start, end)
+        again = min(conn.sent_upto, end)
+        if start < again and not conn.local:
+            cost = self._frame_ends[again] - self._frame_ends[start]
+            if not conn.resend.take(now, cost):
+                self._refuse(
+                    conn,
+                    Reason.RATE_LIMITED,
+                    f"entries from {start} were sent on this connection already; the host sends"
+                    f" them again at most {int(self.limits.sync_resend_rate)} bytes a second",
+                )
+                start = again  # what it was never sent still goes
+        if conn.sync_next < conn.sent_upto:
+            conn.sync_next = min(conn.sync_next, start)  # one answer at a time, in order
+        else:
+            conn.sync_next = start
+        conn.sent_upto = max(conn.sent_upto, end)
+        self._feed(conn)
+
+    def _feed(self, conn: Connection) -> None:
+        """Queue the next entries of a sync answer while the queue is under half its byte
+        cap; the writer calls again as it drains. A log of any length reaches a joiner in
+        order without ever sitting whole in its queue."""
+        frames, room = self._frames, self.limits.outbox_bytes // 2
+        while conn.sync_next < conn.sent_upto and not conn.closed:
+            frame = frames[conn.sync_next]
+            if conn.queued_bytes and conn.queued_bytes + len(frame) > room and not conn.local:
+                return
+            conn.sync_next += 1
+            self._queue(conn, frame)
 
     def _refuse(
         self, conn: Connection, reason: Reason, detail: str, ref: str | None = None
@@ -281,10 +359,19 @@ class TableServer:
                 changed = True
                 if self._on_entry is not None:
                     self._on_entry(out.entry)
-                frame = _entry_frame(out.entry.line)
+                frames = self._entry_frames()
+                frame = frames[out.entry.seq]
+                seq = out.entry.seq
                 for conn in list(self.connections.values()):
-                    if conn.handshaken:
+                    if not conn.handshaken:
+                        continue
+                    if conn.sync_next < conn.sent_upto:  # behind a sync answer: after it
+                        conn.sent_upto = max(conn.sent_upto, seq + 1)
+                        self._feed(conn)
+                    else:
                         self._queue(conn, frame)
+                        conn.sent_upto = max(conn.sent_upto, seq + 1)
+                        conn.sync_next = conn.sent_upto
             elif isinstance(out, Rejected):
                 conn = self.connections.get(out.conn)
                 if conn is not None:

@@ -23,7 +23,7 @@ import pytest
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.net.client import Outcome, run_websocket
-from p2pdice.net.hostapp import HostService, TableConfig
+from p2pdice.net.hostapp import HostedTable, HostService, TableConfig
 from p2pdice.net.server import Limits
 from p2pdice.net.session import ClientSession
 from p2pdice.store import AppendLog, LinkRefused
@@ -249,3 +249,78 @@ async def test_failing_accepts_are_said_in_one_line_not_a_traceback_a_second(
     assert len(said) == 1, out[-2000:]
     assert "Too many open files" in said[0]
     assert "Traceback" not in out, out[-2000:]
+
+
+# ---- item 4: sync amplification ------------------------------------------------------------
+
+
+async def finished_table_log(table: HostedTable) -> int:
+    """Bytes of all entry frames of a table whose two host-run CPUs played it to the end."""
+    await asyncio.wait_for(table.server.over.wait(), 60)
+    return sum(len(e.line) + len('{"entry":,"type":"entry"}') for e in table.host.entries)
+
+
+async def test_asking_for_the_whole_log_over_and_over_costs_the_host_its_budget_only(
+    tmp_path: Path,
+) -> None:
+    """18 `sync from 0` a second (under the frame rate limit) each answered with the whole log:
+    a 20-byte frame bought 85 KB, 4,000 times its size. Only entries the connection was never
+    sent are free; a range sent already is paid from a byte budget."""
+    rules = Rules(seats=2)
+    async with hosted(tmp_path / "h", rules=rules, cpu=["easy", "easy"]) as (service, table):
+        log_bytes = await finished_table_log(table)
+        raw = await RawClient.connect(url_of(service, table))
+        async with raw:
+            await raw.send({"type": "spectate"})
+            await raw.recv_type("welcome")
+            received = 0
+            reading = True
+
+            async def read() -> None:
+                nonlocal received
+                while reading:
+                    msg = await raw.ws.receive()
+                    if msg.type != aiohttp.WSMsgType.TEXT:
+                        return
+                    received += len(msg.data)
+                    if '"type":"error"' in msg.data:
+                        raw.received.append(json.loads(msg.data))
+
+            reader = asyncio.create_task(read())
+            loop = asyncio.get_running_loop()
+            started, sent = loop.time(), 0
+            for _ in range(36):  # 2 s at 18 a second
+                frame = '{"from":0,"type":"sync"}'
+                await raw.send(frame)
+                sent += len(frame)
+                await asyncio.sleep(1 / 18)
+            await asyncio.sleep(0.5)
+            elapsed = loop.time() - started
+            reading = False
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
+        limits = Limits()
+        budget = log_bytes + limits.sync_resend_burst + limits.sync_resend_rate * elapsed
+        assert received <= budget + 4096, (received, budget, received / sent)
+        assert "RATE_LIMITED" in [e["reason"] for e in raw.errors()]
+        # Before: the whole log for each of the 36 frames.
+        assert received < 36 * log_bytes / 4
+
+
+async def test_a_log_larger_than_the_send_queue_reaches_a_joiner_whole_and_in_order(
+    tmp_path: Path,
+) -> None:
+    """Send queues are capped in bytes; the answer to a sync is fed into the queue as it drains,
+    so a long log never sits whole in one queue, yet reaches the reader complete."""
+    limits = Limits(outbox_bytes=8 * 1024)
+    rules = Rules(seats=2)
+    async with hosted(tmp_path / "h", rules=rules, cpu=["easy", "easy"], limits=limits) as (
+        service,
+        table,
+    ):
+        log_bytes = await finished_table_log(table)
+        assert log_bytes > 3 * limits.outbox_bytes
+        async with await RawClient.connect(url_of(service, table)) as raw:
+            await raw.send({"from": 0, "type": "sync"})
+            seqs = [(await raw.recv_type("entry"))["entry"]["seq"] for _ in table.host.entries]
+            assert seqs == list(range(len(table.host.entries)))
