@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import itertools
 import logging
 import secrets
@@ -54,7 +55,10 @@ OUTBOX_BYTES = 8 * 1024 * 1024  #: bytes queued for one connection before it is 
 #: (each once per connection), so catching up, however long the log, is never refused.
 SYNC_RESEND_RATE = 32 * 1024
 SYNC_RESEND_BURST = 256 * 1024
-_ENTRY_FRAME_EXTRA = len('{"entry":,"type":"entry"}')
+MAX_PENDING = 16  #: connections still answering their challenge, per table
+PER_ADDRESS = 8  #: connections of one table from one address (players included)
+RESERVE_GRACE = 3.0  #: seconds a seat stays reserved for a join that has not come
+SPECTATOR_IDLE = 120.0  #: seconds a spectator may go without a `sync` (clients send one a 30 s)
 
 
 @dataclass(slots=True)
@@ -68,6 +72,14 @@ class Limits:
     outbox_bytes: int = OUTBOX_BYTES
     sync_resend_rate: float = SYNC_RESEND_RATE
     sync_resend_burst: float = SYNC_RESEND_BURST
+    #: Connections answering their challenge; a new one beyond this closes the oldest.
+    max_pending: int = MAX_PENDING
+    per_address: int = PER_ADDRESS
+    #: Whether `per_address` (and one seat reservation an address) also holds for loopback:
+    #: off by default, since connections from this machine are its owner's (and the tests').
+    limit_loopback: bool = False
+    reserve_grace: float = RESERVE_GRACE
+    spectator_idle: float = SPECTATOR_IDLE
 
 
 @dataclass(eq=False)
@@ -90,6 +102,10 @@ class Connection:
     resend: TokenBucket = field(default_factory=TokenBucket)  #: bytes of repeated `sync`s
     writer: asyncio.Task[None] | None = None
     closed: bool = False
+    address: str | None = None  #: the peer's IP address (None for in-process links)
+    opened_at: float = 0.0
+    offered: int | None = None  #: the seat its challenge reserved, until it answers
+    last_sync: float = 0.0  #: when a spectator last showed it is still following (a sync)
     hang_up: Callable[[], Awaitable[Any]] | None = None  #: ends the socket (not for local links)
 
 
@@ -124,6 +140,7 @@ class TableServer:
         #: bytes of all frames before it (`_frame_ends[i]`), so a sync is costed in O(1).
         self._frames: list[str] = []
         self._frame_ends: list[int] = [0]
+        self._last_entry: Entry | None = None
 
     @property
     def loop_now(self) -> float:
@@ -169,17 +186,22 @@ class TableServer:
     # ---- connections ---------------------------------------------------------------------
 
     def open(
-        self, deliver: Callable[[str], Any], *, local: bool = False, reserve: bool = True
+        self,
+        deliver: Callable[[str], Any],
+        *,
+        local: bool = False,
+        reserve: bool = True,
+        address: str | None = None,
     ) -> Connection | None:
-        """A new connection is told the challenge; None when the table is full of connections."""
-        if (
-            not local
-            and sum(1 for c in self.connections.values() if not c.local)
-            >= self.limits.max_connections
-        ):
-            return None
-        limits = self.limits
-        conn = Connection(next(self._ids), deliver, local=local)
+        """A new connection is told the challenge; None when its address has as many
+        connections as it may have (SPEC.md 10.1). Who it is is not known yet, so the caps on
+        spectators apply when it chooses to watch, and a seat's key always gets in."""
+        limits, now = self.limits, self.loop_now
+        if not local:
+            reserve = self._admit(address, reserve, now)
+            if reserve is None:
+                return None
+        conn = Connection(next(self._ids), deliver, local=local, address=address, opened_at=now)
         conn.bucket = TokenBucket(rate=limits.rate, burst=limits.burst, tokens=limits.burst)
         conn.resend = TokenBucket(
             rate=limits.sync_resend_rate,
@@ -191,10 +213,95 @@ class TableServer:
         )
         self.connections[conn.id] = conn
         challenge = self.host.challenge(conn.id, secrets.token_bytes(16), reserve=reserve)
+        conn.offered = challenge["seat"]
         self._queue(
             conn, encode_frame("challenge", protocol=1, entries=len(self.host.entries), **challenge)
         )
         return conn
+
+    def _limited(self, address: str | None) -> bool:
+        if address is None:
+            return False
+        if self.limits.limit_loopback:
+            return True
+        try:
+            return not ipaddress.ip_address(address).is_loopback
+        except ValueError:
+            return True
+
+    def _admit(self, address: str | None, reserve: bool, now: float) -> bool | None:
+        """Make room for a new socket connection: None to refuse it, else whether its
+        challenge may reserve a seat."""
+        limits = self.limits
+        limited = self._limited(address)
+        remote = [c for c in self.connections.values() if not c.local]
+        if limited and sum(1 for c in remote if c.address == address) >= limits.per_address:
+            return None
+        pending = [c for c in remote if not c.handshaken]
+        if len(pending) >= limits.max_pending:
+            # Handshakes take milliseconds: the one waiting longest is the likeliest to be
+            # stuck, and it cannot keep a returning player out.
+            self._drop(
+                min(pending, key=lambda c: c.opened_at),
+                Reason.HANDSHAKE_TIMEOUT,
+                "too many connections are answering their challenge; this one waited longest",
+            )
+        if not reserve or self.host.phase != TablePhase.LOBBY:
+            return reserve
+        holding = [
+            c for c in self.connections.values() if not c.handshaken and c.offered is not None
+        ]
+        if limited and any(c.address == address for c in holding):
+            return False  # one seat held at a time by one address, for a join in progress
+        if self.host.free_seat() is None:
+            stale = [
+                c for c in holding if now - c.opened_at >= limits.reserve_grace and not c.local
+            ]
+            if stale:
+                # A join takes a moment on a LAN; a seat held longer by a connection that has
+                # not joined goes to the newcomer.
+                self._drop(
+                    min(stale, key=lambda c: c.opened_at),
+                    Reason.HANDSHAKE_TIMEOUT,
+                    "the seat offered was not taken in time; it went to another connection",
+                )
+        return True
+
+    def _drop(self, conn: Connection, reason: Reason, detail: str) -> None:
+        """Close a connection now (its seat reservation is released at once), after telling
+        it why."""
+        self._refuse(conn, reason, detail)
+        self._queue(conn, None)
+        self.closed(conn)
+        if conn.hang_up is not None:
+            task = asyncio.get_running_loop().create_task(self._hang_up_after_writer(conn))
+            self._hang_ups.add(task)
+            task.add_done_callback(self._hang_ups.discard)
+
+    @staticmethod
+    async def _hang_up_after_writer(conn: Connection) -> None:
+        if conn.writer is not None:
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(conn.writer), 1.0)
+        if conn.hang_up is not None:
+            await conn.hang_up()
+
+    def _make_room_for_a_player(self) -> None:
+        """A seat's key always gets in: past the cap, the spectator quiet longest goes."""
+        remote = [c for c in self.connections.values() if not c.local]
+        if len(remote) <= self.limits.max_connections:
+            return
+        spectators = [c for c in remote if c.spectator]
+        if spectators:
+            self._drop(
+                min(spectators, key=lambda c: c.last_sync),
+                Reason.TOO_MANY_CONNECTIONS,
+                "a player needed the room; the table is full of spectators",
+            )
+
+    def _spectator_room(self) -> bool:
+        spectators = sum(1 for c in self.connections.values() if c.spectator and not c.local)
+        return spectators < max(1, self.limits.max_connections - self.host.state.rules.seats)
 
     async def _write(self, conn: Connection) -> None:
         try:
@@ -273,6 +380,7 @@ class TableServer:
     def _dispatch(self, conn: Connection, frame: dict[str, Any], now: float) -> None:
         kind = frame["type"]
         if kind == "sync":
+            conn.last_sync = now
             self._sync(conn, frame["from"], now)
             return
         if not conn.handshaken:
@@ -282,6 +390,13 @@ class TableServer:
             elif kind == "auth":
                 self.apply(self.host.authenticate(conn.id, frame["auth"], now))
             elif kind == "spectate":
+                if not conn.local and not self._spectator_room():
+                    self._drop(
+                        conn,
+                        Reason.TOO_MANY_CONNECTIONS,
+                        "this table has as many spectators as it takes",
+                    )
+                    return
                 self.apply(self.host.spectate(conn.id))
             else:
                 raise RemoteError(
@@ -295,11 +410,20 @@ class TableServer:
 
     def _entry_frames(self) -> list[str]:
         """Every entry's frame so far (made once per entry, kept in step with the log)."""
-        entries = self.host.entries
+        entries, made = self.host.entries, len(self._frames)
+        if made and (made > len(entries) or entries[made - 1] is not self._last_entry):
+            # Not the log these frames were made from (only a test harness rolls a table
+            # back): start over rather than send stale entries.
+            self._frames.clear()
+            del self._frame_ends[1:]
+            for conn in self.connections.values():
+                conn.sent_upto = min(conn.sent_upto, len(entries))
+                conn.sync_next = min(conn.sync_next, conn.sent_upto)
         for entry in entries[len(self._frames) :]:
             frame = _entry_frame(entry.line)
             self._frames.append(frame)
             self._frame_ends.append(self._frame_ends[-1] + len(frame))
+            self._last_entry = entry
         return self._frames
 
     def _sync(self, conn: Connection, start: int, now: float) -> None:
@@ -332,6 +456,7 @@ class TableServer:
         cap; the writer calls again as it drains. A log of any length reaches a joiner in
         order without ever sitting whole in its queue."""
         frames, room = self._frames, self.limits.outbox_bytes // 2
+        conn.sent_upto = min(conn.sent_upto, len(frames))
         while conn.sync_next < conn.sent_upto and not conn.closed:
             frame = frames[conn.sync_next]
             if conn.queued_bytes and conn.queued_bytes + len(frame) > room and not conn.local:
@@ -375,6 +500,8 @@ class TableServer:
             elif isinstance(out, Rejected):
                 conn = self.connections.get(out.conn)
                 if conn is not None:
+                    if out.reason in (Reason.TABLE_FULL, Reason.SEAT_TAKEN):
+                        conn.offered = None  # the table released the reservation
                     self._refuse(conn, out.reason, out.detail, out.ref)
             elif isinstance(out, Accepted):
                 conn = self.connections.get(out.conn)
@@ -384,8 +511,11 @@ class TableServer:
                 conn = self.connections.get(out.conn)
                 if conn is not None:
                     conn.handshaken, conn.seat, conn.spectator = True, out.seat, out.seat is None
+                    conn.offered, conn.last_sync = None, self.loop_now
                     self._queue(conn, encode_frame("welcome", seat=out.seat))
                     self._queue(conn, encode_frame("status", **self.status()))
+                    if out.seat is not None and not conn.local:
+                        self._make_room_for_a_player()
                 changed = True
             elif isinstance(out, NeedStandIn) and self._stand_in is not None:
                 asyncio.get_running_loop().call_soon(self._stand_in, out.seat)
@@ -441,10 +571,14 @@ class TableServer:
             await ws.send_str(encode_frame("closing", reason="the table is closing"))
             await ws.close()
             return ws
-        conn = self.open(ws.send_str, reserve=request.query.get("spectate") != "1")
+        conn = self.open(
+            ws.send_str, reserve=request.query.get("spectate") != "1", address=request.remote
+        )
         if conn is None:
             await ws.send_str(
-                error_frame(Reason.TOO_MANY_CONNECTIONS, "this table has too many connections")
+                error_frame(
+                    Reason.TOO_MANY_CONNECTIONS, "this table has too many connections from here"
+                )
             )
             await ws.close()
             return ws
@@ -452,12 +586,21 @@ class TableServer:
         loop = asyncio.get_running_loop()
         handshake_deadline = loop.time() + self.limits.handshake_timeout
         try:
-            while not ws.closed:
-                timeout = None if conn.handshaken else handshake_deadline - loop.time()
+            while not ws.closed and not conn.closed:
+                if not conn.handshaken:
+                    timeout: float | None = handshake_deadline - loop.time()
+                elif conn.spectator:
+                    timeout = conn.last_sync + self.limits.spectator_idle - loop.time()
+                else:
+                    timeout = None  # players hold a seat's key: never timed out for quiet
                 if timeout is not None and timeout <= 0:
-                    self._refuse(
-                        conn, Reason.HANDSHAKE_TIMEOUT, "no join, auth or spectate in time"
-                    )
+                    if conn.handshaken:
+                        idle = int(self.limits.spectator_idle)
+                        self._queue(conn, encode_frame("closing", reason=f"no sync for {idle} s"))
+                    else:
+                        self._refuse(
+                            conn, Reason.HANDSHAKE_TIMEOUT, "no join, auth or spectate in time"
+                        )
                     break
                 try:
                     msg = await ws.receive(timeout=timeout)

@@ -40,6 +40,10 @@ _ENTRY_TAIL = ',"type":"entry"}'
 
 log = logging.getLogger("p2pdice.client")
 
+#: Seconds between two `sync`s of a spectator that is up to date: the host closes a spectator
+#: that sends none for two minutes (SPEC.md 10.3), so a quiet table does not lose its watchers.
+SPECTATOR_KEEPALIVE = 30.0
+
 #: Errors after which retrying cannot help.
 FATAL = {
     Reason.BAD_PASSWORD,
@@ -113,6 +117,7 @@ class ClientSession:
         self.reconnect_requested = False
         self._early: dict[int, Entry] = {}  #: entries that arrived ahead of a gap
         self._resend_timer: asyncio.TimerHandle | None = None
+        self._keepalive: asyncio.TimerHandle | None = None
         self.seat_hint = seat_hint
         self.on_update: Callable[[], None] | None = None
         #: Called once when this session stops for a local failure (its records cannot be
@@ -364,7 +369,9 @@ class ClientSession:
         self._authing = False
         self.last_progress = asyncio.get_running_loop().time()
         seat = frame["seat"]
-        if seat is not None:
+        if seat is None:
+            self._keep_alive()
+        else:
             self.peer.seat = seat
             store, host = self.store, self.expect_host
             if store is not None and host is not None and store.load_seat() is None:
@@ -374,6 +381,17 @@ class ClientSession:
         # Entries posted while we were joining: ask again from what we hold (duplicates are ignored).
         self._sync_to(len(self.peer.replayer.chain))
         self._maybe_resume()
+
+    def _keep_alive(self, *, now: bool = False) -> None:
+        """A spectator asks for what it lacks now and then, which is how the host tells a
+        watcher from a socket left open to fill the table (usually nothing comes back)."""
+        if self._keepalive is not None:
+            self._keepalive.cancel()
+        if now and self.peer is not None and self.connected:
+            self._sync_to(len(self.peer.replayer.chain))
+        self._keepalive = asyncio.get_running_loop().call_later(
+            SPECTATOR_KEEPALIVE, lambda: self._keep_alive(now=True)
+        )
 
     def _on_entry(self, frame: dict[str, Any]) -> None:
         self._take_entry(encode(frame["entry"]))
@@ -554,11 +572,17 @@ class ClientSession:
         if self._resend_timer is not None:
             self._resend_timer.cancel()
             self._resend_timer = None
+        if self._keepalive is not None:
+            self._keepalive.cancel()
+            self._keepalive = None
         while not self.outgoing.empty():
             self.outgoing.get_nowait()
         self._notify()
 
     def close(self) -> None:
+        if self._keepalive is not None:
+            self._keepalive.cancel()
+            self._keepalive = None
         if self.store is not None:
             self.store.close()
 

@@ -22,13 +22,14 @@ import pytest
 
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
+from p2pdice.net import session as session_module
 from p2pdice.net.client import Outcome, run_websocket
 from p2pdice.net.hostapp import HostedTable, HostService, TableConfig
 from p2pdice.net.server import Limits
 from p2pdice.net.session import ClientSession
 from p2pdice.store import AppendLog, LinkRefused
 from tests.support.procs import kill_all, p2pdice
-from tests.support.wire import RawClient, hosted, url_of
+from tests.support.wire import Closed, RawClient, auth_frame, hosted, join_frame, url_of
 
 pytestmark = pytest.mark.usefixtures("private_network")
 
@@ -324,3 +325,134 @@ async def test_a_log_larger_than_the_send_queue_reaches_a_joiner_whole_and_in_or
             await raw.send({"from": 0, "type": "sync"})
             seqs = [(await raw.recv_type("entry"))["entry"]["seq"] for _ in table.host.entries]
             assert seqs == list(range(len(table.host.entries)))
+
+
+# ---- item 1: lock-outs ---------------------------------------------------------------------
+
+
+async def seat_a_player(url: str, table: HostedTable, player: SigningKey) -> None:
+    """A raw player takes the free seat and goes away (Wi-Fi drop), as if to come back."""
+    async with await RawClient.connect(url) as raw:
+        await raw.send(join_frame(player, raw.challenge, head=table.host.head, name="player"))
+        assert (await raw.recv_type("welcome"))["seat"] == raw.challenge["seat"]
+
+
+async def test_a_seated_player_gets_back_in_past_a_table_full_of_spectators(
+    tmp_path: Path,
+) -> None:
+    """64 sockets that chose to watch filled the table's cap: the seated player who lost its
+    connection was refused `TOO_MANY_CONNECTIONS` at every retry, and the host's stand-in
+    took the seat (so the host machine read that hand). Spectators now fill the cap less the
+    seats, and a seat's key is let in whatever the spectators."""
+    player = key(9)
+    async with hosted(tmp_path / "h", cpu=["easy"]) as (service, table):
+        url = url_of(service, table)
+        await seat_a_player(url, table, player)
+        watchers: list[RawClient] = []
+        try:
+            for _ in range(Limits().max_connections + 4):
+                try:
+                    raw = await RawClient.connect(url + "?spectate=1")
+                except (Closed, AssertionError):
+                    break  # refused before the challenge
+                watchers.append(raw)
+                await raw.send({"type": "spectate"})
+                if (await raw.recv_type("welcome", "error"))["type"] == "error":
+                    break
+            assert len(watchers) >= Limits().max_connections - 2
+            async with await RawClient.connect(url) as back:
+                await back.send(auth_frame(player, back.challenge))
+                welcome = await back.recv_type("welcome", "error")
+                assert welcome == {"seat": 1, "type": "welcome"}, welcome
+            assert table.host.seat_connected(1) is False  # it left again, but it got in
+        finally:
+            for raw in watchers:
+                await raw.close()
+
+
+async def test_one_address_may_hold_only_so_many_connections(tmp_path: Path) -> None:
+    """A cap for each address, players included; another machine is not affected."""
+    limits = Limits(limit_loopback=True)  # loopback stands for two LAN machines here
+    async with hosted(tmp_path / "h", limits=limits) as (service, table):
+        url = url_of(service, table) + "?spectate=1"
+        held = [await RawClient.connect(url) for _ in range(limits.per_address)]
+        try:
+            extra = await RawClient.connect(url, read_challenge=False)
+            async with extra:
+                frames = await extra.closed()
+                assert [f.get("reason") for f in frames] == ["TOO_MANY_CONNECTIONS"], frames
+            async with await RawClient.connect(url, source="127.0.0.2") as other:
+                assert other.challenge is not None
+        finally:
+            for raw in held:
+                await raw.close()
+
+
+async def test_connections_that_never_answer_do_not_keep_the_seats(tmp_path: Path) -> None:
+    """Six connections that sent nothing after their challenge held all six free seats, and
+    reconnecting every five seconds they held them for good: no one else was offered a seat.
+    A seat stays reserved only for a join in progress (3 s), then goes to the newcomer."""
+    async with hosted(tmp_path / "h", rules=Rules(seats=6)) as (service, table):
+        url = url_of(service, table)
+        squatters = [await RawClient.connect(url) for _ in range(6)]
+        try:
+            assert sorted(s.challenge["seat"] for s in squatters) == list(range(6))
+            await asyncio.sleep(Limits().reserve_grace + 0.2)
+            async with await RawClient.connect(url, source="127.0.0.2") as joiner:
+                assert joiner.challenge["seat"] is not None, joiner.challenge
+                player = key(11)
+                await joiner.send(join_frame(player, joiner.challenge, head=table.host.head))
+                assert (await joiner.recv_type("welcome"))["seat"] == joiner.challenge["seat"]
+            # The squatter whose seat it was is told why and closed.
+            dropped = [s for s in squatters if s.challenge["seat"] == joiner.challenge["seat"]]
+            frames = await dropped[0].closed()
+            assert [f.get("reason") for f in frames] == ["HANDSHAKE_TIMEOUT"], frames
+        finally:
+            for raw in squatters:
+                await raw.close()
+
+
+async def test_one_address_reserves_one_seat_at_a_time(tmp_path: Path) -> None:
+    """Within the grace, squatters from one address hold one seat, not all of them."""
+    limits = Limits(limit_loopback=True)
+    async with hosted(tmp_path / "h", rules=Rules(seats=6), limits=limits) as (service, table):
+        url = url_of(service, table)
+        squatters = [await RawClient.connect(url) for _ in range(6)]
+        try:
+            offered = [s.challenge["seat"] for s in squatters]
+            assert offered == [0, None, None, None, None, None], offered
+            async with await RawClient.connect(url, source="127.0.0.2") as joiner:
+                assert joiner.challenge["seat"] == 1
+        finally:
+            for raw in squatters:
+                await raw.close()
+
+
+async def test_a_spectator_that_never_syncs_is_closed_and_one_that_does_stays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Spectator sockets lived for ever. A spectator must show now and then that it follows
+    the table (a `sync`, which honest clients send every 30 s); one that does not is closed."""
+    monkeypatch.setattr(session_module, "SPECTATOR_KEEPALIVE", 0.2)
+    limits = Limits(spectator_idle=1.0)
+    async with hosted(tmp_path / "h", limits=limits) as (service, table):
+        url = url_of(service, table)
+        silent = await RawClient.connect(url + "?spectate=1")
+        async with silent:
+            await silent.send({"type": "spectate"})
+            await silent.recv_type("welcome")
+            silent_id = max(table.server.connections)
+            watcher = ClientSession(key=key(12), name="watcher", home=None, mode="spectate")
+            watching = asyncio.create_task(run_websocket(watcher, url))
+            try:
+                assert await until(lambda: watcher.connected, 5)
+                (watcher_id,) = set(table.server.connections) - {silent_id}
+                frames = await silent.closed(timeout=4)
+                assert frames[-1]["type"] == "closing", frames
+                assert "no sync" in frames[-1]["reason"]
+                await asyncio.sleep(0.5)
+                # The honest watcher kept the very connection it opened.
+                assert set(table.server.connections) == {watcher_id} and watcher.connected
+            finally:
+                watching.cancel()
+                await asyncio.gather(watching, return_exceptions=True)
