@@ -51,10 +51,11 @@ MAX_CONNECTIONS = 64
 OUTBOX_LIMIT = 4096  #: frames queued for one connection before it is dropped as too slow
 OUTBOX_BYTES = 8 * 1024 * 1024  #: bytes queued for one connection before it is dropped
 #: A `sync` asking again for entries this connection was already sent is paid from a bucket
-#: of bytes: 256 KiB at once, 32 KiB a second after that. Entries it was never sent are free
-#: (each once per connection), so catching up, however long the log, is never refused.
-SYNC_RESEND_RATE = 32 * 1024
-SYNC_RESEND_BURST = 256 * 1024
+#: of bytes: 64 KiB at once, 8 KiB a second after that (an honest client only ever asks again
+#: for the few entries in flight). Entries it was never sent are free (each once per
+#: connection), so catching up, however long the log, is never refused.
+SYNC_RESEND_RATE = 8 * 1024
+SYNC_RESEND_BURST = 64 * 1024
 MAX_PENDING = 16  #: connections still answering their challenge, per table
 PER_ADDRESS = 8  #: connections of one table from one address (players included)
 RESERVE_GRACE = 3.0  #: seconds a seat stays reserved for a join that has not come
@@ -437,12 +438,15 @@ class TableServer:
         if start < again and not conn.local:
             cost = self._frame_ends[again] - self._frame_ends[start]
             if not conn.resend.take(now, cost):
-                self._refuse(
-                    conn,
-                    Reason.RATE_LIMITED,
+                detail = (
                     f"entries from {start} were sent on this connection already; the host sends"
-                    f" them again at most {int(self.limits.sync_resend_rate)} bytes a second",
+                    f" them again at most {int(self.limits.sync_resend_rate)} bytes a second"
                 )
+                conn.strikes += 1  # as for frames: the third refusal closes the connection
+                if conn.strikes >= self.limits.strikes:
+                    self._drop(conn, Reason.RATE_LIMITED, detail)
+                    return
+                self._refuse(conn, Reason.RATE_LIMITED, detail)
                 start = again  # what it was never sent still goes
         if conn.sync_next < conn.sent_upto:
             conn.sync_next = min(conn.sync_next, start)  # one answer at a time, in order
