@@ -147,7 +147,7 @@ class SyncFlood:
 
 
 async def _sync_scenario(tmp: Path, games: int) -> dict[str, Any]:
-    plain, attacked, ratios, growth = [], [], [], []
+    plain, attacked, ratios, growth, copies = [], [], [], [], []
     for game in range(games * 2):
         under_attack = game % 2 == 1
         home = tmp / f"sync-{game}"
@@ -164,24 +164,36 @@ async def _sync_scenario(tmp: Path, games: int) -> dict[str, Any]:
                     await flood.stop()
                     ratios.append(flood.received / max(1, flood.sent))
                     growth.append((rss_after - rss_before) / 1024)
+                    log_bytes = sum(p.stat().st_size for p in home.glob("hosted/*/log.jsonl"))
+                    copies.append(flood.received / SYNC_ATTACKERS / max(1, log_bytes))
             (attacked if under_attack else plain).append(took if took is not None else 240.0)
         finally:
             common.stop(proc)
-    return {"plain": plain, "attacked": attacked, "ratios": ratios, "rss_growth_mib": growth}
+    return {
+        "plain": plain,
+        "attacked": attacked,
+        "ratios": ratios,
+        "rss_growth_mib": growth,
+        "log_copies": copies,
+    }
 
 
-async def _spectators(url: str, count: int) -> list[aiohttp.ClientWebSocketResponse]:
-    held = []
+async def _spectators(url: str, count: int) -> list[Any]:
+    """Up to `count` spectator sockets, as many as the host takes; then the HTTP session."""
+    held: list[Any] = []
     http = aiohttp.ClientSession()
     for _ in range(count):
         try:
             ws = await http.ws_connect(url + "?spectate=1", heartbeat=None)
-            await ws.receive(timeout=5)
-            await ws.send_str('{"type":"spectate"}')
             held.append(ws)
-        except (aiohttp.ClientError, TimeoutError, OSError):
+            if (await ws.receive_json(timeout=5))["type"] != "challenge":
+                break  # refused: the table is full
+            await ws.send_str('{"type":"spectate"}')
+            if (await ws.receive_json(timeout=5))["type"] != "welcome":
+                break
+        except (aiohttp.ClientError, TimeoutError, OSError, TypeError, ValueError):
             break
-    held.append(http)  # type: ignore[arg-type]  # closed with the sockets
+    held.append(http)  # closed with the sockets
     return held
 
 
@@ -216,6 +228,8 @@ async def _lockout_scenario(tmp: Path, bound: float) -> float | None:
         task.cancel()  # the player's Wi-Fi drops
         await asyncio.gather(task, return_exceptions=True)
         first.close()
+        await asyncio.sleep(0.3)
+        held += await _spectators(url, SPECTATOR_FLOOD)  # and the attacker takes its place
         again = player()
         started = time.monotonic()
         task = asyncio.create_task(run_websocket(again, url, give_up_after=bound))
@@ -283,11 +297,13 @@ async def _half_open_scenario(tmp: Path, hold: float) -> dict[str, Any]:
     port, url = ready["port"], ready["url"]
     writers = []
     try:
-        for _ in range(HALF_OPEN):
+        failures = 0
+        while len(writers) < HALF_OPEN and failures < 50:
             try:
-                _, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 1)
+                _, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 2)
             except (OSError, TimeoutError):
-                break
+                failures += 1  # the host's backlog is full (it accepts no more): try again
+                continue
             writer.write(b"GET /tables HTTP/1.1\r\nHost: attacker\r\n")
             writers.append(writer)
         await asyncio.sleep(1.0)
@@ -348,6 +364,13 @@ def run(quick: bool = False) -> dict[str, Any]:
         ),
         common.figure(
             "attacks",
+            "copies of the whole log each sync attacker received",
+            "x",
+            common.stats(sync["log_copies"]),
+            notes="an honest spectator receives it once",
+        ),
+        common.figure(
+            "attacks",
             "host resident memory growth during the sync attack",
             "MiB",
             common.stats(sync["rss_growth_mib"]),
@@ -382,6 +405,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     text = [
         f"sync: game alone {sync['plain']}, under attack {sync['attacked']} s; "
         f"amplification {[round(r) for r in sync['ratios']]}x; "
+        f"log copies per attacker {[round(c, 1) for c in sync['log_copies']]}; "
         f"RSS growth {[round(g, 1) for g in sync['rss_growth_mib']]} MiB",
         f"lockout: back in {back} s (bound {bound:g}); squat: seat offered after {offered} s",
         f"halfopen: {half}",
