@@ -98,8 +98,13 @@ class Connection:
     logged: set[str] = field(default_factory=set)
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     queued_bytes: int = 0  #: of the frames in `outbox`
-    sent_upto: int = 0  #: entries below this seq were queued (or are due) to this connection
-    sync_next: int = 0  #: the next entry of a sync answer still to queue (below `sent_upto`)
+    #: The entries [sent_from, sent_upto) were queued (or are due) on this connection: what
+    #: a `sync` asks for again is costed against this range.
+    sent_from: int = 0
+    sent_upto: int = 0
+    #: A sync answer still being fed into the queue: entries [sync_next, sync_end).
+    sync_next: int = 0
+    sync_end: int = 0
     resend: TokenBucket = field(default_factory=TokenBucket)  #: bytes of repeated `sync`s
     writer: asyncio.Task[None] | None = None
     closed: bool = False
@@ -311,7 +316,7 @@ class TableServer:
                 if frame is None:
                     break
                 conn.queued_bytes -= len(frame)
-                if conn.sync_next < conn.sent_upto:
+                if conn.sync_next < conn.sync_end:
                     self._feed(conn)
                 result = conn.deliver(frame)
                 if asyncio.iscoroutine(result):
@@ -418,8 +423,7 @@ class TableServer:
             self._frames.clear()
             del self._frame_ends[1:]
             for conn in self.connections.values():
-                conn.sent_upto = min(conn.sent_upto, len(entries))
-                conn.sync_next = min(conn.sync_next, conn.sent_upto)
+                conn.sent_from = conn.sent_upto = conn.sync_next = conn.sync_end = 0
         for entry in entries[len(self._frames) :]:
             frame = _entry_frame(entry.line)
             self._frames.append(frame)
@@ -434,9 +438,9 @@ class TableServer:
         frames = self._entry_frames()
         end = len(frames)
         start = min(start, end)
-        again = min(conn.sent_upto, end)
-        if start < again and not conn.local:
-            cost = self._frame_ends[again] - self._frame_ends[start]
+        again_from, again_upto = max(start, conn.sent_from), min(end, conn.sent_upto)
+        if again_from < again_upto and not conn.local:
+            cost = self._frame_ends[again_upto] - self._frame_ends[again_from]
             if not conn.resend.take(now, cost):
                 detail = (
                     f"entries from {start} were sent on this connection already; the host sends"
@@ -447,21 +451,35 @@ class TableServer:
                     self._drop(conn, Reason.RATE_LIMITED, detail)
                     return
                 self._refuse(conn, Reason.RATE_LIMITED, detail)
-                start = again  # what it was never sent still goes
-        if conn.sync_next < conn.sent_upto:
-            conn.sync_next = min(conn.sync_next, start)  # one answer at a time, in order
+                # What it was never sent still goes: the entries before those it was sent
+                # (a watcher that came in mid-game), else the ones after them.
+                if start < conn.sent_from:
+                    end = conn.sent_from
+                else:
+                    start = max(start, conn.sent_upto)
+        if start >= end:
+            return
+        if conn.sync_next < conn.sync_end:  # one answer at a time, in order
+            conn.sync_next, conn.sync_end = min(conn.sync_next, start), max(conn.sync_end, end)
         else:
-            conn.sync_next = start
-        conn.sent_upto = max(conn.sent_upto, end)
+            conn.sync_next, conn.sync_end = start, end
+        self._mark_sent(conn, start, end)
         self._feed(conn)
+
+    @staticmethod
+    def _mark_sent(conn: Connection, start: int, end: int) -> None:
+        if start <= conn.sent_upto and end >= conn.sent_from:  # overlapping or adjacent
+            conn.sent_from, conn.sent_upto = min(conn.sent_from, start), max(conn.sent_upto, end)
+        else:  # a gap: remember the newer range only (costing errs towards the client)
+            conn.sent_from, conn.sent_upto = start, end
 
     def _feed(self, conn: Connection) -> None:
         """Queue the next entries of a sync answer while the queue is under half its byte
         cap; the writer calls again as it drains. A log of any length reaches a joiner in
         order without ever sitting whole in its queue."""
         frames, room = self._frames, self.limits.outbox_bytes // 2
-        conn.sent_upto = min(conn.sent_upto, len(frames))
-        while conn.sync_next < conn.sent_upto and not conn.closed:
+        conn.sync_end = min(conn.sync_end, len(frames))
+        while conn.sync_next < conn.sync_end and not conn.closed:
             frame = frames[conn.sync_next]
             if conn.queued_bytes and conn.queued_bytes + len(frame) > room and not conn.local:
                 return
@@ -494,13 +512,12 @@ class TableServer:
                 for conn in list(self.connections.values()):
                     if not conn.handshaken:
                         continue
-                    if conn.sync_next < conn.sent_upto:  # behind a sync answer: after it
-                        conn.sent_upto = max(conn.sent_upto, seq + 1)
+                    if conn.sync_next < conn.sync_end:  # behind a sync answer: after it
+                        conn.sync_end = max(conn.sync_end, seq + 1)
                         self._feed(conn)
                     else:
                         self._queue(conn, frame)
-                        conn.sent_upto = max(conn.sent_upto, seq + 1)
-                        conn.sync_next = conn.sent_upto
+                    self._mark_sent(conn, seq, seq + 1)
             elif isinstance(out, Rejected):
                 conn = self.connections.get(out.conn)
                 if conn is not None:

@@ -457,3 +457,28 @@ async def test_a_spectator_that_never_syncs_is_closed_and_one_that_does_stays(
             finally:
                 watching.cancel()
                 await asyncio.gather(watching, return_exceptions=True)
+
+
+async def test_a_watcher_that_arrives_mid_game_fetches_the_log_before_it_for_free(
+    tmp_path: Path,
+) -> None:
+    """The budget is for entries asked for again: a spectator (or a returning player) that is
+    sent new entries before it asks for the log it missed gets that log, even when asking
+    again for the new ones is over its budget."""
+    limits = Limits(sync_resend_burst=512, sync_resend_rate=1.0)  # any resend is refused
+    rules = Rules(seats=2)
+    async with hosted(tmp_path / "h", rules=rules, cpu=["medium", "medium"], limits=limits) as (
+        service,
+        table,
+    ):
+        assert await until(lambda: len(table.host.entries) >= 8, 10)
+        async with await RawClient.connect(url_of(service, table) + "?spectate=1") as raw:
+            await raw.send({"type": "spectate"})
+            await raw.recv_type("welcome")
+            first = (await raw.recv_type("entry"))["entry"]["seq"]  # a broadcast, mid-game
+            assert first >= 8 and table.host.phase != "over"
+            await raw.send({"from": 0, "type": "sync"})
+            seen = {first}
+            while not set(range(first)) <= seen:  # bounded: recv_type times out
+                seen.add((await raw.recv_type("entry"))["entry"]["seq"])
+            assert [e["reason"] for e in raw.errors()] in ([], ["RATE_LIMITED"])
