@@ -33,6 +33,7 @@ BENCHMARKS: dict[str, tuple[str, bool]] = {
     "spectators": ("benchmarks.spectators", True),
     "host_scale": ("benchmarks.host_scale", True),
     "discovery": ("benchmarks.discovery", True),
+    "attacks": ("benchmarks.attacks", True),
 }
 
 

@@ -22,6 +22,7 @@ host's copy (or a peer's) restores.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import secrets as random_source
@@ -110,24 +111,40 @@ def new_secrets() -> Secrets:
     )
 
 
+class LinkRefused(CliError):
+    """A file of the data folder is a symbolic link: never followed, so a link planted there
+    cannot make this program write (or read its logs) elsewhere."""
+
+
+def open_no_follow(path: Path, flags: int, mode: int = 0o666) -> int:
+    """`os.open` that refuses a symbolic link as the last component (O_NOFOLLOW)."""
+    try:
+        return os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise LinkRefused(
+                f"{path} is a symbolic link; p2pdice does not follow links in its data folder"
+                " (remove the link)"
+            ) from None
+        raise
+
+
 class AppendLog:
     """JSON Lines, appended and flushed line by line; a torn last line is ignored on reading."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
+        fd = open_no_follow(path, os.O_RDWR | os.O_APPEND | os.O_CREAT)
+        self._handle = os.fdopen(fd, "rb+")
         self._drop_torn_tail()
-        self._handle = open(path, "ab")  # noqa: SIM115 - kept open for the table's lifetime
 
     def _drop_torn_tail(self) -> None:
         """A crash mid-write leaves a partial last line; appending after it would glue the
         next line onto it, so cut it off first (its content was never complete anyway)."""
-        if not self.path.exists():
-            return
-        with open(self.path, "rb+") as handle:
-            data = handle.read()
-            if data and not data.endswith(b"\n"):
-                handle.truncate(data.rfind(b"\n") + 1)
+        data = self._handle.read()
+        if data and not data.endswith(b"\n"):
+            self._handle.truncate(data.rfind(b"\n") + 1)
 
     def append(self, line: bytes) -> None:
         self._handle.write(line + b"\n")
@@ -144,9 +161,12 @@ class AppendLog:
 
     @staticmethod
     def read(path: Path) -> list[bytes]:
-        if not path.exists():
+        try:
+            fd = open_no_follow(path, os.O_RDONLY)
+        except FileNotFoundError:
             return []
-        data = path.read_bytes()
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read()
         lines = data.split(b"\n")
         return [line for line in lines[:-1] if line]  # the part after the last \n is torn
 

@@ -124,10 +124,15 @@ class LocalClient:
         self.session = session
         self.link = LocalLink(server, session.on_frame)
         self._task: asyncio.Task[None] | None = None
+        self._stopping: asyncio.Task[None] | None = None
 
     def start(self) -> None:
+        self.session.on_fatal = self._hang_up  # its records failed: the seat leaves the table
         self.link.open()
         self._task = asyncio.get_running_loop().create_task(self._pump(), name="local-client")
+
+    def _hang_up(self) -> None:
+        self._stopping = asyncio.get_running_loop().create_task(self.stop())
 
     async def _pump(self) -> None:
         while True:

@@ -33,7 +33,7 @@ from ..store import AppendLog, atomic_write, ends_a_round, load_or_create_key
 from .client import LocalClient
 from .discovery import Advertiser, lan_addresses
 from .limits import clean_name
-from .server import Limits, TableServer
+from .server import AcceptFailureLog, Limits, TableServer, raise_open_file_limit
 from .session import ClientSession
 
 log = logging.getLogger("p2pdice.host")
@@ -280,7 +280,14 @@ class HostService:
         self.azc: Any = None
 
     async def start(self) -> None:
-        self.runner = web.AppRunner(self.app, handle_signals=False, access_log=None)
+        raise_open_file_limit()
+        AcceptFailureLog.install(asyncio.get_running_loop())
+        self.runner = web.AppRunner(
+            self.app,
+            handle_signals=False,
+            access_log=None,
+            keepalive_timeout=self.limits.head_timeout,  # also the deadline of the first head
+        )
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.bind or "0.0.0.0", self.port)
         await site.start()

@@ -1,4 +1,5 @@
-"""Defences against a prankster on the same Wi-Fi: rate limits and name cleaning."""
+"""Defences against a prankster on the same Wi-Fi: rate limits (of frames or of bytes) and
+name cleaning."""
 
 from __future__ import annotations
 
@@ -48,11 +49,15 @@ class TokenBucket:
     stamp: float | None = None
 
     def allow(self, now: float) -> bool:
+        return self.take(now, 1.0)
+
+    def take(self, now: float, amount: float) -> bool:
+        """Spend `amount` tokens if there are that many (a frame, or bytes to send)."""
         if self.stamp is not None:
             self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        if self.tokens >= amount:
+            self.tokens -= amount
             return True
         return False
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import itertools
 import logging
 import secrets
@@ -43,8 +44,23 @@ from .limits import TokenBucket
 log = logging.getLogger("p2pdice.host")
 
 HANDSHAKE_TIMEOUT = 5.0
+#: Seconds a TCP connection may take to send a whole HTTP request head (and to send the next
+#: one after a response): half-open requests otherwise hold a file descriptor each for an hour.
+HEAD_TIMEOUT = 10.0
+ACCEPT_REPORT_EVERY = 10.0  #: seconds between two log lines about failing accepts
 MAX_CONNECTIONS = 64
 OUTBOX_LIMIT = 4096  #: frames queued for one connection before it is dropped as too slow
+OUTBOX_BYTES = 8 * 1024 * 1024  #: bytes queued for one connection before it is dropped
+#: A `sync` asking again for entries this connection was already sent is paid from a bucket
+#: of bytes: 64 KiB at once, 8 KiB a second after that (an honest client only ever asks again
+#: for the few entries in flight). Entries it was never sent are free (each once per
+#: connection), so catching up, however long the log, is never refused.
+SYNC_RESEND_RATE = 8 * 1024
+SYNC_RESEND_BURST = 64 * 1024
+MAX_PENDING = 16  #: connections still answering their challenge, per table
+PER_ADDRESS = 8  #: connections of one table from one address (players included)
+RESERVE_GRACE = 3.0  #: seconds a seat stays reserved for a join that has not come
+SPECTATOR_IDLE = 120.0  #: seconds a spectator may go without a `sync` (clients send one a 30 s)
 
 
 @dataclass(slots=True)
@@ -53,7 +69,19 @@ class Limits:
     rate: float = 20.0
     burst: float = 50.0
     handshake_timeout: float = HANDSHAKE_TIMEOUT
+    head_timeout: float = HEAD_TIMEOUT
     strikes: int = 3  #: rate-limit refusals before the connection is closed
+    outbox_bytes: int = OUTBOX_BYTES
+    sync_resend_rate: float = SYNC_RESEND_RATE
+    sync_resend_burst: float = SYNC_RESEND_BURST
+    #: Connections answering their challenge; a new one beyond this closes the oldest.
+    max_pending: int = MAX_PENDING
+    per_address: int = PER_ADDRESS
+    #: Whether `per_address` (and one seat reservation an address) also holds for loopback:
+    #: off by default, since connections from this machine are its owner's (and the tests').
+    limit_loopback: bool = False
+    reserve_grace: float = RESERVE_GRACE
+    spectator_idle: float = SPECTATOR_IDLE
 
 
 @dataclass(eq=False)
@@ -70,10 +98,22 @@ class Connection:
     strikes: int = 0
     logged: set[str] = field(default_factory=set)
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    queued_bytes: int = 0  #: of the frames in `outbox`
+    #: The entries [sent_from, sent_upto) were queued (or are due) on this connection: what
+    #: a `sync` asks for again is costed against this range.
+    sent_from: int = 0
+    sent_upto: int = 0
+    #: A sync answer still being fed into the queue: entries [sync_next, sync_end).
+    sync_next: int = 0
+    sync_end: int = 0
+    resend: TokenBucket = field(default_factory=TokenBucket)  #: bytes of repeated `sync`s
     writer: asyncio.Task[None] | None = None
     closed: bool = False
+    address: str | None = None  #: the peer's IP address (None for in-process links)
+    opened_at: float = 0.0
+    offered: int | None = None  #: the seat its challenge reserved, until it answers
+    last_sync: float = 0.0  #: when a spectator last showed it is still following (a sync)
     hang_up: Callable[[], Awaitable[Any]] | None = None  #: ends the socket (not for local links)
-    address: str = ""  #: the peer's IP address ("" for local links)
 
 
 class TableServer:
@@ -103,6 +143,11 @@ class TableServer:
         self.closing = False
         self.over = asyncio.Event()
         self._hang_ups: set[asyncio.Task[Any]] = set()  #: kept so they are not collected early
+        #: Each entry's frame, made once and shared by every queue it goes into, and the
+        #: bytes of all frames before it (`_frame_ends[i]`), so a sync is costed in O(1).
+        self._frames: list[str] = []
+        self._frame_ends: list[int] = [0]
+        self._last_entry: Entry | None = None
 
     @property
     def loop_now(self) -> float:
@@ -153,18 +198,23 @@ class TableServer:
         *,
         local: bool = False,
         reserve: bool = True,
-        address: str = "",
+        address: str | None = None,
     ) -> Connection | None:
-        """A new connection is told the challenge; None when the table is full of connections."""
-        if (
-            not local
-            and sum(1 for c in self.connections.values() if not c.local)
-            >= self.limits.max_connections
-        ):
-            return None
-        limits = self.limits
-        conn = Connection(next(self._ids), deliver, local=local, address=address)
+        """A new connection is told the challenge; None when its address has as many
+        connections as it may have (SPEC.md 10.1). Who it is is not known yet, so the caps on
+        spectators apply when it chooses to watch, and a seat's key always gets in."""
+        limits, now = self.limits, self.loop_now
+        if not local:
+            reserve = self._admit(address, reserve, now)
+            if reserve is None:
+                return None
+        conn = Connection(next(self._ids), deliver, local=local, address=address, opened_at=now)
         conn.bucket = TokenBucket(rate=limits.rate, burst=limits.burst, tokens=limits.burst)
+        conn.resend = TokenBucket(
+            rate=limits.sync_resend_rate,
+            burst=limits.sync_resend_burst,
+            tokens=limits.sync_resend_burst,
+        )
         conn.writer = asyncio.get_running_loop().create_task(
             self._write(conn), name=f"writer-{conn.id}"
         )
@@ -175,10 +225,95 @@ class TableServer:
             reserve=reserve,
             pake_entropy=secrets.token_bytes(ENTROPY_BYTES),
         )
+        conn.offered = challenge["seat"]
         self._queue(
             conn, encode_frame("challenge", protocol=1, entries=len(self.host.entries), **challenge)
         )
         return conn
+
+    def _limited(self, address: str | None) -> bool:
+        if address is None:
+            return False
+        if self.limits.limit_loopback:
+            return True
+        try:
+            return not ipaddress.ip_address(address).is_loopback
+        except ValueError:
+            return True
+
+    def _admit(self, address: str | None, reserve: bool, now: float) -> bool | None:
+        """Make room for a new socket connection: None to refuse it, else whether its
+        challenge may reserve a seat."""
+        limits = self.limits
+        limited = self._limited(address)
+        remote = [c for c in self.connections.values() if not c.local]
+        if limited and sum(1 for c in remote if c.address == address) >= limits.per_address:
+            return None
+        pending = [c for c in remote if not c.handshaken]
+        if len(pending) >= limits.max_pending:
+            # Handshakes take milliseconds: the one waiting longest is the likeliest to be
+            # stuck, and it cannot keep a returning player out.
+            self._drop(
+                min(pending, key=lambda c: c.opened_at),
+                Reason.HANDSHAKE_TIMEOUT,
+                "too many connections are answering their challenge; this one waited longest",
+            )
+        if not reserve or self.host.phase != TablePhase.LOBBY:
+            return reserve
+        holding = [
+            c for c in self.connections.values() if not c.handshaken and c.offered is not None
+        ]
+        if limited and any(c.address == address for c in holding):
+            return False  # one seat held at a time by one address, for a join in progress
+        if self.host.free_seat() is None:
+            stale = [
+                c for c in holding if now - c.opened_at >= limits.reserve_grace and not c.local
+            ]
+            if stale:
+                # A join takes a moment on a LAN; a seat held longer by a connection that has
+                # not joined goes to the newcomer.
+                self._drop(
+                    min(stale, key=lambda c: c.opened_at),
+                    Reason.HANDSHAKE_TIMEOUT,
+                    "the seat offered was not taken in time; it went to another connection",
+                )
+        return True
+
+    def _drop(self, conn: Connection, reason: Reason, detail: str) -> None:
+        """Close a connection now (its seat reservation is released at once), after telling
+        it why."""
+        self._refuse(conn, reason, detail)
+        self._queue(conn, None)
+        self.closed(conn)
+        if conn.hang_up is not None:
+            task = asyncio.get_running_loop().create_task(self._hang_up_after_writer(conn))
+            self._hang_ups.add(task)
+            task.add_done_callback(self._hang_ups.discard)
+
+    @staticmethod
+    async def _hang_up_after_writer(conn: Connection) -> None:
+        if conn.writer is not None:
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(conn.writer), 1.0)
+        if conn.hang_up is not None:
+            await conn.hang_up()
+
+    def _make_room_for_a_player(self) -> None:
+        """A seat's key always gets in: past the cap, the spectator quiet longest goes."""
+        remote = [c for c in self.connections.values() if not c.local]
+        if len(remote) <= self.limits.max_connections:
+            return
+        spectators = [c for c in remote if c.spectator]
+        if spectators:
+            self._drop(
+                min(spectators, key=lambda c: c.last_sync),
+                Reason.TOO_MANY_CONNECTIONS,
+                "a player needed the room; the table is full of spectators",
+            )
+
+    def _spectator_room(self) -> bool:
+        spectators = sum(1 for c in self.connections.values() if c.spectator and not c.local)
+        return spectators < max(1, self.limits.max_connections - self.host.state.rules.seats)
 
     async def _write(self, conn: Connection) -> None:
         try:
@@ -186,6 +321,9 @@ class TableServer:
                 frame = await conn.outbox.get()
                 if frame is None:
                     break
+                conn.queued_bytes -= len(frame)
+                if conn.sync_next < conn.sync_end:
+                    self._feed(conn)
                 result = conn.deliver(frame)
                 if asyncio.iscoroutine(result):
                     await result
@@ -198,7 +336,14 @@ class TableServer:
         if conn.closed:
             return
         try:
-            conn.outbox.put_nowait(frame)
+            if frame is not None:
+                full = conn.queued_bytes + len(frame) > self.limits.outbox_bytes
+                if full and conn.queued_bytes and not conn.local:  # one frame always fits
+                    raise asyncio.QueueFull
+                conn.outbox.put_nowait(frame)
+                conn.queued_bytes += len(frame)
+            else:
+                conn.outbox.put_nowait(frame)
         except asyncio.QueueFull:
             # A reader this far behind is gone in all but name; the log waits for it on reconnect.
             self._log_once(conn, "SLOW_READER", "dropped: it fell too far behind")
@@ -247,8 +392,8 @@ class TableServer:
     def _dispatch(self, conn: Connection, frame: dict[str, Any], now: float) -> None:
         kind = frame["type"]
         if kind == "sync":
-            for line in self.host.lines(frame["from"]):
-                self._queue(conn, _entry_frame(line))
+            conn.last_sync = now
+            self._sync(conn, frame["from"], now)
             return
         if not conn.handshaken:
             if kind == "join":
@@ -261,13 +406,20 @@ class TableServer:
                         proof,
                         now,
                         pake=pake,
-                        source=conn.address,  # failed passwords are throttled per address
+                        source=conn.address or "",  # failed passwords are throttled per address
                         trusted=conn.local,
                     )
                 )
             elif kind == "auth":
                 self.apply(self.host.authenticate(conn.id, frame["auth"], now))
             elif kind == "spectate":
+                if not conn.local and not self._spectator_room():
+                    self._drop(
+                        conn,
+                        Reason.TOO_MANY_CONNECTIONS,
+                        "this table has as many spectators as it takes",
+                    )
+                    return
                 self.apply(self.host.spectate(conn.id))
             else:
                 raise RemoteError(
@@ -278,6 +430,78 @@ class TableServer:
             self.apply(self.host.receive(conn.id, frame["msg"], now))
             return
         raise RemoteError(Reason.WRONG_PHASE, f"{kind} is only allowed during the handshake")
+
+    def _entry_frames(self) -> list[str]:
+        """Every entry's frame so far (made once per entry, kept in step with the log)."""
+        entries, made = self.host.entries, len(self._frames)
+        if made and (made > len(entries) or entries[made - 1] is not self._last_entry):
+            # Not the log these frames were made from (only a test harness rolls a table
+            # back): start over rather than send stale entries.
+            self._frames.clear()
+            del self._frame_ends[1:]
+            for conn in self.connections.values():
+                conn.sent_from = conn.sent_upto = conn.sync_next = conn.sync_end = 0
+        for entry in entries[len(self._frames) :]:
+            frame = _entry_frame(entry.line)
+            self._frames.append(frame)
+            self._frame_ends.append(self._frame_ends[-1] + len(frame))
+            self._last_entry = entry
+        return self._frames
+
+    def _sync(self, conn: Connection, start: int, now: float) -> None:
+        """Entries from `start`: the ones this connection was never sent, always; the ones it
+        was sent already, only as far as its resend budget (in bytes) allows, so asking for
+        the whole log over and over costs the host next to nothing (SPEC.md 10.3)."""
+        frames = self._entry_frames()
+        end = len(frames)
+        start = min(start, end)
+        again_from, again_upto = max(start, conn.sent_from), min(end, conn.sent_upto)
+        if again_from < again_upto and not conn.local:
+            cost = self._frame_ends[again_upto] - self._frame_ends[again_from]
+            if not conn.resend.take(now, cost):
+                detail = (
+                    f"entries from {start} were sent on this connection already; the host sends"
+                    f" them again at most {int(self.limits.sync_resend_rate)} bytes a second"
+                )
+                conn.strikes += 1  # as for frames: the third refusal closes the connection
+                if conn.strikes >= self.limits.strikes:
+                    self._drop(conn, Reason.RATE_LIMITED, detail)
+                    return
+                self._refuse(conn, Reason.RATE_LIMITED, detail)
+                # What it was never sent still goes: the entries before those it was sent
+                # (a watcher that came in mid-game), else the ones after them.
+                if start < conn.sent_from:
+                    end = conn.sent_from
+                else:
+                    start = max(start, conn.sent_upto)
+        if start >= end:
+            return
+        if conn.sync_next < conn.sync_end:  # one answer at a time, in order
+            conn.sync_next, conn.sync_end = min(conn.sync_next, start), max(conn.sync_end, end)
+        else:
+            conn.sync_next, conn.sync_end = start, end
+        self._mark_sent(conn, start, end)
+        self._feed(conn)
+
+    @staticmethod
+    def _mark_sent(conn: Connection, start: int, end: int) -> None:
+        if start <= conn.sent_upto and end >= conn.sent_from:  # overlapping or adjacent
+            conn.sent_from, conn.sent_upto = min(conn.sent_from, start), max(conn.sent_upto, end)
+        else:  # a gap: remember the newer range only (costing errs towards the client)
+            conn.sent_from, conn.sent_upto = start, end
+
+    def _feed(self, conn: Connection) -> None:
+        """Queue the next entries of a sync answer while the queue is under half its byte
+        cap; the writer calls again as it drains. A log of any length reaches a joiner in
+        order without ever sitting whole in its queue."""
+        frames, room = self._frames, self.limits.outbox_bytes // 2
+        conn.sync_end = min(conn.sync_end, len(frames))
+        while conn.sync_next < conn.sync_end and not conn.closed:
+            frame = frames[conn.sync_next]
+            if conn.queued_bytes and conn.queued_bytes + len(frame) > room and not conn.local:
+                return
+            conn.sync_next += 1
+            self._queue(conn, frame)
 
     def _refuse(
         self, conn: Connection, reason: Reason, detail: str, ref: str | None = None
@@ -299,13 +523,23 @@ class TableServer:
                 changed = True
                 if self._on_entry is not None:
                     self._on_entry(out.entry)
-                frame = _entry_frame(out.entry.line)
+                frames = self._entry_frames()
+                frame = frames[out.entry.seq]
+                seq = out.entry.seq
                 for conn in list(self.connections.values()):
-                    if conn.handshaken:
+                    if not conn.handshaken:
+                        continue
+                    if conn.sync_next < conn.sync_end:  # behind a sync answer: after it
+                        conn.sync_end = max(conn.sync_end, seq + 1)
+                        self._feed(conn)
+                    else:
                         self._queue(conn, frame)
+                    self._mark_sent(conn, seq, seq + 1)
             elif isinstance(out, Rejected):
                 conn = self.connections.get(out.conn)
                 if conn is not None:
+                    if out.reason in (Reason.TABLE_FULL, Reason.SEAT_TAKEN):
+                        conn.offered = None  # the table released the reservation
                     self._refuse(conn, out.reason, out.detail, out.ref)
             elif isinstance(out, Accepted):
                 conn = self.connections.get(out.conn)
@@ -315,9 +549,12 @@ class TableServer:
                 conn = self.connections.get(out.conn)
                 if conn is not None:
                     conn.handshaken, conn.seat, conn.spectator = True, out.seat, out.seat is None
+                    conn.offered, conn.last_sync = None, self.loop_now
                     proof = None if out.proof is None else out.proof.hex()
                     self._queue(conn, encode_frame("welcome", seat=out.seat, proof=proof))
                     self._queue(conn, encode_frame("status", **self.status()))
+                    if out.seat is not None and not conn.local:
+                        self._make_room_for_a_player()
                 changed = True
             elif isinstance(out, NeedStandIn) and self._stand_in is not None:
                 asyncio.get_running_loop().call_soon(self._stand_in, out.seat)
@@ -374,13 +611,13 @@ class TableServer:
             await ws.close()
             return ws
         conn = self.open(
-            ws.send_str,
-            reserve=request.query.get("spectate") != "1",
-            address=request.remote or "",
+            ws.send_str, reserve=request.query.get("spectate") != "1", address=request.remote
         )
         if conn is None:
             await ws.send_str(
-                error_frame(Reason.TOO_MANY_CONNECTIONS, "this table has too many connections")
+                error_frame(
+                    Reason.TOO_MANY_CONNECTIONS, "this table has too many connections from here"
+                )
             )
             await ws.close()
             return ws
@@ -388,12 +625,21 @@ class TableServer:
         loop = asyncio.get_running_loop()
         handshake_deadline = loop.time() + self.limits.handshake_timeout
         try:
-            while not ws.closed:
-                timeout = None if conn.handshaken else handshake_deadline - loop.time()
+            while not ws.closed and not conn.closed:
+                if not conn.handshaken:
+                    timeout: float | None = handshake_deadline - loop.time()
+                elif conn.spectator:
+                    timeout = conn.last_sync + self.limits.spectator_idle - loop.time()
+                else:
+                    timeout = None  # players hold a seat's key: never timed out for quiet
                 if timeout is not None and timeout <= 0:
-                    self._refuse(
-                        conn, Reason.HANDSHAKE_TIMEOUT, "no join, auth or spectate in time"
-                    )
+                    if conn.handshaken:
+                        idle = int(self.limits.spectator_idle)
+                        self._queue(conn, encode_frame("closing", reason=f"no sync for {idle} s"))
+                    else:
+                        self._refuse(
+                            conn, Reason.HANDSHAKE_TIMEOUT, "no join, auth or spectate in time"
+                        )
                     break
                 try:
                     msg = await ws.receive(timeout=timeout)
@@ -447,3 +693,64 @@ class LocalLink:
         if self.conn is not None:
             self.server.closed(self.conn)
             self.conn = None
+
+
+# ---- the process: file descriptors and failing accepts -----------------------------------------
+
+
+def raise_open_file_limit() -> int:
+    """Raise this process's soft limit on open files to its hard limit (1,024 is a common
+    soft default, far below what a host with a few hundred sockets and logs needs); returns
+    the soft limit now in force."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    if want > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+            soft = want
+        except (ValueError, OSError) as err:
+            log.warning("could not raise the open-file limit from %d to %d: %s", soft, want, err)
+    return soft
+
+
+class AcceptFailureLog:
+    """The loop's exception handler for failing accepts (no file descriptor left, say).
+
+    asyncio logs each failed accept with a traceback and retries a second later, for as long
+    as the cause lasts; this says it in one line, at most once every `every` seconds, with
+    the number of failures in between. Any other report goes to the previous handler.
+    """
+
+    MESSAGE = "socket.accept() out of system resource"
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, every: float = ACCEPT_REPORT_EVERY) -> None:
+        self.every = every
+        self.previous = loop.get_exception_handler()
+        self.reported_at: float | None = None
+        self.unreported = 0
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if context.get("message") != self.MESSAGE:
+            if self.previous is not None:
+                self.previous(loop, context)
+            else:
+                loop.default_exception_handler(context)
+            return
+        now = loop.time()
+        if self.reported_at is not None and now - self.reported_at < self.every:
+            self.unreported += 1
+            return
+        log.error(
+            "cannot accept connections: %s (%d more failures since the last report)",
+            context.get("exception"),
+            self.unreported,
+        )
+        self.reported_at, self.unreported = now, 0
+
+    @classmethod
+    def install(cls, loop: asyncio.AbstractEventLoop) -> AcceptFailureLog:
+        handler = cls(loop)
+        loop.set_exception_handler(handler)
+        return handler

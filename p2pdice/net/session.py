@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots.registry import Bot
+from ..cli_options import CliError
 from ..core.codec import encode
 from ..core.errors import Reason, RemoteError
 from ..core.game import Action
@@ -40,6 +41,10 @@ _ENTRY_HEAD = '{"entry":'
 _ENTRY_TAIL = ',"type":"entry"}'
 
 log = logging.getLogger("p2pdice.client")
+
+#: Seconds between two `sync`s of a spectator that is up to date: the host closes a spectator
+#: that sends none for two minutes (SPEC.md 10.3), so a quiet table does not lose its watchers.
+SPECTATOR_KEEPALIVE = 30.0
 
 #: Errors after which retrying cannot help.
 FATAL = {
@@ -121,8 +126,13 @@ class ClientSession:
         self.reconnect_requested = False
         self._early: dict[int, Entry] = {}  #: entries that arrived ahead of a gap
         self._resend_timer: asyncio.TimerHandle | None = None
+        self._keepalive: asyncio.TimerHandle | None = None
         self.seat_hint = seat_hint
         self.on_update: Callable[[], None] | None = None
+        #: Called once when this session stops for a local failure (its records cannot be
+        #: written): the transport hangs up (a host-run seat's link closes).
+        self.on_fatal: Callable[[], None] | None = None
+        self.stopped = False  #: a local failure: nothing more is read, sent or stored
 
     # ---- facts for the UI and bots -------------------------------------------------------
 
@@ -173,9 +183,30 @@ class ClientSession:
     # ---- frames --------------------------------------------------------------------------
 
     def _send_frame(self, frame: str) -> None:
-        self.outgoing.put_nowait(frame)
+        if not self.stopped:
+            self.outgoing.put_nowait(frame)
+
+    def _stored(self, what: str, write: Callable[..., Any], *args: Any) -> bool:
+        """Run one write to this seat's records; a failure (a full disk, no file descriptors
+        left, a refused link) stops the session with a clear local error instead of playing on
+        without its records, which would stall the table at the next commitment."""
+        try:
+            write(*args)
+        except (OSError, CliError) as err:
+            detail = f"could not save {what}: {err}; this seat stops"
+            log.error("%s %s: %s", "host-run seat" if self.host_run else "seat", self.name, detail)
+            self.fatal = (Reason.INTERNAL, detail)
+            self.errors.append((Reason.INTERNAL, detail))
+            if not self.stopped:
+                self.stopped = True
+                if self.on_fatal is not None:
+                    self.on_fatal()
+            return False
+        return True
 
     def on_frame(self, data: str | bytes) -> None:
+        if self.stopped:
+            return
         # The hot path: an entry frame is the entry's canonical line between a fixed head and
         # tail, so the line is sliced out instead of decoded and encoded again. Any frame that
         # is not exactly that shape takes the general path below.
@@ -382,14 +413,29 @@ class ClientSession:
             )
             return
         seat = frame["seat"]
-        if seat is not None:
+        if seat is None:
+            self._keep_alive()
+        else:
             self.peer.seat = seat
             store, host = self.store, self.expect_host
             if store is not None and host is not None and store.load_seat() is None:
-                store.save_seat(SeatRecord(seat=seat, host=host.hex()))
+                record = SeatRecord(seat=seat, host=host.hex())
+                if not self._stored("its seat", store.save_seat, record):
+                    return
         # Entries posted while we were joining: ask again from what we hold (duplicates are ignored).
         self._sync_to(len(self.peer.replayer.chain))
         self._maybe_resume()
+
+    def _keep_alive(self, *, now: bool = False) -> None:
+        """A spectator asks for what it lacks now and then, which is how the host tells a
+        watcher from a socket left open to fill the table (usually nothing comes back)."""
+        if self._keepalive is not None:
+            self._keepalive.cancel()
+        if now and self.peer is not None and self.connected:
+            self._sync_to(len(self.peer.replayer.chain))
+        self._keepalive = asyncio.get_running_loop().call_later(
+            SPECTATOR_KEEPALIVE, lambda: self._keep_alive(now=True)
+        )
 
     def _on_entry(self, frame: dict[str, Any]) -> None:
         self._take_entry(encode(frame["entry"]))
@@ -450,8 +496,11 @@ class ClientSession:
         self.errors.append((reason, frame["detail"]))
         if frame["ref"] is not None and self.peer is not None:
             self.peer.drop_pending(bytes.fromhex(frame["ref"]))
-            if self.store is not None:
-                self.store.record_refused(frame["ref"], str(reason), _ms())
+            store = self.store
+            if store is not None and not self._stored(
+                "a refusal", store.record_refused, frame["ref"], str(reason), _ms()
+            ):
+                return
             self._maybe_decide()  # a refused move leaves the turn with us: decide again
         elif reason == Reason.NOT_SEATED and self._authing:
             # Our seat was given up while we were away in the lobby: forget it, join afresh.
@@ -495,20 +544,25 @@ class ClientSession:
     # ---- peer outputs --------------------------------------------------------------------
 
     def _handle(self, outputs: list[PeerOutput]) -> None:
+        store = self.store
         for out in outputs:
+            if self.stopped:
+                return
             if isinstance(out, Applied):
-                if self.store is not None:
-                    self.store.append_entry(out.entry.line)
-                    if ends_a_round(out.entry):
-                        self.store.sync()
+                if store is not None:
+                    self._stored("the transcript", _append, store, out.entry)
             elif isinstance(out, Send):
                 self._transmit(out)
             elif isinstance(out, NeedSecrets):
                 secrets = self.secrets_source()
-                if self.store is not None:
-                    self.store.save_secrets(
-                        out.round, out.attempt, secrets
-                    )  # before the commitment
+                if store is not None and not self._stored(  # before the commitment
+                    f"the secrets of round {out.round}",
+                    store.save_secrets,
+                    out.round,
+                    out.attempt,
+                    secrets,
+                ):
+                    return
                 assert self.peer is not None
                 self._handle(self.peer.provide_secrets(out.round, out.attempt, secrets))
             elif isinstance(out, Alarm):
@@ -517,8 +571,11 @@ class ClientSession:
 
     def _transmit(self, send: Send) -> None:
         message = send.message.to_json()
-        if self.store is not None:
-            self.store.record_sent(message, _ms())
+        store = self.store
+        if store is not None and not self._stored(
+            "a sent message", store.record_sent, message, _ms()
+        ):
+            return  # never sent unrecorded: `verify --mine` must find every message we sent
         self._send_frame(encode_frame("send", msg=message))
 
     # ---- actions -------------------------------------------------------------------------
@@ -531,7 +588,13 @@ class ClientSession:
 
     def _maybe_decide(self) -> None:
         """A bot plays its own seat as soon as it is its move."""
-        if self.bot is None or self.peer is None or not self.connected or not self._resumed:
+        if (
+            self.bot is None
+            or self.peer is None
+            or self.stopped
+            or not self.connected
+            or not self._resumed
+        ):
             return
         action = bot_move(self.peer, self.bot, self.rng)
         if action is not None:
@@ -553,13 +616,25 @@ class ClientSession:
         if self._resend_timer is not None:
             self._resend_timer.cancel()
             self._resend_timer = None
+        if self._keepalive is not None:
+            self._keepalive.cancel()
+            self._keepalive = None
         while not self.outgoing.empty():
             self.outgoing.get_nowait()
         self._notify()
 
     def close(self) -> None:
+        if self._keepalive is not None:
+            self._keepalive.cancel()
+            self._keepalive = None
         if self.store is not None:
             self.store.close()
+
+
+def _append(store: ClientStore, entry: Entry) -> None:
+    store.append_entry(entry.line)
+    if ends_a_round(entry):
+        store.sync()
 
 
 def _ms() -> int:

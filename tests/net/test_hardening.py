@@ -338,24 +338,32 @@ async def test_host_run_seats_are_not_rate_limited(tmp_path: Path) -> None:
 # ---- connections and the handshake ---------------------------------------------------------
 
 
-async def test_more_connections_than_the_cap_are_refused(tmp_path: Path) -> None:
-    limits = Limits(max_connections=3)
+async def test_more_spectators_than_the_cap_are_refused(tmp_path: Path) -> None:
+    """Spectators may fill the cap less the seats, so the players always have room (SPEC.md
+    10.1); the one beyond is told so and closed."""
+    limits = Limits(max_connections=5)  # two seats: three spectators
     async with hosted(tmp_path / "h", cpu=["easy"], limits=limits) as (service, table):
         url = url_of(service, table)
-        first = [await RawClient.connect(url) for _ in range(3)]
+        first = [await RawClient.connect(url + "?spectate=1") for _ in range(3)]
         try:
-            extra = await RawClient.connect(url, read_challenge=False)
+            for raw in first:
+                await raw.send({"type": "spectate"})
+                await raw.recv_type("welcome")
+            extra = await RawClient.connect(url + "?spectate=1")
             async with extra:
+                await extra.send({"type": "spectate"})
                 frames = await extra.closed()
                 assert [f["type"] for f in frames] == ["error"], frames
                 assert frames[0]["reason"] == "TOO_MANY_CONNECTIONS"
                 assert_no_leak(frames)
             # The host-run CPU seat's in-process link does not count against the cap.
+            await asyncio.sleep(0.1)
             assert len(table.server.connections) == 4
             await first[0].close()
             await asyncio.sleep(0.2)
             async with await RawClient.connect(url) as again:  # a freed slot is usable again
-                assert again.challenge is not None
+                await again.send({"type": "spectate"})
+                assert (await again.recv_type("welcome"))["seat"] is None
         finally:
             for raw in first:
                 await raw.close()

@@ -81,8 +81,13 @@ class RawClient:
         self.challenge: dict[str, Any] | None = None
 
     @classmethod
-    async def connect(cls, url: str, *, read_challenge: bool = True) -> RawClient:
-        http = aiohttp.ClientSession()
+    async def connect(
+        cls, url: str, *, read_challenge: bool = True, source: str | None = None
+    ) -> RawClient:
+        """`source`: the local address to connect from (any 127.x.y.z on loopback), to play
+        another machine than 127.0.0.1."""
+        connector = aiohttp.TCPConnector(local_addr=(source, 0)) if source else None
+        http = aiohttp.ClientSession(connector=connector)
         try:
             ws = await http.ws_connect(url, max_msg_size=0, heartbeat=None)
         except BaseException:
