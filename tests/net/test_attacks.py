@@ -364,7 +364,7 @@ async def test_a_seated_player_gets_back_in_past_a_table_full_of_spectators(
             async with await RawClient.connect(url) as back:
                 await back.send(auth_frame(player, back.challenge))
                 welcome = await back.recv_type("welcome", "error")
-                assert welcome == {"seat": 1, "type": "welcome"}, welcome
+                assert welcome == {"proof": None, "seat": 1, "type": "welcome"}, welcome
             assert table.host.seat_connected(1) is False  # it left again, but it got in
         finally:
             for raw in watchers:
