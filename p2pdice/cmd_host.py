@@ -74,6 +74,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
+def join_lines(name: str, addresses: list[str], *, advertised: bool) -> list[str]:
+    """How others reach this table: by name when it is advertised, and by each LAN address
+    (a join by name cannot work without the advertisement, so it is not suggested then)."""
+    lines = [f"join with: p2pdice join {name!r}"] if advertised else []
+    lines += [f"{'or by address' if advertised else 'join with'}: p2pdice join {addresses[0]}"]
+    lines += [f"           or: p2pdice join {address}" for address in addresses[1:]]
+    return lines
+
+
 def run(args: argparse.Namespace) -> int:
     if not args.headless:
         from .cmd_ui import run_interactive_host
@@ -115,8 +124,7 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
     table = await service.open_table(
         TableConfig(name=name, rules=rules, cpu=cpu, password=password), resume_lines=resume_lines
     )
-    address = args.bind or "0.0.0.0"
-    url = f"ws://{address}:{service.port}{table.path}"
+    addresses = service.join_addresses()
     if args.json:
         print(
             json.dumps(
@@ -125,7 +133,9 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
                     "table_id": table.id,
                     "port": service.port,
                     "path": table.path,
-                    "url": url,
+                    "url": f"ws://{addresses[0]}{table.path}",
+                    "join": addresses,
+                    "advertised": service.advertise,
                 }
             ),
             flush=True,
@@ -137,10 +147,8 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
             f"table {name!r} open on port {service.port} ({table.host.state.rules.summary()})",
             flush=True,
         )
-        print(
-            f"  join with: p2pdice join {name!r}   or by address: p2pdice join HOST:{service.port}",
-            flush=True,
-        )
+        for line in join_lines(name, addresses, advertised=service.advertise):
+            print(f"  {line}", flush=True)
         print(
             f"  seats: {seats}, CPU seats run here: {len(cpu)}, waiting for {free} player(s)",
             flush=True,

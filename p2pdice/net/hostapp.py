@@ -250,6 +250,11 @@ class HostService:
 
             self.azc = new_zeroconf(self.bind)
 
+    def join_addresses(self) -> list[str]:
+        """`HOST:PORT` for each LAN address this machine can be reached at (what players type
+        when multicast is blocked or the table is not advertised)."""
+        return [f"{address}:{self.port}" for address in lan_addresses(self.bind)]
+
     async def open_table(
         self, config: TableConfig, *, resume_lines: list[bytes] | None = None
     ) -> HostedTable:

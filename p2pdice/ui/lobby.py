@@ -38,8 +38,14 @@ def default_name() -> str:
 
 
 def joining_hint(name: str, runtime: TableRuntime) -> str:
-    port = runtime.service.port if runtime.service is not None else "?"
-    return f"open on port {port}: others join with p2pdice join {name!r} or HOST:{port}"
+    """The message line after opening a table: each LAN address to join by, and the name
+    only when the table is advertised (without mDNS a join by name cannot find it)."""
+    service = runtime.service
+    if service is None:
+        return "your table is open"
+    where = " or ".join(f"join {address}" for address in service.join_addresses())
+    by_name = f"join {name!r} or " if service.advertise else ""
+    return f"open: others type p2pdice {by_name}{where}"
 
 
 class LobbyActions:
