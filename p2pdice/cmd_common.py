@@ -93,6 +93,7 @@ class SavedTable:
     name: str
     cpu: list[str]
     password: str | None
+    port: int = 0  #: the port it listened on (0: unknown, any free port)
 
 
 def load_saved_table(home: Path, table_id: str) -> SavedTable:
@@ -130,7 +131,9 @@ def load_saved_table(home: Path, table_id: str) -> SavedTable:
         raise CliError(
             f"--resume: {path} is corrupt: expected a name, a list of CPU levels and a password"
         )
-    return SavedTable(lines=lines, name=name, cpu=cpu, password=password)
+    port = saved.get("port")
+    port = port if isinstance(port, int) and 0 < port < 65536 else 0
+    return SavedTable(lines=lines, name=name, cpu=cpu, password=password, port=port)
 
 
 def install_stop_signals(stop: Any) -> None:

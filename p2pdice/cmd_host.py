@@ -107,18 +107,22 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
         raise CliError("--max-connections: at least 1")
     resume_lines = None
     password = password_of(args)
+    port = args.port
     if args.resume:  # read before the service starts: a bad save leaves nothing running
         saved = load_saved_table(home, args.resume)
         resume_lines = saved.lines
         name, cpu, password = saved.name, saved.cpu, saved.password
+        # Players' clients keep retrying the old address: listen there again if it is free.
+        port = port or saved.port
     from .net.server import Limits
 
     service = HostService(
         home=home,
         bind=args.bind,
-        port=args.port,
+        port=port,
         advertise=not args.no_advertise,
         limits=Limits(max_connections=args.max_connections),
+        port_fallback=bool(args.resume) and not args.port,
     )
     await service.start()
     table = await service.open_table(
@@ -173,5 +177,13 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
                 "ranking: " + "  ".join(f"{i}. {names[s]}" for i, s in enumerate(game.ranking, 1))
             )
     print(f"transcript: {table.folder / 'log.jsonl'}")
-    await service.stop()
+    if not table.server.over.is_set():
+        # Stopped by a signal (a shutdown, a closed laptop): the game is paused, not ended,
+        # and the players' clients wait for it to come back.
+        print(
+            f"table paused: resume it with p2pdice host --resume {table.id} --headless"
+            " (or r in the lobby)",
+            flush=True,
+        )
+    await service.stop(end_games=False)
     return 0

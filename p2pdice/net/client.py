@@ -40,6 +40,32 @@ async def _pump_out(session: ClientSession, ws: aiohttp.ClientWebSocketResponse)
         await ws.send_str(frame)
 
 
+#: Seconds one look for the table's advertisement lasts (a browser started after the table
+#: exists finds it in about 0.1 s; a host that just restarted announces within about 1.5 s).
+REDISCOVER_FOR = 2.0
+#: Failed connection attempts in a row before looking for the table over mDNS.
+REDISCOVER_AFTER = 2
+
+
+async def rediscover(session: ClientSession, url: str) -> str | None:
+    """The table's advertised address when it differs from `url` (its host came back on
+    another port or address), found by the table id and host key this session holds."""
+    from .discovery import find_table
+
+    if session.expect_table is None:
+        return None
+    prefix = session.expect_host[:8].hex() if session.expect_host is not None else None
+    try:
+        ad = await find_table(
+            session.expect_table.hex(), host_prefix=prefix, timeout=REDISCOVER_FOR
+        )
+    except Exception as err:  # discovery is a bonus: its failure must not end the game
+        log.debug("looking for the table over mDNS failed: %s", err)
+        return None
+    found = ad.url if ad is not None else None
+    return found if found is not None and found != url else None
+
+
 async def run_websocket(
     session: ClientSession,
     url: str,
@@ -47,13 +73,19 @@ async def run_websocket(
     give_up_after: float = 120.0,
     stop: asyncio.Event | None = None,
     linger: float = 0.5,
+    find_again: bool = True,
 ) -> str:
-    """Play (or watch) until the game ends, reconnecting after drops; returns an Outcome."""
+    """Play (or watch) until the game ends, reconnecting after drops; returns an Outcome.
+
+    With `find_again`, repeated failures to reach `url` send the client looking for the
+    table's advertisement by its id, and it follows the table to a new address or port.
+    """
     loop = asyncio.get_running_loop()
     last_contact = loop.time()
     backoff = 0.2
-    if session.mode == "spectate" and "?" not in url:
-        url += "?spectate=1"  # a watcher: the host reserves no seat for this connection
+    failures = 0
+    query = "?spectate=1" if session.mode == "spectate" and "?" not in url else ""
+    url += query  # a watcher: the host reserves no seat for this connection
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=5.0)
     async with aiohttp.ClientSession(timeout=timeout) as http:
         while True:
@@ -61,7 +93,7 @@ async def run_websocket(
                 return Outcome.STOPPED
             try:
                 async with http.ws_connect(url, max_msg_size=4 * MAX_FRAME, heartbeat=15.0) as ws:
-                    backoff = 0.2
+                    backoff, failures = 0.2, 0
                     writer = asyncio.create_task(_pump_out(session, ws))
                     try:
                         outcome = await _read(session, ws, stop)
@@ -78,11 +110,18 @@ async def run_websocket(
                         return outcome
             except (TimeoutError, aiohttp.ClientError, OSError) as err:
                 log.debug("connection to %s failed: %s", url, err)
+                failures += 1
             session.disconnected()
             if session.peer is not None and session.peer.halted:
                 return Outcome.ALARM
             if loop.time() - last_contact > give_up_after:
                 return Outcome.GAVE_UP
+            if find_again and failures >= REDISCOVER_AFTER:
+                moved = await rediscover(session, url.removesuffix(query))
+                if moved is not None:
+                    log.info("the table moved to %s", moved)
+                    url, backoff = moved + query, 0.2
+                    continue
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 3.0)
 

@@ -233,3 +233,22 @@ async def browse_once(timeout: float, *, until: Any = None, settle: float = 0.5)
     finally:
         await browser.stop()
         await azc.async_close()
+
+
+async def find_table(table_id: str, *, host_prefix: str | None, timeout: float) -> TableAd | None:
+    """The advertisement of the table `table_id` (hosted by the key starting `host_prefix`,
+    the TXT `hk`), listening up to `timeout` seconds; None when none is heard or multicast is
+    unavailable here. Used to find a table again after its host restarted on another port."""
+
+    def wanted(ad: TableAd) -> bool:
+        return (
+            ad.table_id == table_id
+            and (host_prefix is None or ad.txt.get("hk") == host_prefix)
+            and ad.url is not None
+        )
+
+    try:
+        tables = await browse_once(timeout, until=wanted, settle=0.0)
+    except OSError:  # no multicast-capable interface: addresses are all we have
+        return None
+    return next((ad for ad in tables if wanted(ad)), None)

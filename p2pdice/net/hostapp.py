@@ -35,6 +35,10 @@ from .session import ClientSession
 
 log = logging.getLogger("p2pdice.host")
 
+#: What players are told when the host stops without ending the game (their clients keep
+#: reconnecting, and find the table again by its id when it is resumed).
+PAUSED = "the host paused the table: it can resume it, stay here"
+
 TABLES: web.AppKey[dict[str, HostedTable]] = web.AppKey("tables", dict)
 
 
@@ -92,7 +96,12 @@ class HostedTable:
         return f"/t/{self.id}"
 
     def _save_config(self) -> None:
-        data = {"name": self.config.name, "cpu": self.config.cpu, "password": self.config.password}
+        data = {
+            "name": self.config.name,
+            "cpu": self.config.cpu,
+            "password": self.config.password,
+            "port": self.service.port,  # a restarted host listens here again (players wait there)
+        }
         atomic_write(self.folder / "table.json", json.dumps(data).encode(), private=True)
 
     def _on_entry(self, entry: Entry) -> None:
@@ -177,17 +186,22 @@ class HostedTable:
     def summary(self) -> dict[str, Any]:
         return {"name": self.host.state.name, "url_path": self.path, **self.txt()}
 
-    async def close(self) -> None:
+    async def close(self, *, end_game: bool = True) -> None:
+        """Close the table; with `end_game` False (the host paused: SIGTERM, a shutdown) the
+        game is left as it stands, resumable from the log, instead of ended early."""
         if self._txt_task is not None:
             self._txt_task.cancel()
             await asyncio.gather(self._txt_task, return_exceptions=True)
         if self.advertiser is not None:
             await self.advertiser.stop()
-        if self.host.phase != TablePhase.OVER:
+        if end_game and self.host.phase != TablePhase.OVER:
             self.server.apply(self.host.abandon(self.server.loop_now))
         for client in list(self.cpu_clients.values()):
             await client.stop()
-        await self.server.close()
+        if end_game or self.host.phase == TablePhase.OVER:
+            await self.server.close()
+        else:
+            await self.server.close(PAUSED)
         self.log.close()
         self.service.tables.pop(self.id, None)  # a closed table no longer holds memory here
         release_memory()
@@ -223,8 +237,12 @@ class HostService:
         port: int = 0,
         advertise: bool = True,
         limits: Limits | None = None,
+        port_fallback: bool = False,
     ) -> None:
+        """`port_fallback`: when `port` is taken, listen on any free port instead of failing
+        (a resumed table's saved port; the new one is advertised)."""
         self.home = home
+        self.port_fallback = port_fallback
         self.key: SigningKey = load_or_create_key(home / "identity.key")
         self.bind = bind
         self.port = port
@@ -242,7 +260,16 @@ class HostService:
         self.runner = web.AppRunner(self.app, handle_signals=False, access_log=None)
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.bind or "0.0.0.0", self.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as err:
+            if not (self.port_fallback and self.port):
+                raise
+            log.warning("port %d is taken (%s): listening on another one", self.port, err)
+            await site.stop()  # unregisters the site that never listened
+            self.port = 0
+            site = web.TCPSite(self.runner, self.bind or "0.0.0.0", 0)
+            await site.start()
         if self.runner.addresses:  # the port the system chose when asked for 0
             self.port = self.runner.addresses[0][1]
         if self.advertise:
@@ -282,9 +309,9 @@ class HostService:
     async def _list(self, request: web.Request) -> web.Response:
         return web.json_response([t.summary() for t in self.tables.values()])
 
-    async def stop(self) -> None:
+    async def stop(self, *, end_games: bool = True) -> None:
         for table in list(self.tables.values()):
-            await table.close()
+            await table.close(end_game=end_games)
         if self.azc is not None:
             await self.azc.async_close()
         if self.runner is not None:

@@ -135,9 +135,13 @@ async def start_hosting(
     port: int = 0,
     advertise: bool = True,
     resume_lines: list[bytes] | None = None,
+    port_fallback: bool = False,
 ) -> TableRuntime:
-    """Host a table on the LAN and sit at it (the host's own seat is an in-process link)."""
-    service = HostService(home=home, bind=bind, port=port, advertise=advertise)
+    """Host a table on the LAN and sit at it (the host's own seat is an in-process link);
+    `port_fallback`: any free port when `port` is taken (see HostService)."""
+    service = HostService(
+        home=home, bind=bind, port=port, advertise=advertise, port_fallback=port_fallback
+    )
     await service.start()
     runtime = TableRuntime(kind="host", sessions=[], service=service)
     try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import signal
 import socket
+import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -12,7 +14,14 @@ import pytest
 
 from p2pdice.core.verify import split_lines, verify_lines
 from p2pdice.store import AppendLog
-from tests.support.procs import host_log, spawn, start_host, stop, transcript_files
+from tests.support.procs import (
+    host_log,
+    kill_all,
+    spawn,
+    start_host,
+    stop,
+    transcript_files,
+)
 
 pytestmark = pytest.mark.usefixtures("private_network")
 
@@ -86,3 +95,94 @@ def test_a_host_killed_mid_game_resumes_from_its_log(tmp_path: Path, kill_at: in
     assert problem is None
     report = verify_lines(lines)
     assert report.ok and report.ended == "finished", report.failure
+
+
+class Squatter:
+    """Another program on a port: it accepts each connection and hangs up at once."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.done = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def take(self, port: int) -> None:
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past TIME_WAIT
+        self.sock.bind(("0.0.0.0", port))
+        self.sock.listen()
+        self.sock.settimeout(0.2)
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.done.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            conn.close()
+
+    def close(self) -> None:
+        self.done.set()
+        if self.thread is not None:
+            self.thread.join(timeout=5)
+        self.sock.close()
+
+
+def _player(tmp_path: Path, port: int) -> subprocess.Popen[str]:
+    return spawn(
+        "join", f"127.0.0.1:{port}", "--bot", "medium", "--seed", "7", "--give-up", "40",
+        "--home", str(tmp_path / "p"), log=tmp_path / "player.out",
+    )  # fmt: skip
+
+
+def _finished_and_identical(tmp_path: Path, log: Path) -> None:
+    mine = transcript_files(tmp_path / "p")[0]
+    assert mine.read_bytes() == log.read_bytes()
+    lines, problem = split_lines(mine.read_bytes())
+    assert problem is None
+    report = verify_lines(lines)
+    assert report.ok and report.ended == "finished", report.failure
+
+
+def test_sigterm_pauses_the_table_and_resume_listens_on_the_same_port(tmp_path: Path) -> None:
+    """SIGTERM (a shutdown, the laptop's lid) leaves the game resumable, not ended early; the
+    resumed host listens on its saved port, where the player's client is still knocking."""
+    common = ["--headless", "--seats", "2", "--cpu", "1", "--home", str(tmp_path / "h")]
+    host, ready = start_host(*common)
+    log = tmp_path / "h" / "hosted" / ready["table_id"] / "log.jsonl"
+    player = _player(tmp_path, ready["port"])
+    again = None
+    try:
+        wait_for_lines(log, 14)
+        out = stop(host)  # SIGTERM
+        assert host.returncode == 0 and "paused" in out, out
+        assert not any(b'"game_over"' in line for line in AppendLog.read(log)), out
+        again, resumed = start_host("--resume", ready["table_id"], *common)
+        assert resumed["port"] == ready["port"]
+        assert player.wait(timeout=90) == 0, (tmp_path / "player.out").read_text()
+    finally:
+        kill_all(host, player, again)
+    _finished_and_identical(tmp_path, log)
+
+
+def test_a_resumed_host_on_a_new_port_is_found_again_by_table_id(tmp_path: Path) -> None:
+    """kill -9, and the saved port is taken meanwhile: the host comes back on another port
+    and re-advertises; the player, who joined by address, finds the table by its id."""
+    common = ["--headless", "--seats", "2", "--cpu", "1", "--home", str(tmp_path / "h")]
+    host, ready = start_host(*common)
+    log = tmp_path / "h" / "hosted" / ready["table_id"] / "log.jsonl"
+    player = _player(tmp_path, ready["port"])
+    again = None
+    squatter = Squatter()
+    try:
+        wait_for_lines(log, 14)
+        host.send_signal(signal.SIGKILL)
+        host.wait(timeout=10)
+        squatter.take(ready["port"])
+        again, resumed = start_host("--resume", ready["table_id"], *common)
+        assert resumed["port"] != ready["port"] and resumed["advertised"]
+        assert player.wait(timeout=90) == 0, (tmp_path / "player.out").read_text()
+    finally:
+        squatter.close()
+        kill_all(host, player, again)
+    _finished_and_identical(tmp_path, log)

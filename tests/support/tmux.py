@@ -69,3 +69,24 @@ class Tmux:
         self.run("kill-server")
         if socket_path:
             Path(socket_path).unlink(missing_ok=True)
+
+
+def play_step(t: Tmux) -> str:
+    """Look at the screen and press what a hurried player would: Liar when it is offered,
+    else the suggested bid; Enter to leave a reveal or start the next round. Returns the
+    screen it acted on."""
+    screen = t.screen()
+    if "Your turn." in screen:
+        t.keys("l" if " l Liar" in screen else "Enter")
+    elif "start next round" in screen or "back to the table" in screen or "final ranking" in screen:
+        t.keys("Enter")
+    return screen
+
+
+def child_pid(pid: int) -> int | None:
+    """The first child of `pid` (the p2pdice process under the pane's shell)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return None
+    return int(children[0]) if children else None
