@@ -13,10 +13,12 @@ from pathlib import Path
 import pytest
 
 from p2pdice.core.verify import split_lines, verify_lines
-from p2pdice.store import AppendLog
+from p2pdice.store import AppendLog, unfinished_hosted_tables
+from tests.support import tmux
 from tests.support.procs import (
     host_log,
     kill_all,
+    p2pdice,
     spawn,
     start_host,
     stop,
@@ -186,3 +188,21 @@ def test_a_resumed_host_on_a_new_port_is_found_again_by_table_id(tmp_path: Path)
         squatter.close()
         kill_all(host, player, again)
     _finished_and_identical(tmp_path, log)
+
+
+@pytest.mark.skipif(tmux.TMUX is None, reason="tmux is not installed")
+def test_ctrl_c_in_the_hosts_terminal_pauses_its_game(tmp_path: Path) -> None:
+    """Ctrl-C (not a chosen `q` leave) leaves the hosted game resumable, offered by the lobby."""
+    home = tmp_path / "h"
+    t = tmux.Tmux()
+    command = ["env", f"P2PDICE_HOME={home}", *p2pdice("host", "--seats", "2", "--cpu", "1")]
+    try:
+        t.start(command, stderr=tmp_path / "stderr.txt")
+        t.wait_for(lambda s: "Your dice (" in s, 20, "the game under way")
+        t.keys("C-c")
+        t.wait_for(lambda s: "Your dice (" not in s, 10, "the program ending")
+        time.sleep(0.5)
+    finally:
+        t.kill()
+    assert not any(b'"game_over"' in line for line in AppendLog.read(host_log(home)))
+    assert [t.name for t in unfinished_hosted_tables(home)] == ["p2pdice table"]
