@@ -99,6 +99,8 @@ class LobbyActions:
                     self.ui.book.announce(
                         t.service, t.name, t.addresses, t.port, t.txt, loop.time()
                     )
+                    if self._holds_seat(t.table_id, t.txt.get("hk", "")):
+                        self.ui.book.seated.add(t.table_id)
                 self.c.invalidate()
         finally:
             with contextlib.suppress(Exception):
@@ -252,14 +254,17 @@ class LobbyActions:
             url, bytes.fromhex(entry.table_id), locked=locked, spectate=spectate
         )
 
+    def _holds_seat(self, table_id: str, host_prefix: str) -> bool:
+        """Whether this device saved a seat at that table, with the advertised host's key."""
+        from ..store import saved_seat
+
+        record = saved_seat(self.home, table_id)
+        return record is not None and bool(host_prefix) and record.host.startswith(host_prefix)
+
     def _rejoin(self, entry: LobbyEntry, url: str) -> bool:
         """Back to the seat this device holds at that table (saved when it sat down: the
         identity key proves it, the saved secrets give back the hand), asking nothing."""
-        from ..store import saved_seat
-
-        record = saved_seat(self.home, entry.table_id)
-        prefix = entry.txt.get("hk", "")
-        if record is None or not prefix or not record.host.startswith(prefix):
+        if not self._holds_seat(entry.table_id, entry.txt.get("hk", "")):
             return False
         from .runtime import start_join
 

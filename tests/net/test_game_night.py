@@ -110,7 +110,7 @@ def test_game_night(tmp_path: Path) -> None:
             kill9(ann)  # a player's client crashes
             night.mark("Ann killed")
             ann.respawn(as_home(night.homes[1]), stderr=night.stderr(1))
-            ann.wait_for(lambda s: TABLE in s and "playing" in s, 20, "Ann's lobby listing")
+            ann.wait_for(lambda s: TABLE in s and "playing (you)" in s, 20, "Ann's lobby listing")
             ann.keys("Enter")
             # Back in her seat: the reveal she missed first, then her own dice.
             night.play(lambda: "Your dice (Ann" in ann.screen(), 20, "Ann back at her seat")

@@ -123,7 +123,7 @@ def test_a_restarted_lobby_takes_its_seat_back_and_watching_holds_none(
         t.wait_for(lambda s: "Your dice (Zed" in s, 20, "my dice")
         kill_pane_program(t)
         t.respawn(lobby_command(me), stderr=tmp_path / "stderr.txt")
-        t.wait_for(lambda s: "kitchen" in s and "playing" in s, 15, "the playing table")
+        t.wait_for(lambda s: "kitchen" in s and "playing (you)" in s, 15, "the playing table")
         if then == "rejoin":
             t.keys("Enter")
             t.wait_for(lambda s: "Your dice (Zed" in s, 20, "my seat and hand back")
