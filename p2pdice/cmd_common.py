@@ -97,10 +97,13 @@ class SavedTable:
 
 
 def load_saved_table(home: Path, table_id: str) -> SavedTable:
-    """The log and table.json of a table this machine hosted, or a CliError naming the file."""
-    from .store import AppendLog
+    """The log and table.json of a table this machine hosted, or a CliError naming the file
+    (or saying that another program hosts that table right now)."""
+    from .store import AppendLog, HostLock
 
     folder = home / "hosted" / table_id
+    if folder.is_dir() and HostLock.held(folder):
+        HostLock(folder)  # raises TableBusy, which says so
     log = folder / "log.jsonl"
     try:
         lines = AppendLog.read(log)

@@ -285,6 +285,44 @@ class ClientStore:
                 log.close()
 
 
+class TableBusy(CliError):
+    """Another program on this machine is hosting that table right now."""
+
+
+class HostLock:
+    """Held while a program hosts a table (`hosted/<id>/host.lock`, flock): a second host of
+    the same table would fork its log. The kernel drops the lock when the holder dies, even
+    by SIGKILL, so a crashed host's table can be resumed at once."""
+
+    def __init__(self, folder: Path) -> None:
+        import fcntl
+
+        folder.mkdir(parents=True, exist_ok=True)
+        self._fd: int | None = os.open(folder / "host.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(self._fd)
+            self._fd = None
+            raise TableBusy(
+                f"the table {folder.name[:12]}... is already being hosted by another program"
+                " on this machine"
+            ) from None
+
+    @staticmethod
+    def held(folder: Path) -> bool:
+        try:
+            HostLock(folder).release()
+        except TableBusy:
+            return True
+        return False
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor releases the flock
+            self._fd = None
+
+
 @dataclass(frozen=True, slots=True)
 class HostedTableSummary:
     """A table this machine hosted whose game did not end: the lobby offers to resume it."""
@@ -296,7 +334,8 @@ class HostedTableSummary:
 
 def unfinished_hosted_tables(home: Path) -> list[HostedTableSummary]:
     """Tables under `home/hosted` with a readable table.json and a log without a game-over
-    entry (a host killed, or stopped with SIGTERM, mid-game), most recently played first."""
+    entry (a host killed, or stopped with SIGTERM, mid-game) that no program hosts now,
+    most recently played first."""
     out = []
     folder = home / "hosted"
     if not folder.is_dir():
@@ -304,15 +343,27 @@ def unfinished_hosted_tables(home: Path) -> list[HostedTableSummary]:
     for table in folder.iterdir():
         log, config = table / "log.jsonl", table / "table.json"
         try:
-            lines = AppendLog.read(log)
+            last = _last_line(log)
             name = json.loads(config.read_text(encoding="utf-8")).get("name")
             saved_at = log.stat().st_mtime
         except (OSError, ValueError, AttributeError):
             continue  # not a table folder we wrote, or unreadable: nothing to offer
-        if not lines or not isinstance(name, str) or _is_game_over(lines[-1]):
+        if last is None or not isinstance(name, str) or _is_game_over(last):
             continue
+        if HostLock.held(table):
+            continue  # running right now (another terminal, a headless host)
         out.append(HostedTableSummary(table_id=table.name, name=name, saved_at=saved_at))
     return sorted(out, key=lambda t: -t.saved_at)
+
+
+def _last_line(path: Path, tail: int = 65536) -> bytes | None:
+    """The last complete line of a log, reading only its end (the lobby asks often)."""
+    with open(path, "rb") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        handle.seek(max(0, size - tail))
+        data = handle.read()
+    lines = [line for line in data.split(b"\n")[:-1] if line]  # after the last \n: torn
+    return lines[-1] if lines else None
 
 
 def _is_game_over(line: bytes) -> bool:

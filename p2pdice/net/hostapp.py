@@ -26,7 +26,7 @@ from ..core.rules import Rules
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
 from ..core.transcript import Entry
-from ..store import AppendLog, atomic_write, ends_a_round, load_or_create_key
+from ..store import AppendLog, HostLock, atomic_write, ends_a_round, load_or_create_key
 from .client import LocalClient
 from .discovery import Advertiser, lan_addresses
 from .limits import clean_name
@@ -73,6 +73,7 @@ class HostedTable:
             )
         self.id = self.host.table_id.hex()
         self.folder = service.home / "hosted" / self.id
+        self.lock = HostLock(self.folder)  # before touching the log: one host per table
         self.log = AppendLog(self.folder / "log.jsonl")
         if not resume_lines:
             for line in self.host.lines():
@@ -203,6 +204,7 @@ class HostedTable:
         else:
             await self.server.close(PAUSED)
         self.log.close()
+        self.lock.release()
         self.service.tables.pop(self.id, None)  # a closed table no longer holds memory here
         release_memory()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -54,6 +55,7 @@ class LobbyActions:
         self.home = home
         c.lobby = self
         self.tasks: list[asyncio.Task[None]] = []
+        self.listening = ""  #: the lobby's note once the browser runs
 
     @property
     def ui(self):
@@ -88,7 +90,8 @@ class LobbyActions:
             return
         browser = Browser(azc)
         loop = asyncio.get_running_loop()
-        self.ui.lobby_note = "Listening for tables on this network..." + self.resume_note()
+        self.listening = "Listening for tables on this network..."
+        self.ui.lobby_note = self.listening + self.resume_note()
         try:
             await browser.start()
             async for event in browser.events():
@@ -114,7 +117,9 @@ class LobbyActions:
         loop = asyncio.get_running_loop()
         timeout = aiohttp.ClientTimeout(total=PROBE_TIMEOUT)
         async with aiohttp.ClientSession(timeout=timeout) as http:
-            while True:
+            for rounds in itertools.count():
+                if rounds % 10 == 9 and self.listening:  # a hosted game resumed or ended
+                    self.ui.lobby_note = self.listening + self.resume_note()
                 due = self.ui.book.due(loop.time())
                 if due:
                     await asyncio.gather(*(self._probe(http, e) for e in due))

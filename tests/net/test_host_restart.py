@@ -206,3 +206,24 @@ def test_ctrl_c_in_the_hosts_terminal_pauses_its_game(tmp_path: Path) -> None:
         t.kill()
     assert not any(b'"game_over"' in line for line in AppendLog.read(host_log(home)))
     assert [t.name for t in unfinished_hosted_tables(home)] == ["p2pdice table"]
+
+
+def test_a_table_being_hosted_is_neither_offered_nor_resumed_twice(tmp_path: Path) -> None:
+    """Two hosts of one table would fork its log: while one runs, `--resume` refuses and the
+    lobby does not offer it; once it is killed, both do."""
+    common = ["--headless", "--seats", "2", "--home", str(tmp_path / "h"), "--no-advertise"]
+    host, ready = start_host(*common)
+    try:
+        twice = subprocess.run(
+            p2pdice("host", "--resume", ready["table_id"], *common),
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert twice.returncode == 2 and "already being hosted" in twice.stderr, twice
+        assert unfinished_hosted_tables(tmp_path / "h") == []
+        host.send_signal(signal.SIGKILL)
+        host.wait(timeout=10)
+        assert [t.table_id for t in unfinished_hosted_tables(tmp_path / "h")] == [ready["table_id"]]
+    finally:
+        kill_all(host)
