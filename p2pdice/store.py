@@ -10,6 +10,7 @@ Layout (under `data_dir()`, or $P2PDICE_HOME, or --home):
     hosted/<table id>/log.jsonl  the host's log (the table's transcript)
     hosted/<table id>/table.json what a restarted host needs besides the log (its name,
                                  CPU seats, password and the port it listened on)
+    hosted/<table id>/host.lock  flock held while a program hosts the table
     hosted/<table id>/cpu/<label>/       host-run CPU seats (each its own key and records)
 
 Durability: files that are replaced (keys, secrets, seat) are written to a temporary file,
