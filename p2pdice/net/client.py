@@ -8,6 +8,7 @@ import logging
 
 import aiohttp
 
+from ..core.errors import Reason
 from .frames import MAX_FRAME
 from .limits import TokenBucket
 from .server import LocalLink, TableServer
@@ -47,9 +48,12 @@ REDISCOVER_FOR = 2.0
 REDISCOVER_AFTER = 2
 
 
-async def rediscover(session: ClientSession, url: str) -> str | None:
+async def rediscover(
+    session: ClientSession, url: str, avoid: frozenset[str] = frozenset()
+) -> str | None:
     """The table's advertised address when it differs from `url` (its host came back on
-    another port or address), found by the table id and host key this session holds."""
+    another port or address), found by the table id and host key this session holds;
+    addresses in `avoid` (found before, and not our table) are passed over."""
     from .discovery import find_table
 
     if session.expect_table is None:
@@ -57,7 +61,7 @@ async def rediscover(session: ClientSession, url: str) -> str | None:
     prefix = session.expect_host[:8].hex() if session.expect_host is not None else None
     try:
         ad = await find_table(
-            session.expect_table.hex(), host_prefix=prefix, timeout=REDISCOVER_FOR
+            session.expect_table.hex(), host_prefix=prefix, timeout=REDISCOVER_FOR, avoid=avoid
         )
     except Exception as err:  # discovery is a bonus: its failure must not end the game
         log.debug("looking for the table over mDNS failed: %s", err)
@@ -86,6 +90,8 @@ async def run_websocket(
     failures = 0
     query = "?spectate=1" if session.mode == "spectate" and "?" not in url else ""
     url += query  # a watcher: the host reserves no seat for this connection
+    given = url
+    misled: set[str] = set()  #: advertised addresses whose host was not our table's
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=5.0)
     async with aiohttp.ClientSession(timeout=timeout) as http:
         while True:
@@ -104,6 +110,12 @@ async def run_websocket(
                     # Only a welcome or a verified entry counts as contact: a host that accepts
                     # connections and drops them at once is as gone as one that refuses them.
                     last_contact = max(last_contact, session.last_progress)
+                    if outcome == Outcome.FATAL and url != given and _misled(session):
+                        # An advertisement copied our table's id but another host answered:
+                        # not a reason to give up our seat. Back to the address we were given.
+                        log.warning("%s is not our table's host: passing it over", url)
+                        misled.add(url.removesuffix(query))
+                        session.fatal, url, outcome = None, given, None
                     if outcome is not None:
                         if outcome == Outcome.OVER and linger:
                             await _drain(session, ws, linger)
@@ -117,13 +129,19 @@ async def run_websocket(
             if loop.time() - last_contact > give_up_after:
                 return Outcome.GAVE_UP
             if find_again and failures >= REDISCOVER_AFTER:
-                moved = await rediscover(session, url.removesuffix(query))
+                moved = await rediscover(session, url.removesuffix(query), frozenset(misled))
                 if moved is not None:
                     log.info("the table moved to %s", moved)
                     url, backoff = moved + query, 0.2
                     continue
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 3.0)
+
+
+def _misled(session: ClientSession) -> bool:
+    """Whether the session stopped because the host was not the table's (its challenge named
+    another table or host key), which says nothing about the table itself."""
+    return session.fatal is not None and session.fatal[0] == Reason.BAD_CHALLENGE
 
 
 async def _read(

@@ -235,16 +235,21 @@ async def browse_once(timeout: float, *, until: Any = None, settle: float = 0.5)
         await azc.async_close()
 
 
-async def find_table(table_id: str, *, host_prefix: str | None, timeout: float) -> TableAd | None:
+async def find_table(
+    table_id: str, *, host_prefix: str | None, timeout: float, avoid: frozenset[str] = frozenset()
+) -> TableAd | None:
     """The advertisement of the table `table_id` (hosted by the key starting `host_prefix`,
-    the TXT `hk`), listening up to `timeout` seconds; None when none is heard or multicast is
-    unavailable here. Used to find a table again after its host restarted on another port."""
+    the TXT `hk`) whose URL is not in `avoid`, listening up to `timeout` seconds; None when
+    none is heard or multicast is unavailable here. Used to find a table again after its
+    host restarted on another port. Anyone can copy an advertisement: the host's challenge
+    decides whether the table found is the one we sat at."""
 
     def wanted(ad: TableAd) -> bool:
         return (
             ad.table_id == table_id
             and (host_prefix is None or ad.txt.get("hk") == host_prefix)
             and ad.url is not None
+            and ad.url not in avoid
         )
 
     try:

@@ -227,3 +227,72 @@ def test_a_table_being_hosted_is_neither_offered_nor_resumed_twice(tmp_path: Pat
         assert [t.table_id for t in unfinished_hosted_tables(tmp_path / "h")] == [ready["table_id"]]
     finally:
         kill_all(host)
+
+
+async def test_a_copied_advertisement_does_not_cost_a_player_the_table(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """While the host is down, another host advertises our table's id and host key: the
+    client follows the advertisement, meets another table, passes it over (no fatal error)
+    and is back at its seat when the real host returns."""
+    import asyncio
+    import logging
+
+    from p2pdice.core.rules import Rules
+    from p2pdice.net.client import run_websocket
+    from p2pdice.net.discovery import Advertiser, new_zeroconf
+    from p2pdice.net.hostapp import HostService, TableConfig
+    from p2pdice.net.session import ClientSession
+    from p2pdice.store import load_or_create_key
+
+    async def until(predicate, timeout: float, what: str) -> None:
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not predicate():
+            assert asyncio.get_running_loop().time() < deadline, what
+            await asyncio.sleep(0.05)
+
+    caplog.set_level(logging.WARNING, logger="p2pdice.client")
+    real = HostService(home=tmp_path / "real", bind="127.0.0.1", advertise=False)
+    await real.start()
+    table = await real.open_table(TableConfig(name="real", rules=Rules(seats=2)))
+    txt, port = table.txt(), real.port
+    session = ClientSession(
+        key=load_or_create_key(tmp_path / "p" / "identity.key"), name="Pat", home=tmp_path / "p"
+    )
+    link = asyncio.create_task(
+        run_websocket(session, f"ws://127.0.0.1:{port}{table.path}", give_up_after=30)
+    )
+    other = HostService(home=tmp_path / "other", bind="127.0.0.1", advertise=False)
+    azc = new_zeroconf()
+    advertiser = None
+    again = None
+    try:
+        await until(lambda: session.connected and session.seat is not None, 10, "seated")
+        seat = session.seat
+        await real.stop(end_games=False)
+        await other.start()
+        decoy = await other.open_table(TableConfig(name="decoy", rules=Rules(seats=2)))
+        other.tables[table.id] = decoy  # another table, served under our table's path
+        advertiser = Advertiser(azc, name="real", port=other.port, addresses=["127.0.0.1"], txt=txt)
+        await advertiser.start()
+        await until(lambda: "passing it over" in caplog.text or link.done(), 30, "the decoy")
+        assert not link.done(), f"the client stopped: {link.result()} {session.fatal}"
+        assert session.fatal is None
+        again = HostService(home=tmp_path / "real", bind="127.0.0.1", port=port, advertise=False)
+        await again.start()
+        await again.open_table(
+            TableConfig(name="real", rules=Rules(seats=2)),
+            resume_lines=AppendLog.read(table.folder / "log.jsonl"),
+        )
+        await until(lambda: session.connected, 20, "back at the real table")
+        assert session.fatal is None and session.seat == seat and not link.done()
+    finally:
+        link.cancel()
+        await asyncio.gather(link, return_exceptions=True)
+        if advertiser is not None:
+            await advertiser.stop()
+        await azc.async_close()
+        for service in (other, again):
+            if service is not None:
+                await service.stop()
+        session.close()
