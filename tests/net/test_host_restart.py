@@ -159,12 +159,14 @@ def test_sigterm_pauses_the_table_and_resume_listens_on_the_same_port(tmp_path: 
         out = stop(host)  # SIGTERM
         assert host.returncode == 0 and "paused" in out, out
         assert not any(b'"game_over"' in line for line in AppendLog.read(log)), out
+        assert [t.table_id for t in unfinished_hosted_tables(tmp_path / "h")] == [ready["table_id"]]
         again, resumed = start_host("--resume", ready["table_id"], *common)
         assert resumed["port"] == ready["port"]
         assert player.wait(timeout=90) == 0, (tmp_path / "player.out").read_text()
     finally:
         kill_all(host, player, again)
     _finished_and_identical(tmp_path, log)
+    assert unfinished_hosted_tables(tmp_path / "h") == []  # a finished game is not offered
 
 
 def test_a_resumed_host_on_a_new_port_is_found_again_by_table_id(tmp_path: Path) -> None:
