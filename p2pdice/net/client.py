@@ -128,13 +128,16 @@ async def run_websocket(
                 return Outcome.ALARM
             if loop.time() - last_contact > give_up_after:
                 return Outcome.GAVE_UP
+            waited = 0.0
             if find_again and failures >= REDISCOVER_AFTER:
+                began = loop.time()
                 moved = await rediscover(session, url.removesuffix(query), frozenset(misled))
                 if moved is not None:
                     log.info("the table moved to %s", moved)
                     url, backoff = moved + query, 0.2
                     continue
-            await asyncio.sleep(backoff)
+                waited = loop.time() - began  # listening counts as waiting: no later retry
+            await asyncio.sleep(max(0.0, backoff - waited))
             backoff = min(backoff * 2, 3.0)
 
 
