@@ -102,8 +102,7 @@ def test_game_night(tmp_path: Path) -> None:
             host.respawn(as_home(night.homes[0]), stderr=night.stderr(0))
             host.wait_for(lambda s: "Press r to resume" in s, 20, "the lobby's resume offer")
             host.keys("r")
-            host.wait_for(lambda s: "Your dice (Hal" in s, 20, "the host back at its seat")
-            night.mark("host resumed")
+            night.play(lambda: "Your dice (Hal" in host.screen(), 30, "host resumed")
             before = len(night.entries())
             night.play(lambda: len(night.entries()) > before + 3, 30, "play after the resume")
 
