@@ -63,7 +63,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="do not announce the table with mDNS (join by address)",
     )
     parser.add_argument(
-        "--resume", metavar="TABLE_ID", help="restart a table from this machine's saved log"
+        "--resume",
+        metavar="TABLE_ID",
+        help="restart a table from this machine's saved log, on its saved port when free "
+        "(the lobby's r does this without the id)",
     )
     parser.add_argument(
         "--json",
