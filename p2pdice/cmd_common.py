@@ -94,13 +94,17 @@ class SavedTable:
     cpu: list[str]
     #: The table password is not here: the host reads its verifier from the same file
     #: (net.hostapp.saved_password_verifier), and nothing keeps the password itself.
+    port: int = 0  #: the port it listened on (0: unknown, any free port)
 
 
 def load_saved_table(home: Path, table_id: str) -> SavedTable:
-    """The log and table.json of a table this machine hosted, or a CliError naming the file."""
-    from .store import AppendLog
+    """The log and table.json of a table this machine hosted, or a CliError naming the file
+    (or saying that another program hosts that table right now)."""
+    from .store import AppendLog, HostLock
 
     folder = home / "hosted" / table_id
+    if folder.is_dir() and HostLock.held(folder):
+        HostLock(folder)  # raises TableBusy, which says so
     log = folder / "log.jsonl"
     try:
         lines = AppendLog.read(log)
@@ -139,7 +143,9 @@ def load_saved_table(home: Path, table_id: str) -> SavedTable:
         raise CliError(
             f"--resume: {path} is corrupt: expected a name, a list of CPU levels and a password verifier"
         )
-    return SavedTable(lines=lines, name=name, cpu=cpu)
+    port = saved.get("port")
+    port = port if isinstance(port, int) and 0 < port < 65536 else 0
+    return SavedTable(lines=lines, name=name, cpu=cpu, port=port)
 
 
 def _is_hex(text: str) -> bool:

@@ -63,7 +63,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="do not announce the table with mDNS (join by address)",
     )
     parser.add_argument(
-        "--resume", metavar="TABLE_ID", help="restart a table from this machine's saved log"
+        "--resume",
+        metavar="TABLE_ID",
+        help="restart a table from this machine's saved log, on its saved port when free "
+        "(the lobby's r does this without the id)",
     )
     parser.add_argument(
         "--json",
@@ -72,6 +75,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     add_home_option(parser)
     parser.set_defaults(run=run)
+
+
+def join_lines(name: str, addresses: list[str], *, advertised: bool) -> list[str]:
+    """How others reach this table: by name when it is advertised, and by each LAN address
+    (a join by name cannot work without the advertisement, so it is not suggested then)."""
+    lines = [f"join with: p2pdice join {name!r}"] if advertised else []
+    lines += [f"{'or by address' if advertised else 'join with'}: p2pdice join {addresses[0]}"]
+    lines += [f"           or: p2pdice join {address}" for address in addresses[1:]]
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -98,26 +110,29 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
         raise CliError("--max-connections: at least 1")
     resume_lines = None
     password = password_of(args)
+    port = args.port
     if args.resume:  # read before the service starts: a bad save leaves nothing running
         saved = load_saved_table(home, args.resume)
         resume_lines = saved.lines
         # The table's own password verifier is read back by the host (hostapp).
         name, cpu, password = saved.name, saved.cpu, None
+        # Players' clients keep retrying the old address: listen there again if it is free.
+        port = port or saved.port
     from .net.server import Limits
 
     service = HostService(
         home=home,
         bind=args.bind,
-        port=args.port,
+        port=port,
         advertise=not args.no_advertise,
         limits=Limits(max_connections=args.max_connections),
+        port_fallback=bool(args.resume) and not args.port,
     )
     await service.start()
     table = await service.open_table(
         TableConfig(name=name, rules=rules, cpu=cpu, password=password), resume_lines=resume_lines
     )
-    address = args.bind or "0.0.0.0"
-    url = f"ws://{address}:{service.port}{table.path}"
+    addresses = service.join_addresses()
     if args.json:
         print(
             json.dumps(
@@ -126,7 +141,9 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
                     "table_id": table.id,
                     "port": service.port,
                     "path": table.path,
-                    "url": url,
+                    "url": f"ws://{addresses[0]}{table.path}",
+                    "join": addresses,
+                    "advertised": service.advertise,
                 }
             ),
             flush=True,
@@ -138,10 +155,8 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
             f"table {name!r} open on port {service.port} ({table.host.state.rules.summary()})",
             flush=True,
         )
-        print(
-            f"  join with: p2pdice join {name!r}   or by address: p2pdice join HOST:{service.port}",
-            flush=True,
-        )
+        for line in join_lines(name, addresses, advertised=service.advertise):
+            print(f"  {line}", flush=True)
         print(
             f"  seats: {seats}, CPU seats run here: {len(cpu)}, waiting for {free} player(s)",
             flush=True,
@@ -166,5 +181,13 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
                 "ranking: " + "  ".join(f"{i}. {names[s]}" for i, s in enumerate(game.ranking, 1))
             )
     print(f"transcript: {table.folder / 'log.jsonl'}")
-    await service.stop()
+    if not table.server.over.is_set():
+        # Stopped by a signal (a shutdown, a closed laptop): the game is paused, not ended,
+        # and the players' clients wait for it to come back.
+        print(
+            f"table paused: resume it with p2pdice host --resume {table.id} --headless"
+            " (or r in the lobby)",
+            flush=True,
+        )
+    await service.stop(end_games=False)
     return 0

@@ -186,11 +186,13 @@ def run_interactive_host(args: argparse.Namespace) -> int:
     password = password_of(args)
     home = home_of(args)
     resume_lines = None
+    port = getattr(args, "port", 0)
     if getattr(args, "resume", None):
         saved = load_saved_table(home, args.resume)
         resume_lines = saved.lines
         # The table's own password verifier is read back by the host (hostapp).
         name, cpu, password = saved.name, saved.cpu, None
+        port = port or saved.port  # where the players' clients are still knocking
     player = clean_name(getattr(args, "player", None) or "")
 
     def setup(c, lobby) -> None:
@@ -206,9 +208,10 @@ def run_interactive_host(args: argparse.Namespace) -> int:
                 cpu=cpu,
                 password=password,
                 bind=getattr(args, "bind", None),
-                port=getattr(args, "port", 0),
+                port=port,
                 advertise=not getattr(args, "no_advertise", False),
                 resume_lines=resume_lines,
+                port_fallback=resume_lines is not None and not getattr(args, "port", 0),
             )
             c.say(joining_hint(name, runtime))
             return runtime

@@ -8,7 +8,9 @@ Layout (under `data_dir()`, or $P2PDICE_HOME, or --home):
     tables/<table id>/sent.jsonl every message this client sent, and each refusal
     tables/<table id>/transcript.jsonl   the verified log, entry by entry
     hosted/<table id>/log.jsonl  the host's log (the table's transcript)
-    hosted/<table id>/table.json what a restarted host needs besides the log
+    hosted/<table id>/table.json what a restarted host needs besides the log (its name,
+                                 CPU seats, password and the port it listened on)
+    hosted/<table id>/host.lock  flock held while a program hosts the table
     hosted/<table id>/cpu/<label>/       host-run CPU seats (each its own key and records)
 
 Durability: files that are replaced (keys, secrets, seat) are written to a temporary file,
@@ -178,6 +180,16 @@ class SeatRecord:
     address: str | None = None
 
 
+def saved_seat(home: Path, table_id: str) -> SeatRecord | None:
+    """The seat this device's identity under `home` holds at `table_id` (hex), if any; reads
+    without creating anything (the lobby asks this of every table it lists)."""
+    if not all(ch in "0123456789abcdef" for ch in table_id) or len(table_id) != 64:
+        return None  # an announced id is not a path to follow
+    if not (home / "tables" / table_id / "seat.json").is_file():
+        return None
+    return ClientStore.load_seat_from(home / "tables" / table_id)
+
+
 class ClientStore:
     """One identity's files for one table it plays at or watches."""
 
@@ -190,7 +202,11 @@ class ClientStore:
 
     # seat
     def load_seat(self) -> SeatRecord | None:
-        path = self.folder / "seat.json"
+        return self.load_seat_from(self.folder)
+
+    @staticmethod
+    def load_seat_from(folder: Path) -> SeatRecord | None:
+        path = folder / "seat.json"
         if not path.exists():
             return None
         try:
@@ -288,3 +304,95 @@ class ClientStore:
         for log in (self._sent, self._transcript):
             if log is not None:
                 log.close()
+
+
+class TableBusy(CliError):
+    """Another program on this machine is hosting that table right now."""
+
+
+class HostLock:
+    """Held while a program hosts a table (`hosted/<id>/host.lock`, flock): a second host of
+    the same table would fork its log. The kernel drops the lock when the holder dies, even
+    by SIGKILL, so a crashed host's table can be resumed at once."""
+
+    def __init__(self, folder: Path) -> None:
+        import fcntl
+
+        folder.mkdir(parents=True, exist_ok=True)
+        self._fd: int | None = os.open(folder / "host.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(self._fd)
+            self._fd = None
+            raise TableBusy(
+                f"the table {folder.name[:12]}... is already being hosted by another program"
+                " on this machine"
+            ) from None
+
+    @staticmethod
+    def held(folder: Path) -> bool:
+        try:
+            HostLock(folder).release()
+        except TableBusy:
+            return True
+        return False
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor releases the flock
+            self._fd = None
+
+
+@dataclass(frozen=True, slots=True)
+class HostedTableSummary:
+    """A table this machine hosted whose game did not end: the lobby offers to resume it."""
+
+    table_id: str
+    name: str
+    saved_at: float  #: modification time of its log (the most recent first in listings)
+
+
+def unfinished_hosted_tables(home: Path) -> list[HostedTableSummary]:
+    """Tables under `home/hosted` with a readable table.json and a log without a game-over
+    entry (a host killed, or stopped with SIGTERM, mid-game) that no program hosts now,
+    most recently played first."""
+    out = []
+    folder = home / "hosted"
+    if not folder.is_dir():
+        return out
+    for table in folder.iterdir():
+        log, config = table / "log.jsonl", table / "table.json"
+        try:
+            last = _last_line(log)
+            name = json.loads(config.read_text(encoding="utf-8")).get("name")
+            saved_at = log.stat().st_mtime
+        except (OSError, ValueError, AttributeError):
+            continue  # not a table folder we wrote, or unreadable: nothing to offer
+        if last is None or not isinstance(name, str) or _is_game_over(last):
+            continue
+        if HostLock.held(table):
+            continue  # running right now (another terminal, a headless host)
+        out.append(HostedTableSummary(table_id=table.name, name=name, saved_at=saved_at))
+    return sorted(out, key=lambda t: -t.saved_at)
+
+
+def _last_line(path: Path, tail: int = 65536) -> bytes | None:
+    """The last complete line of a log, reading only its end (the lobby asks often)."""
+    with open(path, "rb") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        handle.seek(max(0, size - tail))
+        data = handle.read()
+    lines = [line for line in data.split(b"\n")[:-1] if line]  # after the last \n: torn
+    return lines[-1] if lines else None
+
+
+def _is_game_over(line: bytes) -> bool:
+    from .core.errors import RemoteError
+    from .core.transcript import parse_entry
+
+    try:
+        entry = parse_entry(line)
+    except RemoteError:
+        return False
+    return entry.event is not None and entry.event["type"] == "game_over"

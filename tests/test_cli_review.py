@@ -109,12 +109,16 @@ class _FakeService:
     def __init__(self, **kw) -> None:
         self.port = 4242
         self.running = False
+        self.advertise = kw.get("advertise", True)
+
+    def join_addresses(self) -> list[str]:
+        return [f"127.0.0.1:{self.port}"]
 
     async def start(self) -> None:
         self.running = True
         _FakeService.started.append(self)
 
-    async def stop(self) -> None:
+    async def stop(self, *, end_games: bool = True) -> None:
         self.running = False
 
     async def open_table(self, config, *, resume_lines=None):

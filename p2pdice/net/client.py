@@ -8,6 +8,7 @@ import logging
 
 import aiohttp
 
+from ..core.errors import Reason
 from .frames import MAX_FRAME
 from .limits import TokenBucket
 from .server import LocalLink, TableServer
@@ -40,6 +41,35 @@ async def _pump_out(session: ClientSession, ws: aiohttp.ClientWebSocketResponse)
         await ws.send_str(frame)
 
 
+#: Seconds one look for the table's advertisement lasts (a browser started after the table
+#: exists finds it in about 0.1 s; a host that just restarted announces within about 1.5 s).
+REDISCOVER_FOR = 2.0
+#: Failed connection attempts in a row before looking for the table over mDNS.
+REDISCOVER_AFTER = 2
+
+
+async def rediscover(
+    session: ClientSession, url: str, avoid: frozenset[str] = frozenset()
+) -> str | None:
+    """The table's advertised address when it differs from `url` (its host came back on
+    another port or address), found by the table id and host key this session holds;
+    addresses in `avoid` (found before, and not our table) are passed over."""
+    from .discovery import find_table
+
+    if session.expect_table is None:
+        return None
+    prefix = session.expect_host[:8].hex() if session.expect_host is not None else None
+    try:
+        ad = await find_table(
+            session.expect_table.hex(), host_prefix=prefix, timeout=REDISCOVER_FOR, avoid=avoid
+        )
+    except Exception as err:  # discovery is a bonus: its failure must not end the game
+        log.debug("looking for the table over mDNS failed: %s", err)
+        return None
+    found = ad.url if ad is not None else None
+    return found if found is not None and found != url else None
+
+
 async def run_websocket(
     session: ClientSession,
     url: str,
@@ -47,13 +77,21 @@ async def run_websocket(
     give_up_after: float = 120.0,
     stop: asyncio.Event | None = None,
     linger: float = 0.5,
+    find_again: bool = True,
 ) -> str:
-    """Play (or watch) until the game ends, reconnecting after drops; returns an Outcome."""
+    """Play (or watch) until the game ends, reconnecting after drops; returns an Outcome.
+
+    With `find_again`, repeated failures to reach `url` send the client looking for the
+    table's advertisement by its id, and it follows the table to a new address or port.
+    """
     loop = asyncio.get_running_loop()
     last_contact = loop.time()
     backoff = 0.2
-    if session.mode == "spectate" and "?" not in url:
-        url += "?spectate=1"  # a watcher: the host reserves no seat for this connection
+    failures = 0
+    query = "?spectate=1" if session.mode == "spectate" and "?" not in url else ""
+    url += query  # a watcher: the host reserves no seat for this connection
+    given = url
+    misled: set[str] = set()  #: advertised addresses whose host was not our table's
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=5.0)
     async with aiohttp.ClientSession(timeout=timeout) as http:
         while True:
@@ -61,7 +99,7 @@ async def run_websocket(
                 return Outcome.STOPPED
             try:
                 async with http.ws_connect(url, max_msg_size=4 * MAX_FRAME, heartbeat=15.0) as ws:
-                    backoff = 0.2
+                    backoff, failures = 0.2, 0
                     writer = asyncio.create_task(_pump_out(session, ws))
                     try:
                         outcome = await _read(session, ws, stop)
@@ -72,19 +110,41 @@ async def run_websocket(
                     # Only a welcome or a verified entry counts as contact: a host that accepts
                     # connections and drops them at once is as gone as one that refuses them.
                     last_contact = max(last_contact, session.last_progress)
+                    if outcome == Outcome.FATAL and url != given and _misled(session):
+                        # An advertisement copied our table's id but another host answered:
+                        # not a reason to give up our seat. Back to the address we were given.
+                        log.warning("%s is not our table's host: passing it over", url)
+                        misled.add(url.removesuffix(query))
+                        session.fatal, url, outcome = None, given, None
                     if outcome is not None:
                         if outcome == Outcome.OVER and linger:
                             await _drain(session, ws, linger)
                         return outcome
             except (TimeoutError, aiohttp.ClientError, OSError) as err:
                 log.debug("connection to %s failed: %s", url, err)
+                failures += 1
             session.disconnected()
             if session.peer is not None and session.peer.halted:
                 return Outcome.ALARM
             if loop.time() - last_contact > give_up_after:
                 return Outcome.GAVE_UP
-            await asyncio.sleep(backoff)
+            waited = 0.0
+            if find_again and failures >= REDISCOVER_AFTER:
+                began = loop.time()
+                moved = await rediscover(session, url.removesuffix(query), frozenset(misled))
+                if moved is not None:
+                    log.info("the table moved to %s", moved)
+                    url, backoff = moved + query, 0.2
+                    continue
+                waited = loop.time() - began  # listening counts as waiting: no later retry
+            await asyncio.sleep(max(0.0, backoff - waited))
             backoff = min(backoff * 2, 3.0)
+
+
+def _misled(session: ClientSession) -> bool:
+    """Whether the session stopped because the host was not the table's (its challenge named
+    another table or host key), which says nothing about the table itself."""
+    return session.fatal is not None and session.fatal[0] == Reason.BAD_CHALLENGE
 
 
 async def _read(

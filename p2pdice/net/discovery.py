@@ -23,7 +23,6 @@ from .limits import clean_name, clean_text, table_url
 SERVICE_TYPE = "_p2pdice._tcp.local."
 
 
-
 def lan_addresses(bind: str | None = None) -> list[str]:
     """The bind address, or every IPv4 address of an interface that is up and not loopback
     (loopback only when nothing else exists)."""
@@ -234,3 +233,27 @@ async def browse_once(timeout: float, *, until: Any = None, settle: float = 0.5)
     finally:
         await browser.stop()
         await azc.async_close()
+
+
+async def find_table(
+    table_id: str, *, host_prefix: str | None, timeout: float, avoid: frozenset[str] = frozenset()
+) -> TableAd | None:
+    """The advertisement of the table `table_id` (hosted by the key starting `host_prefix`,
+    the TXT `hk`) whose URL is not in `avoid`, listening up to `timeout` seconds; None when
+    none is heard or multicast is unavailable here. Used to find a table again after its
+    host restarted on another port. Anyone can copy an advertisement: the host's challenge
+    decides whether the table found is the one we sat at."""
+
+    def wanted(ad: TableAd) -> bool:
+        return (
+            ad.table_id == table_id
+            and (host_prefix is None or ad.txt.get("hk") == host_prefix)
+            and ad.url is not None
+            and ad.url not in avoid
+        )
+
+    try:
+        tables = await browse_once(timeout, until=wanted, settle=0.0)
+    except OSError:  # no multicast-capable interface: addresses are all we have
+        return None
+    return next((ad for ad in tables if wanted(ad)), None)

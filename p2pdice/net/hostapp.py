@@ -29,7 +29,7 @@ from ..core.rules import Rules
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
 from ..core.transcript import Entry
-from ..store import AppendLog, atomic_write, ends_a_round, load_or_create_key
+from ..store import AppendLog, HostLock, atomic_write, ends_a_round, load_or_create_key
 from .client import LocalClient
 from .discovery import Advertiser, lan_addresses
 from .limits import clean_name
@@ -37,6 +37,10 @@ from .server import AcceptFailureLog, Limits, TableServer, raise_open_file_limit
 from .session import ClientSession
 
 log = logging.getLogger("p2pdice.host")
+
+#: What players are told when the host stops without ending the game (their clients keep
+#: reconnecting, and find the table again by its id when it is resumed).
+PAUSED = "the host paused the table: it can resume it, stay here"
 
 TABLES: web.AppKey[dict[str, HostedTable]] = web.AppKey("tables", dict)
 
@@ -99,6 +103,7 @@ class HostedTable:
             )
         self.id = self.host.table_id.hex()
         self.folder = service.home / "hosted" / self.id
+        self.lock = HostLock(self.folder)  # before touching the log: one host per table
         if resume_lines:
             self.host.password_verifier = saved_password_verifier(
                 self.folder / "table.json", self.host.table_id
@@ -132,6 +137,7 @@ class HostedTable:
             "cpu": self.config.cpu,
             # The scrypt verifier, never the password (a stolen file costs scrypt per guess).
             "password_verifier": None if verifier is None else verifier.hex(),
+            "port": self.service.port,  # a restarted host listens here again (players wait there)
         }
         atomic_write(self.folder / "table.json", json.dumps(data).encode(), private=True)
 
@@ -218,18 +224,24 @@ class HostedTable:
     def summary(self) -> dict[str, Any]:
         return {"name": self.host.state.name, "url_path": self.path, **self.txt()}
 
-    async def close(self) -> None:
+    async def close(self, *, end_game: bool = True) -> None:
+        """Close the table; with `end_game` False (the host paused: SIGTERM, a shutdown) the
+        game is left as it stands, resumable from the log, instead of ended early."""
         if self._txt_task is not None:
             self._txt_task.cancel()
             await asyncio.gather(self._txt_task, return_exceptions=True)
         if self.advertiser is not None:
             await self.advertiser.stop()
-        if self.host.phase != TablePhase.OVER:
+        if end_game and self.host.phase != TablePhase.OVER:
             self.server.apply(self.host.abandon(self.server.loop_now))
         for client in list(self.cpu_clients.values()):
             await client.stop()
-        await self.server.close()
+        if end_game or self.host.phase == TablePhase.OVER:
+            await self.server.close()
+        else:
+            await self.server.close(PAUSED)
         self.log.close()
+        self.lock.release()
         self.service.tables.pop(self.id, None)  # a closed table no longer holds memory here
         release_memory()
 
@@ -264,8 +276,12 @@ class HostService:
         port: int = 0,
         advertise: bool = True,
         limits: Limits | None = None,
+        port_fallback: bool = False,
     ) -> None:
+        """`port_fallback`: when `port` is taken, listen on any free port instead of failing
+        (a resumed table's saved port; the new one is advertised)."""
         self.home = home
+        self.port_fallback = port_fallback
         self.key: SigningKey = load_or_create_key(home / "identity.key")
         self.bind = bind
         self.port = port
@@ -290,13 +306,27 @@ class HostService:
         )
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.bind or "0.0.0.0", self.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as err:
+            if not (self.port_fallback and self.port):
+                raise
+            log.warning("port %d is taken (%s): listening on another one", self.port, err)
+            await site.stop()  # unregisters the site that never listened
+            self.port = 0
+            site = web.TCPSite(self.runner, self.bind or "0.0.0.0", 0)
+            await site.start()
         if self.runner.addresses:  # the port the system chose when asked for 0
             self.port = self.runner.addresses[0][1]
         if self.advertise:
             from .discovery import new_zeroconf
 
             self.azc = new_zeroconf(self.bind)
+
+    def join_addresses(self) -> list[str]:
+        """`HOST:PORT` for each LAN address this machine can be reached at (what players type
+        when multicast is blocked or the table is not advertised)."""
+        return [f"{address}:{self.port}" for address in lan_addresses(self.bind)]
 
     async def open_table(
         self, config: TableConfig, *, resume_lines: list[bytes] | None = None
@@ -325,9 +355,9 @@ class HostService:
     async def _list(self, request: web.Request) -> web.Response:
         return web.json_response([t.summary() for t in self.tables.values()])
 
-    async def stop(self) -> None:
+    async def stop(self, *, end_games: bool = True) -> None:
         for table in list(self.tables.values()):
-            await table.close()
+            await table.close(end_game=end_games)
         if self.azc is not None:
             await self.azc.async_close()
         if self.runner is not None:

@@ -273,6 +273,8 @@ class ClientSession:
         seat = (
             record.seat if record is not None and record.host == frame["host"] else self.seat_hint
         )
+        if self.mode == "spectate":
+            seat = None  # a watcher never holds a seat, even one this identity owns
         self._authing = seat is not None
         if seat is not None:
             auth = sign_auth(self.key, table=table, host=host, nonce=bytes.fromhex(frame["nonce"]))

@@ -117,5 +117,6 @@ async def run_app(
         ui.runtime = None
         if runtime is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(runtime.close(), 5.0)
+                # Still open: Ctrl-C, not a chosen leave; a hosted game stays resumable.
+                await asyncio.wait_for(runtime.close(end_game=False), 5.0)
     return code if isinstance(code, int) else ui.exit_code

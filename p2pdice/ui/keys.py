@@ -147,6 +147,10 @@ def build_keys(c: Controller) -> KeyBindings:
     def _pass_and_play() -> None:
         c.lobby.new_form(TableKind.PASS_AND_PLAY)
 
+    @on("r", filter=lobby)
+    def _resume() -> None:
+        c.lobby.resume_hosted()
+
     @kb.add(Keys.Any)
     def _typed(event: KeyPressEvent) -> None:
         data = event.data

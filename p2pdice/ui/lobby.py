@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -21,7 +22,7 @@ from .controller import Controller
 from .hostform import HostForm
 from .lobbymodel import LobbyEntry
 from .state import Prompt
-from .text import safe_text
+from .text import safe_name, safe_text
 
 if TYPE_CHECKING:  # the runtime pulls in aiohttp and zeroconf: imported when a table opens
     from .runtime import TableRuntime
@@ -38,8 +39,14 @@ def default_name() -> str:
 
 
 def joining_hint(name: str, runtime: TableRuntime) -> str:
-    port = runtime.service.port if runtime.service is not None else "?"
-    return f"open on port {port}: others join with p2pdice join {name!r} or HOST:{port}"
+    """The message line after opening a table: each LAN address to join by, and the name
+    only when the table is advertised (without mDNS a join by name cannot find it)."""
+    service = runtime.service
+    if service is None:
+        return "your table is open"
+    where = " or ".join(f"join {address}" for address in service.join_addresses())
+    by_name = f"join {name!r} or " if service.advertise else ""
+    return f"open: others type p2pdice {by_name}{where}"
 
 
 class LobbyActions:
@@ -48,6 +55,7 @@ class LobbyActions:
         self.home = home
         c.lobby = self
         self.tasks: list[asyncio.Task[None]] = []
+        self.listening = ""  #: the lobby's note once the browser runs
 
     @property
     def ui(self):
@@ -82,7 +90,8 @@ class LobbyActions:
             return
         browser = Browser(azc)
         loop = asyncio.get_running_loop()
-        self.ui.lobby_note = "Listening for tables on this network..."
+        self.listening = "Listening for tables on this network..."
+        self.ui.lobby_note = self.listening + self.resume_note()
         try:
             await browser.start()
             async for event in browser.events():
@@ -93,6 +102,8 @@ class LobbyActions:
                     self.ui.book.announce(
                         t.service, t.name, t.addresses, t.port, t.txt, loop.time()
                     )
+                    if self._holds_seat(t.table_id, t.txt.get("hk", "")):
+                        self.ui.book.seated.add(t.table_id)
                 self.c.invalidate()
         finally:
             with contextlib.suppress(Exception):
@@ -106,7 +117,9 @@ class LobbyActions:
         loop = asyncio.get_running_loop()
         timeout = aiohttp.ClientTimeout(total=PROBE_TIMEOUT)
         async with aiohttp.ClientSession(timeout=timeout) as http:
-            while True:
+            for rounds in itertools.count():
+                if rounds % 10 == 9 and self.listening:  # a hosted game resumed or ended
+                    self.ui.lobby_note = self.listening + self.resume_note()
                 due = self.ui.book.due(loop.time())
                 if due:
                     await asyncio.gather(*(self._probe(http, e) for e in due))
@@ -130,6 +143,72 @@ class LobbyActions:
         except Exception:
             listed = None
         self.ui.book.probed(entry.service, listed=listed, now=asyncio.get_running_loop().time())
+
+    # ---- tables this machine hosted ------------------------------------------------------
+
+    def resume_note(self) -> str:
+        """The lobby's offer to resume a game this device hosted that did not end."""
+        from ..store import unfinished_hosted_tables
+
+        tables = unfinished_hosted_tables(self.home)
+        if not tables:
+            return ""
+        if len(tables) == 1:
+            return f" Press r to resume your table {safe_name(tables[0].name)!r}."
+        return f" Press r to resume one of the {len(tables)} tables you hosted."
+
+    def resume_hosted(self) -> None:
+        """`r`: reopen a table this device hosted from its saved log (no id typed by hand)."""
+        from ..store import unfinished_hosted_tables
+
+        tables = unfinished_hosted_tables(self.home)
+        if not tables:
+            self.c.say("no unfinished table was hosted on this device", error=True)
+            return
+        if len(tables) == 1:
+            self.resume(tables[0].table_id)
+            return
+        listing = ", ".join(f"{i} {safe_name(t.name)}" for i, t in enumerate(tables[:9], 1))
+
+        def chosen(text: str) -> None:
+            text = text.strip()
+            if not (text.isdigit() and 1 <= int(text) <= min(len(tables), 9)):
+                self.c.say(f"type a number from 1 to {min(len(tables), 9)}", error=True)
+                return
+            self.resume(tables[int(text) - 1].table_id)
+
+        self.ui.prompt = Prompt(f"Resume which table? {listing}:", chosen, text="1")
+
+    def resume(self, table_id: str) -> None:
+        from ..cli_options import CliError
+        from ..cmd_common import load_saved_table
+        from ..core.rules import Rules
+
+        try:
+            saved = load_saved_table(self.home, table_id)
+        except CliError as err:
+            self.c.say(safe_text(err, 200), error=True)
+            return
+        player = self.ui.player_name or default_name()
+
+        async def host() -> TableRuntime:
+            from .runtime import start_hosting
+
+            runtime = await start_hosting(
+                self.home,
+                name=saved.name,
+                player=player,  # only for a seat still free: a seat held before is taken back
+                rules=Rules(),  # unused: a resumed table's rules are in its log
+                cpu=saved.cpu,
+                password=saved.password,
+                port=saved.port,  # where the players' clients are still knocking
+                port_fallback=True,  # else any port: they find the table again by its id
+                resume_lines=saved.lines,
+            )
+            self.c.say(joining_hint(saved.name, runtime))
+            return runtime
+
+        self.open_table(host, f"resuming {safe_name(saved.name)!r}")
 
     # ---- keys ---------------------------------------------------------------------------
 
@@ -166,17 +245,47 @@ class LobbyActions:
             self.c.say("that table's host is not answering", error=True)
             return
         phase = entry.txt.get("phase", "lobby")
-        if not spectate and phase != "lobby":
-            self.c.say(f"that table is {safe_text(phase, 20)}: press s to watch it", error=True)
-            return
         url = entry.url
         if url is None:
             self.c.say("that table's announcement is malformed: it cannot be joined", error=True)
+            return
+        if not spectate and self._rejoin(entry, url):
+            return
+        if not spectate and phase != "lobby":
+            self.c.say(f"that table is {safe_text(phase, 20)}: press s to watch it", error=True)
             return
         locked = entry.txt.get("pw") == "1"
         self.ask_name_then_join(
             url, bytes.fromhex(entry.table_id), locked=locked, spectate=spectate
         )
+
+    def _holds_seat(self, table_id: str, host_prefix: str) -> bool:
+        """Whether this device saved a seat at that table, with the advertised host's key."""
+        from ..store import saved_seat
+
+        record = saved_seat(self.home, table_id)
+        return record is not None and bool(host_prefix) and record.host.startswith(host_prefix)
+
+    def _rejoin(self, entry: LobbyEntry, url: str) -> bool:
+        """Back to the seat this device holds at that table (saved when it sat down: the
+        identity key proves it, the saved secrets give back the hand), asking nothing."""
+        if not self._holds_seat(entry.table_id, entry.txt.get("hk", "")):
+            return False
+        from .runtime import start_join
+
+        name = self.ui.player_name or default_name()  # unused: the seat keeps its name
+        self.open_table(
+            lambda: start_join(
+                self.home,
+                url=url,
+                name=name,
+                password=None,  # a seat is taken back by signature, without the password
+                spectate=False,
+                table_id=bytes.fromhex(entry.table_id),
+            ),
+            "back to your seat",
+        )
+        return True
 
     def ask_name_then_join(
         self, url: str, table_id: bytes | None, *, locked: bool, spectate: bool

@@ -69,6 +69,8 @@ class LobbyBook:
 
     entries: dict[str, LobbyEntry] = field(default_factory=dict)
     selected: int = 0
+    #: Ids of tables where this device holds a seat (Enter takes it back, even mid-game).
+    seated: set[str] = field(default_factory=set)
 
     def announce(
         self,
@@ -122,18 +124,19 @@ class LobbyBook:
         ):
             cpu = e.txt.get("cpu", "0")
             phase = safe_text(e.txt.get("phase", "?"), 12)
+            mine = e.table_id in self.seated and phase != "finished"
             out.append(
                 LobbyRow(
                     service=e.service,
                     name=safe_name(e.txt.get("name") or e.name),
                     rules=safe_text(e.txt.get("rules", ""), 60),
                     seats=safe_text(e.txt.get("seats", "?"), 7),
-                    phase="not answering" if e.stale else phase,
+                    phase="not answering" if e.stale else f"{phase} (you)" if mine else phase,
                     locked=e.txt.get("pw") == "1",
                     cpu=f"{safe_text(cpu, 2)} host CPU" if cpu not in ("", "0") else "",
                     where=safe_text(f"{e.address}:{e.port}", 40),
                     stale=e.stale,
-                    joinable=not e.stale and phase == "lobby",
+                    joinable=not e.stale and (phase == "lobby" or mine),
                 )
             )
         return out

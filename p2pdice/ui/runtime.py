@@ -56,7 +56,9 @@ class TableRuntime:
             return "connected"
         return "connecting" if session.peer is None else "reconnecting"
 
-    async def close(self) -> None:
+    async def close(self, *, end_game: bool = True) -> None:
+        """Close the links and any hosted table; `end_game` False leaves a hosted game
+        resumable (Ctrl-C), where True ends it (the player chose to leave it)."""
         self.stop.set()
         if self.link is not None:
             self.link.cancel()
@@ -67,7 +69,7 @@ class TableRuntime:
                 await client.stop()
         if self.service is not None:
             with contextlib.suppress(Exception):
-                await self.service.stop()
+                await self.service.stop(end_games=end_game)
         for session in self.sessions:
             with contextlib.suppress(Exception):
                 session.close()
@@ -135,9 +137,13 @@ async def start_hosting(
     port: int = 0,
     advertise: bool = True,
     resume_lines: list[bytes] | None = None,
+    port_fallback: bool = False,
 ) -> TableRuntime:
-    """Host a table on the LAN and sit at it (the host's own seat is an in-process link)."""
-    service = HostService(home=home, bind=bind, port=port, advertise=advertise)
+    """Host a table on the LAN and sit at it (the host's own seat is an in-process link);
+    `port_fallback`: any free port when `port` is taken (see HostService)."""
+    service = HostService(
+        home=home, bind=bind, port=port, advertise=advertise, port_fallback=port_fallback
+    )
     await service.start()
     runtime = TableRuntime(kind="host", sessions=[], service=service)
     try:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from p2pdice.core.verify import split_lines, verify_lines
-from tests.support import netns
+from tests.support import netns, tmux
 from tests.support.procs import (
     host_log,
     p2pdice,
@@ -22,6 +22,7 @@ from tests.support.procs import (
 )
 
 pytestmark = pytest.mark.usefixtures("private_network")
+needs_tmux = pytest.mark.skipif(tmux.TMUX is None, reason="tmux is not installed")
 
 
 def verified(path: Path) -> None:
@@ -133,3 +134,45 @@ def test_join_by_address_when_multicast_is_blocked(tmp_path: Path) -> None:
     finally:
         stop(host)
     verified(transcript_files(tmp_path / "a")[0])
+
+
+def test_an_unadvertised_host_shows_each_lan_address_to_join_by(tmp_path: Path) -> None:
+    """Without mDNS the host prints `join HOST:PORT` for its LAN address (not a join by name
+    that cannot work), in text and in --json, and a player on another machine joins by it."""
+    with netns.lan() as names:
+        common = ("--headless", "--seats", "2", "--cpu", "1", "--name", "quiet", "--no-advertise")
+        text_host = spawn(
+            "host", *common, "--home", str(tmp_path / "t"), netns=names[0], log=tmp_path / "t.out"
+        )
+        host, ready = start_host(*common, "--home", str(tmp_path / "h"), netns=names[0])
+        try:
+            assert ready["join"] == [f"10.231.0.1:{ready['port']}"] and not ready["advertised"]
+            player = spawn(
+                "join", ready["join"][0], "--bot", "easy", "--home", str(tmp_path / "a"),
+                netns=names[1], log=tmp_path / "a.out",
+            )  # fmt: skip
+            assert player.wait(timeout=60) == 0, (tmp_path / "a.out").read_text()
+            deadline = time.monotonic() + 10
+            while "seats:" not in (tmp_path / "t.out").read_text():
+                assert time.monotonic() < deadline, (tmp_path / "t.out").read_text()
+                time.sleep(0.1)
+        finally:
+            stop(host)
+            stop(text_host)
+        printed = (tmp_path / "t.out").read_text()
+        assert "join with: p2pdice join 10.231.0.1:" in printed, printed
+        assert "'quiet'" not in printed.split("\n", 1)[1] and "HOST:" not in printed, printed
+        verified(transcript_files(tmp_path / "a")[0])
+
+
+@needs_tmux
+def test_the_host_screen_shows_join_by_address_for_each_lan_address(tmp_path: Path) -> None:
+    with netns.lan() as names:
+        t = tmux.Tmux(netns=names[0])
+        command = [*p2pdice("host", "--name", "Kitchen", "--seats", "2", "--no-advertise")]
+        t.start([*command, "--home", str(tmp_path / "h")], stderr=tmp_path / "stderr.txt")
+        try:
+            screen = t.wait_for(lambda s: "join 10.231.0.1:" in s, 20, "address on screen")
+        finally:
+            t.kill()
+        assert "'Kitchen'" not in screen and "HOST:" not in screen, screen
