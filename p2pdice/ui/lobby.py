@@ -200,7 +200,7 @@ class LobbyActions:
                 player=player,  # only for a seat still free: a seat held before is taken back
                 rules=Rules(),  # unused: a resumed table's rules are in its log
                 cpu=saved.cpu,
-                password=saved.password,
+                password=None,  # the host reads the table's verifier back from its own file
                 port=saved.port,  # where the players' clients are still knocking
                 port_fallback=True,  # else any port: they find the table again by its id
                 resume_lines=saved.lines,
