@@ -22,6 +22,28 @@ def add_home_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: Seconds a CPU seat pauses before each move, as a person would, so the people at the table
+#: can follow the play and take a bid back before a CPU answers it (`--cpu-think`).
+CPU_THINK = 1.5
+
+
+def add_cpu_think_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cpu-think",
+        type=float,
+        default=CPU_THINK,
+        metavar="S",
+        help=f"seconds CPU seats pause before each move (default {CPU_THINK}; 0: at once)",
+    )
+
+
+def cpu_think_of(args: argparse.Namespace) -> float:
+    think = getattr(args, "cpu_think", CPU_THINK)
+    if not 0 <= think <= 60:
+        raise CliError("--cpu-think: between 0 and 60 seconds")
+    return think
+
+
 def add_password_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--password-file",

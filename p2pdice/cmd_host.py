@@ -9,8 +9,10 @@ import logging
 from .bots.names import BOT_NAMES
 from .cli_options import CliError, add_rules_options, rules_from_args
 from .cmd_common import (
+    add_cpu_think_option,
     add_home_option,
     add_password_option,
+    cpu_think_of,
     home_of,
     install_stop_signals,
     load_saved_table,
@@ -37,6 +39,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help=f"seats played by CPUs run by this host ({', '.join(BOT_NAMES)}; default medium). "
         "Disclosed to everyone: this machine could read their hands.",
     )
+    add_cpu_think_option(parser)
     parser.add_argument(
         "--max-connections",
         type=int,
@@ -113,7 +116,10 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
     )
     await service.start()
     table = await service.open_table(
-        TableConfig(name=name, rules=rules, cpu=cpu, password=password), resume_lines=resume_lines
+        TableConfig(
+            name=name, rules=rules, cpu=cpu, password=password, cpu_think=cpu_think_of(args)
+        ),
+        resume_lines=resume_lines,
     )
     address = args.bind or "0.0.0.0"
     url = f"ws://{address}:{service.port}{table.path}"

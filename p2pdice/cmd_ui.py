@@ -13,7 +13,9 @@ from typing import Any
 from .bots.names import BOT_NAMES
 from .cli_options import CliError, add_rules_options, rules_from_args
 from .cmd_common import (
+    add_cpu_think_option,
     add_home_option,
+    cpu_think_of,
     home_of,
     load_saved_table,
     name_of,
@@ -44,6 +46,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     practice.add_argument(
         "--humans", type=int, default=1, metavar="N", help="seats you play (default 1)"
     )
+    add_cpu_think_option(practice)
     add_rules_options(practice)
     add_home_option(practice)
     practice.set_defaults(run=run_practice)
@@ -66,6 +69,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         metavar="N[:LEVEL]",
         help="CPU players and their level (default: none, or every seat --seats leaves free)",
     )
+    add_cpu_think_option(pnp)
     add_rules_options(pnp)
     add_home_option(pnp)
     pnp.set_defaults(run=run_pass_and_play)
@@ -93,12 +97,15 @@ def run_practice(args: argparse.Namespace) -> int:
     cpu, level = parse_cpu(args.cpu or "3")
     rules, cpu = _seated_rules(args, args.humans, cpu, "practice", args.cpu is not None)
     home = home_of(args)
+    think = cpu_think_of(args)
 
     def setup(c, lobby) -> None:
         def open_():  # imported here, after the first frame is on screen (aiohttp is heavy)
             from .ui.runtime import start_practice
 
-            return start_practice(home, rules, [level] * cpu, args.humans, name=args.name)
+            return start_practice(
+                home, rules, [level] * cpu, args.humans, name=args.name, cpu_think=think
+            )
 
         lobby.open_table(open_, "opening a practice table")
 
@@ -116,12 +123,13 @@ def run_pass_and_play(args: argparse.Namespace) -> int:
     cpu, level = parse_cpu(args.cpu or "0")
     rules, cpu = _seated_rules(args, len(players), cpu, "pass_and_play", args.cpu is not None)
     home = home_of(args)
+    think = cpu_think_of(args)
 
     def setup(c, lobby) -> None:
         def open_():  # imported after the first frame is on screen
             from .ui.runtime import start_pass_and_play
 
-            return start_pass_and_play(home, rules, players, [level] * cpu)
+            return start_pass_and_play(home, rules, players, [level] * cpu, cpu_think=think)
 
         lobby.open_table(open_, "opening a pass-and-play table")
 
@@ -191,6 +199,7 @@ def run_interactive_host(args: argparse.Namespace) -> int:
         resume_lines = saved.lines
         name, cpu, password = saved.name, saved.cpu, saved.password
     player = clean_name(getattr(args, "player", None) or "")
+    think = cpu_think_of(args)
 
     def setup(c, lobby) -> None:
         from .ui.lobby import joining_hint
@@ -208,6 +217,7 @@ def run_interactive_host(args: argparse.Namespace) -> int:
                 port=getattr(args, "port", 0),
                 advertise=not getattr(args, "no_advertise", False),
                 resume_lines=resume_lines,
+                cpu_think=think,
             )
             c.say(joining_hint(name, runtime))
             return runtime

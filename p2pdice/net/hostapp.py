@@ -44,6 +44,7 @@ class TableConfig:
     rules: Rules
     cpu: list[str] = field(default_factory=list)  #: difficulties of host-run CPU seats
     password: str | None = None
+    cpu_think: float = 0.0  #: seconds host-run CPU seats pause before each move
 
 
 class HostedTable:
@@ -128,6 +129,7 @@ class HostedTable:
             rng=random.Random(),
             seat_hint=seat_hint,
             password=self.config.password,  # CPU seats join like anyone, password included
+            think=self.config.cpu_think,
         )
 
     def start_cpu_seats(self) -> None:

@@ -30,7 +30,7 @@ from ..core.signing import SigningKey
 from ..core.table import TablePhase
 from ..core.transcript import Entry, parse_entry
 from ..core.view import SeatView
-from ..sim import bot_move
+from ..sim import bot_due, bot_move
 from ..store import ClientStore, SeatRecord, ends_a_round, new_secrets
 from .frames import MAX_FRAME, TO_CLIENT, decode_frame, encode_frame
 
@@ -79,6 +79,7 @@ class ClientSession:
         expect_host_prefix: str | None = None,
         secrets_source: Callable[[], Secrets] = new_secrets,
         seat_hint: int | None = None,
+        think: float = 0.0,
     ) -> None:
         self.key = key
         self.name = name
@@ -114,6 +115,10 @@ class ClientSession:
         self._resend_timer: asyncio.TimerHandle | None = None
         self.seat_hint = seat_hint
         self.on_update: Callable[[], None] | None = None
+        #: Seconds a bot waits before it moves, as a person would: people at the table can
+        #: follow the play, and take a bid back before the bot answers it. 0: at once.
+        self.think = think
+        self._think: tuple[tuple[int, int, str], asyncio.TimerHandle] | None = None
 
     # ---- facts for the UI and bots -------------------------------------------------------
 
@@ -486,12 +491,36 @@ class ClientSession:
         self._notify()
 
     def _maybe_decide(self) -> None:
-        """A bot plays its own seat as soon as it is its move."""
+        """A bot plays its own seat when it is its move (after its think time, if any)."""
+        if self.bot is None or self.peer is None or not self.connected or not self._resumed:
+            self._stop_thinking()
+            return
+        if self.think <= 0:
+            action = bot_move(self.peer, self.bot, self.rng)
+            if action is not None:
+                self.act(action)
+            return
+        due = bot_due(self.peer)
+        if self._think is not None and self._think[0] == due:
+            return  # already thinking about this very move
+        self._stop_thinking()  # the move it was thinking about is gone (an undo, say)
+        if due is not None:
+            pause = self.think * random.uniform(0.7, 1.3)  # not the bot's rng: seeds replay
+            timer = asyncio.get_running_loop().call_later(pause, self._decide_now)
+            self._think = (due, timer)
+
+    def _decide_now(self) -> None:
+        self._think = None
         if self.bot is None or self.peer is None or not self.connected or not self._resumed:
             return
         action = bot_move(self.peer, self.bot, self.rng)
         if action is not None:
             self.act(action)
+
+    def _stop_thinking(self) -> None:
+        if self._think is not None:
+            self._think[1].cancel()
+            self._think = None
 
     def _notify(self) -> None:
         self.changed.set()
@@ -499,6 +528,7 @@ class ClientSession:
             self.on_update()
 
     def disconnected(self) -> None:
+        self._stop_thinking()
         self.connected = False
         self.reconnect_requested = False
         self._seatless = False
@@ -514,6 +544,7 @@ class ClientSession:
         self._notify()
 
     def close(self) -> None:
+        self._stop_thinking()
         if self.store is not None:
             self.store.close()
 

@@ -153,6 +153,10 @@ class Controller:
         if ui.review is not None and results:
             return "review"
         if results > ui.seen_results:
+            if self.kind == "pass_and_play":
+                # Everyone looks at a reveal together: whoever plays next takes the device
+                # through a pass screen, even the one who held it before.
+                ui.holder = None
             return "reveal"
         if snap.phase == "over" or view.phase == Phase.GAME_OVER:
             return "over"
@@ -269,7 +273,9 @@ class Controller:
             return
         if self.act(self.session_for(seat), Undo(seat), "undo"):
             if self.kind == "pass_and_play":
-                self.ui.holder = seat
+                # The next player may be the one who pressed u: the hand that bid comes back
+                # only behind its own pass screen.
+                self.ui.holder = None
             self.say("bid taken back: it is your turn again")
 
     def step(self, quantity: int = 0, face: int = 0) -> None:

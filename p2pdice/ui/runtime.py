@@ -15,6 +15,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..cmd_common import CPU_THINK
 from ..core.rules import Rules
 from ..net.client import LocalClient, Outcome, run_websocket
 from ..net.hostapp import HostService, TableConfig
@@ -79,13 +80,22 @@ def _seat_session(home: Path, name: str, **kw) -> ClientSession:
 
 
 async def _local_table(
-    base: Path, *, name: str, rules: Rules, cpu: list[str], humans: list[str], kind: str
+    base: Path,
+    *,
+    name: str,
+    rules: Rules,
+    cpu: list[str],
+    humans: list[str],
+    kind: str,
+    cpu_think: float,
 ) -> TableRuntime:
     service = HostService(home=base / "host", bind="127.0.0.1", advertise=False)
     await service.start()
     runtime = TableRuntime(kind=kind, sessions=[], service=service)
     try:
-        table = await service.open_table(TableConfig(name=name, rules=rules, cpu=cpu))
+        table = await service.open_table(
+            TableConfig(name=name, rules=rules, cpu=cpu, cpu_think=cpu_think)
+        )
         for i, who in enumerate(humans, 1):
             session = _seat_session(base / str(i), who)
             client = LocalClient(session, table.server)
@@ -99,18 +109,30 @@ async def _local_table(
 
 
 async def start_practice(
-    home: Path, rules: Rules, cpu: list[str], humans: int = 1, *, name: str | None = None
+    home: Path,
+    rules: Rules,
+    cpu: list[str],
+    humans: int = 1,
+    *,
+    name: str | None = None,
+    cpu_think: float = CPU_THINK,
 ) -> TableRuntime:
     """A table on loopback against CPU players; the owner holds `humans` seats."""
     base = (clean_name(name or "") or default_name())[:20]
     names = [base] if humans == 1 else [f"{base} {i}" for i in range(1, humans + 1)]
     return await _local_table(
-        home / "practice", name="Practice", rules=rules, cpu=cpu, humans=names, kind="practice"
+        home / "practice",
+        name="Practice",
+        rules=rules,
+        cpu=cpu,
+        humans=names,
+        kind="practice",
+        cpu_think=cpu_think,
     )
 
 
 async def start_pass_and_play(
-    home: Path, rules: Rules, players: list[str], cpu: list[str]
+    home: Path, rules: Rules, players: list[str], cpu: list[str], *, cpu_think: float = CPU_THINK
 ) -> TableRuntime:
     """Several people on this device (one seat each) and CPU seats, on loopback."""
     return await _local_table(
@@ -120,6 +142,7 @@ async def start_pass_and_play(
         cpu=cpu,
         humans=players,
         kind="pass_and_play",
+        cpu_think=cpu_think,
     )
 
 
@@ -135,6 +158,7 @@ async def start_hosting(
     port: int = 0,
     advertise: bool = True,
     resume_lines: list[bytes] | None = None,
+    cpu_think: float = CPU_THINK,
 ) -> TableRuntime:
     """Host a table on the LAN and sit at it (the host's own seat is an in-process link)."""
     service = HostService(home=home, bind=bind, port=port, advertise=advertise)
@@ -142,7 +166,7 @@ async def start_hosting(
     runtime = TableRuntime(kind="host", sessions=[], service=service)
     try:
         table = await service.open_table(
-            TableConfig(name=name, rules=rules, cpu=cpu, password=password),
+            TableConfig(name=name, rules=rules, cpu=cpu, password=password, cpu_think=cpu_think),
             resume_lines=resume_lines,
         )
         session = _seat_session(home / "seat", player, password=password)

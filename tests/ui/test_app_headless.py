@@ -13,10 +13,13 @@ from p2pdice.ui.viewmodel import start_cursor
 from .headless import headless
 
 
-def practice_setup(home: Path, rules: Rules, cpu: list[str], humans: int = 1):
+def practice_setup(
+    home: Path, rules: Rules, cpu: list[str], humans: int = 1, *, cpu_think: float = 0
+):
     def setup(c, lobby) -> None:
         lobby.open_table(
-            lambda: start_practice(home, rules, cpu, humans, name="Tester"), "practice"
+            lambda: start_practice(home, rules, cpu, humans, name="Tester", cpu_think=cpu_think),
+            "practice",
         )
 
     return setup
@@ -93,7 +96,8 @@ async def test_pass_and_play_covers_the_table_between_people_and_undoes(tmp_path
 
     def setup(c, lobby) -> None:
         lobby.open_table(
-            lambda: start_pass_and_play(tmp_path, rules, ["Ann", "Bob"], ["medium"]), "pnp"
+            lambda: start_pass_and_play(tmp_path, rules, ["Ann", "Bob"], ["medium"], cpu_think=0),
+            "pnp",
         )
 
     async with headless(tmp_path, setup) as d:
@@ -112,6 +116,11 @@ async def test_pass_and_play_covers_the_table_between_people_and_undoes(tmp_path
         assert "Pass the device to Bob" in screen and "by Ann" in screen
         assert "Ann: press u to take back your bid" in screen
         await d.press("u")
+        # Bob may be the one who pressed u: Ann's dice come back only behind her pass screen
+        await d.until(lambda: d.c.mode() == "pass" and d.c.snap().view.turn == 1)
+        screen = d.screen()
+        assert "Pass the device to Ann" in screen and "+-------+" not in screen
+        await d.press("\r")
         await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
         view = d.c.snap().view
         assert view.turn == 1 and len(view.bids) == 1  # Ann's bid is gone, her turn again
@@ -121,3 +130,60 @@ async def test_pass_and_play_covers_the_table_between_people_and_undoes(tmp_path
         await d.press("q")
         await d.press("y")
         await asyncio.wait_for(d.task, 10)
+
+
+async def test_pass_and_play_covers_the_next_hand_after_a_reveal(tmp_path: Path) -> None:
+    """Everyone saw the reveal: the next round's first player gets a pass screen, even the
+    one who held the device before it (here Ann, who called Liar and plays next)."""
+    rules = Rules(seats=3, starting_dice=2, kind="pass_and_play", undo=True, first_starter="seat0")
+
+    def setup(c, lobby) -> None:
+        lobby.open_table(
+            lambda: start_pass_and_play(tmp_path, rules, ["Ann", "Bob"], ["medium"], cpu_think=0),
+            "pnp",
+        )
+
+    async with headless(tmp_path, setup) as d:
+        await d.until(lambda: d.c.mode() == "pass")
+        await d.press("\r")
+        await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
+        await d.press("l")  # Ann calls Liar on the CPU's opening
+        await d.until(lambda: d.c.mode() == "reveal")
+        await d.press("\r")  # starts round 2 if Ann lost; else the CPU starts it
+
+        def ann_to_play() -> bool:
+            view = d.c.snap().view
+            return view is not None and view.round == 2 and view.turn == 1
+
+        await d.until(ann_to_play)
+        await d.until(lambda: d.c.mode() != "table", 2)  # a covered table never shows dice
+        screen = d.screen()
+        assert d.c.mode() == "pass", screen
+        assert "Pass the device to Ann" in screen and "+-------+" not in screen
+        await d.press("\r")
+        await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
+        assert "Your dice (Ann, seat 1):" in d.screen()
+
+
+async def test_practice_cpus_pause_so_a_bid_can_be_taken_back(tmp_path: Path) -> None:
+    """CPU seats think for a moment (here 1 s), as people do: the table is followable and
+    the practice table's undo can actually be used before the next CPU answers."""
+    rules = Rules(seats=3, starting_dice=2, kind="practice", undo=True, first_starter="seat0")
+    setup = practice_setup(tmp_path, rules, ["medium", "medium"], cpu_think=1.0)
+    async with headless(tmp_path, setup) as d:
+        await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
+        assert "Your turn." in d.screen()
+        await d.press("\r")  # the suggested bid
+        me = d.c.snap().me
+
+        def my_bid_logged() -> bool:
+            view = d.c.snap().view
+            return view.standing_bidder == me or view.turn == me or view.phase != "bidding"
+
+        await d.until(my_bid_logged)
+        view = d.c.snap().view
+        assert view.standing_bidder == me, d.screen()  # the next CPU has not answered yet
+        assert " u undo" in d.screen()
+        await d.press("u")
+        await d.until(lambda: d.c.my_turn() and d.c.snap().view.standing_bidder != me)
+        assert len(d.c.snap().view.bids) == 2  # the two CPU bids stand, ours is gone

@@ -50,7 +50,8 @@ class Tmux:
 
 
 def test_practice_in_tmux_shows_dice_a_bid_and_a_reveal(tmp_path: Path) -> None:
-    command = [*practice_command(), "--home", str(tmp_path), "--cpu", "2", "--starting-dice", "2"]
+    command = [*practice_command(), "--home", str(tmp_path), "--cpu", "2", "--starting-dice", "2",
+               "--cpu-think", "0"]  # fmt: skip
     t = Tmux()
     env = {**os.environ, "LANG": "C.UTF-8", "TERM": "xterm-256color"}
     started = time.monotonic()
