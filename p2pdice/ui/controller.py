@@ -126,7 +126,19 @@ class Controller:
             link=self.runtime.link_state(session),
             hide_hand=hide,
         )
+        snap = replace(snap, next_round_in=self.next_round_in(snap))
         return replace(snap, me=None) if hide else snap
+
+    def next_round_in(self, snap: Snapshot) -> float | None:
+        """Seconds until this client starts the next round by itself, if one of its seats
+        is the starter (see clock.auto_next_round)."""
+        view = snap.view
+        if view is None or view.phase != Phase.ROUND_OVER or view.next_starter not in self.seats():
+            return None
+        since = self.ui.round_over_at.get((view.next_starter, view.round))
+        if since is None:
+            return self.ui.auto_next_round
+        return self.ui.auto_next_round - (asyncio.get_running_loop().time() - since)
 
     # ---- modes -----------------------------------------------------------------------------
 
@@ -347,8 +359,8 @@ class Controller:
             ui.seen_results = len(view.results)
         elif mode == "review":
             ui.review = None
-        elif mode == "table":
-            self.bid()
+        elif mode == "table" and not self.start_next_round(self.snap()):
+            self.bid()  # Enter at a finished round starts the next one when it is ours
 
     def escape(self) -> None:
         mode = self.mode()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 
+from ..core.game import Phase
 from .controller import Controller
 from .panels import (
     CONFIRM_KEYS,
@@ -24,7 +25,7 @@ from .panels import (
 from .reveal import game_over_model, pass_model, reveal_model
 from .screens import Line, keys_line, render_game_over, render_pass, render_reveal, render_table
 from .text import fit, safe_text
-from .viewmodel import table_model
+from .viewmodel import next_round_line, table_model
 
 log = logging.getLogger("p2pdice.ui")
 
@@ -97,6 +98,24 @@ def body(
     return render_table(model, **kw), model.keys
 
 
+def waiting_on_us(c: Controller) -> str:
+    """On screens that hide the table (review, help): the table waits for us, say so."""
+    try:
+        if c.mode() not in ("review", "help") or c.runtime is None:
+            return ""
+        snap = c.snap()
+        view = snap.view
+        if view is None:
+            return ""
+        if view.phase == Phase.BIDDING and view.my_turn and snap.me is not None:
+            return "It is your turn: Esc goes back to the table."
+        if view.phase == Phase.ROUND_OVER and view.next_starter in snap.mine:
+            return next_round_line(snap) + " Esc first."
+    except Exception:  # a hint must never break the screen
+        log.exception("waiting hint failed")
+    return ""
+
+
 def render_screen(c: Controller, columns: int = 80, rows: int = 24) -> list[Line]:
     """Every line of the terminal: the body, then the message line and the hint bar."""
     height = max(rows - 2, 1)
@@ -109,7 +128,8 @@ def render_screen(c: Controller, columns: int = 80, rows: int = 24) -> list[Line
             (("q", "quit"),),
         )
     lines = lines + [[("", "")]] * (height - len(lines))
-    message = (
-        [(c.ui.message_style, fit(" " + c.ui.message, columns))] if c.ui.message else [("", "")]
-    )
+    text, style = c.ui.message, c.ui.message_style
+    if not text:
+        text, style = waiting_on_us(c), "class:turnline"
+    message = [(style, fit(" " + text, columns))] if text else [("", "")]
     return [*lines, message, keys_line(keys, columns)]

@@ -15,7 +15,15 @@ from ..core.describe import bid_words, outcome_line
 from ..core.game import Call, Outcome, Phase, RoundResult
 from ..core.rules import TableKind
 from .text import die_cell, safe_text
-from .viewmodel import Snapshot, alarm_seats, alarm_text, can_undo, code_text, faults_of_round
+from .viewmodel import (
+    Snapshot,
+    alarm_seats,
+    alarm_text,
+    can_undo,
+    code_text,
+    faults_of_round,
+    next_round_line,
+)
 
 
 def legend(face: int | None, wild: bool) -> str:
@@ -215,17 +223,24 @@ def reveal_model(
     next_line = ""
     keys: list[tuple[str, str]] = []
     if latest and view.phase == Phase.ROUND_OVER and view.next_starter is not None:
+        next_line = next_round_line(snap)
         if starter_here:
-            next_line = f"{names[view.next_starter]} starts the next round: press Enter."
             keys.append(("Enter", "start next round"))
         else:
-            next_line = f"{names[view.next_starter]} starts the next round."
             keys.append(("Enter", "back to the table"))
     elif latest and view.phase == Phase.GAME_OVER:
         next_line = "The game is over."
         keys.append(("Enter", "final ranking"))
     else:
-        keys.append(("Enter", "back to the table"))
+        if latest and view.round > result.round:  # the next round began while we looked
+            if view.phase == Phase.BIDDING and view.my_turn and snap.me is not None:
+                next_line = f"Round {view.round} has started and it is your turn: press Enter."
+                keys.append(("Enter", "play"))
+            else:
+                next_line = f"Round {view.round} has started: press Enter for the table."
+                keys.append(("Enter", "back to the table"))
+        else:
+            keys.append(("Enter", "back to the table"))
     if len(results) > 1:
         keys.append(("left/right", "other rounds"))
     keys += [("?", "help"), ("q", "quit")]

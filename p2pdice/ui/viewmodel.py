@@ -63,6 +63,8 @@ class Snapshot:
     transcript: str | None = None
     link: str = "connecting"  #: connecting, connected, reconnecting, lost, closed
     fatal: tuple[str, str] | None = None
+    #: Seconds until this client starts the next round by itself (its seat starts it).
+    next_round_in: float | None = None
 
     @property
     def names(self) -> list[str]:
@@ -333,7 +335,24 @@ def _turn_line(snap: Snapshot) -> str:
         return f"{names[view.turn]} is thinking...{timer}"
     if view.phase == Phase.SHOWDOWN:
         return "The call is made: hands are being opened..."
+    if view.phase == Phase.ROUND_OVER and view.next_starter is not None:
+        return next_round_line(snap)
     return ""
+
+
+def next_round_line(snap: Snapshot) -> str:
+    """Who starts the next round, said on every screen that shows a finished round."""
+    view = snap.view
+    if view is None or view.next_starter is None:
+        return ""
+    name = snap.names[view.next_starter]
+    if view.next_starter not in snap.mine:
+        return f"{name} starts the next round."
+    who = "You start" if view.next_starter == snap.me else f"{name} (this device) starts"
+    later = ""
+    if snap.next_round_in is not None:
+        later = f" (it starts by itself in {max(0, int(snap.next_round_in + 0.999))} s)"
+    return f"{who} the next round: press Enter{later}."
 
 
 def _bid_lines(snap: Snapshot) -> tuple[BidLine, ...]:

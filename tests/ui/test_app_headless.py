@@ -187,3 +187,25 @@ async def test_practice_cpus_pause_so_a_bid_can_be_taken_back(tmp_path: Path) ->
         await d.press("u")
         await d.until(lambda: d.c.my_turn() and d.c.snap().view.standing_bidder != me)
         assert len(d.c.snap().view.bids) == 2  # the two CPU bids stand, ours is gone
+
+
+async def test_the_next_round_starts_by_itself_when_its_starter_walks_away(tmp_path: Path) -> None:
+    """The player who starts round 2 (an exact call's caller) presses nothing: after the
+    pause their client starts it, and the reveal they are still looking at says so."""
+    rules = Rules(seats=2, starting_dice=2, kind="practice", exact_call=True, first_starter="seat0")
+    base = practice_setup(tmp_path, rules, ["medium"])
+
+    def setup(c, lobby) -> None:
+        c.ui.auto_next_round = 1.0
+        base(c, lobby)
+
+    async with headless(tmp_path, setup) as d:
+        await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
+        await d.press("x")  # Exact on the CPU's opening: the caller starts the next round
+        await d.until(lambda: d.c.mode() == "reveal")
+        view = d.c.snap().view
+        if view.phase == "round_over":
+            assert "You start the next round: press Enter (it starts by itself in" in d.screen()
+        await d.until(lambda: d.c.snap().view.round == 2, 10)
+        assert d.c.mode() == "reveal"  # still looking at round 1, never touched a key
+        assert "Round 2 has started" in d.screen()

@@ -159,3 +159,14 @@ def test_faults_are_attributed() -> None:
 def test_host_run_cpu_is_disclosed_on_standard_tables() -> None:
     model = table_model(snap_of(bidding(), me=0, host_cpu=1))
     assert any("could read their dice" in n for n in model.notices)
+
+
+def test_a_finished_round_tells_the_starter_on_the_table_screen() -> None:
+    from .helpers import revealed
+
+    state = revealed()  # Cid called and lost: Cid starts round 2
+    assert state.next_starter == 2
+    cid = table_model(snap_of(state, me=2))
+    assert cid.turn_line == "You start the next round: press Enter."
+    ann = table_model(snap_of(state, me=0))
+    assert ann.turn_line == "Cid starts the next round."
