@@ -82,6 +82,16 @@ def name_of(text: str | None, flag: str = "--name") -> str:
     return name
 
 
+def person_name_of(text: str | None, flag: str = "--name") -> str:
+    """A person's name: as `name_of`, and not in the form kept for CPU seats (SPEC.md 10.5)."""
+    from .core.names import reserved_for_cpu
+
+    name = name_of(text, flag)
+    if reserved_for_cpu(name):
+        raise CliError(f"{flag}: names starting with CPU are kept for computer players")
+    return name
+
+
 def parse_cpu(text: str | None, *, seats: int | None = None) -> tuple[int, str]:
     """`--cpu N` or `N:LEVEL` -> (N, LEVEL); LEVEL defaults to medium and must load as a bot.
 

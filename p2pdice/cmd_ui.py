@@ -21,6 +21,7 @@ from .cmd_common import (
     name_of,
     parse_cpu,
     password_of,
+    person_name_of,
 )
 
 _LEVELS_HELP = ", ".join(f"{n} (default)" if n == "medium" else n for n in BOT_NAMES)
@@ -95,6 +96,8 @@ def _seated_rules(args: argparse.Namespace, humans: int, cpu: int, kind: str, cp
 
 def run_practice(args: argparse.Namespace) -> int:
     cpu, level = parse_cpu(args.cpu or "3")
+    if args.name is not None:
+        person_name_of(args.name)
     rules, cpu = _seated_rules(args, args.humans, cpu, "practice", args.cpu is not None)
     home = home_of(args)
     think = cpu_think_of(args)
@@ -118,8 +121,10 @@ def run_pass_and_play(args: argparse.Namespace) -> int:
     players = [clean_name(p) for p in args.players.split(",") if clean_name(p)]
     if not players:
         raise CliError("--players: name at least one player")
-    if len({p.lower() for p in players}) != len(players):
+    if len({p.casefold() for p in players}) != len(players):
         raise CliError("--players: two players have the same name")
+    for player in players:
+        person_name_of(player, "--players")
     cpu, level = parse_cpu(args.cpu or "0")
     rules, cpu = _seated_rules(args, len(players), cpu, "pass_and_play", args.cpu is not None)
     home = home_of(args)
@@ -149,7 +154,7 @@ def run_lobby(args: argparse.Namespace | None = None) -> int:
 
 def run_interactive_join(args: argparse.Namespace) -> int:
     """`p2pdice join TABLE` (or `--spectate`) in the terminal client."""
-    name = name_of(args.name) if getattr(args, "name", None) else ""
+    name = person_name_of(args.name) if getattr(args, "name", None) else ""
     spectate = bool(getattr(args, "spectate", False))
     password = password_of(args)
     home = home_of(args)
@@ -183,7 +188,6 @@ def run_interactive_join(args: argparse.Namespace) -> int:
 
 def run_interactive_host(args: argparse.Namespace) -> int:
     """`p2pdice host` without --headless: host the table and play at it here."""
-    from .net.limits import clean_name
 
     name = name_of(args.name)
     rules = rules_from_args(args)
@@ -198,7 +202,7 @@ def run_interactive_host(args: argparse.Namespace) -> int:
         saved = load_saved_table(home, args.resume)
         resume_lines = saved.lines
         name, cpu, password = saved.name, saved.cpu, saved.password
-    player = clean_name(getattr(args, "player", None) or "")
+    player = person_name_of(args.player, "--player") if getattr(args, "player", None) else ""
     think = cpu_think_of(args)
 
     def setup(c, lobby) -> None:

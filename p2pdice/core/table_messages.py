@@ -19,6 +19,7 @@ from .game import (
     Undo,
 )
 from .messages import Message, parse_message
+from .names import name_key, reserved_for_cpu
 from .table_state import (
     ChainIndex,
     Note,
@@ -58,6 +59,11 @@ def join_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Ou
         raise fail(Reason.SCHEMA, "a join has counter 0")
     if body["host_run"] and not body["cpu"]:
         raise fail(Reason.SCHEMA, "only a CPU seat can be host-run")
+    # Names (SPEC.md 10.5): one seat per name, and the CPU form only for CPU seats.
+    if any(name_key(s.name) == name_key(body["name"]) for s in state.joins.values()):
+        raise fail(Reason.NAME_TAKEN, f"a seat is already called {body['name']}")
+    if not body["cpu"] and reserved_for_cpu(body["name"]):
+        raise fail(Reason.NAME_RESERVED, "names starting with CPU are kept for CPU seats")
     check_message(state, msg, chain, key=key)
     info = SeatInfo(
         seat=msg.seat, key=key, name=body["name"], cpu=body["cpu"], host_run=body["host_run"]

@@ -25,6 +25,7 @@ from ..core.fairness import password_proof
 from ..core.game import Action
 from ..core.host import sign_auth
 from ..core.messages import parse_message
+from ..core.names import free_name, reserved_for_cpu
 from ..core.peer import Alarm, Applied, NeedSecrets, Peer, PeerOutput, Secrets, Send
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
@@ -46,6 +47,7 @@ FATAL = {
     Reason.BAD_CHALLENGE,
     Reason.NOT_SEATED,
     Reason.BAD_NAME,
+    Reason.NAME_RESERVED,
 }
 
 
@@ -107,6 +109,9 @@ class ClientSession:
         self._catch_up_to = 0
         self._resumed = False
         self._pending_join: tuple[dict[str, Any], bytes | None] | None = None
+        #: The challenge our last join answered, and names the host refused as taken.
+        self._join_challenge: tuple[dict[str, Any], bytes | None] | None = None
+        self._names_refused: set[str] = set()
         self._seatless = False
         self._authing = False
         #: Set when this connection should be dropped and opened again (the transport obeys).
@@ -302,6 +307,18 @@ class ClientSession:
             return
         challenge, proof = self._pending_join
         self._pending_join = None
+        if not self.cpu and reserved_for_cpu(self.name):
+            self.fatal = (
+                Reason.NAME_RESERVED,
+                f"names starting with CPU are kept for computer players: {self.name!r} "
+                "needs another name (--name)",
+            )
+            return
+        # One seat per name (SPEC.md 10.5): "Hana" joins as "Hana 2" if a Hana is seated.
+        state = self.peer.state
+        taken = [s.name for s in state.joins.values()] if state is not None else []
+        self.name = free_name(self.name, [*taken, *self._names_refused])
+        self._join_challenge = (challenge, proof)
         join = self.peer.make_join(challenge, name=self.name, cpu=self.cpu, host_run=self.host_run)
         self.peer.seat = challenge["seat"]
         self._send_frame(
@@ -341,6 +358,7 @@ class ClientSession:
         assert self.peer is not None
         self.connected = True
         self._authing = False
+        self._join_challenge = None
         self.last_progress = asyncio.get_running_loop().time()
         seat = frame["seat"]
         if seat is not None:
@@ -408,6 +426,13 @@ class ClientSession:
 
     def _on_error(self, frame: dict[str, Any]) -> None:
         reason = Reason(frame["reason"])
+        if reason == Reason.NAME_TAKEN and self._join_challenge is not None:
+            # Another join took the name first: sign again, on the same challenge (the host
+            # keeps the seat offered after such a refusal), with the next free name.
+            self._names_refused.add(self.name)
+            self._pending_join, self._join_challenge = self._join_challenge, None
+            self._try_join()
+            return
         self.errors.append((reason, frame["detail"]))
         if frame["ref"] is not None and self.peer is not None:
             self.peer.drop_pending(bytes.fromhex(frame["ref"]))
@@ -534,7 +559,7 @@ class ClientSession:
         self._seatless = False
         self._authing = False
         self._resumed = False
-        self._pending_join = None
+        self._pending_join = self._join_challenge = None
         self._early.clear()
         if self._resend_timer is not None:
             self._resend_timer.cancel()
