@@ -152,6 +152,13 @@ def run_lobby(args: argparse.Namespace | None = None) -> int:
     return _run(home, setup, browse=True)
 
 
+def password_hint(table: str) -> str:
+    return (
+        f"the table {table} needs a password: put it in a file and add --password-file FILE, "
+        "or set P2PDICE_PASSWORD"
+    )
+
+
 def run_interactive_join(args: argparse.Namespace) -> int:
     """`p2pdice join TABLE` (or `--spectate`) in the terminal client."""
     name = person_name_of(args.name) if getattr(args, "name", None) else ""
@@ -160,17 +167,25 @@ def run_interactive_join(args: argparse.Namespace) -> int:
     home = home_of(args)
     timeout = getattr(args, "timeout", 5.0)
     give_up = getattr(args, "give_up", 120.0)
+    _need_terminal()
+    # Found before the full screen opens: a table that is not there, or that needs a password
+    # we were not given, is one line and exit status 2, not a screen to quit from.
+    import asyncio
+
+    from .net.resolve import ResolveError, resolve
+
+    print(f"looking for {args.table}...", flush=True)
+    try:
+        target = asyncio.run(resolve(args.table, timeout=timeout))
+    except ResolveError as err:
+        raise CliError(str(err)) from None
+    if target.locked and password is None:
+        raise CliError(password_hint(repr(target.name)))
 
     def setup(c, lobby) -> None:
         from .ui.runtime import default_name, start_join
 
         async def open_() -> Any:
-            from .net.resolve import ResolveError, resolve
-
-            try:
-                target = await resolve(args.table, timeout=timeout)
-            except ResolveError as err:
-                raise RuntimeError(str(err)) from None
             return await start_join(
                 home,
                 url=target.url,
@@ -181,7 +196,7 @@ def run_interactive_join(args: argparse.Namespace) -> int:
                 give_up_after=give_up,
             )
 
-        lobby.open_table(open_, f"looking for {args.table}")
+        lobby.open_table(open_, f"joining {target.name}")
 
     return _run(home, setup)
 
@@ -231,11 +246,15 @@ def run_interactive_host(args: argparse.Namespace) -> int:
     return _run(home, setup)
 
 
-def _run(home: Path, setup, *, browse: bool = False) -> int:
+def _need_terminal() -> None:
     import sys
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise CliError("the terminal client needs an interactive terminal")
+
+
+def _run(home: Path, setup, *, browse: bool = False) -> int:
+    _need_terminal()
     import asyncio
 
     from .ui.app import quiet_logging, run_app

@@ -425,6 +425,8 @@ class Controller:
         ui.quitting = False
         runtime = ui.runtime
         if runtime is not None:
+            if not ui.from_lobby and any(s.fatal is not None for s in runtime.sessions):
+                ui.exit_code = 2  # refused for good (a password, a full table): say so to the shell
             self.set_runtime(None)
             self.spawn(runtime.close(), "closing the table")
         if ui.from_lobby and self.lobby is not None and ui.screen == "table":
