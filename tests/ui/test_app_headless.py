@@ -209,3 +209,28 @@ async def test_the_next_round_starts_by_itself_when_its_starter_walks_away(tmp_p
         await d.until(lambda: d.c.snap().view.round == 2, 10)
         assert d.c.mode() == "reveal"  # still looking at round 1, never touched a key
         assert "Round 2 has started" in d.screen()
+
+
+async def test_the_lobby_asks_for_the_password_of_a_table_joined_by_address(
+    tmp_path: Path,
+) -> None:
+    from tests.support.wire import hosted
+
+    async with hosted(tmp_path / "h", rules=Rules(seats=2), password="open sesame") as (
+        service,
+        _,
+    ):
+
+        def setup(c, lobby) -> None:
+            c.ui.screen, c.ui.from_lobby = "lobby", True
+
+        async with headless(tmp_path / "c", setup) as d:
+            await d.press("a")
+            await d.until(lambda: d.c.mode() == "prompt")
+            await d.press(f"127.0.0.1:{service.port}\r")
+            await d.until(lambda: "Your name at the table:" in d.screen())
+            await d.press("\r")  # the suggested name
+            await d.until(lambda: "Password for this table:" in d.screen(), 5)
+            await d.press("open sesame\r")
+            await d.until(lambda: d.c.runtime is not None and d.c.snap().me is not None, 10)
+            assert "You are watching" not in d.screen()
