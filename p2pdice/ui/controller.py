@@ -144,10 +144,12 @@ class Controller:
 
     def mode(self) -> str:
         ui = self.ui
-        if ui.prompt is not None:
-            return "prompt"
         if ui.quitting:
             return "quit"
+        if ui.too_small:
+            return "small"  # nothing acts unseen: a bid placed on a screen one cannot read
+        if ui.prompt is not None:
+            return "prompt"
         if ui.help:
             return "help"
         if ui.screen != "table":

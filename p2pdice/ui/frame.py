@@ -23,11 +23,23 @@ from .panels import (
     render_prompt,
 )
 from .reveal import game_over_model, pass_model, reveal_model
-from .screens import Line, keys_line, render_game_over, render_pass, render_reveal, render_table
+from .screens import (
+    Line,
+    keys_line,
+    render_game_over,
+    render_pass,
+    render_reveal,
+    render_table,
+    wrap,
+)
 from .text import fit, safe_text
 from .viewmodel import next_round_line, table_model
 
 log = logging.getLogger("p2pdice.ui")
+
+#: The smallest terminal every screen is drawn for; below it the screen says so instead of
+#: losing lines (the bid entry, the key bar) without a word.
+MIN_COLUMNS, MIN_ROWS = 80, 24
 
 PROMPT_KEYS = (("Enter", "confirm"), ("Esc", "cancel"))
 HELP_KEYS = (("Esc", "close help"), ("?", "close help"))
@@ -98,6 +110,22 @@ def body(
     return render_table(model, **kw), model.keys
 
 
+def too_small(c: Controller, columns: int, rows: int) -> list[Line]:
+    """What a terminal below 80x24 shows: the size it needs, and how to quit."""
+    if c.mode() == "quit":
+        text = "Leave the table? y leaves, n stays."
+    else:
+        text = (
+            f"Terminal too small: {columns}x{rows}. p2pdice needs at least "
+            f"{MIN_COLUMNS}x{MIN_ROWS}; make the window larger (the table carries on)."
+        )
+    lines = [[("class:error", line)] for line in wrap(text, max(columns - 1, 1))]
+    keys = QUIT_KEYS if c.mode() == "quit" else (("q", "quit"),)
+    body_rows = max(rows - 1, 0)
+    lines = (lines + [[("", "")]] * body_rows)[:body_rows]
+    return [*lines, keys_line(keys, columns)]
+
+
 def waiting_on_us(c: Controller) -> str:
     """On screens that hide the table (review, help): the table waits for us, say so."""
     try:
@@ -118,6 +146,8 @@ def waiting_on_us(c: Controller) -> str:
 
 def render_screen(c: Controller, columns: int = 80, rows: int = 24) -> list[Line]:
     """Every line of the terminal: the body, then the message line and the hint bar."""
+    if columns < MIN_COLUMNS or rows < MIN_ROWS:
+        return too_small(c, columns, rows)
     height = max(rows - 2, 1)
     try:
         lines, keys = body(c, columns, height)

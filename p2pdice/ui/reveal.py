@@ -74,9 +74,11 @@ class GameOverModel:
     title: str
     code: str
     ranking: tuple[str, ...]
-    transcript: str
+    transcript: str  #: the whole sentence, path included
     alarm: str | None
     keys: tuple[tuple[str, str], ...]
+    transcript_label: str = ""
+    transcript_path: str = ""  #: drawn on lines of its own, never broken inside a name
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,13 +326,16 @@ def game_over_model(snap: Snapshot) -> GameOverModel:
     winner = names[view.ranking[0]] if view is not None and view.ranking else "?"
     keys = [("r", "review rounds")] if view is not None and view.results else []
     keys.append(("q", "quit"))
+    label = f"Verified transcript{practice} saved:"
     return GameOverModel(
+        transcript_label=label,
+        transcript_path=safe_text(where, 200),
         title=f"Game over: {winner} wins!"
         if view is not None and view.phase == Phase.GAME_OVER
         else "Game over",
         code=code_text(snap.code),
         ranking=tuple(lines),
-        transcript=f"Verified transcript{practice} saved: {safe_text(where, 200)}",
+        transcript=f"{label} {safe_text(where, 200)}",
         alarm=alarm_text(snap),
         keys=tuple(keys),
     )

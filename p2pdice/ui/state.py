@@ -34,6 +34,7 @@ class UiState:
     quitting: bool = False  #: asking "leave the table?"
     message: str = ""
     message_style: str = "class:message"
+    too_small: bool = False  #: the terminal is below MIN_COLUMNS x MIN_ROWS (keys wait)
     # the table
     runtime: TableRuntime | None = None
     current: int = 0  #: index of the session this screen shows (practice: Tab switches)

@@ -163,3 +163,44 @@ def test_join_of_an_unreachable_address_prints_one_line_and_exits_2(tmp_path: Pa
     assert status == 2, screen
     assert f"no p2pdice host answers at 127.0.0.1:{port}" in screen, screen
     assert "Connecting" not in screen and "q quit" not in screen  # no full-screen UI
+
+
+def test_a_small_terminal_says_so_acts_on_nothing_unseen_and_recovers(tmp_path: Path) -> None:
+    command = [*practice_command(), "--home", str(tmp_path), "--cpu", "1", "--cpu-think", "0",
+               "--first-starter", "seat0"]  # fmt: skip
+    t = Tmux()
+    env = {**os.environ, "LANG": "C.UTF-8", "TERM": "xterm-256color"}
+    subprocess.run(
+        [TMUX, "-L", t.socket, "-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24",
+         shlex.join(command) + "; sleep 5"],
+        check=True, env=env, cwd=ROOT, timeout=10,
+    )  # fmt: skip
+
+    def wait_for(text: str, seconds: float) -> str:
+        deadline = time.monotonic() + seconds
+        screen = t.screen()
+        while time.monotonic() < deadline and text not in screen:
+            time.sleep(0.2)
+            screen = t.screen()
+        return screen
+
+    try:
+        screen = wait_for("Your turn.", 40)  # the CPU (seat 0) opened; our turn
+        assert "Your turn." in screen, screen
+        t.run("resize-window", "-x", "70", "-y", "20")
+        screen = wait_for("Terminal too small", 5)
+        assert "Terminal too small: 70x20" in screen, screen
+        assert "q quit" in screen.rstrip().splitlines()[-1], screen
+        t.keys("Enter")  # on the old, broken screen this bid unseen
+        time.sleep(0.5)
+        t.run("resize-window", "-x", "80", "-y", "24")
+        screen = wait_for("Your turn.", 5)
+        assert "Your turn." in screen and "Terminal too small" not in screen, screen
+        column = [line.split("│", 1)[1] for line in screen.splitlines() if "│" in line]
+        bids = [b.strip() for b in column if " x " in b]
+        assert len(bids) == 1 and bids[0].startswith("CPU"), screen  # Enter did not bid
+    finally:
+        socket_path = t.run("display-message", "-p", "#{socket_path}").strip()
+        t.run("kill-server")
+        if socket_path:
+            Path(socket_path).unlink(missing_ok=True)
