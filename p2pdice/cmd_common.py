@@ -56,7 +56,15 @@ def home_of(args: argparse.Namespace) -> Path:
     from .store import data_dir
 
     home = data_dir(getattr(args, "home", None))
-    home.mkdir(parents=True, exist_ok=True)
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        if not os.access(home, os.W_OK | os.X_OK):
+            raise PermissionError(13, "Permission denied")
+    except FileExistsError:
+        raise CliError(f"--home {home}: that is a file, not a folder") from None
+    except OSError as err:
+        why = err.strerror or str(err)
+        raise CliError(f"--home {home}: cannot keep p2pdice's files there ({why})") from None
     return home
 
 

@@ -78,6 +78,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.headless and args.player is not None:
+        raise CliError("--player: a --headless host does not play (leave out --headless to play)")
     if not args.headless:
         from .cmd_ui import run_interactive_host
 

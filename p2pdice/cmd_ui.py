@@ -79,6 +79,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 def _seated_rules(args: argparse.Namespace, humans: int, cpu: int, kind: str, cpu_given: bool):
     if humans < 1:
         raise CliError("at least one person must play")
+    if getattr(args, "seats", None) is None and humans + cpu < 2:
+        more = "name another player" if kind == "pass_and_play" else "play more seats (--humans 2)"
+        flag = "--players" if kind == "pass_and_play" else "--cpu"
+        raise CliError(
+            f"{flag}: a table needs at least two seats: {more} or add CPU players with --cpu N"
+        )
     seats = getattr(args, "seats", None)
     if seats is None:
         seats = humans + cpu

@@ -254,3 +254,42 @@ def test_join_with_a_bot_at_a_password_table_without_one_hints_and_exits_2(tmp_p
         host.wait(10)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "--password-file" in proc.stderr and "P2PDICE_PASSWORD" in proc.stderr
+
+
+def _cli(*args: str, env: dict | None = None):
+    import subprocess
+
+    from tests.support.procs import p2pdice
+
+    return subprocess.run(
+        p2pdice(*args), capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
+        env=env,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("where", ["file", "under_a_file", "missing_parent_in_proc"])
+def test_a_home_that_cannot_be_a_folder_is_a_one_line_error(tmp_path: Path, where: str) -> None:
+    a_file = tmp_path / "passwd"
+    a_file.write_text("root:x:0:0\n")
+    home = {
+        "file": a_file,
+        "under_a_file": a_file / "nope",
+        "missing_parent_in_proc": Path("/proc/nope"),
+    }[where]
+    proc = _cli("practice", "--home", str(home))
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert f"--home {home}:" in proc.stderr
+
+
+def test_player_with_headless_is_refused() -> None:
+    proc = _cli("host", "--headless", "--player", "Bob", "--no-advertise")
+    assert proc.returncode == 2
+    assert "--player: a --headless host does not play" in proc.stderr
+
+
+def test_pass_and_play_with_one_player_says_what_is_missing() -> None:
+    proc = _cli("pass-and-play", "--players", "Ann")
+    assert proc.returncode == 2
+    assert "--players: a table needs at least two seats" in proc.stderr
+    assert "--seats" not in proc.stderr

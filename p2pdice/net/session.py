@@ -124,6 +124,7 @@ class ClientSession:
         #: follow the play, and take a bid back before the bot answers it. 0: at once.
         self.think = think
         self._think: tuple[tuple[int, int, str], asyncio.TimerHandle] | None = None
+        self.closed = False  #: after close(): the transcript and sent logs are shut
 
     # ---- facts for the UI and bots -------------------------------------------------------
 
@@ -177,6 +178,8 @@ class ClientSession:
         self.outgoing.put_nowait(frame)
 
     def on_frame(self, data: str | bytes) -> None:
+        if self.closed:
+            return  # frames a link still held when it closed: our files are shut, stop here
         # The hot path: an entry frame is the entry's canonical line between a fixed head and
         # tail, so the line is sliced out instead of decoded and encoded again. Any frame that
         # is not exactly that shape takes the general path below.
@@ -569,6 +572,7 @@ class ClientSession:
         self._notify()
 
     def close(self) -> None:
+        self.closed = True
         self._stop_thinking()
         if self.store is not None:
             self.store.close()

@@ -411,6 +411,21 @@ class Controller:
         else:
             ui.review = max(0, min(ui.review + delta, last))
 
+    def rematch(self) -> None:
+        """Game over: the same table again (same settings, same people, fresh keys and seeds)."""
+        runtime = self.runtime
+        if runtime is None or runtime.rematch is None or self.lobby is None:
+            self.say("a new game is started from the lobby for this table", error=True)
+            return
+        again = runtime.rematch
+        self.set_runtime(None)
+
+        async def fresh() -> TableRuntime:
+            await runtime.close()  # first: a host gives its port back before opening again
+            return await again()
+
+        self.lobby.open_table(fresh, "starting a new game")
+
     def ask_quit(self) -> None:
         runtime = self.runtime
         if self.ui.screen != "table" or runtime is None:

@@ -104,7 +104,8 @@ def body(
                 keys = (("left/right", "other rounds"), ("Esc", "back"), ("q", "quit"))
             return render_reveal(model, **kw), keys
     if mode == "over":
-        model = game_over_model(snap)
+        runtime = c.runtime
+        model = game_over_model(snap, rematch=runtime is not None and runtime.rematch is not None)
         return render_game_over(model, **kw), model.keys
     model = table_model(snap, ui.entry)
     return render_table(model, **kw), model.keys

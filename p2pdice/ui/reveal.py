@@ -216,10 +216,19 @@ def reveal_model(
         call_line = f"{names[result.caller]} called {call} on {bid_words(bid)} (bid by {bidder})."
         wild_note = " (ones wild)" if wild and bid.face != 1 else ""
         palifico = "  Palifico round: ones not wild." if result.palifico_round else ""
-        count_line = (
-            f"The bid: {bid_words(bid)} by {bidder}. Counted {result.count}{wild_note}, "
-            f"needed {bid.quantity}.{palifico}"
-        )
+        if result.call == Call.EXACT:
+            exact = result.count == bid.quantity
+            counted = (
+                f"There were exactly {bid.quantity}{wild_note}, as called."
+                if exact
+                else f"There were {result.count}{wild_note}, not exactly {bid.quantity}."
+            )
+            count_line = f"The bid: {bid_words(bid)} by {bidder}. {counted}{palifico}"
+        else:
+            count_line = (
+                f"The bid: {bid_words(bid)} by {bidder}. Counted {result.count}{wild_note}, "
+                f"needed {bid.quantity}.{palifico}"
+            )
     outcome = outcome_line(result, names, rules)
     latest = i == len(results) - 1
     next_line = ""
@@ -312,7 +321,7 @@ def _live_reveal(snap: Snapshot, alarms: dict[int, str]) -> RevealModel:
     )
 
 
-def game_over_model(snap: Snapshot) -> GameOverModel:
+def game_over_model(snap: Snapshot, *, rematch: bool = False) -> GameOverModel:
     view = snap.view
     names = snap.names
     lines = []
@@ -325,6 +334,8 @@ def game_over_model(snap: Snapshot) -> GameOverModel:
     practice = " (marked practice)" if snap.kind == TableKind.PRACTICE else ""
     winner = names[view.ranking[0]] if view is not None and view.ranking else "?"
     keys = [("r", "review rounds")] if view is not None and view.results else []
+    if rematch:
+        keys.append(("n", "new game"))
     keys.append(("q", "quit"))
     label = f"Verified transcript{practice} saved:"
     return GameOverModel(

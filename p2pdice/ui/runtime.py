@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,6 +44,8 @@ class TableRuntime:
     clients: list[LocalClient] = field(default_factory=list)
     link: asyncio.Task[str] | None = None
     stop: asyncio.Event = field(default_factory=asyncio.Event)
+    #: A new table with the same settings and people (the rematch key at game over).
+    rematch: Callable[[], Awaitable[TableRuntime]] | None = None
 
     @property
     def outcome(self) -> str | None:
@@ -120,7 +123,7 @@ async def start_practice(
     """A table on loopback against CPU players; the owner holds `humans` seats."""
     base = (clean_name(name or "") or default_name())[:20]
     names = [base] if humans == 1 else [f"{base} {i}" for i in range(1, humans + 1)]
-    return await _local_table(
+    runtime = await _local_table(
         home / "practice",
         name="Practice",
         rules=rules,
@@ -129,13 +132,17 @@ async def start_practice(
         kind="practice",
         cpu_think=cpu_think,
     )
+    runtime.rematch = lambda: start_practice(
+        home, rules, cpu, humans, name=name, cpu_think=cpu_think
+    )
+    return runtime
 
 
 async def start_pass_and_play(
     home: Path, rules: Rules, players: list[str], cpu: list[str], *, cpu_think: float = CPU_THINK
 ) -> TableRuntime:
     """Several people on this device (one seat each) and CPU seats, on loopback."""
-    return await _local_table(
+    runtime = await _local_table(
         home / "pass-and-play",
         name="Pass and play",
         rules=rules,
@@ -144,6 +151,8 @@ async def start_pass_and_play(
         kind="pass_and_play",
         cpu_think=cpu_think,
     )
+    runtime.rematch = lambda: start_pass_and_play(home, rules, players, cpu, cpu_think=cpu_think)
+    return runtime
 
 
 async def start_hosting(

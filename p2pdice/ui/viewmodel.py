@@ -177,21 +177,38 @@ def timer_text(seconds: float | None) -> str:
     return f"{left // 60}:{left % 60:02d} left"
 
 
+#: What the host's blind move was, in words (RULES.md R8: a call, the lowest bid, the start).
+FORCED_WORDS = {
+    "challenge": "called Liar",
+    "bid": "made the lowest bid",
+    "next_round": "started the next round",
+}
+#: Why a seat forfeited (SPEC.md §8), in words.
+FORFEIT_WORDS = {
+    "no_opening": "never showed their dice at the reveal",
+    "no_contribution": "never sent their part of the dice roll",
+}
+
+
 def fault_line(note: Note, names: list[str]) -> str | None:
     """A forced move, absence, abort, forfeit or stand-in, with the seat it concerns."""
     who = names[note.seat] if note.seat is not None and note.seat < len(names) else "a seat"
     detail = safe_text(note.detail, 60)
     if note.kind == "forced":
         reason, _, action = detail.partition(": ")
-        cause = "turn timer ran out" if reason == "timer" else "was away"
-        what = action.replace("_", " ") or "a move"
-        return f"{who}'s {cause}: the host played {what} for them"
+        cause = f"{who}'s time ran out" if reason == "timer" else f"{who} was away"
+        what = FORCED_WORDS.get(action, "made a move")
+        return f"{cause}, so the host {what} for them"
     if note.kind == "absent":
-        return f"the host declared {who} away ({detail.replace('_', ' ') or 'no reply'})"
+        why = {"no_reply": "no answer from their device", "grace_expired": "gone too long"}.get(
+            detail, "no answer"
+        )
+        return f"{who} is away ({why}): the host moves for them when needed"
     if note.kind == "abort":
-        return f"the deal was restarted: {who} did not commit ({detail})"
+        return f"the deal started again: {who} did not lock in their dice in time"
     if note.kind == "forfeit":
-        return f"{who} forfeited ({detail.replace('_', ' ')})"
+        why = FORFEIT_WORDS.get(detail, "did not take part in time")
+        return f"{who} {why}, so they are out of the game"
     if note.kind == "stand_in":
         return f"a CPU run by the host now plays for {who}"
     if note.kind == "returned":

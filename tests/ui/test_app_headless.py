@@ -234,3 +234,20 @@ async def test_the_lobby_asks_for_the_password_of_a_table_joined_by_address(
             await d.press("open sesame\r")
             await d.until(lambda: d.c.runtime is not None and d.c.snap().me is not None, 10)
             assert "You are watching" not in d.screen()
+
+
+async def test_game_over_offers_a_new_game_with_the_same_table(tmp_path: Path) -> None:
+    rules = Rules(seats=2, starting_dice=1, kind="practice", first_starter="seat0")
+    async with headless(tmp_path, practice_setup(tmp_path, rules, ["medium"])) as d:
+        await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
+        await d.press("l")  # one die each: this call ends the game
+        await d.until(lambda: d.c.mode() == "reveal")
+        await d.press("\r")
+        await d.until(lambda: d.c.mode() == "over")
+        assert " n new game" in d.screen()
+        old = d.c.runtime
+        await d.press("n")
+        await d.until(lambda: d.c.runtime not in (None, old) and d.c.snap().view is not None)
+        view = d.c.snap().view
+        assert view.round == 1 and not view.results and d.c.mode() in ("table", "pass")
+        assert d.c.snap().rules == rules

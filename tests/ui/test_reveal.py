@@ -84,7 +84,7 @@ def test_live_showdown_shows_openings_as_they_verify() -> None:
 def test_forced_moves_and_absences_are_listed_on_the_reveal() -> None:
     notes = (*opened(1, (0, 1, 2)), Note("forced", 1, 2, "timer: challenge"))
     model = reveal_model(snap_of(revealed(), me=0, notes=notes))
-    assert model.faults == ("Cid's turn timer ran out: the host played challenge for them",)
+    assert model.faults == ("Cid's time ran out, so the host called Liar for them",)
 
 
 def test_game_over_ranking_and_transcript() -> None:
@@ -125,3 +125,11 @@ def test_the_reveal_says_when_the_next_round_starts_by_itself() -> None:
     snap = snap_of(revealed(), me=2, notes=opened(1, (0, 1, 2)), next_round_in=4.2)
     model = reveal_model(snap, starter_here=True)
     assert model.next_line == "You start the next round: press Enter (it starts by itself in 5 s)."
+
+
+def test_an_exact_miss_says_how_many_there_were_and_that_it_was_not_exact() -> None:
+    state = revealed(Rules(seats=3, exact_call=True, first_starter="seat0"), exact=True)
+    model = reveal_model(snap_of(state, me=0, notes=opened(1, (0, 1, 2))))
+    assert model.count_line == "The bid: 3 x 4s by Bob. There were 5 (ones wild), not exactly 3."
+    assert "not exactly 3, Cid loses a die" in model.outcome
+    assert "needed" not in model.count_line
