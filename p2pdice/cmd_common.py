@@ -22,6 +22,28 @@ def add_home_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: Seconds a CPU seat pauses before each move, as a person would, so the people at the table
+#: can follow the play and take a bid back before a CPU answers it (`--cpu-think`).
+CPU_THINK = 1.5
+
+
+def add_cpu_think_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cpu-think",
+        type=float,
+        default=CPU_THINK,
+        metavar="S",
+        help=f"seconds CPU seats pause before each move (default {CPU_THINK}; 0: at once)",
+    )
+
+
+def cpu_think_of(args: argparse.Namespace) -> float:
+    think = getattr(args, "cpu_think", CPU_THINK)
+    if not 0 <= think <= 60:
+        raise CliError("--cpu-think: between 0 and 60 seconds")
+    return think
+
+
 def add_password_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--password-file",
@@ -34,7 +56,15 @@ def home_of(args: argparse.Namespace) -> Path:
     from .store import data_dir
 
     home = data_dir(getattr(args, "home", None))
-    home.mkdir(parents=True, exist_ok=True)
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        if not os.access(home, os.W_OK | os.X_OK):
+            raise PermissionError(13, "Permission denied")
+    except FileExistsError:
+        raise CliError(f"--home {home}: that is a file, not a folder") from None
+    except OSError as err:
+        why = err.strerror or str(err)
+        raise CliError(f"--home {home}: cannot keep p2pdice's files there ({why})") from None
     return home
 
 
@@ -57,6 +87,16 @@ def name_of(text: str | None, flag: str = "--name") -> str:
     name = clean_name(text or "")
     if not name:
         raise CliError(f"{flag}: the name is empty once control characters are removed")
+    return name
+
+
+def person_name_of(text: str | None, flag: str = "--name") -> str:
+    """A person's name: as `name_of`, and not in the form kept for CPU seats (SPEC.md 10.5)."""
+    from .core.names import reserved_for_cpu
+
+    name = name_of(text, flag)
+    if reserved_for_cpu(name):
+        raise CliError(f"{flag}: names starting with CPU are kept for computer players")
     return name
 
 

@@ -9,8 +9,10 @@ import logging
 from .bots.names import BOT_NAMES
 from .cli_options import CliError, add_rules_options, rules_from_args
 from .cmd_common import (
+    add_cpu_think_option,
     add_home_option,
     add_password_option,
+    cpu_think_of,
     home_of,
     install_stop_signals,
     load_saved_table,
@@ -37,6 +39,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help=f"seats played by CPUs run by this host ({', '.join(BOT_NAMES)}; default medium). "
         "Disclosed to everyone: this machine could read their hands.",
     )
+    add_cpu_think_option(parser)
     parser.add_argument(
         "--max-connections",
         type=int,
@@ -87,6 +90,8 @@ def join_lines(name: str, addresses: list[str], *, advertised: bool) -> list[str
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.headless and args.player is not None:
+        raise CliError("--player: a --headless host does not play (leave out --headless to play)")
     if not args.headless:
         from .cmd_ui import run_interactive_host
 
@@ -130,7 +135,10 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
     )
     await service.start()
     table = await service.open_table(
-        TableConfig(name=name, rules=rules, cpu=cpu, password=password), resume_lines=resume_lines
+        TableConfig(
+            name=name, rules=rules, cpu=cpu, password=password, cpu_think=cpu_think_of(args)
+        ),
+        resume_lines=resume_lines,
     )
     addresses = service.join_addresses()
     if args.json:

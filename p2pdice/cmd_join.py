@@ -165,6 +165,11 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         target = await resolve(args.table, timeout=args.timeout)
     except ResolveError as err:
         raise CliError(str(err)) from None
+    password = password_of(args)
+    if target.locked and password is None:
+        from .cmd_ui import password_hint
+
+        raise CliError(password_hint(repr(target.name)))
     home = home_of(args)
     key = load_or_create_key(home / "identity.key")
     session = ClientSession(
@@ -172,7 +177,7 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         name=name,
         home=home,
         mode="spectate" if args.spectate else "play",
-        password=password_of(args),
+        password=password,
         cpu=bot is not None,
         bot=bot,
         rng=random.Random(args.seed),

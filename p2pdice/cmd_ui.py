@@ -13,12 +13,15 @@ from typing import Any
 from .bots.names import BOT_NAMES
 from .cli_options import CliError, add_rules_options, rules_from_args
 from .cmd_common import (
+    add_cpu_think_option,
     add_home_option,
+    cpu_think_of,
     home_of,
     load_saved_table,
     name_of,
     parse_cpu,
     password_of,
+    person_name_of,
 )
 
 _LEVELS_HELP = ", ".join(f"{n} (default)" if n == "medium" else n for n in BOT_NAMES)
@@ -44,6 +47,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     practice.add_argument(
         "--humans", type=int, default=1, metavar="N", help="seats you play (default 1)"
     )
+    add_cpu_think_option(practice)
     add_rules_options(practice)
     add_home_option(practice)
     practice.set_defaults(run=run_practice)
@@ -66,6 +70,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         metavar="N[:LEVEL]",
         help="CPU players and their level (default: none, or every seat --seats leaves free)",
     )
+    add_cpu_think_option(pnp)
     add_rules_options(pnp)
     add_home_option(pnp)
     pnp.set_defaults(run=run_pass_and_play)
@@ -74,6 +79,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 def _seated_rules(args: argparse.Namespace, humans: int, cpu: int, kind: str, cpu_given: bool):
     if humans < 1:
         raise CliError("at least one person must play")
+    if getattr(args, "seats", None) is None and humans + cpu < 2:
+        more = "name another player" if kind == "pass_and_play" else "play more seats (--humans 2)"
+        flag = "--players" if kind == "pass_and_play" else "--cpu"
+        raise CliError(
+            f"{flag}: a table needs at least two seats: {more} or add CPU players with --cpu N"
+        )
     seats = getattr(args, "seats", None)
     if seats is None:
         seats = humans + cpu
@@ -91,14 +102,19 @@ def _seated_rules(args: argparse.Namespace, humans: int, cpu: int, kind: str, cp
 
 def run_practice(args: argparse.Namespace) -> int:
     cpu, level = parse_cpu(args.cpu or "3")
+    if args.name is not None:
+        person_name_of(args.name)
     rules, cpu = _seated_rules(args, args.humans, cpu, "practice", args.cpu is not None)
     home = home_of(args)
+    think = cpu_think_of(args)
 
     def setup(c, lobby) -> None:
         def open_():  # imported here, after the first frame is on screen (aiohttp is heavy)
             from .ui.runtime import start_practice
 
-            return start_practice(home, rules, [level] * cpu, args.humans, name=args.name)
+            return start_practice(
+                home, rules, [level] * cpu, args.humans, name=args.name, cpu_think=think
+            )
 
         lobby.open_table(open_, "opening a practice table")
 
@@ -111,17 +127,20 @@ def run_pass_and_play(args: argparse.Namespace) -> int:
     players = [clean_name(p) for p in args.players.split(",") if clean_name(p)]
     if not players:
         raise CliError("--players: name at least one player")
-    if len({p.lower() for p in players}) != len(players):
+    if len({p.casefold() for p in players}) != len(players):
         raise CliError("--players: two players have the same name")
+    for player in players:
+        person_name_of(player, "--players")
     cpu, level = parse_cpu(args.cpu or "0")
     rules, cpu = _seated_rules(args, len(players), cpu, "pass_and_play", args.cpu is not None)
     home = home_of(args)
+    think = cpu_think_of(args)
 
     def setup(c, lobby) -> None:
         def open_():  # imported after the first frame is on screen
             from .ui.runtime import start_pass_and_play
 
-            return start_pass_and_play(home, rules, players, [level] * cpu)
+            return start_pass_and_play(home, rules, players, [level] * cpu, cpu_think=think)
 
         lobby.open_table(open_, "opening a pass-and-play table")
 
@@ -139,25 +158,40 @@ def run_lobby(args: argparse.Namespace | None = None) -> int:
     return _run(home, setup, browse=True)
 
 
+def password_hint(table: str) -> str:
+    return (
+        f"the table {table} needs a password: put it in a file and add --password-file FILE, "
+        "or set P2PDICE_PASSWORD"
+    )
+
+
 def run_interactive_join(args: argparse.Namespace) -> int:
     """`p2pdice join TABLE` (or `--spectate`) in the terminal client."""
-    name = name_of(args.name) if getattr(args, "name", None) else ""
+    name = person_name_of(args.name) if getattr(args, "name", None) else ""
     spectate = bool(getattr(args, "spectate", False))
     password = password_of(args)
     home = home_of(args)
     timeout = getattr(args, "timeout", 5.0)
     give_up = getattr(args, "give_up", 120.0)
+    _need_terminal()
+    # Found before the full screen opens: a table that is not there, or that needs a password
+    # we were not given, is one line and exit status 2, not a screen to quit from.
+    import asyncio
+
+    from .net.resolve import ResolveError, resolve
+
+    print(f"looking for {args.table}...", flush=True)
+    try:
+        target = asyncio.run(resolve(args.table, timeout=timeout))
+    except ResolveError as err:
+        raise CliError(str(err)) from None
+    if target.locked and password is None:
+        raise CliError(password_hint(repr(target.name)))
 
     def setup(c, lobby) -> None:
         from .ui.runtime import default_name, start_join
 
         async def open_() -> Any:
-            from .net.resolve import ResolveError, resolve
-
-            try:
-                target = await resolve(args.table, timeout=timeout)
-            except ResolveError as err:
-                raise RuntimeError(str(err)) from None
             return await start_join(
                 home,
                 url=target.url,
@@ -168,14 +202,13 @@ def run_interactive_join(args: argparse.Namespace) -> int:
                 give_up_after=give_up,
             )
 
-        lobby.open_table(open_, f"looking for {args.table}")
+        lobby.open_table(open_, f"joining {target.name}")
 
     return _run(home, setup)
 
 
 def run_interactive_host(args: argparse.Namespace) -> int:
     """`p2pdice host` without --headless: host the table and play at it here."""
-    from .net.limits import clean_name
 
     name = name_of(args.name)
     rules = rules_from_args(args)
@@ -193,7 +226,8 @@ def run_interactive_host(args: argparse.Namespace) -> int:
         # The table's own password verifier is read back by the host (hostapp).
         name, cpu, password = saved.name, saved.cpu, None
         port = port or saved.port  # where the players' clients are still knocking
-    player = clean_name(getattr(args, "player", None) or "")
+    player = person_name_of(args.player, "--player") if getattr(args, "player", None) else ""
+    think = cpu_think_of(args)
 
     def setup(c, lobby) -> None:
         from .ui.lobby import joining_hint
@@ -212,6 +246,7 @@ def run_interactive_host(args: argparse.Namespace) -> int:
                 advertise=not getattr(args, "no_advertise", False),
                 resume_lines=resume_lines,
                 port_fallback=resume_lines is not None and not getattr(args, "port", 0),
+                cpu_think=think,
             )
             c.say(joining_hint(name, runtime))
             return runtime
@@ -221,11 +256,15 @@ def run_interactive_host(args: argparse.Namespace) -> int:
     return _run(home, setup)
 
 
-def _run(home: Path, setup, *, browse: bool = False) -> int:
+def _need_terminal() -> None:
     import sys
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise CliError("the terminal client needs an interactive terminal")
+
+
+def _run(home: Path, setup, *, browse: bool = False) -> int:
+    _need_terminal()
     import asyncio
 
     from .ui.app import quiet_logging, run_app

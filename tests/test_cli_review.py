@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 from types import SimpleNamespace
 from typing import ClassVar
@@ -233,3 +234,70 @@ def test_fuzz_memory_verdict(capsys: pytest.CaptureFixture[str]) -> None:
     assert fuzz_main.verdict("host", 500, 0, 10**9) == 0  # never warmed up: nothing to compare
     err = capsys.readouterr().err
     assert "fuzz host: 5000 inputs, RSS grew 10.0 MiB" in err and "FAIL" in err
+
+
+# ---- issue 12: clear refusals on the command line ----------------------------------------------
+
+
+def test_join_with_a_bot_at_a_password_table_without_one_hints_and_exits_2(tmp_path: Path) -> None:
+    import subprocess
+
+    from tests.support.procs import p2pdice, start_host
+
+    secret = tmp_path / "pw.txt"
+    secret.write_text("open sesame\n")
+    host, ready = start_host(
+        "--headless", "--seats", "2", "--bind", "127.0.0.1", "--no-advertise",
+        "--password-file", str(secret), "--home", str(tmp_path / "h"),
+    )  # fmt: skip
+    try:
+        env = {k: v for k, v in os.environ.items() if k != "P2PDICE_PASSWORD"}
+        proc = subprocess.run(
+            p2pdice("join", f"127.0.0.1:{ready['port']}", "--bot", "easy",
+                    "--home", str(tmp_path / "c")),
+            capture_output=True, text=True, timeout=30, env=env,
+        )  # fmt: skip
+    finally:
+        host.kill()
+        host.wait(10)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "--password-file" in proc.stderr and "P2PDICE_PASSWORD" in proc.stderr
+
+
+def _cli(*args: str, env: dict | None = None):
+    import subprocess
+
+    from tests.support.procs import p2pdice
+
+    return subprocess.run(
+        p2pdice(*args), capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
+        env=env,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("where", ["file", "under_a_file", "missing_parent_in_proc"])
+def test_a_home_that_cannot_be_a_folder_is_a_one_line_error(tmp_path: Path, where: str) -> None:
+    a_file = tmp_path / "passwd"
+    a_file.write_text("root:x:0:0\n")
+    home = {
+        "file": a_file,
+        "under_a_file": a_file / "nope",
+        "missing_parent_in_proc": Path("/proc/nope"),
+    }[where]
+    proc = _cli("practice", "--home", str(home))
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert f"--home {home}:" in proc.stderr
+
+
+def test_player_with_headless_is_refused() -> None:
+    proc = _cli("host", "--headless", "--player", "Bob", "--no-advertise")
+    assert proc.returncode == 2
+    assert "--player: a --headless host does not play" in proc.stderr
+
+
+def test_pass_and_play_with_one_player_says_what_is_missing() -> None:
+    proc = _cli("pass-and-play", "--players", "Ann")
+    assert proc.returncode == 2
+    assert "--players: a table needs at least two seats" in proc.stderr
+    assert "--seats" not in proc.stderr

@@ -27,7 +27,7 @@ def outcome_line(result: RoundResult, name: Sequence[str], rules: Rules) -> str:
         return "a contribution never arrived: the round is void and replayed, nobody loses a die"
     if result.outcome == Outcome.FORFEIT:
         who = ", ".join(name[s] for s in result.forfeited)
-        return f"{who} forfeited: the round is replayed with fresh hands"
+        return f"{who} did not show their dice in time and is out: the round is played again with new dice"
     bid = result.bid
     assert bid is not None and result.caller is not None
     wild_counted = ones_are_wild(rules, result.palifico_round) and bid.face != 1
@@ -48,7 +48,7 @@ def outcome_line(result: RoundResult, name: Sequence[str], rules: Rules) -> str:
             else f"exact! {name[result.caller]} already holds the most dice allowed"
         )
     else:
-        tail = f"not exact, {name[result.caller]} loses a die"
+        tail = f"not exactly {bid.quantity}, {name[result.caller]} loses a die"
     line = f"{head} - {tail}"
     for seat in result.eliminated:
         line += f"; {name[seat]} is out"

@@ -51,6 +51,7 @@ class TableConfig:
     rules: Rules
     cpu: list[str] = field(default_factory=list)  #: difficulties of host-run CPU seats
     password: str | None = None  #: a new table's password (only its verifier is kept)
+    cpu_think: float = 0.0  #: seconds host-run CPU seats pause before each move
 
 
 def saved_password_verifier(path: Path, table_id: bytes) -> bytes | None:
@@ -175,6 +176,7 @@ class HostedTable:
             seat_hint=seat_hint,
             # CPU seats join like anyone, password exchange included, from the verifier.
             password_verifier=self.host.password_verifier,
+            think=self.config.cpu_think,
         )
 
     def start_cpu_seats(self) -> None:

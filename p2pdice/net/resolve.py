@@ -25,6 +25,7 @@ class Target:
     name: str
     table_id: bytes | None
     host_key_prefix: str | None = None
+    locked: bool = False  #: the table says it needs a password (listing or TXT `pw`)
 
 
 async def resolve(text: str, *, timeout: float) -> Target:
@@ -74,6 +75,7 @@ def _pick(tables: list[dict], host: str, port: int, which: str | None) -> Target
         name=clean_name(str(table.get("name", ""))) or "(unnamed table)",
         table_id=bytes.fromhex(table["id"]),
         host_key_prefix=host_key_prefix(table),
+        locked=str(table.get("pw")) == "1",
     )
 
 
@@ -110,4 +112,5 @@ async def _by_name(text: str, timeout: float) -> Target:
         name=ad.name,
         table_id=bytes.fromhex(ad.table_id),
         host_key_prefix=host_key_prefix(ad.txt),
+        locked=ad.txt.get("pw") == "1",
     )

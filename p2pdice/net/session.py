@@ -27,13 +27,14 @@ from ..core.errors import Reason, RemoteError
 from ..core.game import Action
 from ..core.host import sign_auth
 from ..core.messages import parse_message
+from ..core.names import free_name, reserved_for_cpu
 from ..core.pake import ENTROPY_BYTES, Binding, joiner_answer, password_verifier
 from ..core.peer import Alarm, Applied, NeedSecrets, Peer, PeerOutput, Secrets, Send
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
 from ..core.transcript import Entry, parse_entry
 from ..core.view import SeatView
-from ..sim import bot_move
+from ..sim import bot_due, bot_move
 from ..store import ClientStore, SeatRecord, ends_a_round, new_secrets
 from .frames import MAX_FRAME, TO_CLIENT, decode_frame, encode_frame
 
@@ -54,6 +55,7 @@ FATAL = {
     Reason.BAD_CHALLENGE,
     Reason.NOT_SEATED,
     Reason.BAD_NAME,
+    Reason.NAME_RESERVED,
 }
 
 
@@ -88,6 +90,7 @@ class ClientSession:
         expect_host_prefix: str | None = None,
         secrets_source: Callable[[], Secrets] = new_secrets,
         seat_hint: int | None = None,
+        think: float = 0.0,
     ) -> None:
         self.key = key
         self.name = name
@@ -120,6 +123,9 @@ class ClientSession:
         self._catch_up_to = 0
         self._resumed = False
         self._pending_join: tuple[dict[str, Any], tuple[bytes, bytes] | None] | None = None
+        #: The challenge our last join answered, and names the host refused as taken.
+        self._join_challenge: tuple[dict[str, Any], tuple[bytes, bytes] | None] | None = None
+        self._names_refused: set[str] = set()
         self._seatless = False
         self._authing = False
         #: Set when this connection should be dropped and opened again (the transport obeys).
@@ -133,6 +139,11 @@ class ClientSession:
         #: written): the transport hangs up (a host-run seat's link closes).
         self.on_fatal: Callable[[], None] | None = None
         self.stopped = False  #: a local failure: nothing more is read, sent or stored
+        #: Seconds a bot waits before it moves, as a person would: people at the table can
+        #: follow the play, and take a bid back before the bot answers it. 0: at once.
+        self.think = think
+        self._think: tuple[tuple[int, int, str], asyncio.TimerHandle] | None = None
+        self.closed = False  #: after close(): the transcript and sent logs are shut
 
     # ---- facts for the UI and bots -------------------------------------------------------
 
@@ -205,8 +216,8 @@ class ClientSession:
         return True
 
     def on_frame(self, data: str | bytes) -> None:
-        if self.stopped:
-            return
+        if self.stopped or self.closed:
+            return  # a local failure, or frames a link still held when it closed
         # The hot path: an entry frame is the entry's canonical line between a fixed head and
         # tail, so the line is sliced out instead of decoded and encoded again. Any frame that
         # is not exactly that shape takes the general path below.
@@ -355,6 +366,18 @@ class ClientSession:
             return
         challenge, pake = self._pending_join
         self._pending_join = None
+        if not self.cpu and reserved_for_cpu(self.name):
+            self.fatal = (
+                Reason.NAME_RESERVED,
+                f"names starting with CPU are kept for computer players: {self.name!r} "
+                "needs another name (--name)",
+            )
+            return
+        # One seat per name (SPEC.md 10.5): "Hana" joins as "Hana 2" if a Hana is seated.
+        state = self.peer.state
+        taken = [s.name for s in state.joins.values()] if state is not None else []
+        self.name = free_name(self.name, [*taken, *self._names_refused])
+        self._join_challenge = (challenge, pake)
         join = self.peer.make_join(challenge, name=self.name, cpu=self.cpu, host_run=self.host_run)
         self.peer.seat = challenge["seat"]
         message, proof = pake if pake is not None else (None, None)
@@ -400,6 +423,7 @@ class ClientSession:
         assert self.peer is not None
         self.connected = True
         self._authing = False
+        self._join_challenge = None
         self.last_progress = asyncio.get_running_loop().time()
         expected, self._host_proof = self._host_proof, None
         if expected is not None and (
@@ -495,6 +519,13 @@ class ClientSession:
 
     def _on_error(self, frame: dict[str, Any]) -> None:
         reason = Reason(frame["reason"])
+        if reason == Reason.NAME_TAKEN and self._join_challenge is not None:
+            # Another join took the name first: sign again, on the same challenge (the host
+            # keeps the seat offered after such a refusal), with the next free name.
+            self._names_refused.add(self.name)
+            self._pending_join, self._join_challenge = self._join_challenge, None
+            self._try_join()
+            return
         self.errors.append((reason, frame["detail"]))
         if frame["ref"] is not None and self.peer is not None:
             self.peer.drop_pending(bytes.fromhex(frame["ref"]))
@@ -589,7 +620,32 @@ class ClientSession:
         self._notify()
 
     def _maybe_decide(self) -> None:
-        """A bot plays its own seat as soon as it is its move."""
+        """A bot plays its own seat when it is its move (after its think time, if any)."""
+        if (
+            self.bot is None
+            or self.peer is None
+            or self.stopped
+            or not self.connected
+            or not self._resumed
+        ):
+            self._stop_thinking()
+            return
+        if self.think <= 0:
+            action = bot_move(self.peer, self.bot, self.rng)
+            if action is not None:
+                self.act(action)
+            return
+        due = bot_due(self.peer)
+        if self._think is not None and self._think[0] == due:
+            return  # already thinking about this very move
+        self._stop_thinking()  # the move it was thinking about is gone (an undo, say)
+        if due is not None:
+            pause = self.think * random.uniform(0.7, 1.3)  # not the bot's rng: seeds replay
+            timer = asyncio.get_running_loop().call_later(pause, self._decide_now)
+            self._think = (due, timer)
+
+    def _decide_now(self) -> None:
+        self._think = None
         if (
             self.bot is None
             or self.peer is None
@@ -602,18 +658,24 @@ class ClientSession:
         if action is not None:
             self.act(action)
 
+    def _stop_thinking(self) -> None:
+        if self._think is not None:
+            self._think[1].cancel()
+            self._think = None
+
     def _notify(self) -> None:
         self.changed.set()
         if self.on_update is not None:
             self.on_update()
 
     def disconnected(self) -> None:
+        self._stop_thinking()
         self.connected = False
         self.reconnect_requested = False
         self._seatless = False
         self._authing = False
         self._resumed = False
-        self._pending_join = None
+        self._pending_join = self._join_challenge = None
         self._early.clear()
         if self._resend_timer is not None:
             self._resend_timer.cancel()
@@ -629,6 +691,8 @@ class ClientSession:
         if self._keepalive is not None:
             self._keepalive.cancel()
             self._keepalive = None
+        self.closed = True
+        self._stop_thinking()
         if self.store is not None:
             self.store.close()
 

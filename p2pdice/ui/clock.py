@@ -12,7 +12,7 @@ import random
 from ..bots.medium import medium
 from ..core.bids import Bid
 from ..core.describe import bid_words
-from ..core.game import Action, Challenge, ExactCall, Phase, PlaceBid
+from ..core.game import Action, Challenge, ExactCall, Phase, PlaceBid, StartNextRound
 from ..core.view import SeatView
 from .controller import Controller
 from .text import safe_text
@@ -27,6 +27,32 @@ def tick(c: Controller) -> None:
     collect_messages(c)
     follow_turn(c)
     timer_moves(c)
+    auto_next_round(c)
+
+
+def auto_next_round(c: Controller) -> None:
+    """A round is over and a seat of ours starts the next one: after a pause (the reveal is
+    worth reading) start it ourselves, so a table never waits on someone who walked off from
+    the reveal. Not while the player reviews earlier rounds: they are reading on purpose."""
+    now = asyncio.get_running_loop().time()
+    for session in c.sessions:
+        view = session.view()
+        if (
+            view is None
+            or session.seat is None
+            or view.phase != Phase.ROUND_OVER
+            or view.next_starter != session.seat
+        ):
+            continue
+        key = (session.seat, view.round)
+        since = c.ui.round_over_at.setdefault(key, now)
+        if c.mode() == "review":
+            c.ui.round_over_at[key] = now  # the pause starts again when they come back
+            continue
+        if now - since < c.ui.auto_next_round or "next_round" in session.pending_kinds():
+            continue
+        if c.act(session, StartNextRound(session.seat), "start next round"):
+            c.say(f"the next round started by itself ({safe_text(session.name, 24)} starts it)")
 
 
 def collect_messages(c: Controller) -> None:

@@ -126,16 +126,30 @@ class Controller:
             link=self.runtime.link_state(session),
             hide_hand=hide,
         )
+        snap = replace(snap, next_round_in=self.next_round_in(snap))
         return replace(snap, me=None) if hide else snap
+
+    def next_round_in(self, snap: Snapshot) -> float | None:
+        """Seconds until this client starts the next round by itself, if one of its seats
+        is the starter (see clock.auto_next_round)."""
+        view = snap.view
+        if view is None or view.phase != Phase.ROUND_OVER or view.next_starter not in self.seats():
+            return None
+        since = self.ui.round_over_at.get((view.next_starter, view.round))
+        if since is None:
+            return self.ui.auto_next_round
+        return self.ui.auto_next_round - (asyncio.get_running_loop().time() - since)
 
     # ---- modes -----------------------------------------------------------------------------
 
     def mode(self) -> str:
         ui = self.ui
-        if ui.prompt is not None:
-            return "prompt"
         if ui.quitting:
             return "quit"
+        if ui.too_small:
+            return "small"  # nothing acts unseen: a bid placed on a screen one cannot read
+        if ui.prompt is not None:
+            return "prompt"
         if ui.help:
             return "help"
         if ui.screen != "table":
@@ -153,6 +167,10 @@ class Controller:
         if ui.review is not None and results:
             return "review"
         if results > ui.seen_results:
+            if self.kind == "pass_and_play":
+                # Everyone looks at a reveal together: whoever plays next takes the device
+                # through a pass screen, even the one who held it before.
+                ui.holder = None
             return "reveal"
         if snap.phase == "over" or view.phase == Phase.GAME_OVER:
             return "over"
@@ -269,7 +287,9 @@ class Controller:
             return
         if self.act(self.session_for(seat), Undo(seat), "undo"):
             if self.kind == "pass_and_play":
-                self.ui.holder = seat
+                # The next player may be the one who pressed u: the hand that bid comes back
+                # only behind its own pass screen.
+                self.ui.holder = None
             self.say("bid taken back: it is your turn again")
 
     def step(self, quantity: int = 0, face: int = 0) -> None:
@@ -341,8 +361,8 @@ class Controller:
             ui.seen_results = len(view.results)
         elif mode == "review":
             ui.review = None
-        elif mode == "table":
-            self.bid()
+        elif mode == "table" and not self.start_next_round(self.snap()):
+            self.bid()  # Enter at a finished round starts the next one when it is ours
 
     def escape(self) -> None:
         mode = self.mode()
@@ -391,6 +411,21 @@ class Controller:
         else:
             ui.review = max(0, min(ui.review + delta, last))
 
+    def rematch(self) -> None:
+        """Game over: the same table again (same settings, same people, fresh keys and seeds)."""
+        runtime = self.runtime
+        if runtime is None or runtime.rematch is None or self.lobby is None:
+            self.say("a new game is started from the lobby for this table", error=True)
+            return
+        again = runtime.rematch
+        self.set_runtime(None)
+
+        async def fresh() -> TableRuntime:
+            await runtime.close()  # first: a host gives its port back before opening again
+            return await again()
+
+        self.lobby.open_table(fresh, "starting a new game")
+
     def ask_quit(self) -> None:
         runtime = self.runtime
         if self.ui.screen != "table" or runtime is None:
@@ -407,6 +442,8 @@ class Controller:
         ui.quitting = False
         runtime = ui.runtime
         if runtime is not None:
+            if not ui.from_lobby and any(s.fatal is not None for s in runtime.sessions):
+                ui.exit_code = 2  # refused for good (a password, a full table): say so to the shell
             self.set_runtime(None)
             self.spawn(runtime.close(), "closing the table")
         if ui.from_lobby and self.lobby is not None and ui.screen == "table":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 
+from ..core.game import Phase
 from .controller import Controller
 from .panels import (
     CONFIRM_KEYS,
@@ -22,11 +23,23 @@ from .panels import (
     render_prompt,
 )
 from .reveal import game_over_model, pass_model, reveal_model
-from .screens import Line, keys_line, render_game_over, render_pass, render_reveal, render_table
+from .screens import (
+    Line,
+    keys_line,
+    render_game_over,
+    render_pass,
+    render_reveal,
+    render_table,
+    wrap,
+)
 from .text import fit, safe_text
-from .viewmodel import table_model
+from .viewmodel import next_round_line, table_model
 
 log = logging.getLogger("p2pdice.ui")
+
+#: The smallest terminal every screen is drawn for; below it the screen says so instead of
+#: losing lines (the bid entry, the key bar) without a word.
+MIN_COLUMNS, MIN_ROWS = 80, 24
 
 PROMPT_KEYS = (("Enter", "confirm"), ("Esc", "cancel"))
 HELP_KEYS = (("Esc", "close help"), ("?", "close help"))
@@ -91,14 +104,51 @@ def body(
                 keys = (("left/right", "other rounds"), ("Esc", "back"), ("q", "quit"))
             return render_reveal(model, **kw), keys
     if mode == "over":
-        model = game_over_model(snap)
+        runtime = c.runtime
+        model = game_over_model(snap, rematch=runtime is not None and runtime.rematch is not None)
         return render_game_over(model, **kw), model.keys
     model = table_model(snap, ui.entry)
     return render_table(model, **kw), model.keys
 
 
+def too_small(c: Controller, columns: int, rows: int) -> list[Line]:
+    """What a terminal below 80x24 shows: the size it needs, and how to quit."""
+    if c.mode() == "quit":
+        text = "Leave the table? y leaves, n stays."
+    else:
+        text = (
+            f"Terminal too small: {columns}x{rows}. p2pdice needs at least "
+            f"{MIN_COLUMNS}x{MIN_ROWS}; make the window larger (the table carries on)."
+        )
+    lines = [[("class:error", line)] for line in wrap(text, max(columns - 1, 1))]
+    keys = QUIT_KEYS if c.mode() == "quit" else (("q", "quit"),)
+    body_rows = max(rows - 1, 0)
+    lines = (lines + [[("", "")]] * body_rows)[:body_rows]
+    return [*lines, keys_line(keys, columns)]
+
+
+def waiting_on_us(c: Controller) -> str:
+    """On screens that hide the table (review, help): the table waits for us, say so."""
+    try:
+        if c.mode() not in ("review", "help") or c.runtime is None:
+            return ""
+        snap = c.snap()
+        view = snap.view
+        if view is None:
+            return ""
+        if view.phase == Phase.BIDDING and view.my_turn and snap.me is not None:
+            return "It is your turn: Esc goes back to the table."
+        if view.phase == Phase.ROUND_OVER and view.next_starter in snap.mine:
+            return next_round_line(snap) + " Esc first."
+    except Exception:  # a hint must never break the screen
+        log.exception("waiting hint failed")
+    return ""
+
+
 def render_screen(c: Controller, columns: int = 80, rows: int = 24) -> list[Line]:
     """Every line of the terminal: the body, then the message line and the hint bar."""
+    if columns < MIN_COLUMNS or rows < MIN_ROWS:
+        return too_small(c, columns, rows)
     height = max(rows - 2, 1)
     try:
         lines, keys = body(c, columns, height)
@@ -109,7 +159,8 @@ def render_screen(c: Controller, columns: int = 80, rows: int = 24) -> list[Line
             (("q", "quit"),),
         )
     lines = lines + [[("", "")]] * (height - len(lines))
-    message = (
-        [(c.ui.message_style, fit(" " + c.ui.message, columns))] if c.ui.message else [("", "")]
-    )
+    text, style = c.ui.message, c.ui.message_style
+    if not text:
+        text, style = waiting_on_us(c), "class:turnline"
+    message = [(style, fit(" " + text, columns))] if text else [("", "")]
     return [*lines, message, keys_line(keys, columns)]

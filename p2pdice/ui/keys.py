@@ -108,6 +108,10 @@ def build_keys(c: Controller) -> KeyBindings:
     def _review() -> None:
         c.review()
 
+    @on("n", filter=free & modes("over"))
+    def _rematch() -> None:
+        c.rematch()
+
     @on("?", filter=free)
     def _help() -> None:
         c.ui.help = not c.ui.help

@@ -12,7 +12,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
 from .controller import Controller
-from .frame import render_screen
+from .frame import MIN_COLUMNS, MIN_ROWS, render_screen
 from .screens import fragments
 
 STYLE = Style.from_dict(
@@ -61,7 +61,8 @@ STYLE = Style.from_dict(
 def build_layout(c: Controller) -> Layout:
     def text():
         size = get_app().output.get_size()
-        return fragments(render_screen(c, max(size.columns, 20), max(size.rows, 5)))
+        c.ui.too_small = size.columns < MIN_COLUMNS or size.rows < MIN_ROWS
+        return fragments(render_screen(c, max(size.columns, 1), max(size.rows, 1)))
 
     control = FormattedTextControl(text, focusable=True, show_cursor=False)
     return Layout(Window(control, wrap_lines=False, always_hide_cursor=True))

@@ -339,7 +339,9 @@ class LobbyActions:
                 self.c.say(safe_text(err, 200), error=True)
                 return
             self.c.say("")
-            self.ask_name_then_join(target.url, target.table_id, locked=False, spectate=False)
+            self.ask_name_then_join(
+                target.url, target.table_id, locked=target.locked, spectate=False
+            )
 
         self.ui.prompt = Prompt(
             "Table address (HOST:PORT, HOST:PORT/TABLE, or a table name):",

@@ -15,7 +15,15 @@ from ..core.describe import bid_words, outcome_line
 from ..core.game import Call, Outcome, Phase, RoundResult
 from ..core.rules import TableKind
 from .text import die_cell, safe_text
-from .viewmodel import Snapshot, alarm_seats, alarm_text, can_undo, code_text, faults_of_round
+from .viewmodel import (
+    Snapshot,
+    alarm_seats,
+    alarm_text,
+    can_undo,
+    code_text,
+    faults_of_round,
+    next_round_line,
+)
 
 
 def legend(face: int | None, wild: bool) -> str:
@@ -66,9 +74,11 @@ class GameOverModel:
     title: str
     code: str
     ranking: tuple[str, ...]
-    transcript: str
+    transcript: str  #: the whole sentence, path included
     alarm: str | None
     keys: tuple[tuple[str, str], ...]
+    transcript_label: str = ""
+    transcript_path: str = ""  #: drawn on lines of its own, never broken inside a name
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,26 +216,42 @@ def reveal_model(
         call_line = f"{names[result.caller]} called {call} on {bid_words(bid)} (bid by {bidder})."
         wild_note = " (ones wild)" if wild and bid.face != 1 else ""
         palifico = "  Palifico round: ones not wild." if result.palifico_round else ""
-        count_line = (
-            f"The bid: {bid_words(bid)} by {bidder}. Counted {result.count}{wild_note}, "
-            f"needed {bid.quantity}.{palifico}"
-        )
+        if result.call == Call.EXACT:
+            exact = result.count == bid.quantity
+            counted = (
+                f"There were exactly {bid.quantity}{wild_note}, as called."
+                if exact
+                else f"There were {result.count}{wild_note}, not exactly {bid.quantity}."
+            )
+            count_line = f"The bid: {bid_words(bid)} by {bidder}. {counted}{palifico}"
+        else:
+            count_line = (
+                f"The bid: {bid_words(bid)} by {bidder}. Counted {result.count}{wild_note}, "
+                f"needed {bid.quantity}.{palifico}"
+            )
     outcome = outcome_line(result, names, rules)
     latest = i == len(results) - 1
     next_line = ""
     keys: list[tuple[str, str]] = []
     if latest and view.phase == Phase.ROUND_OVER and view.next_starter is not None:
+        next_line = next_round_line(snap)
         if starter_here:
-            next_line = f"{names[view.next_starter]} starts the next round: press Enter."
             keys.append(("Enter", "start next round"))
         else:
-            next_line = f"{names[view.next_starter]} starts the next round."
             keys.append(("Enter", "back to the table"))
     elif latest and view.phase == Phase.GAME_OVER:
         next_line = "The game is over."
         keys.append(("Enter", "final ranking"))
     else:
-        keys.append(("Enter", "back to the table"))
+        if latest and view.round > result.round:  # the next round began while we looked
+            if view.phase == Phase.BIDDING and view.my_turn and snap.me is not None:
+                next_line = f"Round {view.round} has started and it is your turn: press Enter."
+                keys.append(("Enter", "play"))
+            else:
+                next_line = f"Round {view.round} has started: press Enter for the table."
+                keys.append(("Enter", "back to the table"))
+        else:
+            keys.append(("Enter", "back to the table"))
     if len(results) > 1:
         keys.append(("left/right", "other rounds"))
     keys += [("?", "help"), ("q", "quit")]
@@ -295,7 +321,7 @@ def _live_reveal(snap: Snapshot, alarms: dict[int, str]) -> RevealModel:
     )
 
 
-def game_over_model(snap: Snapshot) -> GameOverModel:
+def game_over_model(snap: Snapshot, *, rematch: bool = False) -> GameOverModel:
     view = snap.view
     names = snap.names
     lines = []
@@ -308,14 +334,19 @@ def game_over_model(snap: Snapshot) -> GameOverModel:
     practice = " (marked practice)" if snap.kind == TableKind.PRACTICE else ""
     winner = names[view.ranking[0]] if view is not None and view.ranking else "?"
     keys = [("r", "review rounds")] if view is not None and view.results else []
+    if rematch:
+        keys.append(("n", "new game"))
     keys.append(("q", "quit"))
+    label = f"Verified transcript{practice} saved:"
     return GameOverModel(
+        transcript_label=label,
+        transcript_path=safe_text(where, 200),
         title=f"Game over: {winner} wins!"
         if view is not None and view.phase == Phase.GAME_OVER
         else "Game over",
         code=code_text(snap.code),
         ranking=tuple(lines),
-        transcript=f"Verified transcript{practice} saved: {safe_text(where, 200)}",
+        transcript=f"{label} {safe_text(where, 200)}",
         alarm=alarm_text(snap),
         keys=tuple(keys),
     )

@@ -12,9 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..cmd_common import CPU_THINK
 from ..core.rules import Rules
 from ..net.client import LocalClient, Outcome, run_websocket
 from ..net.hostapp import HostService, TableConfig
@@ -42,6 +44,8 @@ class TableRuntime:
     clients: list[LocalClient] = field(default_factory=list)
     link: asyncio.Task[str] | None = None
     stop: asyncio.Event = field(default_factory=asyncio.Event)
+    #: A new table with the same settings and people (the rematch key at game over).
+    rematch: Callable[[], Awaitable[TableRuntime]] | None = None
 
     @property
     def outcome(self) -> str | None:
@@ -81,13 +85,22 @@ def _seat_session(home: Path, name: str, **kw) -> ClientSession:
 
 
 async def _local_table(
-    base: Path, *, name: str, rules: Rules, cpu: list[str], humans: list[str], kind: str
+    base: Path,
+    *,
+    name: str,
+    rules: Rules,
+    cpu: list[str],
+    humans: list[str],
+    kind: str,
+    cpu_think: float,
 ) -> TableRuntime:
     service = HostService(home=base / "host", bind="127.0.0.1", advertise=False)
     await service.start()
     runtime = TableRuntime(kind=kind, sessions=[], service=service)
     try:
-        table = await service.open_table(TableConfig(name=name, rules=rules, cpu=cpu))
+        table = await service.open_table(
+            TableConfig(name=name, rules=rules, cpu=cpu, cpu_think=cpu_think)
+        )
         for i, who in enumerate(humans, 1):
             session = _seat_session(base / str(i), who)
             client = LocalClient(session, table.server)
@@ -101,28 +114,47 @@ async def _local_table(
 
 
 async def start_practice(
-    home: Path, rules: Rules, cpu: list[str], humans: int = 1, *, name: str | None = None
+    home: Path,
+    rules: Rules,
+    cpu: list[str],
+    humans: int = 1,
+    *,
+    name: str | None = None,
+    cpu_think: float = CPU_THINK,
 ) -> TableRuntime:
     """A table on loopback against CPU players; the owner holds `humans` seats."""
     base = (clean_name(name or "") or default_name())[:20]
     names = [base] if humans == 1 else [f"{base} {i}" for i in range(1, humans + 1)]
-    return await _local_table(
-        home / "practice", name="Practice", rules=rules, cpu=cpu, humans=names, kind="practice"
+    runtime = await _local_table(
+        home / "practice",
+        name="Practice",
+        rules=rules,
+        cpu=cpu,
+        humans=names,
+        kind="practice",
+        cpu_think=cpu_think,
     )
+    runtime.rematch = lambda: start_practice(
+        home, rules, cpu, humans, name=name, cpu_think=cpu_think
+    )
+    return runtime
 
 
 async def start_pass_and_play(
-    home: Path, rules: Rules, players: list[str], cpu: list[str]
+    home: Path, rules: Rules, players: list[str], cpu: list[str], *, cpu_think: float = CPU_THINK
 ) -> TableRuntime:
     """Several people on this device (one seat each) and CPU seats, on loopback."""
-    return await _local_table(
+    runtime = await _local_table(
         home / "pass-and-play",
         name="Pass and play",
         rules=rules,
         cpu=cpu,
         humans=players,
         kind="pass_and_play",
+        cpu_think=cpu_think,
     )
+    runtime.rematch = lambda: start_pass_and_play(home, rules, players, cpu, cpu_think=cpu_think)
+    return runtime
 
 
 async def start_hosting(
@@ -138,6 +170,7 @@ async def start_hosting(
     advertise: bool = True,
     resume_lines: list[bytes] | None = None,
     port_fallback: bool = False,
+    cpu_think: float = CPU_THINK,
 ) -> TableRuntime:
     """Host a table on the LAN and sit at it (the host's own seat is an in-process link);
     `port_fallback`: any free port when `port` is taken (see HostService)."""
@@ -148,7 +181,7 @@ async def start_hosting(
     runtime = TableRuntime(kind="host", sessions=[], service=service)
     try:
         table = await service.open_table(
-            TableConfig(name=name, rules=rules, cpu=cpu, password=password),
+            TableConfig(name=name, rules=rules, cpu=cpu, password=password, cpu_think=cpu_think),
             resume_lines=resume_lines,
         )
         session = _seat_session(home / "seat", player, password=password)

@@ -8,6 +8,8 @@ terminal without colour shows. Every marker that matters (`*4*`, `(1)`, `>`, `ve
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Iterable, Sequence
 
 from .reveal import GameOverModel, PassModel, RevealModel
@@ -319,9 +321,40 @@ def render_game_over(
     for line in model.ranking:
         b.add(("class:seat", "   " + line))
     b.blank()
-    b.text(model.transcript, "class:label")
+    if model.transcript_path:
+        b.text(model.transcript_label, "class:label")
+        for line in path_lines(model.transcript_path, columns - 3):
+            b.add(("class:value", "   " + line))
+    else:
+        b.text(model.transcript, "class:label")
     b.text("Anyone can check it offline with: p2pdice verify FILE", "class:dim")
     return b.done(height)
+
+
+def path_lines(path: str, columns: int) -> list[str]:
+    """A file path on lines of its own: whole when it fits (the home folder as ~ if that
+    helps), else broken only after a `/`, so no folder or file name is split (one longer
+    than a whole line is the only exception)."""
+    if width(path) <= columns:
+        return [path]
+    home = os.path.expanduser("~")
+    if home not in ("", "/", "~") and path.startswith(home + os.sep):
+        path = "~" + path[len(home) :]
+        if width(path) <= columns:
+            return [path]
+    lines: list[str] = []
+    current = ""
+    for part in re.findall(r"[^/]*/|[^/]+$", path):  # each folder keeps its trailing /
+        if current and width(current + part) > columns:
+            lines.append(current)
+            current = ""
+        current += part
+        while width(current) > columns:  # one name longer than the line
+            lines.append(current[:columns])
+            current = current[columns:]
+    if current:
+        lines.append(current)
+    return lines
 
 
 def render_pass(

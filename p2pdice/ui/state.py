@@ -34,6 +34,7 @@ class UiState:
     quitting: bool = False  #: asking "leave the table?"
     message: str = ""
     message_style: str = "class:message"
+    too_small: bool = False  #: the terminal is below MIN_COLUMNS x MIN_ROWS (keys wait)
     # the table
     runtime: TableRuntime | None = None
     current: int = 0  #: index of the session this screen shows (practice: Tab switches)
@@ -46,6 +47,10 @@ class UiState:
     errors_seen: dict[int, int] = field(default_factory=dict)
     followed: tuple[int, int, int] | None = None  #: practice: the turn we last switched to
     auto_moved: set[tuple[int, int, int]] = field(default_factory=set)
+    #: Seconds after a round ends before this client starts the next one by itself for a
+    #: seat it holds (unless the player is reviewing rounds): nobody waits forever.
+    auto_next_round: float = 10.0
+    round_over_at: dict[tuple[int, int], float] = field(default_factory=dict)  #: (seat, round)
     # the lobby and forms
     book: LobbyBook = field(default_factory=LobbyBook)
     lobby_note: str = ""

@@ -63,6 +63,8 @@ class Snapshot:
     transcript: str | None = None
     link: str = "connecting"  #: connecting, connected, reconnecting, lost, closed
     fatal: tuple[str, str] | None = None
+    #: Seconds until this client starts the next round by itself (its seat starts it).
+    next_round_in: float | None = None
 
     @property
     def names(self) -> list[str]:
@@ -175,21 +177,38 @@ def timer_text(seconds: float | None) -> str:
     return f"{left // 60}:{left % 60:02d} left"
 
 
+#: What the host's blind move was, in words (RULES.md R8: a call, the lowest bid, the start).
+FORCED_WORDS = {
+    "challenge": "called Liar",
+    "bid": "made the lowest bid",
+    "next_round": "started the next round",
+}
+#: Why a seat forfeited (SPEC.md §8), in words.
+FORFEIT_WORDS = {
+    "no_opening": "never showed their dice at the reveal",
+    "no_contribution": "never sent their part of the dice roll",
+}
+
+
 def fault_line(note: Note, names: list[str]) -> str | None:
     """A forced move, absence, abort, forfeit or stand-in, with the seat it concerns."""
     who = names[note.seat] if note.seat is not None and note.seat < len(names) else "a seat"
     detail = safe_text(note.detail, 60)
     if note.kind == "forced":
         reason, _, action = detail.partition(": ")
-        cause = "turn timer ran out" if reason == "timer" else "was away"
-        what = action.replace("_", " ") or "a move"
-        return f"{who}'s {cause}: the host played {what} for them"
+        cause = f"{who}'s time ran out" if reason == "timer" else f"{who} was away"
+        what = FORCED_WORDS.get(action, "made a move")
+        return f"{cause}, so the host {what} for them"
     if note.kind == "absent":
-        return f"the host declared {who} away ({detail.replace('_', ' ') or 'no reply'})"
+        why = {"no_reply": "no answer from their device", "grace_expired": "gone too long"}.get(
+            detail, "no answer"
+        )
+        return f"{who} is away ({why}): the host moves for them when needed"
     if note.kind == "abort":
-        return f"the deal was restarted: {who} did not commit ({detail})"
+        return f"the deal started again: {who} did not lock in their dice in time"
     if note.kind == "forfeit":
-        return f"{who} forfeited ({detail.replace('_', ' ')})"
+        why = FORFEIT_WORDS.get(detail, "did not take part in time")
+        return f"{who} {why}, so they are out of the game"
     if note.kind == "stand_in":
         return f"a CPU run by the host now plays for {who}"
     if note.kind == "returned":
@@ -333,7 +352,24 @@ def _turn_line(snap: Snapshot) -> str:
         return f"{names[view.turn]} is thinking...{timer}"
     if view.phase == Phase.SHOWDOWN:
         return "The call is made: hands are being opened..."
+    if view.phase == Phase.ROUND_OVER and view.next_starter is not None:
+        return next_round_line(snap)
     return ""
+
+
+def next_round_line(snap: Snapshot) -> str:
+    """Who starts the next round, said on every screen that shows a finished round."""
+    view = snap.view
+    if view is None or view.next_starter is None:
+        return ""
+    name = snap.names[view.next_starter]
+    if view.next_starter not in snap.mine:
+        return f"{name} starts the next round."
+    who = "You start" if view.next_starter == snap.me else f"{name} (this device) starts"
+    later = ""
+    if snap.next_round_in is not None:
+        later = f" (it starts by itself in {max(0, int(snap.next_round_in + 0.999))} s)"
+    return f"{who} the next round: press Enter{later}."
 
 
 def _bid_lines(snap: Snapshot) -> tuple[BidLine, ...]:

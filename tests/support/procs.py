@@ -27,7 +27,8 @@ def start_host(
     *args: str, netns: str | None = None, timeout: float = 15.0
 ) -> tuple[subprocess.Popen[str], dict]:
     """`p2pdice host --json ...`; returns the process and its ready line."""
-    proc = spawn("host", "--json", *args, netns=netns)
+    # CPU seats answer at once here: the tests are about the protocol, not the pace.
+    proc = spawn("host", "--json", "--cpu-think", "0", *args, netns=netns)
     assert proc.stdout is not None
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

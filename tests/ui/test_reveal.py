@@ -84,7 +84,7 @@ def test_live_showdown_shows_openings_as_they_verify() -> None:
 def test_forced_moves_and_absences_are_listed_on_the_reveal() -> None:
     notes = (*opened(1, (0, 1, 2)), Note("forced", 1, 2, "timer: challenge"))
     model = reveal_model(snap_of(revealed(), me=0, notes=notes))
-    assert model.faults == ("Cid's turn timer ran out: the host played challenge for them",)
+    assert model.faults == ("Cid's time ran out, so the host called Liar for them",)
 
 
 def test_game_over_ranking_and_transcript() -> None:
@@ -108,3 +108,28 @@ def test_pass_screen_names_who_takes_the_device_and_the_last_bid() -> None:
     assert model.last_bid == "Last bid: 2 x 4s by Ann"
     assert "u" in dict(model.keys) and "Ann" in model.undo_line
     assert pass_model(snap, 1, previous=None).undo_line == ""
+
+
+def test_a_round_that_started_while_we_looked_at_the_reveal_says_it_is_our_turn() -> None:
+    from p2pdice.core.game import Deal
+
+    state = apply(apply(revealed(), StartNextRound(2)), Deal())  # Cid lost, Cid opens round 2
+    cid = reveal_model(snap_of(state, me=2, notes=opened(1, (0, 1, 2))))
+    assert cid.title == "Round 1: the reveal"
+    assert cid.next_line == "Round 2 has started and it is your turn: press Enter."
+    ann = reveal_model(snap_of(state, me=0, notes=opened(1, (0, 1, 2))))
+    assert ann.next_line == "Round 2 has started: press Enter for the table."
+
+
+def test_the_reveal_says_when_the_next_round_starts_by_itself() -> None:
+    snap = snap_of(revealed(), me=2, notes=opened(1, (0, 1, 2)), next_round_in=4.2)
+    model = reveal_model(snap, starter_here=True)
+    assert model.next_line == "You start the next round: press Enter (it starts by itself in 5 s)."
+
+
+def test_an_exact_miss_says_how_many_there_were_and_that_it_was_not_exact() -> None:
+    state = revealed(Rules(seats=3, exact_call=True, first_starter="seat0"), exact=True)
+    model = reveal_model(snap_of(state, me=0, notes=opened(1, (0, 1, 2))))
+    assert model.count_line == "The bid: 3 x 4s by Bob. There were 5 (ones wild), not exactly 3."
+    assert "not exactly 3, Cid loses a die" in model.outcome
+    assert "needed" not in model.count_line

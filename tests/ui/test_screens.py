@@ -123,3 +123,31 @@ def test_small_helpers() -> None:
     assert dice_rows(()) == [] and len(dice_rows((1, 6))) == 6
     line = keys_line([("q", "quit")] * 30, 80)
     assert width("".join(t for _, t in line)) == 80
+
+
+def test_a_transcript_path_is_never_broken_inside_a_name() -> None:
+    path = "/srv/p2pdice-data/practice/1/tables/" + "ab" * 32 + "/transcript.jsonl"
+    assert len(path) > 80
+    text = fits(render_game_over(game_over_model(snap_of(revealed(), me=0, transcript=path))))
+    lines = [line.strip() for line in text.splitlines()]
+    start = lines.index("Verified transcript saved:") + 1
+    end = next(i for i, line in enumerate(lines) if line.startswith("Anyone can check"))
+    pieces = lines[start:end]
+    assert "".join(pieces) == path, pieces  # copied line by line, it is the path
+    assert len(pieces) > 1 and all(p.endswith("/") for p in pieces[:-1])  # cut after a /
+    assert "ab" * 32 + "/" in pieces  # the 64-hex folder whole, on its own line
+
+
+def test_a_terminal_below_80x24_says_it_is_too_small_and_keeps_q_quit() -> None:
+    from p2pdice.ui.controller import Controller
+    from p2pdice.ui.frame import render_screen
+    from p2pdice.ui.state import UiState
+
+    c = Controller(UiState())
+    for columns, rows in ((79, 24), (80, 23), (40, 12), (20, 5)):
+        lines = render_screen(c, columns, rows)
+        text = plain(lines)
+        assert len(lines) == rows and all(width(line) <= columns for line in text.splitlines())
+        assert "Terminal too small" in text and f"{columns}x{rows}" in text, text
+        assert "q quit" in text.splitlines()[-1]
+    assert "Terminal too small" not in plain(render_screen(c, 80, 24))

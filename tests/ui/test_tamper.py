@@ -28,7 +28,9 @@ async def wait_for(predicate, timeout: float = 15.0) -> None:
 
 async def test_tampered_opening_raises_a_red_alarm_on_the_reveal(tmp_path: Path) -> None:
     rules = Rules(seats=3, starting_dice=2, kind="practice", first_starter="seat0")
-    runtime = await start_practice(tmp_path, rules, ["medium", "medium"], name="Tester")
+    runtime = await start_practice(
+        tmp_path, rules, ["medium", "medium"], name="Tester", cpu_think=0
+    )
     try:
         client = runtime.clients[0]
         deliver = client.link._on_frame

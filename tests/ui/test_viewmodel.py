@@ -149,13 +149,46 @@ def test_connecting_and_spectating() -> None:
 def test_faults_are_attributed() -> None:
     notes = (Note("forced", 1, 1, "timer: challenge"), Note("absent", 1, 2, "no_reply"))
     model = table_model(snap_of(bidding(), me=0, notes=notes))
-    assert "the host declared Cid away (no reply)" in model.notices
+    assert (
+        "Cid is away (no answer from their device): the host moves for them when needed"
+        in model.notices
+    )
     from p2pdice.ui.viewmodel import faults_of_round
 
     lines = faults_of_round(snap_of(bidding(), notes=notes), 1)
-    assert lines[0] == "Bob's turn timer ran out: the host played challenge for them"
+    assert lines[0] == "Bob's time ran out, so the host called Liar for them"
+
+
+def test_host_moves_and_forfeits_are_said_in_plain_words() -> None:
+    from p2pdice.ui.viewmodel import faults_of_round
+
+    notes = (
+        Note("forced", 1, 0, "absent: next_round"),
+        Note("forced", 1, 1, "absent: bid"),
+        Note("forfeit", 1, 2, "no_opening"),
+        Note("forfeit", 1, 1, "no_contribution"),
+    )
+    lines = faults_of_round(snap_of(bidding(), notes=notes), 1)
+    assert lines == [
+        "Ann was away, so the host started the next round for them",
+        "Bob was away, so the host made the lowest bid for them",
+        "Cid never showed their dice at the reveal, so they are out of the game",
+        "Bob never sent their part of the dice roll, so they are out of the game",
+    ]
+    assert not any("'s was" in line or "forfeited (" in line for line in lines)
 
 
 def test_host_run_cpu_is_disclosed_on_standard_tables() -> None:
     model = table_model(snap_of(bidding(), me=0, host_cpu=1))
     assert any("could read their dice" in n for n in model.notices)
+
+
+def test_a_finished_round_tells_the_starter_on_the_table_screen() -> None:
+    from .helpers import revealed
+
+    state = revealed()  # Cid called and lost: Cid starts round 2
+    assert state.next_starter == 2
+    cid = table_model(snap_of(state, me=2))
+    assert cid.turn_line == "You start the next round: press Enter."
+    ann = table_model(snap_of(state, me=0))
+    assert ann.turn_line == "Cid starts the next round."
