@@ -230,7 +230,7 @@ def orchestrate(rounds: int, work: Path) -> dict[str, Any]:
     stop_file.unlink(missing_ok=True)
     report = work / "host.json"
     started = time.monotonic()
-    with netns.lan("p2soak") as names:
+    with netns.lan(f"p2soak{os.getpid()}-") as names:
         host = subprocess.Popen(
             _netns_exec(
                 names[0],

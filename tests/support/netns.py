@@ -62,8 +62,11 @@ def _ip(*args: str) -> None:
 
 
 @contextlib.contextmanager
-def lan(prefix: str = "p2pt") -> Iterator[list[str]]:
-    """Three namespaces `<prefix>1..3` (10.231.0.1-3/24) on a bridge; removed afterwards."""
+def lan(prefix: str | None = None) -> Iterator[list[str]]:
+    """Three namespaces `<prefix>1..3` (10.231.0.1-3/24) on a bridge `<prefix>br`; removed
+    afterwards. The default prefix holds the process id, so two test runs on one machine
+    never tear down each other's LAN."""
+    prefix = prefix if prefix is not None else f"p2pt{os.getpid()}-"
     names = [f"{prefix}{i}" for i in range(1, LAN_HOSTS + 1)]
     bridge = f"{prefix}br"
     _down(names, bridge)
