@@ -32,15 +32,17 @@ from ..core.bids import Bid
 from ..core.game import Action, Challenge, ExactCall, PlaceBid
 from ..core.view import SeatView
 from .belief import (
-    CHALLENGE_BELOW,
     FACE_LIST,
     challenge_chance,
     convolve,
     face_marginals,
+    hand_weights,
+    match_column,
+    reply_model,
     tail_table,
 )
 from .odds import at_least, face_probability
-from .reads import calling_thresholds
+from .reads import ANCHOR, OpponentRead, opponent_reads
 
 BLUFF_RATE = 0.08  #: share of raises picked at random among the nearly best
 BLUFF_MARGIN = 0.06  #: how much worse (in dice) a bluff may be than the best raise
@@ -49,8 +51,10 @@ PASS_VALUE_HEADS_UP = 0.0  #: value of a raise the next seat does not call, head
 PASS_VALUE_MULTI = 0.0  #: the same with more than two seats: the risk moves on
 SOUNDNESS_WEIGHT = 0.15  #: extra value per unit of chance that an uncalled raise holds
 LAST_DIE_PREMIUM = 0.3  #: extra cost of losing our last die (it ends our game)
-ADAPT = True  #: estimate each opponent's calling threshold from earlier reveals
+ADAPT = True  #: read each opponent's calling threshold and bid sharpness from earlier reveals
 RAISE_STEPS = 4  #: quantities tried per face above the lowest legal one
+LOOKAHEAD_RAISES = 8  #: heads-up: raises (best one-step values first) valued by look-ahead
+LEAF_RAISE_VALUE = 0.0  #: look-ahead leaf: worth of raising again after the reply, per unit chance
 
 
 @dataclass(slots=True)
@@ -101,20 +105,28 @@ class _Stakes:
 class _Follower:
     """The next seat: the one who answers our raise."""
 
+    seat: int
+    dice: int  #: dice they hold
     unseen: int  #: dice they cannot see
-    calls_below: float  #: their estimated calling threshold
+    read: OpponentRead  #: their calling threshold and bid sharpness
+
+    @property
+    def calls_below(self) -> float:
+        return self.read.calls_below
 
 
 def hard(view: SeatView, rng: random.Random) -> Action:
     seat = view.seat
     assert seat is not None
-    thresholds = calling_thresholds(view.rules, view.results) if ADAPT else {}
-    odds = _face_odds(view, thresholds)
+    reads = opponent_reads(view.rules, view.results) if ADAPT else {}
+    odds = _face_odds(view, reads)
     stakes = _Stakes.of(view)
     nxt = _next_seat(view)
     follower = _Follower(
+        seat=nxt,
+        dice=view.dice[nxt],
         unseen=view.dice_in_play - view.dice[nxt],
-        calls_below=thresholds.get(nxt, CHALLENGE_BELOW),
+        read=reads.get(nxt, ANCHOR),
     )
 
     calls: list[tuple[float, Action]] = []
@@ -126,22 +138,96 @@ def hard(view: SeatView, rng: random.Random) -> Action:
             hit = odds[standing.face].exact(standing.quantity)
             calls.append((stakes.regain * hit - stakes.own_loss * (1 - hit), ExactCall(seat)))
 
-    raises: list[tuple[float, Action]] = []
+    raises: list[tuple[float, Bid]] = []
     for face, low in view.lowest_bids_per_face().items():
         face_odds = odds[face]
         p = face_probability(face, wild_ones=view.wild_ones)
         top = min(view.dice_in_play, low.quantity + RAISE_STEPS)
         for quantity in range(low.quantity, top + 1):
             value = _raise_value(face_odds, quantity, p, follower, stakes)
-            raises.append((value, PlaceBid(seat, Bid(quantity, face))))
+            raises.append((value, Bid(quantity, face)))
+    if len(view.survivors) == 2 and raises:
+        # Heads-up the rest of the round is the two of us: value the best raises by search.
+        raises.sort(key=lambda o: -o[0])
+        raises = _lookahead(view, [b for _, b in raises[:LOOKAHEAD_RAISES]], follower, stakes)
 
-    best_value, best = max(calls + raises, key=lambda o: o[0])
+    options = calls + [(v, PlaceBid(seat, b)) for v, b in raises]
+    best_value, best = max(options, key=lambda o: o[0])
     if raises and rng.random() < BLUFF_RATE:
         best_raise = max(v for v, _ in raises)
         if best_raise >= best_value - BLUFF_MARGIN:
-            near = [a for v, a in raises if v >= best_raise - BLUFF_MARGIN]
+            near = [PlaceBid(seat, b) for v, b in raises if v >= best_raise - BLUFF_MARGIN]
             return rng.choice(near)
     return best
+
+
+def _lookahead(
+    view: SeatView, candidates: list[Bid], follower: _Follower, stakes: _Stakes
+) -> list[tuple[float, Bid]]:
+    """Heads-up values of `candidates`: the follower's reply, then our best answer to it.
+
+    The follower's hand is held as the belief over its count vectors (their bids this round
+    read with their learnt traits); for each raise b of ours they call or raise to some r
+    with the chances of belief.reply_model, and after a raise r we take the best of calling
+    r, calling it exact, or raising again (a leaf worth LEAF_RAISE_VALUE). Every value is
+    exact under the model: the beliefs are updated by the reply itself, per count vector.
+    """
+    rules = view.rules
+    wild = view.wild_ones
+    read = follower.read
+    history: list[tuple[Bid | None, Bid]] = []
+    previous: Bid | None = None
+    for placed in view.bids:
+        if placed.seat == follower.seat:
+            history.append((previous, placed.bid))
+        previous = placed.bid
+    weights = hand_weights(
+        rules,
+        view.palifico_round,
+        view.dice_in_play,
+        follower.dice,
+        tuple(history),
+        read.calls_below,
+        read.sharpness,
+    )
+    own = {f: view.own_matching(f) for f in FACE_LIST}
+    size = follower.dice + 1
+    out = []
+    for bid in candidates:
+        call, replies = reply_model(
+            rules,
+            view.palifico_round,
+            view.dice_in_play,
+            follower.dice,
+            bid,
+            read.calls_below,
+            read.sharpness,
+        )
+        need = bid.quantity - own[bid.face]
+        value = 0.0
+        for w, c, m in zip(weights, call, match_column(follower.dice, bid.face, wild), strict=True):
+            value += w * c * (stakes.rival_loss if m >= need else -stakes.own_loss)
+        for reply, picks in replies:
+            dist = [0.0] * size
+            for w, x, m in zip(
+                weights, picks, match_column(follower.dice, reply.face, wild), strict=True
+            ):
+                dist[m] += w * x
+            mass = sum(dist)
+            if mass < 1e-9:
+                continue
+            need_r = reply.quantity - own[reply.face]
+            holds = sum(dist[max(0, need_r) :]) if need_r < size else 0.0
+            best = max(
+                stakes.rival_loss * (mass - holds) - stakes.own_loss * holds,
+                LEAF_RAISE_VALUE * mass,
+            )
+            if rules.exact_call:
+                hit = dist[need_r] if 0 <= need_r < size else 0.0
+                best = max(best, stakes.regain * hit - stakes.own_loss * (mass - hit))
+            value += best
+        out.append((value, bid))
+    return out
 
 
 def _raise_value(
@@ -180,7 +266,7 @@ def _next_seat(view: SeatView) -> int:
     return seat
 
 
-def _face_odds(view: SeatView, thresholds: dict[int, float]) -> dict[int, _FaceOdds]:
+def _face_odds(view: SeatView, reads: dict[int, OpponentRead]) -> dict[int, _FaceOdds]:
     """Per face: our matching dice and the beliefs about everyone else's."""
     seat = view.seat
     follower = _next_seat(view)
@@ -196,7 +282,8 @@ def _face_odds(view: SeatView, thresholds: dict[int, float]) -> dict[int, _FaceO
             view.dice_in_play,
             view.dice[s],
             tuple(histories[s]),
-            thresholds.get(s, CHALLENGE_BELOW),
+            reads.get(s, ANCHOR).calls_below,
+            reads.get(s, ANCHOR).sharpness,
         )
         for s in view.survivors
         if s != seat
