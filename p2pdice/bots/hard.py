@@ -54,7 +54,7 @@ LAST_DIE_PREMIUM = 0.3  #: extra cost of losing our last die (it ends our game)
 ADAPT = True  #: read each opponent's calling threshold and bid sharpness from earlier reveals
 RAISE_STEPS = 4  #: quantities tried per face above the lowest legal one
 LOOKAHEAD_RAISES = 8  #: heads-up: raises (best one-step values first) valued by look-ahead
-LEAF_RAISE_VALUE = 0.0  #: look-ahead leaf: worth of raising again after the reply, per unit chance
+LEAF_RAISE_VALUE = 0.15  #: look-ahead leaf: worth of raising again after the reply, per unit chance
 
 
 @dataclass(slots=True)
@@ -116,6 +116,44 @@ class _Follower:
 
 
 def hard(view: SeatView, rng: random.Random) -> Action:
+    calls, raises = _options(view)
+    seat = view.seat
+    assert seat is not None
+    options = calls + [(v, PlaceBid(seat, b)) for v, b in raises]
+    best_value, best = max(options, key=lambda o: o[0])
+    if raises and rng.random() < BLUFF_RATE:
+        best_raise = max(v for v, _ in raises)
+        if best_raise >= best_value - BLUFF_MARGIN:
+            near = [PlaceBid(seat, b) for v, b in raises if v >= best_raise - BLUFF_MARGIN]
+            return rng.choice(near)
+    return best
+
+
+def hard_policy(view: SeatView) -> list[tuple[float, Action]]:
+    """The exact mixed move `hard` makes in `view`: (chance, action) pairs summing to 1.
+
+    The same choice as hard() without drawing from a random source, for analysis (the
+    exploitability check of benchmarks/equilibrium.py).
+    """
+    calls, raises = _options(view)
+    seat = view.seat
+    assert seat is not None
+    options = calls + [(v, PlaceBid(seat, b)) for v, b in raises]
+    best_value, best = max(options, key=lambda o: o[0])
+    out: list[tuple[float, Action]] = []
+    bluff = 0.0
+    if raises:
+        best_raise = max(v for v, _ in raises)
+        if best_raise >= best_value - BLUFF_MARGIN:
+            bluff = BLUFF_RATE
+            near = [PlaceBid(seat, b) for v, b in raises if v >= best_raise - BLUFF_MARGIN]
+            out = [(bluff / len(near), a) for a in near]
+    out.append((1.0 - bluff, best))
+    return out
+
+
+def _options(view: SeatView) -> tuple[list[tuple[float, Action]], list[tuple[float, Bid]]]:
+    """The calls open to us and the raises we consider, each with its value in dice."""
     seat = view.seat
     assert seat is not None
     reads = opponent_reads(view.rules, view.results) if ADAPT else {}
@@ -150,15 +188,7 @@ def hard(view: SeatView, rng: random.Random) -> Action:
         # Heads-up the rest of the round is the two of us: value the best raises by search.
         raises.sort(key=lambda o: -o[0])
         raises = _lookahead(view, [b for _, b in raises[:LOOKAHEAD_RAISES]], follower, stakes)
-
-    options = calls + [(v, PlaceBid(seat, b)) for v, b in raises]
-    best_value, best = max(options, key=lambda o: o[0])
-    if raises and rng.random() < BLUFF_RATE:
-        best_raise = max(v for v, _ in raises)
-        if best_raise >= best_value - BLUFF_MARGIN:
-            near = [PlaceBid(seat, b) for v, b in raises if v >= best_raise - BLUFF_MARGIN]
-            return rng.choice(near)
-    return best
+    return calls, raises
 
 
 def _lookahead(

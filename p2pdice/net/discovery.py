@@ -23,7 +23,6 @@ from .limits import clean_name, clean_text, table_url
 SERVICE_TYPE = "_p2pdice._tcp.local."
 
 
-
 def lan_addresses(bind: str | None = None) -> list[str]:
     """The bind address, or every IPv4 address of an interface that is up and not loopback
     (loopback only when nothing else exists)."""
