@@ -1,35 +1,32 @@
 """Equilibrium check: small heads-up Liar's Dice solved exactly by CFR+, and `hard`'s exploitability.
 
     python -m benchmarks.equilibrium [--iterations N] [--json]
+    python -m benchmarks.equilibrium --iterations 300 --write-table p2pdice/bots/endgame.py
 
-Theory of operation
--------------------
-A one-round heads-up game with one die each is small: a bid sequence only ever rises, so
-the public state is the sequence of bids, and each player's private state is their die. The
-solver walks the public tree once per iteration with a vector of reach probabilities per
-private state (chance-exact, no sampling), and updates regrets with CFR+ (regret matching
-on clipped regrets, linearly weighted averages). Values are for the opener (player 0), in
-games won minus lost (+1 / -1).
+The solver and the games are in p2pdice/bots/cfr.py (hard uses its output). Games, each
+heads-up, one die each, one round (the loser of the call loses the game), opener first,
+values for the opener in games won minus lost:
 
-Two games are built:
-
-* **OpenSpiel's `liars_dice`** (1 die each, 6 faces): bids are (quantity, face) in the order
-  quantity then face, every face may be bid, and the *highest* face (6) is wild. Its game
-  value for the first player is -1/9 (about -0.1111); reproducing it checks the solver.
-* **Ours** (p2pdice/core/bids.py), heads-up with `starting_dice=1`, so one round is the
-  game. In the wild-ones modes (classic), *one* is the wild face and it may not be bid:
-  OpenSpiel's game with its wild face relabelled and removed from the bids. `natural` has
-  no wild face at all. Perudo's aces mode adds bids on ones with conversions and palifico,
-  which a 1-die game would make the whole game palifico; it is left out. Exact calls are
-  off (classic); with 1 die each a successful exact call would regain nothing anyway.
+* **no wilds, 6 faces** (our `natural` mode with `starting_dice=1`, built from
+  core/bids.py): every face biddable, bids by quantity then face. Its value is **-1/9**,
+  the figure usually quoted for 1-die Liar's Dice (thomasahle/snyd, "normal"). The solver
+  reproduces it; the CI test checks the 3- and 4-face versions (-1/9, -1/8).
+* **OpenSpiel's `liars_dice`** (1 die each, 6 faces): the same bids, but the *highest* face
+  (6) is wild. That is a different game from the no-wilds one: its value is not -1/9 (this
+  solver finds about -0.028).
+* **ours, classic** (wild ones): one is the wild face, as OpenSpiel's six is, but bids on
+  ones are not allowed at all, so there are 10 bids instead of 12. Perudo's aces mode (bids
+  on ones with conversions) and exact calls are left out: with `starting_dice` above 1 a
+  successful exact call regains a die and the game goes on, so the one-round model would
+  be wrong.
 
 Exploitability of a policy is the mean, over the two seats, of what a best response
-playing the other seat wins against it: 0 for an equilibrium. For `hard` the policy is
-read from p2pdice.bots.hard.hard_policy at every information set (its exact mixed move,
-bluffs included) through the same SeatView a game gives it.
+playing the other seat wins against it: 0 for an equilibrium. `hard`'s policy is read
+from p2pdice.bots.hard.hard_policy at every information set (its exact mixed move, bluffs
+included) through the same SeatView a game gives it, with and without its solved endgame.
 
-Two dice each is far too big for this pure-Python solver (24 bids, 2^24 public bid
-sequences), so it is not attempted; see docs/bots.md.
+Two dice each (24 bids, 2^24 public bid sequences, 21 hands per player) is far too big for
+this pure-Python solver and is not attempted.
 """
 
 from __future__ import annotations
@@ -45,7 +42,6 @@ from p2pdice.bots.cfr import (
     Game,
     Policy,
     Solver,
-    expected_value,
     exploitability,
     openspiel_liars_dice,
     ours,
@@ -159,7 +155,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if rules is not None:
             hard = bot_policy(game, rules, hard_policy)
             row["hard_exploitability"] = exploitability(game, hard)
-            row["hard_value_as_opener_vs_itself"] = expected_value(game, hard, hard)
+            heuristic = bot_policy(
+                game, rules, lambda view: hard_policy(view, solved_endgame=False)
+            )
+            row["hard_heuristics_exploitability"] = exploitability(game, heuristic)
         figures[name] = row
     if args.json:
         print(json.dumps(figures, sort_keys=True))

@@ -153,13 +153,14 @@ def hard(view: SeatView, rng: random.Random) -> Action:
     return best
 
 
-def hard_policy(view: SeatView) -> list[tuple[float, Action]]:
+def hard_policy(view: SeatView, *, solved_endgame: bool = True) -> list[tuple[float, Action]]:
     """The exact mixed move `hard` makes in `view`: (chance, action) pairs summing to 1.
 
     The same choice as hard() without drawing from a random source, for analysis (the
-    exploitability check of benchmarks/equilibrium.py).
+    exploitability check of benchmarks/equilibrium.py). `solved_endgame=False` gives what
+    its heuristics alone would play where it uses the solved endgame.
     """
-    solved = _endgame_policy(view)
+    solved = _endgame_policy(view) if solved_endgame else None
     if solved is not None:
         return solved
     calls, raises = _options(view)

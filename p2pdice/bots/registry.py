@@ -17,8 +17,7 @@ from .styles import STYLES
 Bot = Callable[[SeatView, random.Random], Action]
 
 _BUILTIN: dict[str, Bot] = dict(zip(BOT_NAMES, (easy, medium, hard), strict=True))
-assert tuple(STYLES) == STYLE_NAMES
-_BUILTIN.update(STYLES)
+_BUILTIN.update((name, STYLES[name]) for name in STYLE_NAMES)
 
 __all__ = ["BOT_NAMES", "Bot", "BotLoadError", "load_bot"]
 
@@ -37,7 +36,8 @@ def load_bot(name: str) -> Bot:
         return _BUILTIN[name]
     if ":" not in name:
         raise BotLoadError(
-            f"unknown bot {name!r}: use one of {', '.join(BOT_NAMES)} or module:callable"
+            f"unknown bot {name!r}: use one of {', '.join(BOT_NAMES)}, a gauntlet style"
+            f" ({', '.join(STYLE_NAMES)}) or module:callable"
         )
     module_name, _, attr = name.partition(":")
     if not module_name or module_name.startswith(".") or not attr:

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
 
+import pytest
+
+from p2pdice import cmd_tournament
+from p2pdice.bots.names import STYLE_NAMES
 from p2pdice.bots.registry import load_bot
 from p2pdice.core.bids import Bid
 from p2pdice.core.game import Challenge, ExactCall, Phase, PlaceBid, PlacedBid
@@ -81,3 +87,15 @@ def test_medium_calls_exact_only_below_the_starting_dice() -> None:
     assert medium(below_cap, rng) == ExactCall(0)
     at_cap = _view(perudo, (3, 3, 3, 3, 3), (5, 1), (Bid(5, 3),))
     assert not isinstance(medium(at_cap, rng), ExactCall)
+
+
+def test_the_tournament_command_takes_the_styles_by_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    parser = argparse.ArgumentParser()
+    cmd_tournament.add_parser(parser.add_subparsers())
+    names = ",".join(("hard", *STYLE_NAMES))
+    args = parser.parse_args(["tournament", "--bots", names, "--games", "4", "--json"])
+    assert args.run(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["bots"]) == {"hard", *STYLE_NAMES}
