@@ -1,12 +1,14 @@
 """Decision time per difficulty, over the views that real games put in front of each bot.
 
-Each difficulty plays whole games on the rules engine against `medium` at tables of two,
+Each difficulty plays whole games on the rules engine against `medium` (or `--opponent`,
+e.g. a gauntlet style such as never-calls, whose long rounds give hard's look-ahead the
+most to do) at tables of two,
 four and six seats, in the classic, perudo and natural modes; every one
 of its decisions is timed (wall clock, one process, caches starting cold as in a fresh game
 process). Prints mean, p50, p99 and max per difficulty, and whether `hard` meets its budget
 (5 ms mean, 50 ms p99).
 
-    python -m benchmarks.bot_decisions [--games N] [--seed S] [--json] [--cold]
+    python -m benchmarks.bot_decisions [--games N] [--seed S] [--json] [--cold] [--opponent NAME]
 """
 
 from __future__ import annotations
@@ -65,9 +67,11 @@ class _Timed:
         return action
 
 
-def measure(name: str, *, games: int, seed: int, cold: bool = False) -> dict[str, float]:
+def measure(
+    name: str, *, games: int, seed: int, cold: bool = False, opponent: str = "medium"
+) -> dict[str, float]:
     timed = _Timed(load_bot(name), cold=cold)
-    medium = load_bot("medium")
+    medium = load_bot(opponent)
     rng = random.Random(seed)
     for mode, options in MODES.items():
         base = preset("classic", **options) if mode != "classic" else preset("classic")
@@ -101,9 +105,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="clear the bots' caches before every decision (a worst case, not a game)",
     )
+    parser.add_argument(
+        "--opponent", default="medium", help="the bot in every other seat (default medium)"
+    )
     args = parser.parse_args(argv)
     figures = {
-        name: measure(name, games=args.games, seed=args.seed, cold=args.cold) for name in BOT_NAMES
+        name: measure(
+            name, games=args.games, seed=args.seed, cold=args.cold, opponent=args.opponent
+        )
+        for name in BOT_NAMES
     }
     if args.json:
         print(json.dumps(figures, sort_keys=True))
