@@ -135,8 +135,3 @@ def opponent_reads(rules: Rules, results: tuple[RoundResult, ...]) -> dict[int, 
         )
         for seat, acc in calls.items()
     }
-
-
-def calling_thresholds(rules: Rules, results: tuple[RoundResult, ...]) -> dict[int, float]:
-    """The estimated calling threshold of every seat with evidence (others: the anchor)."""
-    return {seat: read.calls_below for seat, read in opponent_reads(rules, results).items()}
