@@ -1,12 +1,15 @@
 """Decision time per difficulty, over the views that real games put in front of each bot.
 
-Each difficulty plays whole games on the rules engine against `medium` at tables of two,
+Each difficulty plays whole games on the rules engine against `medium` (or `--opponent`,
+e.g. a gauntlet style such as never-calls, whose long rounds give hard's look-ahead the
+most to do) at tables of two,
 four and six seats, in the classic, perudo and natural modes; every one
 of its decisions is timed (wall clock, one process, caches starting cold as in a fresh game
 process). Prints mean, p50, p99 and max per difficulty, and whether `hard` meets its budget
 (5 ms mean, 50 ms p99).
 
-    python -m benchmarks.bot_decisions [--games N] [--seed S] [--json] [--cold]
+    python -m benchmarks.bot_decisions [--games N] [--seed S] [--json] [--cold] [--opponent NAME]
+                                       [--cpu-clock]
 """
 
 from __future__ import annotations
@@ -51,23 +54,35 @@ def _bot_caches() -> list[Callable[[], None]]:
 class _Timed:
     """Wraps a bot and records how long each of its decisions takes."""
 
-    def __init__(self, bot: Bot, *, cold: bool) -> None:
+    def __init__(
+        self, bot: Bot, *, cold: bool, clock: Callable[[], int] = time.perf_counter_ns
+    ) -> None:
         self.bot = bot
+        self.clock = clock
         self.samples_ns: list[int] = []
         self.clears = _bot_caches() if cold else []
 
     def __call__(self, view: SeatView, rng: random.Random) -> Action:
         for clear in self.clears:  # --cold: every decision starts from empty caches
             clear()
-        started = time.perf_counter_ns()
+        started = self.clock()
         action = self.bot(view, rng)
-        self.samples_ns.append(time.perf_counter_ns() - started)
+        self.samples_ns.append(self.clock() - started)
         return action
 
 
-def measure(name: str, *, games: int, seed: int, cold: bool = False) -> dict[str, float]:
-    timed = _Timed(load_bot(name), cold=cold)
-    medium = load_bot("medium")
+def measure(
+    name: str,
+    *,
+    games: int,
+    seed: int,
+    cold: bool = False,
+    opponent: str = "medium",
+    cpu_clock: bool = False,
+) -> dict[str, float]:
+    clock = time.thread_time_ns if cpu_clock else time.perf_counter_ns
+    timed = _Timed(load_bot(name), cold=cold, clock=clock)
+    medium = load_bot(opponent)
     rng = random.Random(seed)
     for mode, options in MODES.items():
         base = preset("classic", **options) if mode != "classic" else preset("classic")
@@ -101,9 +116,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="clear the bots' caches before every decision (a worst case, not a game)",
     )
+    parser.add_argument(
+        "--opponent", default="medium", help="the bot in every other seat (default medium)"
+    )
+    parser.add_argument(
+        "--cpu-clock",
+        action="store_true",
+        help="time decisions in CPU time of this thread, not wall clock: on a shared, busy"
+        " machine the wall clock also counts the time other processes held the core",
+    )
     args = parser.parse_args(argv)
     figures = {
-        name: measure(name, games=args.games, seed=args.seed, cold=args.cold) for name in BOT_NAMES
+        name: measure(
+            name,
+            games=args.games,
+            seed=args.seed,
+            cold=args.cold,
+            opponent=args.opponent,
+            cpu_clock=args.cpu_clock,
+        )
+        for name in BOT_NAMES
     }
     if args.json:
         print(json.dumps(figures, sort_keys=True))

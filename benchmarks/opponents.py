@@ -1,19 +1,33 @@
 """Other playing styles, to check that `hard` is strong in general and not only against `medium`.
 
-Each is a probability-threshold player like `medium`, with other settings or some noise.
-They are third-party bots in the `module:callable` sense; from the repository root:
+Two sets:
 
-    python -m p2pdice tournament --bots hard,benchmarks.opponents:passive --games 1000 --jobs 2
+* threshold players like `medium` with other settings or some noise (below). They are
+  third-party bots in the `module:callable` sense; from the repository root:
+
+      python -m p2pdice tournament --bots hard,benchmarks.opponents:passive --games 1000
+
+* the exploit gauntlet, fixed styles built into the product by name (bots/styles.py:
+  never-calls, always-calls, heavy-bluffer, misleading). Running this module plays `hard`
+  against each of them, heads-up and as one of four, in classic, perudo and natural, and
+  prints hard's win rate with its Wilson 95% interval against the targets of docs/bots.md
+  (>= 90% heads-up, >= 50% as one of four):
+
+      python -m benchmarks.opponents [--games N] [--seed S] [--modes ...] [--seats 2,4] [--json]
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import math
 import random
+from collections.abc import Sequence
 
 from p2pdice.bots.odds import bid_true_chance, exact_chance, face_probability
 from p2pdice.core.bids import Bid
 from p2pdice.core.game import Action, Challenge, ExactCall, PlaceBid
+from p2pdice.core.rules import preset
 from p2pdice.core.view import SeatView
 
 
@@ -76,3 +90,67 @@ def bluffer(view: SeatView, rng: random.Random) -> Action:
     return _threshold_player(
         view, rng, call_below=0.35, raise_at_least=0.15, random_raise=0.30, random_opening=True
     )
+
+
+GAUNTLET_MODES = {
+    "classic": {},
+    "perudo": {"ones": "aces", "exact_call": True, "palifico": "fixed"},
+    "natural": {"ones": "natural"},
+}
+TARGETS = {2: 0.90, 4: 0.50}  #: hard's win rate against each style, by table size
+
+
+def gauntlet_line(style: str, mode: str, seats: int, *, games: int, seed: int) -> dict[str, object]:
+    """hard as the first of `seats`, the rest `style`: hard's win rate and interval."""
+    from p2pdice.tournament import run_tournament
+
+    rules = preset("classic", **GAUNTLET_MODES[mode]).with_options(seats=seats)  # type: ignore[arg-type]
+    result = run_tournament(rules, ["hard"] + [style] * (seats - 1), games=games, seed=seed)
+    tally = result.tallies["hard"]
+    lo, hi = tally.ci95()
+    return {
+        "style": style,
+        "mode": mode,
+        "seats": seats,
+        "games": games,
+        "seed": seed,
+        "win_rate": round(tally.win_rate, 4),
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "target": TARGETS.get(seats),
+        "met": tally.win_rate >= TARGETS.get(seats, 0.0),
+        "seconds": round(result.seconds, 1),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from p2pdice.bots.names import STYLE_NAMES
+
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.opponents")
+    parser.add_argument("--games", type=int, default=2000, help="games per line (default 2000)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--modes", default=",".join(GAUNTLET_MODES))
+    parser.add_argument("--seats", default="2,4")
+    parser.add_argument("--styles", default=",".join(STYLE_NAMES))
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    args = parser.parse_args(argv)
+    missed = 0
+    for mode in args.modes.split(","):
+        for style in args.styles.split(","):
+            for seats in (int(n) for n in args.seats.split(",")):
+                line = gauntlet_line(style, mode, seats, games=args.games, seed=args.seed)
+                missed += not line["met"]
+                if args.json:
+                    print(json.dumps(line, sort_keys=True), flush=True)
+                else:
+                    lo, hi = line["ci95"]  # type: ignore[misc]
+                    print(
+                        f"{mode:8} {style:14} {seats} seats  hard {100 * line['win_rate']:5.1f}% "  # type: ignore[operator]
+                        f"[{100 * lo:5.1f}%, {100 * hi:5.1f}%]  target {line['target']}  "
+                        f"{'met' if line['met'] else 'MISSED'}  ({line['games']} games, {line['seconds']} s)",
+                        flush=True,
+                    )
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 
-from .bots.names import BOT_NAMES
+from .bots.names import BOT_NAMES, STYLE_NAMES
 from .cli_options import CliError, add_rules_options, rules_from_args
 
 MAX_JOBS = 64
@@ -29,7 +29,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         metavar="LIST",
         help=(
             "comma-separated bots, one per seat (2..6): "
-            f"{', '.join(BOT_NAMES)} or module:callable; a bot listed twice is reported once"
+            f"{', '.join(BOT_NAMES)}, a gauntlet style ({', '.join(STYLE_NAMES)}) "
+            "or module:callable; a bot listed twice is reported once"
         ),
     )
     parser.add_argument(

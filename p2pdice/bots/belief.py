@@ -93,10 +93,12 @@ def bid_likelihood(
     previous: Bid | None,
     bid: Bid,
     call_below: float = CHALLENGE_BELOW,
+    sharpness: float = PICK_SHARPNESS,
 ) -> tuple[float, ...]:
     """For each count vector of the bidder's dice: the modelled chance of `bid` after `previous`.
 
-    `call_below` is the bidder's calling threshold (see bots/reads.py).
+    `call_below` is the bidder's calling threshold and `sharpness` how strongly their bids
+    follow their hand (negative: away from it), both as read by bots/reads.py.
     """
     n = bidder_dice
     wild = ones_are_wild(rules, palifico_round)
@@ -106,7 +108,8 @@ def bid_likelihood(
     )
     size = len(hand_space(n)[0])
     if previous is None:
-        return _opening_likelihood(n, wild, unseen, dice_in_play, lowest, bid, size)
+        face_sharpness = OPEN_FACE_SHARPNESS * sharpness / PICK_SHARPNESS
+        return _opening_likelihood(n, wild, unseen, dice_in_play, lowest, bid, size, face_sharpness)
     options = {b for low in lowest.values() for b in (low, Bid(low.quantity + 1, low.face))}
     options = {b for b in options if b.quantity <= dice_in_play}
     options.add(bid)
@@ -114,7 +117,7 @@ def bid_likelihood(
     chosen: list[float] = []
     for option in options:
         row = _support_row(option.quantity, option.face, n, unseen, wild)
-        weights = [math.exp(PICK_SHARPNESS * s) for s in row]
+        weights = [math.exp(sharpness * s) for s in row]
         column = match_column(n, option.face, wild)
         totals = [t + weights[m] for t, m in zip(totals, column, strict=True)]
         if option == bid:
@@ -137,22 +140,47 @@ def _opening_likelihood(
     lowest: dict[int, Bid],
     bid: Bid,
     size: int,
+    face_sharpness: float,
 ) -> tuple[float, ...]:
     faces = list(lowest)
     totals = [0.0] * size
     for face in faces:
         column = match_column(n, face, wild)
-        totals = [
-            t + math.exp(OPEN_FACE_SHARPNESS * m) for t, m in zip(totals, column, strict=True)
-        ]
+        totals = [t + math.exp(face_sharpness * m) for t, m in zip(totals, column, strict=True)]
     column = match_column(n, bid.face, wild)
     expected_unseen = math.floor(unseen * face_probability(bid.face, wild_ones=wild))
     out = []
     for t, m in zip(totals, column, strict=True):
         centre = min(max(m + expected_unseen, 1), dice_in_play)
         quantity_fit = math.exp(-OPEN_QUANTITY_SHARPNESS * (bid.quantity - centre) ** 2)
-        out.append((1 - NOISE) * math.exp(OPEN_FACE_SHARPNESS * m) / t * quantity_fit + NOISE)
+        out.append((1 - NOISE) * math.exp(face_sharpness * m) / t * quantity_fit + NOISE)
     return tuple(out)
+
+
+@lru_cache(maxsize=16384)
+def hand_weights(
+    rules: Rules,
+    palifico_round: bool,
+    dice_in_play: int,
+    dice: int,
+    history: tuple[tuple[Bid | None, Bid], ...],
+    call_below: float = CHALLENGE_BELOW,
+    sharpness: float = PICK_SHARPNESS,
+) -> tuple[float, ...]:
+    """The belief over a seat's `dice` as a weight per count vector of hand_space(dice), summing to 1.
+
+    `history` holds the seat's bids this round, each with the bid it answered (None for
+    an opening); `call_below` and `sharpness` are the seat's reads (bots/reads.py).
+    """
+    _, prior = hand_space(dice)
+    weights = list(prior)
+    for previous, bid in history:
+        like = bid_likelihood(
+            rules, palifico_round, dice_in_play, dice, previous, bid, call_below, sharpness
+        )
+        weights = [w * x for w, x in zip(weights, like, strict=True)]
+    total = sum(weights)
+    return tuple(w / total for w in weights)
 
 
 @lru_cache(maxsize=16384)
@@ -163,28 +191,80 @@ def face_marginals(
     dice: int,
     history: tuple[tuple[Bid | None, Bid], ...],
     call_below: float = CHALLENGE_BELOW,
+    sharpness: float = PICK_SHARPNESS,
 ) -> tuple[tuple[float, ...], ...]:
     """Per face 1..6, the belief over how many of a seat's `dice` count toward that face.
 
-    `history` holds the seat's bids this round, each with the bid it answered (None for
-    an opening); `call_below` is the seat's calling threshold.
+    The arguments are those of hand_weights.
     """
     wild = ones_are_wild(rules, palifico_round)
     if not history:
         return tuple(_binomial(dice, face_probability(f, wild_ones=wild)) for f in FACE_LIST)
-    _, prior = hand_space(dice)
-    weights = list(prior)
-    for previous, bid in history:
-        like = bid_likelihood(rules, palifico_round, dice_in_play, dice, previous, bid, call_below)
-        weights = [w * x for w, x in zip(weights, like, strict=True)]
-    total = sum(weights)
+    weights = hand_weights(
+        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness
+    )
     out = []
     for face in FACE_LIST:
         dist = [0.0] * (dice + 1)
         for w, m in zip(weights, match_column(dice, face, wild), strict=True):
             dist[m] += w
-        out.append(tuple(x / total for x in dist))
+        out.append(tuple(dist))
     return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def reply_model(
+    rules: Rules,
+    palifico_round: bool,
+    dice_in_play: int,
+    bidder_dice: int,
+    previous: Bid,
+    call_below: float = CHALLENGE_BELOW,
+    sharpness: float = PICK_SHARPNESS,
+) -> tuple[tuple[float, ...], tuple[tuple[Bid, tuple[float, ...]], ...]]:
+    """How a seat holding `bidder_dice` answers `previous`, per count vector of their hand.
+
+    Returns the chance they call, and for each small raise open to them (the lowest legal
+    quantity on each face and one more) the chance they make it; per vector the call and
+    the raises sum to 1. The same model as bid_likelihood, without its noise floor
+    (a look-ahead needs a proper distribution over replies, not a likelihood).
+    """
+    n = bidder_dice
+    wild = ones_are_wild(rules, palifico_round)
+    unseen = dice_in_play - n
+    size = len(hand_space(n)[0])
+    prev_row = _support_row(previous.quantity, previous.face, n, unseen, wild)
+    prev_column = match_column(n, previous.face, wild)
+    call = tuple(challenge_chance(prev_row[m], call_below) for m in prev_column)
+    lowest = lowest_bids_per_face(
+        rules, previous, dice_in_play=dice_in_play, palifico_round=palifico_round, bidder_dice=n
+    )
+    options = sorted(
+        {
+            b
+            for low in lowest.values()
+            for b in (low, Bid(low.quantity + 1, low.face))
+            if b.quantity <= dice_in_play
+        },
+        key=lambda b: (b.quantity, b.face),
+    )
+    if not options:
+        return tuple(1.0 for _ in range(size)), ()
+    totals = [0.0] * size
+    rows = []
+    for option in options:
+        row = _support_row(option.quantity, option.face, n, unseen, wild)
+        weights = [math.exp(sharpness * s) for s in row]
+        column = match_column(n, option.face, wild)
+        picked = [weights[m] for m in column]
+        totals = [t + x for t, x in zip(totals, picked, strict=True)]
+        rows.append(picked)
+    keep = [1.0 - c for c in call]
+    replies = tuple(
+        (option, tuple(x / t * k for x, t, k in zip(row, totals, keep, strict=True)))
+        for option, row in zip(options, rows, strict=True)
+    )
+    return call, replies
 
 
 @lru_cache(maxsize=64)

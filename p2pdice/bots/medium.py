@@ -2,7 +2,8 @@
 
 It treats the unseen dice as independent with p = 1/3 for a non-one face when ones are wild
 outside palifico, else 1/6, after counting its own matching dice:
-- exact call (when allowed) if an exact count is at least 40% likely;
+- exact call (when allowed) if an exact count is at least 40% likely and it holds fewer
+  than the starting dice (at the cap a hit regains nothing, so the call could only lose);
 - challenge if the standing bid is less than 35% likely;
 - otherwise the most likely of the smallest legal raises (for each face the lowest legal
   quantity and one more) if that is at least 15% likely, else challenge;
@@ -31,7 +32,8 @@ def medium(view: SeatView, rng: random.Random) -> Action:
     lowest = view.lowest_bids_per_face()
     if standing is None:
         return PlaceBid(seat, _opening(view, lowest))
-    if view.can_exact and exact_chance(view, standing) >= EXACT_AT_LEAST:
+    below_cap = view.my_dice < view.rules.starting_dice
+    if view.can_exact and below_cap and exact_chance(view, standing) >= EXACT_AT_LEAST:
         return ExactCall(seat)
     if bid_true_chance(view, standing) < CHALLENGE_BELOW:
         return Challenge(seat)

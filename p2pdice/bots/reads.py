@@ -1,31 +1,57 @@
-"""Reads on opponents from earlier reveals: how readily each seat calls "Liar".
+"""Reads on opponents from earlier reveals: how readily each seat calls, and how its bids follow its hand.
 
 Every finished round shows every hand, so each decision a seat made in it can be replayed
-from that seat's side: facing bid B with hand h, the bid was `s` likely from h alone, and
-they either raised (did not call) or called. A seat's calling threshold is then estimated as
-the most probable value on a small grid under the logistic model of bots/belief.py, with a
-prior centred on the public anchor (call below 35%) so a few rounds move it only when the
-evidence is clear. Snapping to the grid keeps the belief caches effective.
+from that seat's side, and two traits of each opponent are learnt within the game:
+
+* **Calling threshold.** Facing bid B with hand h, the bid was `s` likely from h alone, and
+  they either raised (did not call) or called. Under the logistic model of bots/belief.py
+  the threshold is the most probable value on a grid from 0 (calls only the impossible) to
+  1 (calls everything), with a prior centred on the public anchor (call below 35%).
+* **Bid sharpness.** Each raise they made was one of the small raises open to them; under
+  the softmax of bots/belief.py its chance depends on how much their hand supported it. The
+  sharpness is read on a grid: strongly hand-led (the anchor), mildly, at random, or *away*
+  from the hand (a misleading bidder), with a prior on the anchor.
+
+Both are snapped to their grids so the belief caches stay effective. A seat with no
+evidence gets the anchor values.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 
-from ..core.bids import count_matching, ones_are_wild
+from ..core.bids import Bid, count_matching, lowest_bids_per_face, ones_are_wild
 from ..core.game import Call, Outcome, RoundResult
 from ..core.rules import Rules
-from .belief import CHALLENGE_BELOW, challenge_chance
+from .belief import CHALLENGE_BELOW, NOISE, PICK_SHARPNESS, challenge_chance
 from .odds import at_least, face_probability
 
-THRESHOLDS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)  #: the grid
-PRIOR_WIDTH = 0.1  #: standard deviation of the prior around CHALLENGE_BELOW
+THRESHOLDS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.85, 1.0)
+PRIOR_WIDTH = 0.12  #: standard deviation of the threshold prior around CHALLENGE_BELOW
+SHARPNESSES = (-20.0, 0.0, 5.0, PICK_SHARPNESS)  #: the sharpness grid
+SHARPNESS_LOG_PRIOR = (-3.0, -2.0, -1.0, 0.0)  #: favours the anchor until evidence is clear
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentRead:
+    calls_below: float = CHALLENGE_BELOW
+    sharpness: float = PICK_SHARPNESS
+
+
+ANCHOR = OpponentRead()
+
+
+def _support(bid: Bid, own: int, unseen: int, wild: bool) -> float:
+    return at_least(bid.quantity - own, unseen, face_probability(bid.face, wild_ones=wild))
 
 
 @lru_cache(maxsize=4096)
-def _round_evidence(rules: Rules, result: RoundResult) -> tuple[tuple[int, tuple[float, ...]], ...]:
-    """Per decision in a finished round: the deciding seat and its log-likelihood per threshold."""
+def _round_evidence(
+    rules: Rules, result: RoundResult
+) -> tuple[tuple[int, tuple[float, ...], tuple[float, ...]], ...]:
+    """Per decision in a finished round: the seat, its log-likelihood per threshold and per sharpness."""
     if result.outcome == Outcome.FORFEIT or any(h is None for h in result.hands):
         return ()
     wild = ones_are_wild(rules, result.palifico_round)
@@ -35,35 +61,77 @@ def _round_evidence(rules: Rules, result: RoundResult) -> tuple[tuple[int, tuple
         decisions.append((result.bids[i].seat, i - 1, False))
     if result.call == Call.CHALLENGE and result.caller is not None and result.bids:
         decisions.append((result.caller, len(result.bids) - 1, True))
+    flat = (0.0,) * len(SHARPNESSES)
     out = []
     for seat, index, called in decisions:
         hand = result.hands[seat]
         assert hand is not None
-        bid = result.bids[index].bid
-        own = count_matching((hand,), bid.face, wild_ones=wild)
-        support = at_least(
-            bid.quantity - own, in_play - len(hand), face_probability(bid.face, wild_ones=wild)
-        )
+        unseen = in_play - len(hand)
+        faced = result.bids[index].bid
+        own = count_matching((hand,), faced.face, wild_ones=wild)
+        support = _support(faced, own, unseen, wild)
         row = []
         for theta in THRESHOLDS:
             chance = challenge_chance(support, theta)
             row.append(math.log(chance if called else 1.0 - chance))
-        out.append((seat, tuple(row)))
+        picks = flat
+        if not called:
+            picks = _pick_evidence(
+                rules,
+                result.palifico_round,
+                in_play,
+                tuple(hand),
+                faced,
+                result.bids[index + 1].bid,
+            )
+        out.append((seat, tuple(row), picks))
+    return tuple(out)
+
+
+def _pick_evidence(
+    rules: Rules, palifico: bool, in_play: int, hand: tuple[int, ...], previous: Bid, bid: Bid
+) -> tuple[float, ...]:
+    """Log-chance of raising `previous` to `bid` from `hand`, per sharpness on the grid."""
+    wild = ones_are_wild(rules, palifico)
+    lowest = lowest_bids_per_face(
+        rules, previous, dice_in_play=in_play, palifico_round=palifico, bidder_dice=len(hand)
+    )
+    options = {b for low in lowest.values() for b in (low, Bid(low.quantity + 1, low.face))}
+    options = {b for b in options if b.quantity <= in_play}
+    options.add(bid)
+    unseen = in_play - len(hand)
+    supports = {
+        b: _support(b, count_matching((hand,), b.face, wild_ones=wild), unseen, wild)
+        for b in options
+    }
+    out = []
+    for sharp in SHARPNESSES:
+        top = max(sharp * x for x in supports.values())
+        total = sum(math.exp(sharp * x - top) for x in supports.values())
+        chance = math.exp(sharp * supports[bid] - top) / total
+        out.append(math.log((1 - NOISE) * chance + NOISE / len(options)))
     return tuple(out)
 
 
 _LOG_PRIOR = tuple(-0.5 * ((t - CHALLENGE_BELOW) / PRIOR_WIDTH) ** 2 for t in THRESHOLDS)
 
 
-def calling_thresholds(rules: Rules, results: tuple[RoundResult, ...]) -> dict[int, float]:
-    """The estimated calling threshold of every seat with evidence (others: the anchor)."""
-    totals: dict[int, list[float]] = {}
+def opponent_reads(rules: Rules, results: tuple[RoundResult, ...]) -> dict[int, OpponentRead]:
+    """The read of every seat with evidence in `results` (others: use ANCHOR)."""
+    calls: dict[int, list[float]] = {}
+    picks: dict[int, list[float]] = {}
     for result in results:
-        for seat, row in _round_evidence(rules, result):
-            acc = totals.setdefault(seat, list(_LOG_PRIOR))
+        for seat, row, pick_row in _round_evidence(rules, result):
+            acc = calls.setdefault(seat, list(_LOG_PRIOR))
             for k, x in enumerate(row):
                 acc[k] += x
+            pacc = picks.setdefault(seat, list(SHARPNESS_LOG_PRIOR))
+            for k, x in enumerate(pick_row):
+                pacc[k] += x
     return {
-        seat: THRESHOLDS[max(range(len(THRESHOLDS)), key=acc.__getitem__)]
-        for seat, acc in totals.items()
+        seat: OpponentRead(
+            calls_below=THRESHOLDS[max(range(len(THRESHOLDS)), key=acc.__getitem__)],
+            sharpness=SHARPNESSES[max(range(len(SHARPNESSES)), key=picks[seat].__getitem__)],
+        )
+        for seat, acc in calls.items()
     }

@@ -11,11 +11,13 @@ from ..core.view import SeatView
 from .easy import easy
 from .hard import hard
 from .medium import medium
-from .names import BOT_NAMES
+from .names import BOT_NAMES, STYLE_NAMES
+from .styles import STYLES
 
 Bot = Callable[[SeatView, random.Random], Action]
 
 _BUILTIN: dict[str, Bot] = dict(zip(BOT_NAMES, (easy, medium, hard), strict=True))
+_BUILTIN.update((name, STYLES[name]) for name in STYLE_NAMES)
 
 __all__ = ["BOT_NAMES", "Bot", "BotLoadError", "load_bot"]
 
@@ -25,7 +27,7 @@ class BotLoadError(ValueError):
 
 
 def load_bot(name: str) -> Bot:
-    """A built-in difficulty by name, or `module:callable` from an importable module.
+    """A built-in difficulty or gauntlet style by name, or `module:callable` from an importable module.
 
     Anything that goes wrong while finding, importing or constructing a third-party bot
     (including an exception raised by the user's own module) is a BotLoadError.
@@ -34,7 +36,8 @@ def load_bot(name: str) -> Bot:
         return _BUILTIN[name]
     if ":" not in name:
         raise BotLoadError(
-            f"unknown bot {name!r}: use one of {', '.join(BOT_NAMES)} or module:callable"
+            f"unknown bot {name!r}: use one of {', '.join(BOT_NAMES)}, a gauntlet style"
+            f" ({', '.join(STYLE_NAMES)}) or module:callable"
         )
     module_name, _, attr = name.partition(":")
     if not module_name or module_name.startswith(".") or not attr:

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from p2pdice.bots.names import STYLE_NAMES
 from p2pdice.bots.registry import BOT_NAMES, load_bot
 from p2pdice.core.rules import preset
 from p2pdice.core.view import SeatView
@@ -29,7 +30,7 @@ def _views(seed: int) -> list[tuple[SeatView, int]]:
     return seen
 
 
-@pytest.mark.parametrize("name", BOT_NAMES)
+@pytest.mark.parametrize("name", (*BOT_NAMES, *STYLE_NAMES))
 def test_a_decision_depends_only_on_the_view_and_the_seed(name: str) -> None:
     bot = load_bot(name)
     for view, seed in _views(7):

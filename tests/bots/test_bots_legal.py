@@ -13,6 +13,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from p2pdice.bots.names import STYLE_NAMES
 from p2pdice.bots.registry import BOT_NAMES, load_bot
 from p2pdice.core.bids import Bid, legal_bids
 from p2pdice.core.game import (
@@ -33,7 +34,7 @@ from p2pdice.core.rules import Ones, Palifico, Rules
 from p2pdice.core.view import seat_view
 from tests.support.strategies import rules_strategy
 
-BOTS = {name: load_bot(name) for name in BOT_NAMES}
+BOTS = {name: load_bot(name) for name in (*BOT_NAMES, *STYLE_NAMES)}
 
 
 def _next_surviving(dice: list[int], seat: int) -> int:

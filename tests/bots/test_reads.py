@@ -1,0 +1,52 @@
+"""hard's opponent model, learnt within a game: each gauntlet style is read for what it is."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from p2pdice.bots.reads import ANCHOR, opponent_reads
+from p2pdice.bots.registry import load_bot
+from p2pdice.core.game import Action, RoundResult
+from p2pdice.core.rules import preset
+from p2pdice.core.view import SeatView
+from p2pdice.sim import play_game
+
+
+def _results_against(style: str, seed: int) -> tuple[RoundResult, ...]:
+    """The finished rounds of one real heads-up game, hard at seat 0, as hard last saw them."""
+    hard = load_bot("hard")
+    seen: list[tuple[RoundResult, ...]] = []
+
+    def watching(view: SeatView, rng: random.Random) -> Action:
+        seen.append(view.results)
+        return hard(view, rng)
+
+    play_game(preset("classic", seats=2), [watching, load_bot(style)], random.Random(seed))
+    return max(seen, key=len)
+
+
+@pytest.mark.parametrize(
+    ("style", "check"),
+    [
+        ("never-calls", lambda read: read.calls_below <= 0.1),
+        # Four or five reveals move the threshold well above the anchor (the prior holds it
+        # back from 1.0 until there is more evidence).
+        ("always-calls", lambda read: read.calls_below >= 0.5),
+        # Its bids do not follow its hand: read as random (its smallest steps fit that
+        # better than the modelled "away from the hand" softmax).
+        ("misleading", lambda read: read.sharpness <= 0),
+        ("medium", lambda read: 0.25 <= read.calls_below <= 0.45 and read.sharpness > 0),
+    ],
+)
+def test_each_style_is_read_for_what_it_is(style: str, check) -> None:  # type: ignore[no-untyped-def]
+    results = _results_against(style, seed=4)
+    assert len(results) >= 4
+    read = opponent_reads(preset("classic", seats=2), results)[1]
+    assert check(read), read
+
+
+def test_no_evidence_means_the_anchor() -> None:
+    assert opponent_reads(preset("classic", seats=2), ()) == {}
+    assert ANCHOR.calls_below == 0.35
