@@ -27,7 +27,8 @@ def outcome_line(result: RoundResult, name: Sequence[str], rules: Rules) -> str:
         return "a contribution never arrived: the round is void and replayed, nobody loses a die"
     if result.outcome == Outcome.FORFEIT:
         who = ", ".join(name[s] for s in result.forfeited)
-        return f"{who} did not show their dice in time and is out: the round is played again with new dice"
+        out = "is out" if len(result.forfeited) == 1 else "are out"
+        return f"{who} did not show their dice in time and {out}: the round is played again with new dice"
     bid = result.bid
     assert bid is not None and result.caller is not None
     wild_counted = ones_are_wild(rules, result.palifico_round) and bid.face != 1

@@ -78,7 +78,16 @@ def play_step(t: Tmux) -> str:
     screen = t.screen()
     if "Your turn." in screen:
         t.keys("l" if " l Liar" in screen else "Enter")
-    elif "start next round" in screen or "back to the table" in screen or "final ranking" in screen:
+    elif any(
+        cue in screen
+        for cue in (
+            "start next round",
+            "back to the table",
+            "final ranking",
+            "press Enter",
+            "Enter play",
+        )
+    ):
         t.keys("Enter")
     return screen
 
