@@ -916,3 +916,17 @@ def test_host_refusal_of_a_player_is_not_a_log_entry() -> None:
     before = g.host.lines()
     out = g.host.receive(g.conn(seat), {"body": {}, "sig": "00"}, 0.0)
     assert [type(o) for o in out] == [Rejected] and g.host.lines() == before
+
+
+def test_an_acknowledgement_left_out_is_no_dropped_message() -> None:
+    """SPEC 8, 9: the host moves on without acknowledgements after ACK_WAIT, so an ack it
+    never posted (the game's last, refused after its sender stopped listening) changes
+    nothing and `verify --mine` does not call it dropped; a left-out bid still is."""
+    g = Game(seed=1, rules=Rules(seats=3, starting_dice=1))
+    g.hold(lambda s, m: s == VICTIM and m.type == "ack")
+    g.start()
+    g.play()
+    assert g.held and {m.type for _, m in g.held} == {"ack"}
+    report = verify_lines(g.host.lines(), mine=[{"msg": m.to_json()} for _, m in g.held])
+    assert report.ok and report.ended in ("finished", "abandoned"), report.failure
+    assert report.mine_checked >= len(g.held)
