@@ -229,6 +229,10 @@ class HostedTable:
     async def close(self, *, end_game: bool = True) -> None:
         """Close the table; with `end_game` False (the host paused: SIGTERM, a shutdown) the
         game is left as it stands, resumable from the log, instead of ended early."""
+        if not end_game:
+            # Before anything slow (the mDNS goodbye, stopping CPU seats): a table left
+            # running would play on, host-run CPUs at full speed, while it says it paused.
+            self.server.freeze()
         if self._txt_task is not None:
             self._txt_task.cancel()
             await asyncio.gather(self._txt_task, return_exceptions=True)

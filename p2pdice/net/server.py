@@ -141,6 +141,7 @@ class TableServer:
         self._stand_in = stand_in
         self._retire = retire
         self.closing = False
+        self.frozen = False  #: paused: frames are no longer read (freeze)
         self.over = asyncio.Event()
         self._hang_ups: set[asyncio.Task[Any]] = set()  #: kept so they are not collected early
         #: Each entry's frame, made once and shared by every queue it goes into, and the
@@ -159,6 +160,15 @@ class TableServer:
         self._timer = asyncio.get_running_loop().create_task(self._clock(), name="table-clock")
         if self.host.phase == TablePhase.OVER:  # a finished table restarted from its log
             self.over.set()
+
+    def freeze(self) -> None:
+        """Stop the table where it stands (the host pauses): no frame is read and the clock
+        moves nothing from here on, so the log a resumed host reads is where play stopped,
+        however long the rest of the shutdown takes. Unread messages are resent by their
+        senders to the resumed host."""
+        self.frozen = True
+        if self._timer is not None:
+            self._timer.cancel()
 
     async def close(self, reason: str = "the host is shutting down") -> None:
         self.closing = True
@@ -370,6 +380,8 @@ class TableServer:
 
     def receive(self, conn: Connection, data: str | bytes) -> bool:
         """One frame from a client; False when the connection must be closed."""
+        if self.frozen:
+            return True  # the table is pausing: the sender resends it to the resumed host
         now = self.loop_now
         if not conn.local and not conn.bucket.allow(now):
             conn.strikes += 1

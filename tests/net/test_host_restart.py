@@ -298,3 +298,30 @@ async def test_a_copied_advertisement_does_not_cost_a_player_the_table(
             if service is not None:
                 await service.stop()
         session.close()
+
+
+async def test_a_pausing_table_stops_where_it_stands(tmp_path: Path) -> None:
+    """Two host-run CPUs play at full speed; the host pauses (SIGTERM's path). The table
+    must stop at once: before, it played on through the slow parts of the shutdown (the
+    mDNS goodbye, stopping the CPU seats) and under load even posted game_over after
+    saying it paused."""
+    import asyncio
+
+    from p2pdice.core.rules import Rules
+    from p2pdice.core.table import TablePhase
+    from tests.support.wire import hosted
+
+    rules = Rules(seats=2, starting_dice=5)
+    async with hosted(tmp_path / "h", rules=rules, cpu=["easy", "easy"]) as (_, table):
+        for _ in range(500):  # bounded: 5 s for the first rounds to be played
+            if len(table.host.entries) > 20:
+                break
+            await asyncio.sleep(0.01)
+        assert table.host.phase != TablePhase.OVER
+        at_pause = len(table.host.entries)
+        log = table.folder / "log.jsonl"
+        await table.close(end_game=False)
+        await asyncio.sleep(0.5)  # a table still running would go on here
+        assert len(table.host.entries) == at_pause
+        assert len(AppendLog.read(log)) == at_pause
+        assert table.host.phase != TablePhase.OVER
