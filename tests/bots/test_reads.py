@@ -6,15 +6,15 @@ import random
 
 import pytest
 
-from p2pdice.bots.reads import ANCHOR, opponent_reads
+from p2pdice.bots.reads import ANCHOR, HABIT_SHARPNESS, opponent_reads
 from p2pdice.bots.registry import load_bot
 from p2pdice.core.game import Action, RoundResult
-from p2pdice.core.rules import preset
+from p2pdice.core.rules import Rules, preset
 from p2pdice.core.view import SeatView
 from p2pdice.sim import play_game
 
 
-def _results_against(style: str, seed: int) -> tuple[RoundResult, ...]:
+def _results_against(style: str, seed: int, rules: Rules | None = None) -> tuple[RoundResult, ...]:
     """The finished rounds of one real heads-up game, hard at seat 0, as hard last saw them."""
     hard = load_bot("hard")
     seen: list[tuple[RoundResult, ...]] = []
@@ -23,7 +23,8 @@ def _results_against(style: str, seed: int) -> tuple[RoundResult, ...]:
         seen.append(view.results)
         return hard(view, rng)
 
-    play_game(preset("classic", seats=2), [watching, load_bot(style)], random.Random(seed))
+    rules = rules or preset("classic", seats=2)
+    play_game(rules, [watching, load_bot(style)], random.Random(seed))
     return max(seen, key=len)
 
 
@@ -45,6 +46,24 @@ def test_each_style_is_read_for_what_it_is(style: str, check) -> None:  # type: 
     assert len(results) >= 4
     read = opponent_reads(preset("classic", seats=2), results)[1]
     assert check(read), read
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_misleading_in_perudo_is_read_as_bidding_by_habit(seed: int) -> None:
+    # In perudo it always bids aces (it holds fewest of them, as every hand does): its
+    # steady small ace raises look "mildly hand-led" to the softmax, which would credit it
+    # with aces; the hand-blind habit model fits them better, so its bids are discounted.
+    rules = preset("perudo", seats=2)
+    results = _results_against("misleading", seed, rules)
+    assert len(results) >= 4
+    read = opponent_reads(rules, results)[1]
+    assert read.sharpness == HABIT_SHARPNESS, read
+
+
+def test_medium_in_perudo_is_still_read_as_hand_led() -> None:
+    rules = preset("perudo", seats=2)
+    read = opponent_reads(rules, _results_against("medium", 4, rules))[1]
+    assert read.sharpness > 0, read
 
 
 def test_no_evidence_means_the_anchor() -> None:
