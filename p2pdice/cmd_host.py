@@ -45,7 +45,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         type=int,
         default=64,
         metavar="N",
-        help="connections one table accepts, players and spectators together (default 64; with --headless)",
+        help="connections one table holds: spectators fill it less the seats, and a seated "
+        "player always gets in (default 64; with --headless)",
     )
     parser.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     parser.add_argument(
