@@ -166,12 +166,42 @@ def hand_weights(
     history: tuple[tuple[Bid | None, Bid], ...],
     call_below: float = CHALLENGE_BELOW,
     sharpness: float = PICK_SHARPNESS,
+    trust: float = 1.0,
 ) -> tuple[float, ...]:
     """The belief over a seat's `dice` as a weight per count vector of hand_space(dice), summing to 1.
 
     `history` holds the seat's bids this round, each with the bid it answered (None for
     an opening); `call_below` and `sharpness` are the seat's reads (bots/reads.py).
+    `trust` is the chance that the seat's bids follow its hand with that sharpness at all;
+    the rest of the weight goes to a hand-blind bidder (sharpness 0), and the round's bids
+    themselves shift the weight between the two, as Bayes' rule says.
     """
+    led = _history_weights(
+        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness
+    )
+    if trust >= 1.0 or sharpness == 0.0:
+        total = sum(led)
+        return tuple(w / total for w in led)
+    blind = _history_weights(rules, palifico_round, dice_in_play, dice, history, call_below, 0.0)
+    # The unnormalised products are the joint chance of the hand and the bids under each
+    # model, so mixing them before normalising weighs each model by how well it explains
+    # the bids.
+    mixed = [trust * a + (1.0 - trust) * b for a, b in zip(led, blind, strict=True)]
+    total = sum(mixed)
+    return tuple(w / total for w in mixed)
+
+
+@lru_cache(maxsize=16384)
+def _history_weights(
+    rules: Rules,
+    palifico_round: bool,
+    dice_in_play: int,
+    dice: int,
+    history: tuple[tuple[Bid | None, Bid], ...],
+    call_below: float,
+    sharpness: float,
+) -> tuple[float, ...]:
+    # Prior times the likelihood of every bid in `history`: unnormalised.
     _, prior = hand_space(dice)
     weights = list(prior)
     for previous, bid in history:
@@ -179,8 +209,7 @@ def hand_weights(
             rules, palifico_round, dice_in_play, dice, previous, bid, call_below, sharpness
         )
         weights = [w * x for w, x in zip(weights, like, strict=True)]
-    total = sum(weights)
-    return tuple(w / total for w in weights)
+    return tuple(weights)
 
 
 @lru_cache(maxsize=16384)
@@ -192,6 +221,7 @@ def face_marginals(
     history: tuple[tuple[Bid | None, Bid], ...],
     call_below: float = CHALLENGE_BELOW,
     sharpness: float = PICK_SHARPNESS,
+    trust: float = 1.0,
 ) -> tuple[tuple[float, ...], ...]:
     """Per face 1..6, the belief over how many of a seat's `dice` count toward that face.
 
@@ -201,7 +231,7 @@ def face_marginals(
     if not history:
         return tuple(_binomial(dice, face_probability(f, wild_ones=wild)) for f in FACE_LIST)
     weights = hand_weights(
-        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness
+        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, trust
     )
     out = []
     for face in FACE_LIST:

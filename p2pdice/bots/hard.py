@@ -4,7 +4,8 @@ Theory of operation
 -------------------
 1. **Beliefs** (bots/belief.py): each opponent's hand is held as an exact distribution over
    face-count vectors, updated by every bid they made this round under a model of a noisy
-   probability-threshold player. Their marginals on a face, convolved with each other and
+   probability-threshold player (half believed, `reads.UNREAD`, until a reveal has shown
+   how that seat bids). Their marginals on a face, convolved with each other and
    added to our own matching dice, give the chance that any bid holds or is exact.
 2. **Reads** (bots/reads.py), learnt within the game from every reveal: each opponent's
    calling threshold (from "calls only the impossible" to "calls everything") and how their
@@ -19,8 +20,10 @@ Theory of operation
    - Exact: we regain a die if the count is exact, else we lose one.
    - Raise (or open) to b: the next seat calls it with the modelled chance given *their*
      hand, and whether b holds depends on their hand too, so the two are combined per
-     possible count in their hand. With more than two seats a raise they do not call is
-     worth a small amount growing with the chance that b holds (the risk moves on).
+     possible count in their hand.
+   - With more than two seats a raise they do not call is valued by the rest of the
+     **lap** (`_Lap`): the later seats face it a step higher each and may call it between
+     themselves (a rival's die for us), else it comes back to us, hotter, to answer.
    - Heads-up, the best raises are valued by **look-ahead** instead: per count vector of
      the follower's hand, they call or raise to each small raise r with the chances of the
      reply model (their read traits), the belief is updated by r itself, and we answer r
@@ -57,13 +60,13 @@ from .belief import (
 )
 from .cfr import LIAR, Game, p2pdice_game, table_key
 from .odds import at_least, face_probability
-from .reads import ANCHOR, OpponentRead, opponent_reads
+from .reads import UNREAD, OpponentRead, opponent_reads
 
 BLUFF_RATE = 0.08  #: share of raises picked at random among the nearly best
 BLUFF_MARGIN = 0.06  #: how much worse (in dice) a bluff may be than the best raise
 RIVAL_WEIGHT_MULTI = 0.3  #: value of an opponent's lost die when more than two seats remain
 PASS_VALUE_HEADS_UP = 0.0  #: value of a raise the next seat does not call, heads-up
-PASS_VALUE_MULTI = 0.0  #: the same with more than two seats: the risk moves on
+PASS_VALUE_MULTI = 0.0  #: the same with more than two seats, when LAP_LOOKAHEAD is off
 SOUNDNESS_WEIGHT = 0.15  #: extra value per unit of chance that an uncalled raise holds
 LAST_DIE_PREMIUM = 0.3  #: extra cost of losing our last die (it ends our game)
 ADAPT = True  #: read each opponent's calling threshold and bid sharpness from earlier reveals
@@ -71,6 +74,7 @@ RAISE_STEPS = 4  #: quantities tried per face above the lowest legal one
 EXACT_MARGIN = 0.15  #: value an exact call must beat the rest by (its count is the least sure)
 LOOKAHEAD_RAISES = 8  #: heads-up: raises (best one-step values first) valued by look-ahead
 LEAF_RAISE_VALUE = 0.15  #: look-ahead leaf: worth of raising again after the reply, per unit chance
+LAP_LOOKAHEAD = True  #: three or more seats: value a passed raise by the rest of the lap
 
 
 @dataclass(slots=True)
@@ -129,6 +133,80 @@ class _Follower:
     @property
     def calls_below(self) -> float:
         return self.read.calls_below
+
+
+@dataclass(frozen=True, slots=True)
+class _Lap:
+    """With three or more seats: what a raise the next seat lets pass leads to.
+
+    The bid goes on round the table. Each later opponent faces it raised by the smallest
+    step on its face and calls with the chance their belief and read give; a call there is
+    a fight between two other seats (we gain the worth of a rival's lost die), and if
+    nobody calls the bid comes back to us that many steps higher, where we take the best
+    of calling it, calling it exact, or raising once more. So a raise is worth more when it
+    leaves the next bids hot for the others, and less when it hands us a hot bid back.
+    """
+
+    seats: tuple[
+        tuple[tuple[tuple[float, ...], ...], int, float], ...
+    ]  #: beliefs, unseen, threshold
+    dice_in_play: int
+    exact_call: bool
+    follower: _Follower
+    stakes: _Stakes
+
+    @classmethod
+    def of(
+        cls,
+        view: SeatView,
+        follower: _Follower,
+        reads: dict[int, OpponentRead],
+        marginals: dict[int, tuple[tuple[float, ...], ...]],
+        stakes: _Stakes,
+    ) -> _Lap | None:
+        if len(view.survivors) <= 2:
+            return None
+        seats = []
+        seat = follower.seat
+        while True:
+            seat = _seat_after(view, seat)
+            if seat == view.seat or seat == follower.seat:
+                break
+            read = reads.get(seat, UNREAD)
+            seats.append((marginals[seat], view.dice_in_play - view.dice[seat], read.calls_below))
+        return cls(tuple(seats), view.dice_in_play, view.rules.exact_call, follower, stakes)
+
+    def value(self, odds: _FaceOdds, bid: Bid, p: float) -> float:
+        quantity = bid.quantity + 1  # the next seat's raise
+        if quantity > self.dice_in_play:
+            return 0.0
+        reach = 1.0
+        value = 0.0
+        for belief, unseen, calls_below in self.seats:
+            if quantity >= self.dice_in_play:
+                call = 1.0  # no raise is left on this face
+            else:
+                call = sum(
+                    w * challenge_chance(at_least(quantity - m, unseen, p), calls_below)
+                    for m, w in enumerate(belief[bid.face - 1])
+                    if w
+                )
+            value += reach * call * self.stakes.rival_loss
+            reach *= 1.0 - call
+            quantity += 1
+        return value + reach * self._facing(odds, min(quantity, self.dice_in_play), p)
+
+    def _facing(self, odds: _FaceOdds, quantity: int, p: float) -> float:
+        stakes = self.stakes
+        holds = odds.holds(quantity)
+        best = stakes.rival_loss * (1 - holds) - stakes.own_loss * holds
+        if self.exact_call:
+            hit = odds.exact(quantity)
+            best = max(best, stakes.regain * hit - stakes.own_loss * (1 - hit) - EXACT_MARGIN)
+        if quantity < self.dice_in_play:
+            called, passed = _raise_value(odds, quantity + 1, p, self.follower, stakes)
+            best = max(best, called + passed * SOUNDNESS_WEIGHT * odds.holds(quantity + 1))
+        return best
 
 
 def hard(view: SeatView, rng: random.Random) -> Action:
@@ -223,14 +301,14 @@ def _options(view: SeatView) -> tuple[list[tuple[float, Action]], list[tuple[flo
     seat = view.seat
     assert seat is not None
     reads = opponent_reads(view.rules, view.results) if ADAPT else {}
-    odds = _face_odds(view, reads)
+    odds, marginals = _face_odds(view, reads)
     stakes = _Stakes.of(view)
     nxt = _next_seat(view)
     follower = _Follower(
         seat=nxt,
         dice=view.dice[nxt],
         unseen=view.dice_in_play - view.dice[nxt],
-        read=reads.get(nxt, ANCHOR),
+        read=reads.get(nxt, UNREAD),
     )
 
     calls: list[tuple[float, Action]] = []
@@ -244,12 +322,19 @@ def _options(view: SeatView) -> tuple[list[tuple[float, Action]], list[tuple[flo
             calls.append((value, ExactCall(seat)))
 
     raises: list[tuple[float, Bid]] = []
+    lap = _Lap.of(view, follower, reads, marginals, stakes) if LAP_LOOKAHEAD else None
     for face, low in view.lowest_bids_per_face().items():
         face_odds = odds[face]
         p = face_probability(face, wild_ones=view.wild_ones)
         top = min(view.dice_in_play, low.quantity + RAISE_STEPS)
         for quantity in range(low.quantity, top + 1):
-            value = _raise_value(face_odds, quantity, p, follower, stakes)
+            called, passed = _raise_value(face_odds, quantity, p, follower, stakes)
+            if lap is None:
+                value = called + passed * (
+                    stakes.pass_value + SOUNDNESS_WEIGHT * face_odds.holds(quantity)
+                )
+            else:
+                value = called + passed * lap.value(face_odds, Bid(quantity, face), p)
             raises.append((value, Bid(quantity, face)))
     if len(view.survivors) == 2 and raises:
         # Heads-up the rest of the round is the two of us: value the best raises by search.
@@ -286,6 +371,7 @@ def _lookahead(
         tuple(history),
         read.calls_below,
         read.sharpness,
+        read.trust,
     )
     own = {f: view.own_matching(f) for f in FACE_LIST}
     size = follower.dice + 1
@@ -329,8 +415,9 @@ def _lookahead(
 
 def _raise_value(
     odds: _FaceOdds, quantity: int, p: float, follower: _Follower, stakes: _Stakes
-) -> float:
-    """Expected dice of bidding `quantity` on this face, given the next seat's reply."""
+) -> tuple[float, float]:
+    """Bidding `quantity` on this face: its expected dice when the next seat calls it, and
+    the chance that they do not."""
     need = quantity - odds.own
     called_value = 0.0
     passed = 0.0
@@ -348,13 +435,16 @@ def _raise_value(
             holds = 0.0
         called_value += weight * call * (stakes.rival_loss * holds - stakes.own_loss * (1 - holds))
         passed += weight * (1 - call)
-    soundness = odds.holds(quantity)
-    return called_value + passed * (stakes.pass_value + SOUNDNESS_WEIGHT * soundness)
+    return called_value, passed
 
 
 def _next_seat(view: SeatView) -> int:
     seat = view.seat
     assert seat is not None
+    return _seat_after(view, seat)
+
+
+def _seat_after(view: SeatView, seat: int) -> int:
     n = len(view.dice)
     for step in range(1, n + 1):
         candidate = (seat + step) % n
@@ -363,8 +453,11 @@ def _next_seat(view: SeatView) -> int:
     return seat
 
 
-def _face_odds(view: SeatView, reads: dict[int, OpponentRead]) -> dict[int, _FaceOdds]:
-    """Per face: our matching dice and the beliefs about everyone else's."""
+def _face_odds(
+    view: SeatView, reads: dict[int, OpponentRead]
+) -> tuple[dict[int, _FaceOdds], dict[int, tuple[tuple[float, ...], ...]]]:
+    """Per face: our matching dice and the beliefs about everyone else's; and per opponent
+    its own belief, per face, over its matching dice."""
     seat = view.seat
     follower = _next_seat(view)
     histories: dict[int, list[tuple[Bid | None, Bid]]] = {s: [] for s in view.survivors}
@@ -379,8 +472,9 @@ def _face_odds(view: SeatView, reads: dict[int, OpponentRead]) -> dict[int, _Fac
             view.dice_in_play,
             view.dice[s],
             tuple(histories[s]),
-            reads.get(s, ANCHOR).calls_below,
-            reads.get(s, ANCHOR).sharpness,
+            reads.get(s, UNREAD).calls_below,
+            reads.get(s, UNREAD).sharpness,
+            reads.get(s, UNREAD).trust,
         )
         for s in view.survivors
         if s != seat
@@ -400,4 +494,4 @@ def _face_odds(view: SeatView, reads: dict[int, OpponentRead]) -> dict[int, _Fac
             all_dist=all_dist,
             all_tail=tail_table(all_dist),
         )
-    return out
+    return out, marginals

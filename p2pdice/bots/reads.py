@@ -47,13 +47,22 @@ HABIT_SHARPNESS = 0.0  #: the sharpness a seat read as playing by habit gets
 Habit = tuple[tuple[bool, bool], int, int]
 
 
+UNREAD_TRUST = 0.5  #: chance that a seat not yet seen at a reveal bids by its hand
+
+
 @dataclass(frozen=True, slots=True)
 class OpponentRead:
     calls_below: float = CHALLENGE_BELOW
     sharpness: float = PICK_SHARPNESS
+    trust: float = 1.0  #: chance that its bids follow its hand at `sharpness` (else hand-blind)
 
 
 ANCHOR = OpponentRead()
+#: A seat with no reveal yet: the anchor's threshold, but its bids only half believed, since
+#: a stranger who raises the same safe-looking bid whatever they hold is common enough (the
+#: perudo misleading bidder, a beginner who always bids aces) that taking every raise at
+#: face value hands them the round.
+UNREAD = OpponentRead(trust=UNREAD_TRUST)
 
 
 def _support(bid: Bid, own: int, unseen: int, wild: bool) -> float:
