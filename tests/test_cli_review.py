@@ -242,24 +242,15 @@ def test_fuzz_memory_verdict(capsys: pytest.CaptureFixture[str]) -> None:
 def test_join_with_a_bot_at_a_password_table_without_one_hints_and_exits_2(tmp_path: Path) -> None:
     import subprocess
 
-    from tests.support.procs import p2pdice, start_host
+    from tests.support.procs import p2pdice, password_host
 
-    secret = tmp_path / "pw.txt"
-    secret.write_text("open sesame\n")
-    host, ready = start_host(
-        "--headless", "--seats", "2", "--bind", "127.0.0.1", "--no-advertise",
-        "--password-file", str(secret), "--home", str(tmp_path / "h"),
-    )  # fmt: skip
-    try:
+    with password_host(tmp_path) as ready:
         env = {k: v for k, v in os.environ.items() if k != "P2PDICE_PASSWORD"}
         proc = subprocess.run(
             p2pdice("join", f"127.0.0.1:{ready['port']}", "--bot", "easy",
                     "--home", str(tmp_path / "c")),
             capture_output=True, text=True, timeout=30, env=env,
         )  # fmt: skip
-    finally:
-        host.kill()
-        host.wait(10)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "--password-file" in proc.stderr and "P2PDICE_PASSWORD" in proc.stderr
 

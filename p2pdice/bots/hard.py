@@ -179,7 +179,7 @@ class _Lap:
     def value(self, odds: _FaceOdds, bid: Bid, p: float) -> float:
         quantity = bid.quantity + 1  # the next seat's raise
         if quantity > self.dice_in_play:
-            return 0.0
+            return 0.0  # no step is left on this face: the next seat's pass tells us nothing
         reach = 1.0
         value = 0.0
         for belief, unseen, calls_below in self.seats:

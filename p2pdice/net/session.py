@@ -619,15 +619,18 @@ class ClientSession:
         self._transmit(self.peer.act(action, now=time.time()))
         self._notify()
 
+    def _bot_may_play(self) -> bool:
+        return (
+            self.bot is not None
+            and self.peer is not None
+            and not self.stopped
+            and self.connected
+            and self._resumed
+        )
+
     def _maybe_decide(self) -> None:
         """A bot plays its own seat when it is its move (after its think time, if any)."""
-        if (
-            self.bot is None
-            or self.peer is None
-            or self.stopped
-            or not self.connected
-            or not self._resumed
-        ):
+        if not self._bot_may_play():
             self._stop_thinking()
             return
         if self.think <= 0:
@@ -646,13 +649,7 @@ class ClientSession:
 
     def _decide_now(self) -> None:
         self._think = None
-        if (
-            self.bot is None
-            or self.peer is None
-            or self.stopped
-            or not self.connected
-            or not self._resumed
-        ):
+        if not self._bot_may_play():
             return
         action = bot_move(self.peer, self.bot, self.rng)
         if action is not None:

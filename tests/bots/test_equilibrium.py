@@ -21,9 +21,9 @@ from p2pdice.bots.cfr import (
 from p2pdice.bots.endgame import TABLES
 from p2pdice.bots.hard import hard, hard_policy
 from p2pdice.core.bids import Bid
-from p2pdice.core.game import Phase, PlacedBid
+from p2pdice.core.game import PlacedBid
 from p2pdice.core.rules import preset
-from p2pdice.core.view import SeatView
+from tests.support.views import bidding_view
 
 
 @pytest.mark.parametrize(("sides", "value", "iterations"), [(3, -1 / 9, 150), (4, -1 / 8, 60)])
@@ -59,21 +59,7 @@ def test_hard_itself_is_barely_exploitable_in_the_1_die_game(mode: str) -> None:
 
 def test_hard_plays_the_table_in_a_1_die_heads_up_round() -> None:
     rules = preset("classic", seats=2)
-    view = SeatView(
-        seat=1,
-        rules=rules,
-        hand=(4,),
-        dice=(1, 1),
-        round=9,
-        phase=Phase.BIDDING,
-        starter=0,
-        turn=1,
-        bids=(PlacedBid(0, Bid(1, 3)),),
-        palifico_round=False,
-        results=(),
-        ranking=(),
-        next_starter=None,
-    )
+    view = bidding_view(rules, (4,), (1, 1), (PlacedBid(0, Bid(1, 3)),), seat=1, round_number=9)
     game = p2pdice_game(ours("classic"))
     index = game.bids.index(Bid(1, 3))
     expected = TABLES["wild"][table_key(1, 4, [index])]

@@ -11,10 +11,11 @@ from p2pdice.bots import hard as hard_module
 from p2pdice.bots.belief import _history_weights, hand_space, hand_weights, match_column
 from p2pdice.bots.reads import UNREAD, OpponentRead
 from p2pdice.core.bids import Bid
-from p2pdice.core.game import Phase, PlacedBid
+from p2pdice.core.game import PlacedBid
 from p2pdice.core.rules import preset
 from p2pdice.core.view import SeatView
 from p2pdice.tournament import run_tournament
+from tests.support.views import bidding_view
 
 PERUDO4 = preset("perudo", seats=4)
 #: Three smallest ace raises after a one-two opening: what `misleading` does in perudo.
@@ -56,21 +57,7 @@ def test_a_stranger_raising_aces_is_half_believed() -> None:
 
 
 def _view(hand: tuple[int, ...], bids: tuple[PlacedBid, ...]) -> SeatView:
-    return SeatView(
-        seat=0,
-        rules=PERUDO4,
-        hand=hand,
-        dice=(5, 5, 5, 5),
-        round=1,
-        phase=Phase.BIDDING,
-        starter=bids[0].seat if bids else 0,
-        turn=0,
-        bids=bids,
-        palifico_round=False,
-        results=(),
-        ranking=(),
-        next_starter=None,
-    )
+    return bidding_view(PERUDO4, hand, (5, 5, 5, 5), bids)
 
 
 def _lap(view: SeatView, calls_below: float) -> tuple[hard_module._Lap, dict]:

@@ -12,9 +12,10 @@ from p2pdice import cmd_tournament
 from p2pdice.bots.names import STYLE_NAMES
 from p2pdice.bots.registry import load_bot
 from p2pdice.core.bids import Bid
-from p2pdice.core.game import Challenge, ExactCall, Phase, PlaceBid, PlacedBid
+from p2pdice.core.game import Challenge, ExactCall, PlaceBid, PlacedBid
 from p2pdice.core.rules import Rules, preset
 from p2pdice.core.view import SeatView
+from tests.support.views import bidding_view
 
 
 def _view(
@@ -23,21 +24,7 @@ def _view(
     """Seat 0 to move; the bids alternate between the seats, the last one by seat 1."""
     seats = len(dice)
     placed = tuple(PlacedBid((1 - len(bids) + i) % seats, bid) for i, bid in enumerate(bids))
-    return SeatView(
-        seat=0,
-        rules=rules,
-        hand=hand,
-        dice=dice,
-        round=1,
-        phase=Phase.BIDDING,
-        starter=placed[0].seat if placed else 0,
-        turn=0,
-        bids=placed,
-        palifico_round=False,
-        results=(),
-        ranking=(),
-        next_starter=None,
-    )
+    return bidding_view(rules, hand, dice, placed)
 
 
 CLASSIC = preset("classic", seats=2)

@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -41,6 +43,22 @@ def start_host(
             return proc, json.loads(line)
     proc.kill()
     raise AssertionError("host did not report ready")
+
+
+@contextmanager
+def password_host(tmp_path: Path, password: str = "open sesame") -> Iterator[dict]:
+    """A headless 2-seat loopback host whose table needs `password`; yields its ready line."""
+    secret = tmp_path / "pw.txt"
+    secret.write_text(password + "\n")
+    host, ready = start_host(
+        "--headless", "--seats", "2", "--bind", "127.0.0.1", "--no-advertise",
+        "--password-file", str(secret), "--home", str(tmp_path / "h"),
+    )  # fmt: skip
+    try:
+        yield ready
+    finally:
+        host.kill()
+        host.wait(10)
 
 
 def start_headless_host(

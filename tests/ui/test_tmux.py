@@ -135,21 +135,12 @@ def run_in_tmux(
 def test_join_of_a_password_table_without_the_password_says_how_and_exits_2(
     tmp_path: Path,
 ) -> None:
-    from tests.support.procs import start_host
+    from tests.support.procs import password_host
 
-    secret = tmp_path / "pw.txt"
-    secret.write_text("open sesame\n")
-    host, ready = start_host(
-        "--headless", "--seats", "2", "--bind", "127.0.0.1", "--no-advertise",
-        "--password-file", str(secret), "--home", str(tmp_path / "h"),
-    )  # fmt: skip
-    try:
+    with password_host(tmp_path) as ready:
         command = [sys.executable, "-m", "p2pdice", "join", f"127.0.0.1:{ready['port']}",
                    "--home", str(tmp_path / "c")]  # fmt: skip
         screen, status = run_in_tmux(command, tmp_path)
-    finally:
-        host.kill()
-        host.wait(10)
     assert status == 2, screen
     assert "needs a password" in screen and "--password-file" in screen, screen
     assert "P2PDICE_PASSWORD" in screen
