@@ -28,6 +28,7 @@ def snapshot(
     if state is None:
         return Snapshot(
             phase="connecting",
+            watching=session.mode == "spectate",
             link=link or ("connected" if session.connected else "connecting"),
             fatal=_pair(session.fatal),
         )
@@ -60,6 +61,7 @@ def snapshot(
         seats=seats,
         view=view,
         me=seat,
+        watching=session.mode == "spectate",
         mine=mine or ((seat,) if seat is not None else ()),
         connected=frozenset(status.connected) if status.phase else None,
         turn_left=None if deadline is None else deadline - now,

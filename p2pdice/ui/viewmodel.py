@@ -47,6 +47,7 @@ class Snapshot:
     seats: tuple[SeatFacts | None, ...] = ()  #: None: a free seat (before the start)
     view: SeatView | None = None
     me: int | None = None  #: the seat this screen speaks for; None: spectator or nobody
+    watching: bool = False  #: joined as a spectator (not a player still taking a seat)
     mine: tuple[int, ...] = ()  #: every seat this device holds
     connected: frozenset[int] | None = None
     turn_left: float | None = None  #: seconds until the turn timer runs out
@@ -490,8 +491,10 @@ def table_model(snap: Snapshot, entry: EntryState = EntryState()) -> TableModel:
     hand: tuple[int, ...] = view.hand if view is not None else ()
     if snap.me is not None and snap.me < len(names):
         label = f"Your dice ({names[snap.me]}, seat {snap.me}):"
-    else:
+    elif snap.watching:
         label = "You are watching: players' dice stay hidden until the reveal."
+    else:
+        label = "Taking a seat..."
     if snap.me is not None and view is None:
         label = "Your dice appear when the game starts."
     elif snap.me is not None and not hand:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -76,7 +77,7 @@ def test_practice_in_tmux_shows_dice_a_bid_and_a_reveal(tmp_path: Path) -> None:
                     t.keys("Enter")
             elif "Current bid:" in screen:
                 seen["bid"] = screen
-            if "the reveal" in screen:
+            if re.search(r"Round \d+: the reveal", screen):
                 seen["reveal"] = screen
                 if "table" not in seen:
                     # The CPUs may settle round 1 before our turn: leave the reveal as a

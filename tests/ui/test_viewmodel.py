@@ -141,8 +141,11 @@ def test_hostile_names_become_harmless_text() -> None:
 
 
 def test_connecting_and_spectating() -> None:
-    assert table_model(Snapshot()).turn_line == "Connecting to the table..."
-    model = table_model(snap_of(bidding(), me=None))
+    connecting = table_model(Snapshot())
+    assert connecting.turn_line == "Connecting to the table..."
+    # A player still taking a seat is not told they are watching.
+    assert "watching" not in connecting.hand_label and "reveal" not in connecting.hand_label
+    model = table_model(snap_of(bidding(), me=None, watching=True))
     assert model.entry is None and model.hand == () and "watching" in model.hand_label
 
 
