@@ -97,6 +97,27 @@ def unposted(folder: Path, lines: list[bytes]) -> list[dict[str, Any]]:
     return out
 
 
+TIMEOUT_EVENTS = ("abort", "forced", "forfeit", "absent")
+
+
+def may_still_be_posted(message: dict[str, Any], state: TableState) -> bool:
+    """False for a message of an attempt or result the table has left: the host refuses or
+    drops it (SPEC §8), so it can never add a line to the log."""
+    if message["type"] in ("commit", "contribute"):
+        attempt = state.attempt
+        return attempt is not None and (attempt.round, attempt.attempt) == (
+            message["round"],
+            message["attempt"],
+        )
+    if message["type"] == "ack":
+        return (
+            state.phase == TablePhase.RESULT
+            and state.game is not None
+            and (state.game.round == message["round"])
+        )
+    return True
+
+
 def hand_bound(folder: Path, entries: list[dict[str, Any]], round_: int, seat: int) -> tuple:
     """The hand a seat's stored seed gives in a round's final attempt (SPEC §5.5).
 
@@ -225,8 +246,11 @@ async def walk_to(
         await settle(log, 0.25, 10)
         lines = AppendLog.read(log)
         state = replay_lines(lines)
-        assert state.phase != TablePhase.OVER, "the game ended first"
-        if want(state) and not unposted(folder, lines):
+        in_flight = [m for m in unposted(folder, lines) if may_still_be_posted(m, state)]
+        if state.phase == TablePhase.OVER:
+            timeouts = [body(e) for e in map(decode, lines) if kind(e) in TIMEOUT_EVENTS]
+            raise AssertionError(f"the game ended first; timeouts {timeouts}, unposted {in_flight}")
+        if want(state) and not in_flight:
             return len(lines), state
         await one_move(proc, folder / "sent.jsonl")
     raise AssertionError(f"the table never came to rest where wanted in {steps} moves")
