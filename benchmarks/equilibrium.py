@@ -25,8 +25,11 @@ playing the other seat wins against it: 0 for an equilibrium. `hard`'s policy is
 from p2pdice.bots.hard.hard_policy at every information set (its exact mixed move, bluffs
 included) through the same SeatView a game gives it, with and without its solved endgame.
 
-Two dice each (24 bids, 2^24 public bid sequences, 21 hands per player) is far too big for
-this pure-Python solver and is not attempted.
+`--two-dice` adds the round with **two dice each** in classic: 20 bids, so 2^20 (1,048,576)
+public bid sequences and 21 hands a player, solved by the numpy CFR+ of
+benchmarks/cfr_arrays.py (about 5 s an iteration here), with `hard`'s exploitability read
+the same way at every information set its own play reaches. Natural with two dice each
+(24 bids, 2^24 sequences) needs some 20 GB of arrays and is not attempted.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import argparse
 import json
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from p2pdice.bots.cfr import (
     ENDGAME_MODES,
@@ -51,8 +55,11 @@ from p2pdice.bots.cfr import (
     table_policy,
 )
 from p2pdice.core.game import Challenge, ExactCall, Phase, PlacedBid
-from p2pdice.core.rules import Rules
+from p2pdice.core.rules import Rules, preset
 from p2pdice.core.view import SeatView
+
+if TYPE_CHECKING:  # numpy, which cfr_arrays needs, is only needed for --two-dice
+    from benchmarks.cfr_arrays import ArrayGame, HandPolicy
 
 
 def bot_policy(game: Game, rules: Rules, decide_distribution) -> Policy:
@@ -93,6 +100,75 @@ def bot_policy(game: Game, rules: Rules, decide_distribution) -> Policy:
     return policy
 
 
+def bot_hand_policy(game: ArrayGame, rules: Rules, decide_distribution) -> HandPolicy:
+    """A bot's exact mixed move at every information set of a several-dice `game`, through a
+    real SeatView of the first round of a table that starts with that many dice."""
+    index = {bid: i for i, bid in enumerate(game.bids)}
+    dice = len(game.hands[0])
+
+    def policy(player: int, hand: tuple[int, ...], history: tuple[int, ...]) -> list[float]:
+        view = SeatView(
+            seat=player,
+            rules=rules,
+            hand=hand,
+            dice=(dice, dice),
+            round=1,
+            phase=Phase.BIDDING,
+            starter=0,
+            turn=player,
+            bids=tuple(PlacedBid(i % 2, game.bids[b]) for i, b in enumerate(history)),
+            palifico_round=False,
+            results=(),
+            ranking=(),
+            next_starter=None,
+        )
+        after = history[-1] + 1 if history else 0
+        row = [0.0] * (len(game.bids) - after + (1 if history else 0))
+        for chance, action in decide_distribution(view):
+            if isinstance(action, (Challenge, ExactCall)):
+                row[-1] += chance  # exact calls are off in classic
+            else:
+                row[index[action.bid] - after] += chance
+        return row
+
+    return policy
+
+
+def two_dice(iterations: int) -> dict[str, float]:
+    """Classic, heads-up, two dice each, one round: CFR+ value and hard's exploitability."""
+    from benchmarks import cfr_arrays
+    from p2pdice.bots.hard import hard_policy
+
+    rules = preset("classic", seats=2).with_options(starting_dice=2)
+    game = cfr_arrays.array_game(rules, 2)
+    tree = cfr_arrays.Tree(game)
+    started = time.perf_counter()
+    solver = cfr_arrays.CfrPlus(tree)
+    solver.iterate(iterations)
+    average = solver.average()
+    row = {
+        "iterations": iterations,
+        "sequences": tree.nodes,
+        "value": cfr_arrays.value(tree, average),
+        "cfr_exploitability": cfr_arrays.exploitability(tree, average),
+        "seconds": time.perf_counter() - started,
+    }
+    policy = bot_hand_policy(game, rules, hard_policy)
+    wins = []
+    for seat in (0, 1):
+        strategy, reads = cfr_arrays.policy_strategy(tree, policy, seat)
+        wins.append(cfr_arrays.best_response(tree, strategy, 1 - seat))
+        row[f"hard_seat{seat}_information_sets"] = reads
+        row[f"best_response_against_hard_seat{seat}"] = wins[-1]
+        # hard against the equilibrium itself, in hard's own payoff (the value is the most
+        # a seat can be sure of; what hard gets short of it is what it gives away).
+        pair = (strategy, average) if seat == 0 else (average, strategy)
+        opener = cfr_arrays.value(tree, cfr_arrays.mixed(tree, *pair))
+        row[f"hard_seat{seat}_against_equilibrium"] = opener if seat == 0 else -opener
+    row["hard_exploitability"] = sum(wins) / 2
+    return row
+
+
 def write_table(path: str, iterations: int) -> dict[str, float]:
     """Solve the 1-die heads-up endgame of every mode hard plays from a table; write bots/endgame.py."""
     tables = {}
@@ -130,6 +206,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=400, help="CFR+ iterations per game")
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
+        "--two-dice",
+        type=int,
+        metavar="N",
+        default=0,
+        help="also solve classic with two dice each, N CFR+ iterations (needs numpy; ~5 s each)",
+    )
+    parser.add_argument(
         "--write-table",
         metavar="PATH",
         help="solve the endgames and write hard's table there (p2pdice/bots/endgame.py)",
@@ -160,6 +243,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             row["hard_heuristics_exploitability"] = exploitability(game, heuristic)
         figures[name] = row
+    if args.two_dice:
+        figures["classic_two_dice"] = two_dice(args.two_dice)
     if args.json:
         print(json.dumps(figures, sort_keys=True))
     else:

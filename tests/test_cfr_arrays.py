@@ -1,0 +1,121 @@
+"""The numpy CFR+ of benchmarks/cfr_arrays.py: known values, agreement with the plain-Python
+solver of p2pdice/bots/cfr.py on a several-dice game, and exact best responses."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+import sys
+
+import pytest
+
+from benchmarks.cfr_arrays import (
+    ArrayGame,
+    CfrPlus,
+    Strategy,
+    Tree,
+    array_game,
+    best_response,
+    exploitability,
+    plain_array_game,
+    policy_strategy,
+    value,
+    zeros,
+)
+from p2pdice.bots.cfr import Game, Solver, ours, p2pdice_game
+from p2pdice.bots.cfr import expected_value as plain_value
+from p2pdice.bots.cfr import exploitability as plain_exploitability
+from p2pdice.core.rules import preset
+
+
+def solved(game: ArrayGame, iterations: int) -> tuple[Tree, Strategy]:
+    tree = Tree(game)
+    solver = CfrPlus(tree)
+    solver.iterate(iterations)
+    return tree, solver.average()
+
+
+@pytest.mark.parametrize(("sides", "known"), [(3, -1 / 9), (4, -1 / 8)])
+def test_the_1_die_no_wild_values(sides: int, known: float) -> None:
+    tree, average = solved(plain_array_game(1, sides), 200)
+    gap = exploitability(tree, average)
+    assert gap < 0.002
+    assert value(tree, average) == pytest.approx(known, abs=2 * gap + 1e-3)
+
+
+def test_our_classic_1_die_game_has_the_joker_value() -> None:
+    # -7/327: thomasahle/snyd's "joker" game, which is our classic with one die each.
+    tree, average = solved(array_game(ours("classic"), 1), 200)
+    assert len(tree.game.bids) == len(p2pdice_game(ours("classic")).bids) == 10
+    assert value(tree, average) == pytest.approx(-7 / 327, abs=2e-3)
+
+
+def _plain_solve(game: Game, iterations: int) -> tuple[Solver, float, float]:
+    solver = Solver(game)
+    solver.iterate(iterations)
+    policy = solver.average_policy()
+    return solver, plain_value(game, policy, policy), plain_exploitability(game, policy)
+
+
+def test_two_dice_each_agrees_with_the_plain_solver_over_ordered_rolls() -> None:
+    # The plain solver takes each private state as equally likely, so it gets the ordered
+    # rolls (4 of them); the array solver the multisets (3) with their chances.
+    arrays = plain_array_game(2, 2)
+    rolls = tuple(itertools.product((1, 2), repeat=2))
+    plain = Game(
+        name="2 dice each, 2 faces",
+        faces=rolls,
+        bids=arrays.bids,
+        successors=lambda last: tuple(range(0 if last is None else last + 1, len(arrays.bids))),
+        bid_holds=lambda bid, a, b: sum(d == bid.face for d in a + b) >= bid.quantity,
+    )
+    _, reference, plain_gap = _plain_solve(plain, 300)
+    tree, average = solved(arrays, 300)
+    gap = exploitability(tree, average)
+    assert tree.nodes == 2 ** len(arrays.bids)
+    assert gap < 0.005 and plain_gap < 0.005
+    assert value(tree, average) == pytest.approx(reference, abs=gap + plain_gap + 1e-3)
+
+
+def test_a_best_response_to_a_caller_bids_what_it_holds() -> None:
+    # Seat 1 calls every bid: the opener bids one of its own face and always wins.
+    tree = Tree(plain_array_game(1, 3))
+
+    def always_calls(player: int, hand: tuple[int, ...], history: tuple[int, ...]) -> list[float]:
+        moves = len(tree.game.bids) - 1 - history[-1]
+        return [0.0] * moves + [1.0]
+
+    caller, reads = policy_strategy(tree, always_calls, 1)
+    assert best_response(tree, caller, 0) == pytest.approx(1.0)
+    # It is read only where play can reach: after each of the 6 opening bids, per die.
+    assert reads == 6 * 3
+
+
+def test_reading_a_uniform_policy_gives_the_uniform_strategy() -> None:
+    tree = Tree(array_game(ours("natural"), 1))
+    uniform = Strategy.from_weights(tree, *zeros(tree))
+
+    def even(player: int, hand: tuple[int, ...], history: tuple[int, ...]) -> list[float]:
+        after = history[-1] + 1 if history else 0
+        moves = len(tree.game.bids) - after + (1 if history else 0)
+        return [1.0 / moves] * moves
+
+    for seat in (0, 1):
+        read, _ = policy_strategy(tree, even, seat)
+        assert best_response(tree, read, 1 - seat) == pytest.approx(
+            best_response(tree, uniform, 1 - seat)
+        )
+
+
+def test_the_classic_two_dice_tree_and_perudos_refusal() -> None:
+    game = array_game(preset("classic", seats=2).with_options(starting_dice=2), 2)
+    assert len(game.bids) == 20 and len(game.hands) == 21
+    assert game.chance.sum() == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="later bids"):
+        array_game(preset("perudo", seats=2).with_options(starting_dice=2), 2)
+
+
+def test_the_package_never_imports_numpy() -> None:
+    code = "import sys, p2pdice.bots.hard, p2pdice.cli; print('numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
