@@ -27,7 +27,7 @@ included) through the same SeatView a game gives it, with and without its solved
 
 `--two-dice` adds the round with **two dice each** in classic: 20 bids, so 2^20 (1,048,576)
 public bid sequences and 21 hands a player, solved by the numpy CFR+ of
-benchmarks/cfr_arrays.py (about 5 s an iteration here), with `hard`'s exploitability read
+benchmarks/cfr_arrays.py (about 4 s an iteration here), with `hard`'s exploitability read
 the same way at every information set its own play reaches. Natural with two dice each
 (24 bids, 2^24 sequences) needs some 20 GB of arrays and is not attempted.
 """
@@ -210,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=int,
         metavar="N",
         default=0,
-        help="also solve classic with two dice each, N CFR+ iterations (needs numpy; ~5 s each)",
+        help="also solve classic with two dice each, N CFR+ iterations (needs numpy; ~4 s each)",
     )
     parser.add_argument(
         "--write-table",

@@ -22,10 +22,15 @@ from benchmarks.cfr_arrays import (
     value,
     zeros,
 )
+from benchmarks.equilibrium import bot_hand_policy
 from p2pdice.bots.cfr import Game, Solver, ours, p2pdice_game
 from p2pdice.bots.cfr import expected_value as plain_value
 from p2pdice.bots.cfr import exploitability as plain_exploitability
+from p2pdice.bots.hard import hard_policy
+from p2pdice.core.bids import Bid
+from p2pdice.core.game import Challenge, PlacedBid
 from p2pdice.core.rules import preset
+from tests.support.views import bidding_view
 
 
 def solved(game: ArrayGame, iterations: int) -> tuple[Tree, Strategy]:
@@ -119,3 +124,30 @@ def test_the_package_never_imports_numpy() -> None:
     code = "import sys, p2pdice.bots.hard, p2pdice.cli; print('numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_hards_two_dice_move_is_read_into_the_right_columns() -> None:
+    rules = preset("classic", seats=2).with_options(starting_dice=2)
+    game = array_game(rules, 2)
+    policy = bot_hand_policy(game, rules, hard_policy)
+    opening, top = game.bids.index(Bid(1, 2)), game.bids.index(Bid(4, 6))
+    cases = [((3, 4), ()), ((3, 4), (opening,)), ((5, 5), (opening,)), ((3, 4), (opening, top))]
+    for hand, history in cases:
+        row = policy(len(history) % 2, hand, history)
+        after = history[-1] + 1 if history else 0
+        assert len(row) == len(game.bids) - after + (1 if history else 0)
+        assert sum(row) == pytest.approx(1.0)
+        view = bidding_view(
+            rules,
+            hand,
+            (2, 2),
+            tuple(PlacedBid(i % 2, game.bids[b]) for i, b in enumerate(history)),
+            seat=len(history) % 2,
+        )
+        named: dict[int | str, float] = {}
+        for c, a in hard_policy(view):  # a bluff may name the best move too: chances add
+            key = "liar" if isinstance(a, Challenge) else game.bids.index(a.bid) - after
+            named[key] = named.get(key, 0.0) + c
+        read = {k if k < len(row) - bool(history) else "liar": c for k, c in enumerate(row) if c}
+        assert read == pytest.approx(named)
+    assert read == {"liar": 1.0}  # nothing is above 4 x 6s: hard calls it
