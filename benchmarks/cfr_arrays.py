@@ -143,19 +143,20 @@ class Tree:
 
     def child_sum(self, d: int, values: np.ndarray) -> np.ndarray:
         """Per node of level d, the sum of `values` (rows of level d+1) over its children."""
-        counts = self.children[d]
-        out = np.zeros((len(counts), values.shape[1]))
-        some = counts > 0
-        if values.shape[0]:
-            out[some] = np.add.reduceat(values, self.first_child[d][some], axis=0)
-        return out
+        return self._over_children(d, values, np.add, 0.0)
 
     def child_max(self, d: int, values: np.ndarray) -> np.ndarray:
+        """Per node of level d, the largest of `values` over its children (-inf: none)."""
+        return self._over_children(d, values, np.maximum, -np.inf)
+
+    def _over_children(
+        self, d: int, values: np.ndarray, combine: np.ufunc, empty: float
+    ) -> np.ndarray:
         counts = self.children[d]
-        out = np.full((len(counts), values.shape[1]), -np.inf)
+        out = np.full((len(counts), values.shape[1]), empty)
         some = counts > 0
         if values.shape[0]:
-            out[some] = np.maximum.reduceat(values, self.first_child[d][some], axis=0)
+            out[some] = combine.reduceat(values, self.first_child[d][some], axis=0)
         return out
 
     def called(self, d: int, player: int, opponent_reach: np.ndarray) -> np.ndarray:

@@ -54,12 +54,35 @@ from p2pdice.bots.cfr import (
     strategy_table,
     table_policy,
 )
+from p2pdice.core.bids import Bid
 from p2pdice.core.game import Challenge, ExactCall, Phase, PlacedBid
 from p2pdice.core.rules import Rules, preset
 from p2pdice.core.view import SeatView
 
 if TYPE_CHECKING:  # numpy, which cfr_arrays needs, is only needed for --two-dice
     from benchmarks.cfr_arrays import ArrayGame, HandPolicy
+
+
+def heads_up_view(
+    rules: Rules, player: int, hand: tuple[int, ...], bids: tuple[Bid, ...]
+) -> SeatView:
+    """Round 1 of a heads-up table, the opener first, `player` to move after `bids` (the
+    view a bot gets there), each seat holding as many dice as `hand`."""
+    return SeatView(
+        seat=player,
+        rules=rules,
+        hand=hand,
+        dice=(len(hand), len(hand)),
+        round=1,
+        phase=Phase.BIDDING,
+        starter=0,
+        turn=player,
+        bids=tuple(PlacedBid(i % 2, bid) for i, bid in enumerate(bids)),
+        palifico_round=False,
+        results=(),
+        ranking=(),
+        next_starter=None,
+    )
 
 
 def bot_policy(game: Game, rules: Rules, decide_distribution) -> Policy:
@@ -71,21 +94,7 @@ def bot_policy(game: Game, rules: Rules, decide_distribution) -> Policy:
         got = cache.get(key)
         if got is not None:
             return got
-        view = SeatView(
-            seat=player,
-            rules=rules,
-            hand=(die,),
-            dice=(1, 1),
-            round=1,
-            phase=Phase.BIDDING,
-            starter=0,
-            turn=player,
-            bids=tuple(PlacedBid(i % 2, game.bids[b]) for i, b in enumerate(history)),
-            palifico_round=False,
-            results=(),
-            ranking=(),
-            next_starter=None,
-        )
+        view = heads_up_view(rules, player, (die,), tuple(game.bids[b] for b in history))
         actions = game.actions(history)
         index = {game.bids[a]: k for k, a in enumerate(actions) if a != LIAR}
         row = [0.0] * len(actions)
@@ -104,24 +113,9 @@ def bot_hand_policy(game: ArrayGame, rules: Rules, decide_distribution) -> HandP
     """A bot's exact mixed move at every information set of a several-dice `game`, through a
     real SeatView of the first round of a table that starts with that many dice."""
     index = {bid: i for i, bid in enumerate(game.bids)}
-    dice = len(game.hands[0])
 
     def policy(player: int, hand: tuple[int, ...], history: tuple[int, ...]) -> list[float]:
-        view = SeatView(
-            seat=player,
-            rules=rules,
-            hand=hand,
-            dice=(dice, dice),
-            round=1,
-            phase=Phase.BIDDING,
-            starter=0,
-            turn=player,
-            bids=tuple(PlacedBid(i % 2, game.bids[b]) for i, b in enumerate(history)),
-            palifico_round=False,
-            results=(),
-            ranking=(),
-            next_starter=None,
-        )
+        view = heads_up_view(rules, player, hand, tuple(game.bids[b] for b in history))
         after = history[-1] + 1 if history else 0
         row = [0.0] * (len(game.bids) - after + (1 if history else 0))
         for chance, action in decide_distribution(view):
