@@ -23,10 +23,10 @@ import time
 from collections.abc import Callable, Sequence
 
 from p2pdice.bots.registry import BOT_NAMES, Bot, load_bot
+from p2pdice.bots.sim import play_game
 from p2pdice.core.game import Action
 from p2pdice.core.rules import Rules, preset
 from p2pdice.core.view import SeatView
-from p2pdice.sim import play_game
 
 from .common import percentile
 

@@ -1,7 +1,7 @@
 """Where the time of one bid goes, step by step, without a profiler's distortion.
 
 Each step the host and a client do for one bid entry is timed on its own, in one process,
-on a bid taken from a real six-seat game (`p2pdice.protosim.LocalTable`): median
+on a bid taken from a real six-seat game (`p2pdice.bots.protosim.LocalTable`): median
 microseconds over many repetitions. This is the analysis behind docs/benchmarks.md (which
 steps are JSON, which are Ed25519, which are the table machine); the network and asyncio
 costs are in bid_latency's profile (`--profile`).
@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from p2pdice.bots.protosim import LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core.codec import decode, encode
 from p2pdice.core.messages import parse_message
@@ -26,7 +27,6 @@ from p2pdice.core.signing import verify_raw
 from p2pdice.core.table import Replayer, advance
 from p2pdice.core.transcript import build_entry, host_signature_ok, parse_entry, signed_part
 from p2pdice.net.frames import TO_CLIENT, TO_HOST, decode_frame, encode_frame
-from p2pdice.protosim import LocalTable
 
 from .common import per_call_us, stats
 

@@ -102,7 +102,7 @@ TARGETS = {2: 0.90, 4: 0.50}  #: hard's win rate against each style, by table si
 
 def gauntlet_line(style: str, mode: str, seats: int, *, games: int, seed: int) -> dict[str, object]:
     """hard as the first of `seats`, the rest `style`: hard's win rate and interval."""
-    from p2pdice.tournament import run_tournament
+    from p2pdice.bots.tournament import run_tournament
 
     rules = preset("classic", **GAUNTLET_MODES[mode]).with_options(seats=seats)  # type: ignore[arg-type]
     result = run_tournament(rules, ["hard"] + [style] * (seats - 1), games=games, seed=seed)

@@ -43,6 +43,7 @@ from typing import Any
 import aiohttp
 
 from p2pdice.bots.registry import load_bot
+from p2pdice.bots.sim import decide_safely
 from p2pdice.core.bids import Bid
 from p2pdice.core.game import Action, Challenge, Phase, PlaceBid, StartNextRound
 from p2pdice.core.peer import Applied, PeerOutput, Send
@@ -51,7 +52,6 @@ from p2pdice.core.table import TablePhase
 from p2pdice.core.view import SeatView
 from p2pdice.net.client import run_websocket
 from p2pdice.net.session import ClientSession
-from p2pdice.sim import decide_safely
 
 from .common import require_isolation
 

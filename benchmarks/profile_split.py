@@ -36,7 +36,7 @@ CATEGORIES: list[tuple[str, tuple[str, ...]]] = [
     ),
     (
         "p2pdice protocol logic",
-        ("p2pdice/core/", "p2pdice/bots/", "p2pdice/sim.py"),
+        ("p2pdice/core/", "p2pdice/bots/", "p2pdice/bots/sim.py"),
     ),
     ("p2pdice adapters (net, store)", ("p2pdice/net/", "p2pdice/store.py", "p2pdice/cmd_")),
     ("file writes", ("_io.", "posix.fsync", "posix.write", "BufferedWriter")),

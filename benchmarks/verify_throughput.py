@@ -2,7 +2,7 @@
 bound that Ed25519 alone sets.
 
 Transcripts of whole six-seat games (bot `medium`) are made in memory with
-`p2pdice.protosim.LocalTable`: a real HostTable and six real Peers, every entry signed. Each
+`p2pdice.bots.protosim.LocalTable`: a real HostTable and six real Peers, every entry signed. Each
 is then verified with `p2pdice.core.verify.verify_lines`, again and again; every run gives
 one sample of entries per second. Interleaved with those runs, in the same process, batches
 of raw `Ed25519PublicKey.verify` calls on 300-byte messages give samples of signatures per
@@ -25,11 +25,11 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from p2pdice.bots.protosim import LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core.rules import Rules
 from p2pdice.core.transcript import parse_entry
 from p2pdice.core.verify import messages_in, verify_lines
-from p2pdice.protosim import LocalTable
 
 from . import common
 from .common import figure, rate_stats

@@ -12,6 +12,7 @@ import copy
 import random
 from typing import Any
 
+from p2pdice.bots.protosim import LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core.codec import encode
 from p2pdice.core.errors import RemoteError
@@ -21,7 +22,6 @@ from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import TablePhase
 from p2pdice.net.frames import TO_HOST, decode_frame, encode_frame
-from p2pdice.protosim import LocalTable
 
 FRESH = "fuzz-connection"
 

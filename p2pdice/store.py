@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .cli_options import CliError
+from .cli.options import CliError
 from .core.codec import CodecError, decode, encode
 from .core.peer import Secrets
 from .core.signing import SigningKey

@@ -18,12 +18,12 @@ import json
 import random
 from pathlib import Path
 
+from p2pdice.bots.protosim import Faults, LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core.codec import encode
 from p2pdice.core.messages import Message
 from p2pdice.core.rules import Rules
 from p2pdice.core.verify import split_lines, verify_lines
-from p2pdice.protosim import Faults, LocalTable
 
 
 def main() -> None:
@@ -134,7 +134,7 @@ def main() -> None:
 
 
 def fault_games() -> list[tuple[str, str, LocalTable]]:
-    """Seeded games through `simulate --protocol`'s fault injector (p2pdice.protosim.Faults)."""
+    """Seeded games through `simulate --protocol`'s fault injector (p2pdice.bots.protosim.Faults)."""
     medium, easy, hard = load_bot("medium"), load_bot("easy"), load_bot("hard")
 
     def faulty(seed: int) -> LocalTable:

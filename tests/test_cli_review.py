@@ -16,8 +16,8 @@ import fuzz.__main__ as fuzz_main
 from benchmarks import bot_decisions, common, crypto
 from fuzz.targets import ClientTarget
 from p2pdice import cli
-from p2pdice.cli_options import CliError
-from p2pdice.cmd_common import load_saved_table, name_of, parse_cpu
+from p2pdice.cli.common import load_saved_table, name_of, parse_cpu
+from p2pdice.cli.options import CliError
 from p2pdice.core.errors import Reason
 from p2pdice.core.peer import Alarm
 from p2pdice.core.rules import Rules

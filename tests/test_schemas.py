@@ -30,6 +30,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from p2pdice.bots.protosim import LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core import shape
 from p2pdice.core.auth import auth_parts
@@ -47,7 +48,6 @@ from p2pdice.net.client import LocalClient
 from p2pdice.net.frames import TO_CLIENT, TO_HOST, decode_frame, encode_frame, error_frame
 from p2pdice.net.server import LocalLink, TableServer
 from p2pdice.net.session import ClientSession
-from p2pdice.protosim import LocalTable
 from tests.support.vectors import SCHEMAS
 
 BASE = "https://p2pdice.invalid/schemas/v1/"

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from ..bots.registry import Bot
-from ..cli_options import CliError
+from ..bots.sim import bot_due, bot_move
+from ..cli.options import CliError
 from ..core.codec import encode
 from ..core.errors import Reason, RemoteError
 from ..core.game import Action
@@ -34,7 +35,6 @@ from ..core.signing import SigningKey
 from ..core.table import TablePhase
 from ..core.transcript import Entry, parse_entry
 from ..core.view import SeatView
-from ..sim import bot_due, bot_move
 from ..store import ClientStore, SeatRecord, ends_a_round, new_secrets
 from .frames import MAX_FRAME, TO_CLIENT, decode_frame, encode_frame
 

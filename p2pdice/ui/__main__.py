@@ -8,9 +8,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .. import cmd_ui
-from ..cli_options import CliError
-from ..cmd_common import add_home_option
+from ..cli import ui as cmd_ui
+from ..cli.common import add_home_option
+from ..cli.options import CliError
 
 
 def main(argv: list[str] | None = None) -> int:

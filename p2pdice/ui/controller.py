@@ -27,7 +27,7 @@ from .text import safe_text
 from .viewmodel import USER_KINDS, EntryState, Snapshot, can_undo, choices_of, start_cursor
 
 if TYPE_CHECKING:  # the runtime pulls in aiohttp and zeroconf: loaded after the first frame
-    from .runtime import TableRuntime
+    from ..cli.runtime import TableRuntime
 
 log = logging.getLogger("p2pdice.ui")
 

@@ -25,7 +25,7 @@ from .state import Prompt
 from .text import safe_name, safe_text
 
 if TYPE_CHECKING:  # the runtime pulls in aiohttp and zeroconf: imported when a table opens
-    from .runtime import TableRuntime
+    from ..cli.runtime import TableRuntime
 
 log = logging.getLogger("p2pdice.ui")
 
@@ -33,7 +33,7 @@ PROBE_TIMEOUT = 1.5  #: seconds a host has to answer GET /tables
 
 
 def default_name() -> str:
-    from .runtime import default_name as login_name
+    from ..cli.runtime import default_name as login_name
 
     return login_name()
 
@@ -180,8 +180,8 @@ class LobbyActions:
         self.ui.prompt = Prompt(f"Resume which table? {listing}:", chosen, text="1")
 
     def resume(self, table_id: str) -> None:
-        from ..cli_options import CliError
-        from ..cmd_common import load_saved_table
+        from ..cli.common import load_saved_table
+        from ..cli.options import CliError
         from ..core.rules import Rules
 
         try:
@@ -192,7 +192,7 @@ class LobbyActions:
         player = self.ui.player_name or default_name()
 
         async def host() -> TableRuntime:
-            from .runtime import start_hosting
+            from ..cli.runtime import start_hosting
 
             runtime = await start_hosting(
                 self.home,
@@ -271,7 +271,7 @@ class LobbyActions:
         identity key proves it, the saved secrets give back the hand), asking nothing."""
         if not self._holds_seat(entry.table_id, entry.txt.get("hk", "")):
             return False
-        from .runtime import start_join
+        from ..cli.runtime import start_join
 
         name = self.ui.player_name or default_name()  # unused: the seat keeps its name
         self.open_table(
@@ -291,7 +291,7 @@ class LobbyActions:
         self, url: str, table_id: bytes | None, *, locked: bool, spectate: bool
     ) -> None:
         def with_password(name: str, password: str | None) -> None:
-            from .runtime import start_join
+            from ..cli.runtime import start_join
 
             self.open_table(
                 lambda: start_join(
@@ -384,7 +384,7 @@ class LobbyActions:
             self.c.say(form.error, error=True)
             return
         cpu = form.cpu()
-        from .runtime import start_hosting, start_pass_and_play, start_practice
+        from ..cli.runtime import start_hosting, start_pass_and_play, start_practice
 
         if form.kind == TableKind.PRACTICE:
             self.open_table(

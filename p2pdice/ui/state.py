@@ -12,7 +12,7 @@ from .text import ASCII, Glyphs
 from .viewmodel import EntryState
 
 if TYPE_CHECKING:
-    from .runtime import TableRuntime
+    from ..cli.runtime import TableRuntime
 
 
 @dataclass

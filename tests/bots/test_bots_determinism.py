@@ -8,10 +8,10 @@ import pytest
 
 from p2pdice.bots.names import STYLE_NAMES
 from p2pdice.bots.registry import BOT_NAMES, load_bot
+from p2pdice.bots.sim import play_game
+from p2pdice.bots.tournament import run_tournament
 from p2pdice.core.rules import preset
 from p2pdice.core.view import SeatView
-from p2pdice.sim import play_game
-from p2pdice.tournament import run_tournament
 
 
 def _views(seed: int) -> list[tuple[SeatView, int]]:

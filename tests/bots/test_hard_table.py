@@ -10,11 +10,11 @@ import pytest
 from p2pdice.bots import hard as hard_module
 from p2pdice.bots.belief import _history_weights, hand_space, hand_weights, match_column
 from p2pdice.bots.reads import UNREAD, OpponentRead
+from p2pdice.bots.tournament import run_tournament
 from p2pdice.core.bids import Bid
 from p2pdice.core.game import PlacedBid
 from p2pdice.core.rules import preset
 from p2pdice.core.view import SeatView
-from p2pdice.tournament import run_tournament
 from tests.support.views import bidding_view
 
 PERUDO4 = preset("perudo", seats=4)

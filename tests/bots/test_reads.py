@@ -8,10 +8,10 @@ import pytest
 
 from p2pdice.bots.reads import ANCHOR, HABIT_SHARPNESS, opponent_reads
 from p2pdice.bots.registry import load_bot
+from p2pdice.bots.sim import play_game
 from p2pdice.core.game import Action, RoundResult
 from p2pdice.core.rules import Rules, preset
 from p2pdice.core.view import SeatView
-from p2pdice.sim import play_game
 
 
 def _results_against(style: str, seed: int, rules: Rules | None = None) -> tuple[RoundResult, ...]:

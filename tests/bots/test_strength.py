@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from p2pdice.bots.tournament import run_tournament
 from p2pdice.core.rules import preset
-from p2pdice.tournament import run_tournament
 
 MODES = {
     "classic": preset("classic"),

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from p2pdice import cmd_tournament
 from p2pdice.bots.names import STYLE_NAMES
 from p2pdice.bots.registry import load_bot
+from p2pdice.cli import tournament as cmd_tournament
 from p2pdice.core.bids import Bid
 from p2pdice.core.game import Challenge, ExactCall, PlaceBid, PlacedBid
 from p2pdice.core.rules import Rules, preset

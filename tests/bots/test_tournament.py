@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from p2pdice import cmd_tournament
-from p2pdice.cli_options import CliError
+from p2pdice.bots.tournament import run_tournament, seating, wilson_interval
+from p2pdice.cli import tournament as cmd_tournament
+from p2pdice.cli.options import CliError
 from p2pdice.core.game import Action, Challenge, PlaceBid
 from p2pdice.core.rules import preset
 from p2pdice.core.view import SeatView
-from p2pdice.tournament import run_tournament, seating, wilson_interval
 
 
 class OpenLowThenCall:

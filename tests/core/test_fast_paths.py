@@ -118,9 +118,9 @@ def test_state_classes_are_what_frozen_replace_supports(cls) -> None:
 
 
 def test_frozen_replace_matches_dataclasses_replace_on_a_played_table() -> None:
+    from p2pdice.bots.protosim import LocalTable
     from p2pdice.bots.registry import load_bot
     from p2pdice.core.rules import Rules
-    from p2pdice.protosim import LocalTable
 
     table = LocalTable(
         Rules(seats=3), [load_bot("easy")] * 3, rng=random.Random(5), name="replace check"
@@ -170,10 +170,10 @@ def test_check_object_reports_what_the_full_check_reports(obj) -> None:
 
 
 def test_message_bodies_cut_from_entry_lines_are_their_canonical_encoding() -> None:
+    from p2pdice.bots.protosim import LocalTable
     from p2pdice.bots.registry import load_bot
     from p2pdice.core.rules import Rules
     from p2pdice.core.transcript import parse_entry
-    from p2pdice.protosim import LocalTable
 
     table = LocalTable(
         Rules(seats=4, exact_call=True), [load_bot("medium")] * 4, rng=random.Random(9)

@@ -1,6 +1,6 @@
 """Faults in the table state machine (issue 4 item 4; SPEC.md 7-8, RULES.md R4.1, rules-spec Faults).
 
-Every test drives the in-memory harness (`p2pdice.protosim.LocalTable`) deterministically:
+Every test drives the in-memory harness (`p2pdice.bots.protosim.LocalTable`) deterministically:
 messages are dropped or held with `on_send`, seats are disconnected and reconnected, and the
 fake clock jumps to the host's next deadline. Each test then checks the exact host events in
 the log (type, seat, reason), that the game still completes, that every connected peer holds
@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from p2pdice.bots.protosim import Conn, LocalTable
 from p2pdice.bots.registry import Bot, load_bot
 from p2pdice.core.bids import Bid, count_matching, legal_bids
 from p2pdice.core.errors import Reason
@@ -31,7 +32,6 @@ from p2pdice.core.table import Replayer, TableError, TablePhase, advance
 from p2pdice.core.transcript import Entry, build_entry, parse_entry
 from p2pdice.core.verify import Report, verify_lines
 from p2pdice.core.view import SeatView
-from p2pdice.protosim import Conn, LocalTable
 
 EASY = load_bot("easy")
 
@@ -1037,7 +1037,7 @@ def test_a_void_random_round_one_draws_the_replay_starter_again() -> None:
 
 
 def test_simulated_games_with_faults_are_seeded_verify_and_hit_every_fault(tmp_path) -> None:
-    from p2pdice.protosim import Faults, simulate_protocol
+    from p2pdice.bots.protosim import Faults, simulate_protocol
 
     rules = Rules(
         seats=3, starting_dice=2, turn_timer=30, undo=True, kind="practice", exact_call=True

@@ -153,7 +153,7 @@ def test_every_game_ends_with_one_winner_and_a_full_ranking(rules: Rules, seed: 
     import random
 
     from p2pdice.bots import load_bot
-    from p2pdice.sim import play_game
+    from p2pdice.bots.sim import play_game
 
     rng = random.Random(seed)
     bots = [load_bot(rng.choice(["easy", "medium"])) for _ in range(rules.seats)]

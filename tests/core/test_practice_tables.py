@@ -14,6 +14,7 @@ import random
 
 import pytest
 
+from p2pdice.bots.protosim import Conn, LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core.bids import Bid
 from p2pdice.core.errors import OptionError, Reason
@@ -23,7 +24,6 @@ from p2pdice.core.peer import Peer, Send
 from p2pdice.core.rules import Rules, TableKind
 from p2pdice.core.table import TablePhase
 from p2pdice.core.verify import Report, verify_lines
-from p2pdice.protosim import Conn, LocalTable
 
 EASY = load_bot("easy")
 

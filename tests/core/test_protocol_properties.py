@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from p2pdice.bots import BOT_NAMES, load_bot
+from p2pdice.bots.protosim import LocalTable
 from p2pdice.core.fairness import beacon, derive_dice, draw_starter
 from p2pdice.core.peer import Alarm, Peer
 from p2pdice.core.rules import Ones, Palifico, Rules, TableKind
@@ -24,7 +25,6 @@ from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import TablePhase
 from p2pdice.core.transcript import parse_entry
 from p2pdice.core.verify import verify_lines
-from p2pdice.protosim import LocalTable
 
 
 @st.composite

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from p2pdice.bots.protosim import LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core.bids import Bid
 from p2pdice.core.errors import Reason
@@ -14,7 +15,6 @@ from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.transcript import build_entry, parse_entry
 from p2pdice.core.verify import verify_lines
-from p2pdice.protosim import LocalTable
 from tests.support.cheats import Game
 
 

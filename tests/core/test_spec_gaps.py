@@ -8,6 +8,7 @@ from functools import cache
 
 import pytest
 
+from p2pdice.bots.protosim import LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core.errors import Reason
 from p2pdice.core.events import make_event
@@ -15,7 +16,6 @@ from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import Replayer, TableError, TablePhase, TableState, advance
 from p2pdice.core.verify import split_lines, verify_lines
-from p2pdice.protosim import LocalTable
 
 EASY = load_bot("easy")
 

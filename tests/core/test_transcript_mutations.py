@@ -23,10 +23,10 @@ from pathlib import Path
 import pytest
 
 from p2pdice.bots import load_bot
+from p2pdice.bots.protosim import LocalTable
 from p2pdice.core.errors import Reason
 from p2pdice.core.rules import Rules
 from p2pdice.core.verify import split_lines, verify_lines
-from p2pdice.protosim import LocalTable
 
 SEED = 20240604
 SWAPS_PER_FILE = 40

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
-from p2pdice.cmd_join import _join
+from p2pdice.cli.join import _join
 from p2pdice.core.codec import encode
 from p2pdice.core.rules import Rules
 

@@ -15,7 +15,7 @@ import time
 import unicodedata
 from pathlib import Path
 
-from p2pdice.cmd_common import load_saved_table
+from p2pdice.cli.common import load_saved_table
 from p2pdice.core.auth import GuessThrottle
 from p2pdice.core.codec import encode
 from p2pdice.core.errors import Reason

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
-from p2pdice.cmd_verify import verify_file
+from p2pdice.cli.verify import verify_file
 from p2pdice.core.errors import Reason
 from p2pdice.core.signing import SigningKey
 from p2pdice.net.client import Outcome, run_websocket

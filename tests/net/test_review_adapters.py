@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from p2pdice.cli_options import CliError
+from p2pdice.cli.options import CliError
 from p2pdice.core.errors import Reason
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey

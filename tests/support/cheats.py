@@ -1,6 +1,6 @@
 """Helpers for the cheat-detection suite: a protosim table with hooks to hold, forge and inject.
 
-A `Game` wraps `p2pdice.protosim.LocalTable`. Honest peers and an honest host play; a test
+A `Game` wraps `p2pdice.bots.protosim.LocalTable`. Honest peers and an honest host play; a test
 then plays the cheater's part by
 
 - holding some of what peers send (`hold`), so the table stops in a chosen phase with the
@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from p2pdice.bots import load_bot
+from p2pdice.bots.protosim import Conn, LocalTable
 from p2pdice.core.errors import Reason
 from p2pdice.core.host import Accepted, Output, Posted, Rejected
 from p2pdice.core.messages import Message, sign_message
@@ -34,7 +35,6 @@ from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import TablePhase
 from p2pdice.core.transcript import Entry, build_entry, parse_entry
 from p2pdice.core.verify import Report, verify_lines
-from p2pdice.protosim import Conn, LocalTable
 
 #: Counters far above anything an honest peer reaches in these short games, so a forged
 #: message never trips REPLAY unless a test wants it to.

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from p2pdice.cli.runtime import start_pass_and_play, start_practice
 from p2pdice.core.rules import Rules
 from p2pdice.core.verify import split_lines, verify_lines
-from p2pdice.ui.runtime import start_pass_and_play, start_practice
 from p2pdice.ui.viewmodel import start_cursor
 
 from .headless import headless

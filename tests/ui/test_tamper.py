@@ -6,12 +6,12 @@ import asyncio
 import json
 from pathlib import Path
 
+from p2pdice.cli.runtime import start_practice
 from p2pdice.core.messages import parse_message
 from p2pdice.core.rules import Rules
 from p2pdice.core.transcript import build_entry
 from p2pdice.ui.controller import Controller
 from p2pdice.ui.frame import render_screen
-from p2pdice.ui.runtime import start_practice
 from p2pdice.ui.screens import plain
 from p2pdice.ui.state import UiState
 

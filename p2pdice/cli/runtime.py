@@ -16,13 +16,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..cmd_common import CPU_THINK
 from ..core.rules import Rules
 from ..net.client import LocalClient, Outcome, run_websocket
 from ..net.hostapp import HostService, TableConfig
 from ..net.limits import clean_name
 from ..net.session import ClientSession
 from ..store import load_or_create_key
+from .common import CPU_THINK
 
 log = logging.getLogger("p2pdice.ui")
 

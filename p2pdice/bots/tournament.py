@@ -23,10 +23,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .bots.registry import Bot, load_bot
-from .core.game import Action, Challenge, ExactCall, PlaceBid
-from .core.rules import Rules
-from .core.view import SeatView
+from ..core.game import Action, Challenge, ExactCall, PlaceBid
+from ..core.rules import Rules
+from ..core.view import SeatView
+from .registry import Bot, load_bot
 from .sim import play_game
 
 Z95 = 1.959963984540054  #: the two-sided 95% normal quantile

@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .cli_options import CliError
-from .core.codec import CodecError, decode
-from .core.rules import Rules
-from .core.verify import Failure, Report, split_lines, verify_lines
+from ..core.codec import CodecError, decode
+from ..core.rules import Rules
+from ..core.verify import Failure, Report, split_lines, verify_lines
+from .options import CliError
 
 
 def load_mine(path: Path) -> list[dict[str, Any]]:
@@ -35,7 +35,7 @@ def verify_file(path: Path, *, partial: bool, mine: list[dict[str, Any]] | None)
         data = path.read_bytes()
     except OSError as err:
         report = Report()
-        from .core.errors import Reason
+        from ..core.errors import Reason
 
         report.failure = Failure(None, Reason.INTERNAL, f"cannot read the file: {err.strerror}")
         return report

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from .bots.registry import BotLoadError, load_bot
-from .cli_options import CliError, rules_from_args
-from .sim import simulate
+from ..bots.registry import BotLoadError, load_bot
+from ..bots.sim import simulate
+from .options import CliError, rules_from_args
 
 
 def bot_names_for_seats(text: str, seats: int) -> list[str]:
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if out:
         print(f"Rules: {rules.summary()}; players: {', '.join(labels)}")
     if args.protocol:
-        from .protosim import Faults, simulate_protocol
+        from ..bots.protosim import Faults, simulate_protocol
 
         summary = simulate_protocol(
             rules,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .core.errors import OptionError
-from .core.rules import (
+from ..core.errors import OptionError
+from ..core.rules import (
     GRACE_PERIOD_RANGE,
     PRESETS,
     TURN_TIMERS,

@@ -21,9 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .bots.registry import Bot
-from .core.game import PlaceBid, Undo
-from .core.host import (
+from ..core.game import PlaceBid, Undo
+from ..core.host import (
     Accepted,
     HostTable,
     NeedStandIn,
@@ -34,12 +33,13 @@ from .core.host import (
     Seated,
     sign_auth,
 )
-from .core.messages import Message
-from .core.pake import ENTROPY_BYTES, Binding, joiner_answer, password_verifier
-from .core.peer import Alarm, NeedSecrets, Peer, PeerOutput, Secrets, Send
-from .core.rules import Rules
-from .core.signing import SigningKey
-from .core.table import TablePhase
+from ..core.messages import Message
+from ..core.pake import ENTROPY_BYTES, Binding, joiner_answer, password_verifier
+from ..core.peer import Alarm, NeedSecrets, Peer, PeerOutput, Secrets, Send
+from ..core.rules import Rules
+from ..core.signing import SigningKey
+from ..core.table import TablePhase
+from .registry import Bot
 from .sim import Summary, bot_move
 
 Conn = int
@@ -289,7 +289,7 @@ class LocalTable:
 
     def _create_stand_in(self, seat_no: int) -> None:
         """A host-run CPU for an absent seat: registered first, so it hears every entry."""
-        from .bots.registry import load_bot
+        from .registry import load_bot
 
         conn = self._new_conn()
         peer = Peer(key=SigningKey(self.rng.randbytes(32)), seat=seat_no)
@@ -468,7 +468,7 @@ def simulate_protocol(
     import time
     from pathlib import Path
 
-    from .core.verify import verify_lines
+    from ..core.verify import verify_lines
 
     rng = random.Random(seed)
     summary = Summary(wins=[0] * rules.seats)

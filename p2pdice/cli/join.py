@@ -7,9 +7,8 @@ import json
 import random
 import sys
 
-from .bots.names import BOT_NAMES
-from .cli_options import CliError
-from .cmd_common import (
+from ..bots.names import BOT_NAMES
+from .common import (
     add_home_option,
     add_password_option,
     home_of,
@@ -17,6 +16,7 @@ from .cmd_common import (
     name_of,
     password_of,
 )
+from .options import CliError
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -65,7 +65,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 def run_browse(args: argparse.Namespace) -> int:
     import asyncio
 
-    from .net.discovery import browse_once
+    from ..net.discovery import browse_once
 
     tables = asyncio.run(browse_once(args.timeout))
     if args.json:
@@ -89,7 +89,7 @@ def say(text: str) -> None:
     come from the network: they pass through the terminal client's own cleaning (escape
     sequences such as OSC 52 clipboard writes and control characters removed), so a hostile
     host cannot steer the terminal or the log file this output goes to."""
-    from .ui.text import safe_text
+    from ..ui.text import safe_text
 
     print(safe_text(text, SAY_LIMIT), flush=True)
 
@@ -103,7 +103,7 @@ def after_game_alarms(session, *, complete: bool) -> list[str]:
     it stops: `verify` of the transcript with this seat's record of its sent messages (a
     message the host received and never posted or refused), and forfeits a host could use to
     re-roll hands (of its own CPU seats, whose silence it controls, or of this seat)."""
-    from .core.verify import verify_lines
+    from ..core.verify import verify_lines
 
     store, peer = session.store, session.peer
     if store is None or peer is None:
@@ -135,13 +135,13 @@ def after_game_alarms(session, *, complete: bool) -> list[str]:
 def run_join(args: argparse.Namespace) -> int:
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if args.bot is None and (interactive or not args.spectate):
-        from .cmd_ui import run_interactive_join
+        from .ui import run_interactive_join
 
         # The terminal client (it explains itself when there is no terminal).
         return run_interactive_join(args)
     import asyncio
 
-    from .bots.registry import BotLoadError, load_bot
+    from ..bots.registry import BotLoadError, load_bot
 
     bot = None
     if args.bot:
@@ -156,10 +156,10 @@ def run_join(args: argparse.Namespace) -> int:
 async def _join(args: argparse.Namespace, name: str, bot) -> int:
     import asyncio
 
-    from .net.client import Outcome, run_websocket
-    from .net.resolve import ResolveError, resolve
-    from .net.session import ClientSession
-    from .store import load_or_create_key
+    from ..net.client import Outcome, run_websocket
+    from ..net.resolve import ResolveError, resolve
+    from ..net.session import ClientSession
+    from ..store import load_or_create_key
 
     try:
         target = await resolve(args.table, timeout=args.timeout)
@@ -167,7 +167,7 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         raise CliError(str(err)) from None
     password = password_of(args)
     if target.locked and password is None:
-        from .cmd_ui import password_hint
+        from .ui import password_hint
 
         raise CliError(password_hint(repr(target.name)))
     home = home_of(args)

@@ -7,8 +7,8 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from . import __version__
-from .cli_options import CliError, add_rules_options
+from .. import __version__
+from .options import CliError, add_rules_options
 
 Runner = Callable[[argparse.Namespace], int]
 
@@ -21,13 +21,13 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _run_simulate(args: argparse.Namespace) -> int:
-    from .cmd_simulate import run
+    from .simulate import run
 
     return run(args)
 
 
 def _run_verify(args: argparse.Namespace) -> int:
-    from .cmd_verify import run
+    from .verify import run
 
     return run(args)
 
@@ -104,7 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
     ver.add_argument("--json", action="store_true", help="print a JSON report")
     ver.set_defaults(run=_run_verify)
 
-    from . import cmd_host, cmd_join, cmd_tournament, cmd_ui
+    from . import host as cmd_host
+    from . import join as cmd_join
+    from . import tournament as cmd_tournament
+    from . import ui as cmd_ui
 
     cmd_ui.add_parsers(sub)
     cmd_host.add_parser(sub)
@@ -119,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run: Runner | None = getattr(args, "run", None)
     if run is None:
         if sys.stdin.isatty() and sys.stdout.isatty():
-            from .cmd_ui import run_lobby
+            from .ui import run_lobby
 
             run = run_lobby  # `p2pdice` alone opens the lobby
         else:

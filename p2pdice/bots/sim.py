@@ -2,7 +2,7 @@
 
 Hands are rolled here, outside the core, from a seeded random.Random, so the same seed gives
 the same games. `--protocol` runs the same games through the fairness protocol instead
-(see p2pdice.protosim).
+(see p2pdice.bots.protosim).
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .bots.registry import Bot
-from .core.describe import bid_words, hand_text, outcome_line
-from .core.game import (
+from ..core.describe import bid_words, hand_text, outcome_line
+from ..core.game import (
     Action,
     Challenge,
     Deal,
@@ -28,10 +27,11 @@ from .core.game import (
     blind_action,
     new_game,
 )
-from .core.peer import Peer
-from .core.rules import Rules
-from .core.table import TablePhase
-from .core.view import seat_view
+from ..core.peer import Peer
+from ..core.rules import Rules
+from ..core.table import TablePhase
+from ..core.view import seat_view
+from .registry import Bot
 
 Printer = Callable[[str], None]
 

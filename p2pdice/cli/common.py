@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .bots.names import BOT_NAMES
-from .cli_options import CliError
+from ..bots.names import BOT_NAMES
+from .options import CliError
 
 
 def add_home_option(parser: argparse.ArgumentParser) -> None:
@@ -53,7 +53,7 @@ def add_password_option(parser: argparse.ArgumentParser) -> None:
 
 
 def home_of(args: argparse.Namespace) -> Path:
-    from .store import data_dir
+    from ..store import data_dir
 
     home = data_dir(getattr(args, "home", None))
     try:
@@ -82,7 +82,7 @@ def password_of(args: argparse.Namespace) -> str | None:
 
 def name_of(text: str | None, flag: str = "--name") -> str:
     """`text` without control characters (as the network would clean it); never empty."""
-    from .net.limits import clean_name
+    from ..net.limits import clean_name
 
     name = clean_name(text or "")
     if not name:
@@ -92,7 +92,7 @@ def name_of(text: str | None, flag: str = "--name") -> str:
 
 def person_name_of(text: str | None, flag: str = "--name") -> str:
     """A person's name: as `name_of`, and not in the form kept for CPU seats (SPEC.md 10.5)."""
-    from .core.names import reserved_for_cpu
+    from ..core.names import reserved_for_cpu
 
     name = name_of(text, flag)
     if reserved_for_cpu(name):
@@ -116,7 +116,7 @@ def parse_cpu(text: str | None, *, seats: int | None = None) -> tuple[int, str]:
     if n < 0:
         raise CliError("--cpu: the number of CPU players cannot be negative")
     if level not in BOT_NAMES:
-        from .bots.registry import BotLoadError, load_bot
+        from ..bots.registry import BotLoadError, load_bot
 
         try:
             load_bot(level)
@@ -140,7 +140,7 @@ class SavedTable:
 def load_saved_table(home: Path, table_id: str) -> SavedTable:
     """The log and table.json of a table this machine hosted, or a CliError naming the file
     (or saying that another program hosts that table right now)."""
-    from .store import AppendLog, HostLock
+    from ..store import AppendLog, HostLock
 
     folder = home / "hosted" / table_id
     if folder.is_dir() and HostLock.held(folder):

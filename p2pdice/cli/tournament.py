@@ -6,8 +6,8 @@ import argparse
 import json
 import os
 
-from .bots.names import BOT_NAMES, STYLE_NAMES
-from .cli_options import CliError, add_rules_options, rules_from_args
+from ..bots.names import BOT_NAMES, STYLE_NAMES
+from .options import CliError, add_rules_options, rules_from_args
 
 MAX_JOBS = 64
 
@@ -71,14 +71,14 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.jobs <= MAX_JOBS:
         raise CliError(f"--jobs: from 1 to {MAX_JOBS} (this machine has {os.cpu_count()} cores)")
     rules = rules_from_args(args, seats=len(names))
-    from .bots.registry import BotLoadError, load_bot
+    from ..bots.registry import BotLoadError, load_bot
 
     for name in dict.fromkeys(names):
         try:
             load_bot(name)
         except BotLoadError as err:
             raise CliError(f"--bots: {err}") from None
-    from .tournament import run_tournament  # the engine and the bots load only when needed
+    from ..bots.tournament import run_tournament  # the engine and the bots load only when needed
 
     result = run_tournament(rules, names, games=args.games, seed=args.seed, jobs=args.jobs)
     if args.json:

@@ -10,9 +10,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .bots.names import BOT_NAMES
-from .cli_options import CliError, add_rules_options, rules_from_args
-from .cmd_common import (
+from ..bots.names import BOT_NAMES
+from .common import (
     add_cpu_think_option,
     add_home_option,
     cpu_think_of,
@@ -23,6 +22,7 @@ from .cmd_common import (
     password_of,
     person_name_of,
 )
+from .options import CliError, add_rules_options, rules_from_args
 
 _LEVELS_HELP = ", ".join(f"{n} (default)" if n == "medium" else n for n in BOT_NAMES)
 
@@ -110,7 +110,7 @@ def run_practice(args: argparse.Namespace) -> int:
 
     def setup(c, lobby) -> None:
         def open_():  # imported here, after the first frame is on screen (aiohttp is heavy)
-            from .ui.runtime import start_practice
+            from .runtime import start_practice
 
             return start_practice(
                 home, rules, [level] * cpu, args.humans, name=args.name, cpu_think=think
@@ -122,7 +122,7 @@ def run_practice(args: argparse.Namespace) -> int:
 
 
 def run_pass_and_play(args: argparse.Namespace) -> int:
-    from .net.limits import clean_name
+    from ..net.limits import clean_name
 
     players = [clean_name(p) for p in args.players.split(",") if clean_name(p)]
     if not players:
@@ -138,7 +138,7 @@ def run_pass_and_play(args: argparse.Namespace) -> int:
 
     def setup(c, lobby) -> None:
         def open_():  # imported after the first frame is on screen
-            from .ui.runtime import start_pass_and_play
+            from .runtime import start_pass_and_play
 
             return start_pass_and_play(home, rules, players, [level] * cpu, cpu_think=think)
 
@@ -178,7 +178,7 @@ def run_interactive_join(args: argparse.Namespace) -> int:
     # we were not given, is one line and exit status 2, not a screen to quit from.
     import asyncio
 
-    from .net.resolve import ResolveError, resolve
+    from ..net.resolve import ResolveError, resolve
 
     print(f"looking for {args.table}...", flush=True)
     try:
@@ -189,7 +189,7 @@ def run_interactive_join(args: argparse.Namespace) -> int:
         raise CliError(password_hint(repr(target.name)))
 
     def setup(c, lobby) -> None:
-        from .ui.runtime import default_name, start_join
+        from .runtime import default_name, start_join
 
         async def open_() -> Any:
             return await start_join(
@@ -230,8 +230,8 @@ def run_interactive_host(args: argparse.Namespace) -> int:
     think = cpu_think_of(args)
 
     def setup(c, lobby) -> None:
-        from .ui.lobby import joining_hint
-        from .ui.runtime import default_name, start_hosting
+        from ..ui.lobby import joining_hint
+        from .runtime import default_name, start_hosting
 
         async def open_() -> Any:
             runtime = await start_hosting(
@@ -267,7 +267,7 @@ def _run(home: Path, setup, *, browse: bool = False) -> int:
     _need_terminal()
     import asyncio
 
-    from .ui.app import quiet_logging, run_app
+    from ..ui.app import quiet_logging, run_app
 
     quiet_logging(home)
     return asyncio.run(run_app(home, setup, browse=browse))

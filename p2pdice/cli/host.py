@@ -6,9 +6,8 @@ import argparse
 import json
 import logging
 
-from .bots.names import BOT_NAMES
-from .cli_options import CliError, add_rules_options, rules_from_args
-from .cmd_common import (
+from ..bots.names import BOT_NAMES
+from .common import (
     add_cpu_think_option,
     add_home_option,
     add_password_option,
@@ -20,6 +19,7 @@ from .cmd_common import (
     parse_cpu,
     password_of,
 )
+from .options import CliError, add_rules_options, rules_from_args
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     if args.headless and args.player is not None:
         raise CliError("--player: a --headless host does not play (leave out --headless to play)")
     if not args.headless:
-        from .cmd_ui import run_interactive_host
+        from .ui import run_interactive_host
 
         return run_interactive_host(args)  # host and play here, in the terminal client
     import asyncio
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
 async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> int:
     import asyncio
 
-    from .net.hostapp import HostService, TableConfig
+    from ..net.hostapp import HostService, TableConfig
 
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     home = home_of(args)
@@ -124,7 +124,7 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
         name, cpu, password = saved.name, saved.cpu, None
         # Players' clients keep retrying the old address: listen there again if it is free.
         port = port or saved.port
-    from .net.server import Limits
+    from ..net.server import Limits
 
     service = HostService(
         home=home,

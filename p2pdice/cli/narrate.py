@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .core.describe import outcome_line
-from .core.fairness import comparison_code
-from .core.table import TableState
+from ..core.describe import outcome_line
+from ..core.fairness import comparison_code
+from ..core.table import TableState
 
 
 class Narrator:
