@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .cli.options import CliError
 from .core.codec import CodecError, decode, encode
+from .core.errors import UserError
 from .core.peer import Secrets
 from .core.signing import SigningKey
 from .core.transcript import Entry
@@ -77,7 +77,7 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-class CorruptFile(CliError):
+class CorruptFile(UserError):
     """A file this program wrote cannot be read back; the message names it (and the command
     prints it as a one-line error, not a traceback)."""
 
@@ -113,7 +113,7 @@ def new_secrets() -> Secrets:
     )
 
 
-class LinkRefused(CliError):
+class LinkRefused(UserError):
     """A file of the data folder is a symbolic link: never followed, so a link planted there
     cannot make this program write (or read its logs) elsewhere."""
 
@@ -306,7 +306,7 @@ class ClientStore:
                 log.close()
 
 
-class TableBusy(CliError):
+class TableBusy(UserError):
     """Another program on this machine is hosting that table right now."""
 
 

@@ -8,7 +8,8 @@ import sys
 from collections.abc import Callable, Sequence
 
 from .. import __version__
-from .options import CliError, add_rules_options
+from ..core.errors import UserError
+from .options import add_rules_options
 
 Runner = Callable[[argparse.Namespace], int]
 
@@ -130,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
     try:
         return run(args)
-    except CliError as err:
+    except UserError as err:
         print(f"p2pdice {args.command}: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

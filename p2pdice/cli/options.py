@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..core.errors import OptionError
+from ..core.errors import OptionError, UserError
 from ..core.rules import (
     GRACE_PERIOD_RANGE,
     PRESETS,
@@ -19,8 +19,8 @@ from ..core.rules import (
 )
 
 
-class CliError(Exception):
-    """A one-line error for the user; the command exits with status 2."""
+class CliError(UserError):
+    """A bad command line: the command exits with status 2."""
 
 
 def add_rules_options(parser: argparse.ArgumentParser, *, seats_flag: str = "--seats") -> None:

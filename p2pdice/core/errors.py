@@ -98,6 +98,12 @@ class LocalError(P2PDiceError):
     """This program misused the API."""
 
 
+class UserError(Exception):
+    """A one-line message for the person at the keyboard: a bad flag, a file that cannot be
+    read, a table that is busy. Any layer may raise it; the command line prints it and exits
+    with status 2, the terminal client shows it on the status line."""
+
+
 class RuleError(RemoteError):
     """An action that the rules of the table do not allow."""
 

@@ -22,9 +22,8 @@ from typing import Any
 
 from ..bots.registry import Bot
 from ..bots.sim import bot_due, bot_move
-from ..cli.options import CliError
 from ..core.codec import encode
-from ..core.errors import Reason, RemoteError
+from ..core.errors import Reason, RemoteError, UserError
 from ..core.game import Action
 from ..core.host import sign_auth
 from ..core.messages import parse_message
@@ -203,7 +202,7 @@ class ClientSession:
         without its records, which would stall the table at the next commitment."""
         try:
             write(*args)
-        except (OSError, CliError) as err:
+        except (OSError, UserError) as err:
             detail = f"could not save {what}: {err}; this seat stops"
             log.error("%s %s: %s", "host-run seat" if self.host_run else "seat", self.name, detail)
             self.fatal = (Reason.INTERNAL, detail)

@@ -10,7 +10,7 @@ import sys
 
 from ..cli import ui as cmd_ui
 from ..cli.common import add_home_option
-from ..cli.options import CliError
+from ..core.errors import UserError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "run", None) is None:
             return cmd_ui.run_lobby(args)
         return args.run(args)
-    except CliError as err:
+    except UserError as err:
         print(f"p2pdice: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

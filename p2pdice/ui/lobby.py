@@ -181,12 +181,12 @@ class LobbyActions:
 
     def resume(self, table_id: str) -> None:
         from ..cli.common import load_saved_table
-        from ..cli.options import CliError
+        from ..core.errors import UserError
         from ..core.rules import Rules
 
         try:
             saved = load_saved_table(self.home, table_id)
-        except CliError as err:
+        except UserError as err:
             self.c.say(safe_text(err, 200), error=True)
             return
         player = self.ui.player_name or default_name()
