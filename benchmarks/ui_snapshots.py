@@ -24,7 +24,7 @@ import contextlib
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +40,6 @@ class Counter:
 
     builds: int = 0
     updates: int = 0
-    _restore: list[Callable[[], None]] = field(default_factory=list)
 
     def reset(self) -> None:
         self.builds = self.updates = 0
@@ -60,10 +59,13 @@ def counting_snapshots() -> Iterator[Counter]:
         return original(*args, **kwargs)
 
     holders = [snapshot_module]
-    for name, module in list(sys.modules.items()):
-        if name.startswith(p2pdice.ui.__name__ + ".") and module is not snapshot_module:
-            if getattr(module, "snapshot", None) is original:
-                holders.append(module)
+    holders += [
+        module
+        for name, module in list(sys.modules.items())
+        if name.startswith(p2pdice.ui.__name__ + ".")
+        and module is not snapshot_module
+        and getattr(module, "snapshot", None) is original
+    ]
     for module in holders:
         module.snapshot = counted  # type: ignore[attr-defined]
     try:
