@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..core.rules import Rules
 from ..net.client import LocalClient, Outcome, run_websocket
@@ -22,6 +23,7 @@ from ..net.hostapp import HostService, TableConfig
 from ..net.limits import clean_name
 from ..net.session import ClientSession
 from ..store import load_or_create_key
+from ..ui.ports import TableSession
 from .common import CPU_THINK
 
 log = logging.getLogger("p2pdice.ui")
@@ -46,6 +48,7 @@ class TableRuntime:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     #: A new table with the same settings and people (the rematch key at game over).
     rematch: Callable[[], Awaitable[TableRuntime]] | None = None
+    hint: str = ""  #: for the message line once the table is open (where others join)
 
     @property
     def outcome(self) -> str | None:
@@ -53,7 +56,7 @@ class TableRuntime:
             return None
         return self.link.result() if self.link.exception() is None else Outcome.GAVE_UP
 
-    def link_state(self, session: ClientSession) -> str:
+    def link_state(self, session: TableSession) -> str:
         if self.link is not None and self.link.done():
             return "closed" if session.finished or self.outcome == Outcome.OVER else "lost"
         if session.connected:
@@ -79,7 +82,7 @@ class TableRuntime:
                 session.close()
 
 
-def _seat_session(home: Path, name: str, **kw) -> ClientSession:
+def _seat_session(home: Path, name: str, **kw: Any) -> ClientSession:
     key = load_or_create_key(home / "identity.key")
     return ClientSession(key=key, name=clean_name(name) or "player", home=home, **kw)
 

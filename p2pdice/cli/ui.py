@@ -7,8 +7,9 @@ Everything heavy is imported inside the functions, so `p2pdice --help` stays fas
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..bots.names import BOT_NAMES
 from .common import (
@@ -23,6 +24,15 @@ from .common import (
     person_name_of,
 )
 from .options import CliError, add_rules_options, rules_from_args
+
+if TYPE_CHECKING:
+    from ..core.rules import Rules
+    from ..ui.controller import Controller
+    from ..ui.lobby import LobbyActions
+    from .lobby import CliLobby
+
+    #: Opens the first screen's work once the first frame is drawn (see ui.app.run_app).
+    Setup = Callable[[Controller, LobbyActions], None]
 
 _LEVELS_HELP = ", ".join(f"{n} (default)" if n == "medium" else n for n in BOT_NAMES)
 
@@ -76,7 +86,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     pnp.set_defaults(run=run_pass_and_play)
 
 
-def _seated_rules(args: argparse.Namespace, humans: int, cpu: int, kind: str, cpu_given: bool):
+def _seated_rules(
+    args: argparse.Namespace, humans: int, cpu: int, kind: str, cpu_given: bool
+) -> tuple[Rules, int]:
     if humans < 1:
         raise CliError("at least one person must play")
     if getattr(args, "seats", None) is None and humans + cpu < 2:
@@ -108,11 +120,11 @@ def run_practice(args: argparse.Namespace) -> int:
     home = home_of(args)
     think = cpu_think_of(args)
 
-    def setup(c, lobby) -> None:
-        def open_():  # imported here, after the first frame is on screen (aiohttp is heavy)
+    def setup(c: Controller, lobby: LobbyActions) -> None:
+        async def open_() -> Any:  # imported here, after the first frame (aiohttp is heavy)
             from .runtime import start_practice
 
-            return start_practice(
+            return await start_practice(
                 home, rules, [level] * cpu, args.humans, name=args.name, cpu_think=think
             )
 
@@ -136,11 +148,11 @@ def run_pass_and_play(args: argparse.Namespace) -> int:
     home = home_of(args)
     think = cpu_think_of(args)
 
-    def setup(c, lobby) -> None:
-        def open_():  # imported after the first frame is on screen
+    def setup(c: Controller, lobby: LobbyActions) -> None:
+        async def open_() -> Any:  # imported after the first frame is on screen
             from .runtime import start_pass_and_play
 
-            return start_pass_and_play(home, rules, players, [level] * cpu, cpu_think=think)
+            return await start_pass_and_play(home, rules, players, [level] * cpu, cpu_think=think)
 
         lobby.open_table(open_, "opening a pass-and-play table")
 
@@ -151,11 +163,13 @@ def run_lobby(args: argparse.Namespace | None = None) -> int:
     """`p2pdice` with no arguments: the lobby."""
     home = home_of(args or argparse.Namespace())
 
-    def setup(c, lobby) -> None:
+    def setup(c: Controller, lobby: LobbyActions) -> None:
         c.ui.screen = "lobby"
         c.ui.from_lobby = True
+        services.start_browsing(c)
 
-    return _run(home, setup, browse=True)
+    services = _services(home)
+    return _run(home, setup, services)
 
 
 def password_hint(table: str) -> str:
@@ -188,7 +202,7 @@ def run_interactive_join(args: argparse.Namespace) -> int:
     if target.locked and password is None:
         raise CliError(password_hint(repr(target.name)))
 
-    def setup(c, lobby) -> None:
+    def setup(c: Controller, lobby: LobbyActions) -> None:
         from .runtime import default_name, start_join
 
         async def open_() -> Any:
@@ -229,8 +243,8 @@ def run_interactive_host(args: argparse.Namespace) -> int:
     player = person_name_of(args.player, "--player") if getattr(args, "player", None) else ""
     think = cpu_think_of(args)
 
-    def setup(c, lobby) -> None:
-        from ..ui.lobby import joining_hint
+    def setup(c: Controller, lobby: LobbyActions) -> None:
+        from .lobby import joining_hint
         from .runtime import default_name, start_hosting
 
         async def open_() -> Any:
@@ -248,7 +262,7 @@ def run_interactive_host(args: argparse.Namespace) -> int:
                 port_fallback=resume_lines is not None and not getattr(args, "port", 0),
                 cpu_think=think,
             )
-            c.say(joining_hint(name, runtime))
+            runtime.hint = joining_hint(name, runtime)
             return runtime
 
         lobby.open_table(open_, "opening your table")
@@ -263,11 +277,17 @@ def _need_terminal() -> None:
         raise CliError("the terminal client needs an interactive terminal")
 
 
-def _run(home: Path, setup, *, browse: bool = False) -> int:
+def _services(home: Path) -> CliLobby:
+    from .lobby import CliLobby
+
+    return CliLobby(home)
+
+
+def _run(home: Path, setup: Setup, services: CliLobby | None = None) -> int:
     _need_terminal()
     import asyncio
 
     from ..ui.app import quiet_logging, run_app
 
     quiet_logging(home)
-    return asyncio.run(run_app(home, setup, browse=browse))
+    return asyncio.run(run_app(services or _services(home), setup))

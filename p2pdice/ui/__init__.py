@@ -2,17 +2,23 @@
 
 Modules, from pure to impure:
 
+- `ports`: what the ui needs from the world (sessions, the open table, the lobby's
+  services), as Protocols: the command line hands in objects of these shapes, and the ui
+  imports neither `p2pdice.net` nor `p2pdice.cli`;
 - `text`: display-safe strings, terminal widths and the drawn dice;
 - `bidentry`: parsing typed bids ("4 5", "four 5s") and stepping through legal bids only;
+- `facts`: the log's notes and our alarms as structured fields (the one place that reads
+  their text);
 - `viewmodel`: the table screen as plain data, from a `Snapshot` of one seat;
 - `reveal`: the reveal, reviews, the pass screen and game over, as plain data;
 - `lobbymodel`, `hostform`: the lobby's table list and the new-table form, as plain data;
 - `screens`, `panels`: models rendered as lines of (style, text) fragments;
-- `snapshot`: reads a ClientSession into a Snapshot (the only place that looks inside one);
-- `runtime`: practice, pass-and-play, hosted and joined tables (sessions and links);
-- `state`, `controller`, `clock`, `frame`: the one UI state object, what keys and time do
-  to it, and the whole screen for the current mode;
-- `keys`, `layout`, `app`, `lobby`: prompt_toolkit and the network tasks around it.
+- `snapshot`: reads a session into a Snapshot (the only place that looks inside one), and
+  fits a reading to one event;
+- `state`, `modes`: the one UI state object, and which screen shows, as pure functions;
+- `controller`, `clock`, `frame`: one snapshot per event (key, tick, session update), what
+  keys and time do, and the whole screen for the current mode;
+- `keys`, `layout`, `app`, `lobby`: prompt_toolkit and the lobby's keys around it.
 
 Nothing above `keys` imports prompt_toolkit; tests drive the models directly.
 """

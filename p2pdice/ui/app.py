@@ -1,9 +1,10 @@
 """The prompt_toolkit Application: layout, keys and style over one UiState, run with asyncio.
 
-Network work (the host, the table links, the lobby's browser and probes) runs as tasks on
-the same event loop as the application (`run_async`), under `patch_stdout` so a stray
-print cannot tear the screen. A ticker redraws a few times a second (turn timers, lobby
-liveness) and lets the controller act on time (a cautious move when the timer runs out).
+Network work (the host, the table links, the lobby's browser and probes: started by the
+command line's `setup` and its `LobbyServices`) runs as tasks on the same event loop as the
+application (`run_async`), under `patch_stdout` so a stray print cannot tear the screen. A
+ticker redraws a few times a second (turn timers, lobby liveness) and lets the controller
+act on time (a cautious move when the timer runs out).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .controller import Controller
 from .keys import build_keys
 from .layout import STYLE, build_layout
 from .lobby import LobbyActions
+from .ports import LobbyServices
 from .state import UiState
 from .text import ASCII, UNICODE, Glyphs
 
@@ -52,7 +54,9 @@ def quiet_logging(home: Path) -> None:
         root.setLevel(logging.WARNING)
 
 
-def build_app(ui: UiState, home: Path) -> tuple[Application[int], Controller, LobbyActions]:
+def build_app(
+    ui: UiState, services: LobbyServices
+) -> tuple[Application[int], Controller, LobbyActions]:
     app: Application[int] | None = None
 
     def invalidate() -> None:
@@ -61,11 +65,11 @@ def build_app(ui: UiState, home: Path) -> tuple[Application[int], Controller, Lo
 
     def exit_app(code: int) -> None:
         ui.exit_code = code
-        if app is not None and app.is_running and not app.future.done():
+        if app is not None and app.is_running and app.future is not None and not app.future.done():
             app.exit(result=code)
 
     c = Controller(ui, invalidate=invalidate, exit_app=exit_app)
-    lobby = LobbyActions(c, home)
+    lobby = LobbyActions(c, services)
     app = Application(
         layout=build_layout(c),
         key_bindings=build_keys(c),
@@ -78,16 +82,16 @@ def build_app(ui: UiState, home: Path) -> tuple[Application[int], Controller, Lo
 
 
 async def run_app(
-    home: Path,
+    services: LobbyServices,
     setup: Callable[[Controller, LobbyActions], None],
     *,
-    browse: bool = False,
     glyphs: Glyphs | None = None,
     on_ready: Callable[[Application[int], Controller], None] | None = None,
 ) -> int:
-    """Run the application until it exits; `setup` opens the first screen's work."""
+    """Run the application until it exits; `setup` opens the first screen's work, after
+    the first frame is drawn; `services` are stopped when the application ends."""
     ui = UiState(glyphs=glyphs or pick_glyphs())
-    app, c, lobby = build_app(ui, home)
+    app, c, lobby = build_app(ui, services)
 
     async def ticker() -> None:
         while True:
@@ -100,8 +104,6 @@ async def run_app(
     def pre_run() -> None:
         # After the first frame is drawn: start the network work, so the screen shows at once.
         tasks.append(asyncio.get_running_loop().create_task(ticker(), name="ui-ticker"))
-        if browse:
-            lobby.start()
         setup(c, lobby)
         if on_ready is not None:
             on_ready(app, c)
@@ -112,7 +114,7 @@ async def run_app(
     finally:
         for task in tasks:
             task.cancel()
-        await lobby.stop()
+        await services.stop()
         runtime = ui.runtime
         ui.runtime = None
         if runtime is not None:

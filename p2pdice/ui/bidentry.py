@@ -140,7 +140,8 @@ class BidChoices:
         if bid is None or self.empty:
             return self.cheapest()
         if bid.face not in self.lowest:
-            faces = sorted(self.lowest, key=lambda f: (abs(f - bid.face), f))
+            wanted = bid.face
+            faces = sorted(self.lowest, key=lambda f: (abs(f - wanted), f))
             bid = Bid(bid.quantity, faces[0])
         low = self.lowest[bid.face]
         return Bid(min(max(bid.quantity, low), self.top), bid.face)

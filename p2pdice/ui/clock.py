@@ -36,7 +36,8 @@ def auto_next_round(c: Controller) -> None:
     the reveal. Not while the player reviews earlier rounds: they are reading on purpose."""
     now = asyncio.get_running_loop().time()
     for session in c.sessions:
-        view = session.view()
+        facts = c.facts(session)
+        view = facts.view
         if (
             view is None
             or session.seat is None
@@ -49,7 +50,7 @@ def auto_next_round(c: Controller) -> None:
         if c.mode() == "review":
             c.ui.round_over_at[key] = now  # the pause starts again when they come back
             continue
-        if now - since < c.ui.auto_next_round or "next_round" in session.pending_kinds():
+        if now - since < c.ui.auto_next_round or "next_round" in facts.pending:
             continue
         if c.act(session, StartNextRound(session.seat), "start next round"):
             c.say(f"the next round started by itself ({safe_text(session.name, 24)} starts it)")
@@ -82,6 +83,7 @@ def follow_turn(c: Controller) -> None:
         for i, session in enumerate(c.sessions):
             if session.seat == view.turn:
                 c.ui.current = i
+                c.refresh()
                 c.say(f"your seat {view.turn} ({safe_text(session.name, 24)}) is to play")
 
 
@@ -89,12 +91,18 @@ def timer_moves(c: Controller) -> None:
     """The turn timer is about to run out: this client plays a cautious move for the seat."""
     now = asyncio.get_running_loop().time()
     for session in c.sessions:
-        view = session.view()
-        deadline = session.status.deadline
-        if view is None or not view.my_turn or deadline is None or deadline - now > TIMER_MARGIN:
+        facts = c.facts(session)
+        view, deadline = facts.view, facts.deadline
+        if (
+            view is None
+            or view.seat is None
+            or not view.my_turn
+            or deadline is None
+            or deadline - now > TIMER_MARGIN
+        ):
             continue
         key = (view.seat, view.round, len(view.bids))
-        if key in c.ui.auto_moved or set(session.pending_kinds()) & set(USER_KINDS):
+        if key in c.ui.auto_moved or facts.pending & set(USER_KINDS):
             continue
         c.ui.auto_moved.add(key)
         action = cautious(view, c.rng)

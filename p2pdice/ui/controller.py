@@ -1,11 +1,16 @@
 """What each key does at a table, and which screen the table shows: one object over UiState.
 
-The controller reads the sessions (through `snapshot`), decides the mode (table, pass
-screen, reveal, review, game over...) and turns intents (bid, Liar, Exact, undo, start the
-next round, switch seat) into actions on the right session. It never draws: the
-`frame` module asks the pure view model and `screens` for fragments. Key handlers and the
-ticker catch every error and show it on the message line, so an unexpected state never
-takes the app down.
+The controller is the reducer around the one UI state: each event (a key, a tick of the
+clock, a session reporting a change) leads to one new immutable `Snapshot`, which the
+key filters, the key handlers and the drawing of the next frame all read. A session is read
+(`ui.snapshot.snapshot`) only after it reported a change; an event that changes only the
+UI state or the time fits the last reading to it (`ui.snapshot.project`). Which screen
+shows is a pure function of the state and the snapshot (`ui.modes`); the one transition new
+facts cause (`modes.arrive`) runs when a reading arrives. Intents (bid, Liar, Exact, undo,
+start the next round, switch seat) become actions on the right session. It never draws:
+`frame` asks the view models and `screens` for fragments. Key handlers and the ticker
+catch every error and show it on the message line, so an unexpected state never takes the
+app down.
 """
 
 from __future__ import annotations
@@ -13,21 +18,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ..core.bids import Bid
 from ..core.describe import bid_words
 from ..core.game import Action, Challenge, ExactCall, Phase, PlaceBid, StartNextRound, Undo
-from ..net.session import ClientSession
+from ..core.view import SeatView
+from . import modes
 from .bidentry import BidSyntaxError, parse_bid
-from .snapshot import snapshot
+from .ports import OpenTable, TableSession
+from .snapshot import project, snapshot
 from .state import UiState
 from .text import safe_text
 from .viewmodel import USER_KINDS, EntryState, Snapshot, can_undo, choices_of, start_cursor
 
-if TYPE_CHECKING:  # the runtime pulls in aiohttp and zeroconf: loaded after the first frame
-    from ..cli.runtime import TableRuntime
+if TYPE_CHECKING:
+    from .lobby import LobbyActions
 
 log = logging.getLogger("p2pdice.ui")
 
@@ -45,7 +53,11 @@ class Controller:
         self.exit_app = exit_app
         self.rng = random.Random()
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.lobby: Any = None  #: the LobbyActions when the lobby is in use
+        self.lobby: LobbyActions | None = None  #: set when the lobby is in use
+        #: Each session's last reading, by its index in `sessions`; dropped when it changes.
+        self._facts: dict[int, Snapshot] = {}
+        self._snap: Snapshot | None = None  #: this event's snapshot, once asked for
+        self._arrived: Snapshot | None = None  #: the reading `modes.arrive` last saw
 
     # ---- background work -------------------------------------------------------------------
 
@@ -65,7 +77,7 @@ class Controller:
             self.say(f"{what} failed: {safe_text(err, 200)}", error=True)
             return None
         finally:
-            self.invalidate()
+            self.refresh()
 
     def say(self, text: str, *, error: bool = False) -> None:
         self.ui.message = text
@@ -75,11 +87,11 @@ class Controller:
     # ---- sessions --------------------------------------------------------------------------
 
     @property
-    def runtime(self) -> TableRuntime | None:
+    def runtime(self) -> OpenTable | None:
         return self.ui.runtime
 
     @property
-    def sessions(self) -> list[ClientSession]:
+    def sessions(self) -> Sequence[TableSession]:
         return self.runtime.sessions if self.runtime is not None else []
 
     @property
@@ -89,47 +101,80 @@ class Controller:
     def seats(self) -> tuple[int, ...]:
         return tuple(s.seat for s in self.sessions if s.seat is not None and s.mode != "spectate")
 
-    def session_for(self, seat: int | None) -> ClientSession | None:
+    def session_for(self, seat: int | None) -> TableSession | None:
         for session in self.sessions:
             if seat is not None and session.seat == seat:
                 return session
         return None
 
-    def current(self) -> ClientSession | None:
+    def current(self) -> TableSession | None:
         sessions = self.sessions
         if not sessions:
             return None
-        if self.kind == "pass_and_play":
+        if self.kind == modes.PASS_AND_PLAY:
             return self.session_for(self.ui.holder) or sessions[0]
         return sessions[self.ui.current % len(sessions)]
 
-    def set_runtime(self, runtime: TableRuntime | None) -> None:
+    def set_runtime(self, runtime: OpenTable | None) -> None:
         ui = self.ui
         ui.runtime, ui.current, ui.holder, ui.review, ui.seen_results = runtime, 0, None, None, None
         ui.entry, ui.entry_key, ui.sent = EntryState(), None, {}
         ui.errors_seen, ui.auto_moved, ui.followed = {}, set(), None
         ui.help = ui.quitting = False
-        for session in self.sessions:
-            session.on_update = self.invalidate
+        self._facts, self._snap, self._arrived = {}, None, None
+        for index, session in enumerate(self.sessions):
+            session.on_update = lambda index=index: self.session_changed(index)  # type: ignore[misc]
         ui.screen = "table"
 
+    # ---- the event's snapshot ------------------------------------------------------------
+
+    def session_changed(self, index: int) -> None:
+        """A session reported a change: it is read again before its facts are used."""
+        self._facts.pop(index, None)
+        self._snap = None
+        self.invalidate()
+
+    def refresh(self) -> None:
+        """The UI state or the time moved on: the next snapshot is fitted to it (without
+        reading any session that did not change), and the screen redrawn."""
+        self._snap = None
+        self.invalidate()
+
+    def facts(self, session: TableSession) -> Snapshot:
+        """`session`'s facts, read once after each change it reports."""
+        index = next(i for i, s in enumerate(self.sessions) if s is session)
+        facts = self._facts.get(index)
+        if facts is None:
+            facts = self._facts[index] = snapshot(session, mine=self.seats())
+        return facts
+
     def snap(self) -> Snapshot:
+        """This event's snapshot of the session the screen shows."""
+        if self._snap is None:
+            self._snap = self._snapshot_now()
+        return self._snap
+
+    def _snapshot_now(self) -> Snapshot:
         session = self.current()
         if session is None or self.runtime is None:
             return Snapshot()
-        hide = self.kind == "pass_and_play" and self.session_for(self.ui.holder) is None
-        snap = snapshot(
-            session,
-            now=asyncio.get_running_loop().time(),
-            mine=self.seats(),
-            pending_action=self.ui.sent.get(session.seat) if session.seat is not None else None,
+        facts = self.facts(session)
+        if facts is not self._arrived:
+            self._arrived = facts
+            if modes.arrive(self.ui, facts, kind=self.kind):
+                return self._snapshot_now()  # the device changed hands: show the new holder's
+        now = asyncio.get_running_loop().time()
+        hide = self.kind == modes.PASS_AND_PLAY and self.session_for(self.ui.holder) is None
+        return project(
+            facts,
+            now=now,
             link=self.runtime.link_state(session),
+            sent=self.ui.sent.get(session.seat) if session.seat is not None else None,
             hide_hand=hide,
+            next_round_in=self.next_round_in(facts, now),
         )
-        snap = replace(snap, next_round_in=self.next_round_in(snap))
-        return replace(snap, me=None) if hide else snap
 
-    def next_round_in(self, snap: Snapshot) -> float | None:
+    def next_round_in(self, snap: Snapshot, now: float) -> float | None:
         """Seconds until this client starts the next round by itself, if one of its seats
         is the starter (see clock.auto_next_round)."""
         view = snap.view
@@ -138,65 +183,20 @@ class Controller:
         since = self.ui.round_over_at.get((view.next_starter, view.round))
         if since is None:
             return self.ui.auto_next_round
-        return self.ui.auto_next_round - (asyncio.get_running_loop().time() - since)
+        return self.ui.auto_next_round - (now - since)
 
     # ---- modes -----------------------------------------------------------------------------
 
     def mode(self) -> str:
-        ui = self.ui
-        if ui.quitting:
-            return "quit"
-        if ui.too_small:
-            return "small"  # nothing acts unseen: a bid placed on a screen one cannot read
-        if ui.prompt is not None:
-            return "prompt"
-        if ui.help:
-            return "help"
-        if ui.screen != "table":
-            return ui.screen
-        return self.table_mode(self.snap())
-
-    def table_mode(self, snap: Snapshot) -> str:
-        ui = self.ui
-        view = snap.view
-        if view is None:
-            return "over" if snap.phase == "over" else "table"
-        results = len(view.results)
-        if ui.seen_results is None:
-            ui.seen_results = results - (1 if view.phase == Phase.ROUND_OVER else 0)
-        if ui.review is not None and results:
-            return "review"
-        if results > ui.seen_results:
-            if self.kind == "pass_and_play":
-                # Everyone looks at a reveal together: whoever plays next takes the device
-                # through a pass screen, even the one who held it before.
-                ui.holder = None
-            return "reveal"
-        if snap.phase == "over" or view.phase == Phase.GAME_OVER:
-            return "over"
-        if self.pass_to(snap) is not None:
-            return "pass"
-        if view.phase == Phase.SHOWDOWN:
-            return "live"
-        return "table"
+        return modes.screen_mode(self.ui, self.snap(), kind=self.kind)
 
     def pass_to(self, snap: Snapshot) -> int | None:
         """Pass-and-play: the person who must take the device before their turn shows."""
-        view = snap.view
-        if self.kind != "pass_and_play" or view is None or view.phase != Phase.BIDDING:
-            return None
-        if view.turn in self.seats() and view.turn != self.ui.holder:
-            return view.turn
-        return None
+        return modes.pass_to(self.ui, snap, kind=self.kind)
 
     def typing(self) -> bool:
         """Whether letters go into a text field rather than acting as commands."""
-        mode = self.mode()
-        if mode == "prompt":
-            return True
-        if mode == "form":
-            return self.ui.form is not None and self.ui.form.current.text
-        return mode == "table" and bool(self.ui.entry.typed)
+        return modes.typing(self.ui, self.mode())
 
     def my_turn(self) -> bool:
         snap = self.snap()
@@ -204,11 +204,11 @@ class Controller:
 
     # ---- acting ----------------------------------------------------------------------------
 
-    def act(self, session: ClientSession | None, action: Action, what: str) -> bool:
-        if session is None or session.peer is None or session.peer.state is None:
+    def act(self, session: TableSession | None, action: Action, what: str) -> bool:
+        if session is None or self.facts(session).phase == "connecting":
             self.say("not connected to the table yet", error=True)
             return False
-        if set(session.pending_kinds()) & set(USER_KINDS):
+        if self.facts(session).pending & set(USER_KINDS):
             self.say("still waiting for the host to confirm your last move", error=True)
             return False
         try:
@@ -221,23 +221,26 @@ class Controller:
             self.ui.sent[session.seat] = what
         self.ui.entry = EntryState(show_odds=self.ui.entry.show_odds)
         self.ui.message = ""
-        self.invalidate()
+        self.refresh()
         return True
 
-    def _bidding_view(self):
+    def _bidding_view(self) -> tuple[SeatView, int] | None:
+        """The view and seat of ours whose turn it is, or None (and the message says so)."""
         snap = self.snap()
         view = snap.view
-        if view is None or not view.my_turn or snap.me is None:
+        if view is None or view.seat is None or not view.my_turn or snap.me is None:
             self.say("it is not your turn", error=True)
             return None
-        return view
+        return view, view.seat
 
     def bid(self) -> None:
         self.sync_entry()
-        view = self._bidding_view()
-        if view is None:
+        turn = self._bidding_view()
+        if turn is None:
             return
+        view, seat = turn
         entry = self.ui.entry
+        bid: Bid | None
         if entry.typed.strip():
             try:
                 bid = parse_bid(entry.typed)
@@ -252,20 +255,26 @@ class Controller:
             if bid is None:
                 self.say("no raise is possible: call Liar (l) or Exact (x)", error=True)
                 return
-        self.act(self.current(), PlaceBid(view.seat, bid), bid_words(bid))
+        self.act(self.current(), PlaceBid(seat, bid), bid_words(bid))
 
     def liar(self) -> None:
-        view = self._bidding_view()
-        if view is not None and view.can_challenge:
-            self.act(self.current(), Challenge(view.seat), "Liar!")
-        elif view is not None:
+        turn = self._bidding_view()
+        if turn is None:
+            return
+        view, seat = turn
+        if view.can_challenge:
+            self.act(self.current(), Challenge(seat), "Liar!")
+        else:
             self.say("there is no bid to call yet: open the round with a bid", error=True)
 
     def exact(self) -> None:
-        view = self._bidding_view()
-        if view is not None and view.can_exact:
-            self.act(self.current(), ExactCall(view.seat), "Exact!")
-        elif view is not None:
+        turn = self._bidding_view()
+        if turn is None:
+            return
+        view, seat = turn
+        if view.can_exact:
+            self.act(self.current(), ExactCall(seat), "Exact!")
+        else:
             self.say(
                 "this table does not allow exact calls"
                 if not view.rules.exact_call
@@ -294,9 +303,10 @@ class Controller:
 
     def step(self, quantity: int = 0, face: int = 0) -> None:
         self.sync_entry()
-        view = self._bidding_view()
-        if view is None:
+        turn = self._bidding_view()
+        if turn is None:
             return
+        view, _ = turn
         choices = choices_of(view)
         cursor = choices.clamp(self.ui.entry.cursor) if self.ui.entry.cursor else start_cursor(view)
         if quantity:
@@ -420,7 +430,7 @@ class Controller:
         again = runtime.rematch
         self.set_runtime(None)
 
-        async def fresh() -> TableRuntime:
+        async def fresh() -> OpenTable:
             await runtime.close()  # first: a host gives its port back before opening again
             return await again()
 
@@ -460,6 +470,7 @@ class Controller:
         """Called a few times a second: messages, seat following, timer moves."""
         from .clock import tick
 
+        self._snap = None  # time moved: timers and countdowns are fitted to it
         try:
             tick(self)
             self.sync_entry()

@@ -46,69 +46,66 @@ HELP_KEYS = (("Esc", "close help"), ("?", "close help"))
 QUIT_KEYS = (("y", "leave the table"), ("n", "stay"))
 
 
-def body(
-    c: Controller, columns: int, height: int
-) -> tuple[list[Line], tuple[tuple[str, str], ...]]:
+Keys = tuple[tuple[str, str], ...]
+
+
+def body(c: Controller, columns: int, height: int) -> tuple[list[Line], Keys]:
     """The main area and the keys that make sense in it."""
     ui = c.ui
+    size = {"columns": columns, "height": height}
     g = ui.glyphs
     mode = c.mode()
-    kw = {"columns": columns, "height": height, "glyphs": g}
     if mode == "prompt" and ui.prompt is not None:
-        return render_prompt(ui.prompt, **kw), PROMPT_KEYS
+        return render_prompt(ui.prompt, **size, glyphs=g), PROMPT_KEYS
     if mode == "quit":
         text = "Leave this table? Your seat keeps its dice for the grace period if you come back."
         if c.kind in ("practice", "pass_and_play"):
             text = "Leave this table? It is on this machine only, so the game ends."
-        return render_message_screen("Leave the table?", text, **kw), QUIT_KEYS
+        return render_message_screen("Leave the table?", text, **size, glyphs=g), QUIT_KEYS
     if mode == "lobby":
-        return render_lobby(ui.book.rows(), ui.book.selected, ui.lobby_note, **kw), LOBBY_KEYS
+        rows = ui.book.rows()
+        return render_lobby(rows, ui.book.selected, ui.lobby_note, **size, glyphs=g), LOBBY_KEYS
     if mode == "form" and ui.form is not None:
-        keys = (
+        keys: Keys = (
             FORM_KEYS
             if not ui.form.current.text
             else (("type", "text"), *FORM_KEYS[:1], ("Enter", "review"), ("Esc", "back"))
         )
-        return render_form(ui.form, **kw), keys
+        return render_form(ui.form, **size, glyphs=g), keys
     if mode == "confirm" and ui.form is not None:
         rules = ui.form.check()
         if rules is not None:
-            return render_confirm(ui.form, rules, **kw), CONFIRM_KEYS
+            return render_confirm(ui.form, rules, **size, glyphs=g), CONFIRM_KEYS
     if mode == "starting":
-        return render_message_screen("p2pdice", ui.message or "Opening the table...", **kw), (
-            ("q", "quit"),
-        )
+        text = ui.message or "Opening the table..."
+        return render_message_screen("p2pdice", text, **size, glyphs=g), (("q", "quit"),)
     snap = c.snap()
     if mode == "help":
-        return render_help(snap.rules, **kw), HELP_KEYS
+        return render_help(snap.rules, **size, glyphs=g), HELP_KEYS
     if mode == "pass":
         to = c.pass_to(snap)
-        model = pass_model(snap, to if to is not None else 0, previous=ui.holder)
-        return render_pass(model, **kw), model.keys
+        passing = pass_model(snap, to if to is not None else 0, previous=ui.holder)
+        return render_pass(passing, **size, glyphs=g), passing.keys
     if mode in ("reveal", "review", "live"):
         view = snap.view
-        index = (
-            ui.review
-            if mode == "review"
-            else None
-            if mode == "live"
-            else len(view.results) - 1
-            if view
-            else None
-        )
+        index: int | None = None
+        if mode == "review":
+            index = ui.review
+        elif mode == "reveal" and view is not None:
+            index = len(view.results) - 1
         starter_here = view is not None and view.next_starter in c.seats()
-        model = reveal_model(snap, index, starter_here=starter_here)
-        if model is not None:
-            keys = model.keys
+        reveal = reveal_model(snap, index, starter_here=starter_here)
+        if reveal is not None:
+            keys = reveal.keys
             if mode == "review":
                 keys = (("left/right", "other rounds"), ("Esc", "back"), ("q", "quit"))
-            return render_reveal(model, **kw), keys
+            return render_reveal(reveal, **size, glyphs=g), keys
     if mode == "over":
         runtime = c.runtime
-        model = game_over_model(snap, rematch=runtime is not None and runtime.rematch is not None)
-        return render_game_over(model, **kw), model.keys
-    model = table_model(snap, ui.entry)
-    return render_table(model, **kw), model.keys
+        over = game_over_model(snap, rematch=runtime is not None and runtime.rematch is not None)
+        return render_game_over(over, **size, glyphs=g), over.keys
+    table = table_model(snap, ui.entry)
+    return render_table(table, **size, glyphs=g), table.keys
 
 
 def too_small(c: Controller, columns: int, rows: int) -> list[Line]:

@@ -18,6 +18,7 @@ from prompt_toolkit.keys import Keys
 
 from ..core.rules import TableKind
 from .controller import Controller
+from .lobby import LobbyActions
 from .text import safe_text
 
 log = logging.getLogger("p2pdice.ui")
@@ -40,7 +41,7 @@ def build_keys(c: Controller) -> KeyBindings:
                 except Exception as err:  # never let a key press take the app down
                     log.exception("key %s failed", keys)
                     c.say(f"internal error: {safe_text(err, 160)}", error=True)
-                c.invalidate()
+                c.refresh()  # the key's event is over: the next frame shows its outcome
 
             return fn
 
@@ -133,27 +134,27 @@ def build_keys(c: Controller) -> KeyBindings:
 
     @on("s", filter=lobby)
     def _watch() -> None:
-        c.lobby.join_selected(spectate=True)
+        _lobby(c).join_selected(spectate=True)
 
     @on("a", filter=lobby)
     def _address() -> None:
-        c.lobby.ask_address()
+        _lobby(c).ask_address()
 
     @on("n", filter=lobby)
     def _host() -> None:
-        c.lobby.new_form(TableKind.STANDARD)
+        _lobby(c).new_form(TableKind.STANDARD)
 
     @on("p", filter=lobby)
     def _practice() -> None:
-        c.lobby.new_form(TableKind.PRACTICE)
+        _lobby(c).new_form(TableKind.PRACTICE)
 
     @on("t", filter=lobby)
     def _pass_and_play() -> None:
-        c.lobby.new_form(TableKind.PASS_AND_PLAY)
+        _lobby(c).new_form(TableKind.PASS_AND_PLAY)
 
     @on("r", filter=lobby)
     def _resume() -> None:
-        c.lobby.resume_hosted()
+        _lobby(c).resume_hosted()
 
     @kb.add(Keys.Any)
     def _typed(event: KeyPressEvent) -> None:
@@ -163,9 +164,15 @@ def build_keys(c: Controller) -> KeyBindings:
                 c.type_char(data)
             except Exception as err:
                 c.say(f"internal error: {safe_text(err, 160)}", error=True)
-            c.invalidate()
+            c.refresh()
 
     return kb
+
+
+def _lobby(c: Controller) -> LobbyActions:
+    """The lobby's actions: the lobby screen exists only with them."""
+    assert c.lobby is not None, "a lobby screen without the lobby's actions"
+    return c.lobby
 
 
 def _arrow(c: Controller, dx: int, dy: int) -> None:

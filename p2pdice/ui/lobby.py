@@ -1,156 +1,55 @@
-"""The lobby: tables appearing and disappearing live, liveness probes, and starting tables.
+"""The lobby's keys: join, watch or join by address, the new-table form (host, practice,
+pass-and-play), resuming a table this device hosted, and opening the chosen table.
 
-Browsing runs zeroconf's browser in the background; a second task probes every listed
-table with `GET /tables` (short timeout), because a crashed host sends no goodbye. The
-lobby's keys open a table (join, watch, join by address), the new-table form (host,
-practice, pass-and-play), and then start the chosen table through `ui.runtime`.
+Everything outside the screen (mDNS browsing and liveness probes that fill `ui.book`,
+finding an address, reading saved tables, starting the table itself) is the injected
+`LobbyServices` (`p2pdice.cli.lobby.CliLobby` in the program); this module only asks and
+shows.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import itertools
-import logging
-from collections.abc import Awaitable, Callable
-from pathlib import Path
-from typing import TYPE_CHECKING
-
+from ..core.errors import UserError
 from ..core.rules import TableKind
 from ..net.limits import clean_name
 from .controller import Controller
 from .hostform import HostForm
 from .lobbymodel import LobbyEntry
-from .state import Prompt
+from .ports import LobbyServices, TableFactory
+from .state import Prompt, UiState
 from .text import safe_name, safe_text
-
-if TYPE_CHECKING:  # the runtime pulls in aiohttp and zeroconf: imported when a table opens
-    from ..cli.runtime import TableRuntime
-
-log = logging.getLogger("p2pdice.ui")
-
-PROBE_TIMEOUT = 1.5  #: seconds a host has to answer GET /tables
-
-
-def default_name() -> str:
-    from ..cli.runtime import default_name as login_name
-
-    return login_name()
-
-
-def joining_hint(name: str, runtime: TableRuntime) -> str:
-    """The message line after opening a table: each LAN address to join by, and the name
-    only when the table is advertised (without mDNS a join by name cannot find it)."""
-    service = runtime.service
-    if service is None:
-        return "your table is open"
-    where = " or ".join(f"join {address}" for address in service.join_addresses())
-    by_name = f"join {name!r} or " if service.advertise else ""
-    return f"open: others type p2pdice {by_name}{where}"
 
 
 class LobbyActions:
-    def __init__(self, c: Controller, home: Path) -> None:
+    def __init__(self, c: Controller, services: LobbyServices) -> None:
         self.c = c
-        self.home = home
+        self.services = services
         c.lobby = self
-        self.tasks: list[asyncio.Task[None]] = []
-        self.listening = ""  #: the lobby's note once the browser runs
+        self.listening = ""  #: the lobby's note once the services listen for tables
 
     @property
-    def ui(self):
+    def ui(self) -> UiState:
         return self.c.ui
 
-    # ---- background: browse and probe ---------------------------------------------------
+    # ---- what the services report ---------------------------------------------------------
 
-    def start(self) -> None:
-        loop = asyncio.get_running_loop()
-        self.tasks = [
-            loop.create_task(self._browse(), name="lobby-browse"),
-            loop.create_task(self._probe_loop(), name="lobby-probe"),
-        ]
+    def listening_on(self, note: str) -> None:
+        """The services listen for tables (`note` says so), or cannot (then `note` says why
+        and how to join by address instead)."""
+        self.listening = note
+        self.update_note()
 
-    async def stop(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-        for task in self.tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-
-    async def _browse(self) -> None:
-        from ..net.discovery import Browser, new_zeroconf
-
-        try:
-            azc = new_zeroconf()
-        except Exception as err:
-            self.ui.lobby_note = (
-                f"cannot listen for tables here ({safe_text(err, 60)}): press a to join by address"
-            )
-            self.c.invalidate()
-            return
-        browser = Browser(azc)
-        loop = asyncio.get_running_loop()
-        self.listening = "Listening for tables on this network..."
-        self.ui.lobby_note = self.listening + self.resume_note()
-        try:
-            await browser.start()
-            async for event in browser.events():
-                t = event.table
-                if event.kind == "removed":
-                    self.ui.book.goodbye(t.service)
-                else:
-                    self.ui.book.announce(
-                        t.service, t.name, t.addresses, t.port, t.txt, loop.time()
-                    )
-                    if self._holds_seat(t.table_id, t.txt.get("hk", "")):
-                        self.ui.book.seated.add(t.table_id)
-                self.c.invalidate()
-        finally:
-            with contextlib.suppress(Exception):
-                await browser.stop()
-            with contextlib.suppress(Exception):
-                await azc.async_close()
-
-    async def _probe_loop(self) -> None:
-        import aiohttp
-
-        loop = asyncio.get_running_loop()
-        timeout = aiohttp.ClientTimeout(total=PROBE_TIMEOUT)
-        async with aiohttp.ClientSession(timeout=timeout) as http:
-            for rounds in itertools.count():
-                if rounds % 10 == 9 and self.listening:  # a hosted game resumed or ended
-                    self.ui.lobby_note = self.listening + self.resume_note()
-                due = self.ui.book.due(loop.time())
-                if due:
-                    await asyncio.gather(*(self._probe(http, e) for e in due))
-                    self.c.invalidate()
-                await asyncio.sleep(0.5)
-
-    async def _probe(self, http, entry: LobbyEntry) -> None:
-        listed: bool | None
-        try:
-            async with http.get(entry.probe_url) as resp:
-                tables = await resp.json(content_type=None)
-            mine = [t for t in tables if isinstance(t, dict) and t.get("id") == entry.table_id]
-            listed = bool(mine) or not entry.table_id
-            if mine:  # the listing is fresher than the TXT record: seats and phase
-                fresh = {
-                    k: str(v)
-                    for k, v in mine[0].items()
-                    if k in ("seats", "phase", "rules", "pw", "cpu")
-                }
-                entry.txt.update(fresh)
-        except Exception:
-            listed = None
-        self.ui.book.probed(entry.service, listed=listed, now=asyncio.get_running_loop().time())
+    def update_note(self) -> None:
+        """The lobby's note again: a hosted game may have been resumed or ended meanwhile."""
+        if self.listening:
+            self.ui.lobby_note = self.listening + self.resume_note()
+            self.c.refresh()
 
     # ---- tables this machine hosted ------------------------------------------------------
 
     def resume_note(self) -> str:
         """The lobby's offer to resume a game this device hosted that did not end."""
-        from ..store import unfinished_hosted_tables
-
-        tables = unfinished_hosted_tables(self.home)
+        tables = self.services.hosted_tables()
         if not tables:
             return ""
         if len(tables) == 1:
@@ -159,56 +58,34 @@ class LobbyActions:
 
     def resume_hosted(self) -> None:
         """`r`: reopen a table this device hosted from its saved log (no id typed by hand)."""
-        from ..store import unfinished_hosted_tables
-
-        tables = unfinished_hosted_tables(self.home)
+        tables = self.services.hosted_tables()
         if not tables:
             self.c.say("no unfinished table was hosted on this device", error=True)
             return
         if len(tables) == 1:
-            self.resume(tables[0].table_id)
+            self.resume(tables[0].table_id, tables[0].name)
             return
-        listing = ", ".join(f"{i} {safe_name(t.name)}" for i, t in enumerate(tables[:9], 1))
+        shown = tables[:9]
+        listing = ", ".join(f"{i} {safe_name(t.name)}" for i, t in enumerate(shown, 1))
 
         def chosen(text: str) -> None:
             text = text.strip()
-            if not (text.isdigit() and 1 <= int(text) <= min(len(tables), 9)):
-                self.c.say(f"type a number from 1 to {min(len(tables), 9)}", error=True)
+            if not (text.isdigit() and 1 <= int(text) <= len(shown)):
+                self.c.say(f"type a number from 1 to {len(shown)}", error=True)
                 return
-            self.resume(tables[int(text) - 1].table_id)
+            table = shown[int(text) - 1]
+            self.resume(table.table_id, table.name)
 
         self.ui.prompt = Prompt(f"Resume which table? {listing}:", chosen, text="1")
 
-    def resume(self, table_id: str) -> None:
-        from ..cli.common import load_saved_table
-        from ..core.errors import UserError
-        from ..core.rules import Rules
-
+    def resume(self, table_id: str, name: str) -> None:
+        player = self.ui.player_name or self.services.default_name()
         try:
-            saved = load_saved_table(self.home, table_id)
+            factory = self.services.resume_table(table_id, player=player)
         except UserError as err:
             self.c.say(safe_text(err, 200), error=True)
             return
-        player = self.ui.player_name or default_name()
-
-        async def host() -> TableRuntime:
-            from ..cli.runtime import start_hosting
-
-            runtime = await start_hosting(
-                self.home,
-                name=saved.name,
-                player=player,  # only for a seat still free: a seat held before is taken back
-                rules=Rules(),  # unused: a resumed table's rules are in its log
-                cpu=saved.cpu,
-                password=None,  # the host reads the table's verifier back from its own file
-                port=saved.port,  # where the players' clients are still knocking
-                port_fallback=True,  # else any port: they find the table again by its id
-                resume_lines=saved.lines,
-            )
-            self.c.say(joining_hint(saved.name, runtime))
-            return runtime
-
-        self.open_table(host, f"resuming {safe_name(saved.name)!r}")
+        self.open_table(factory, f"resuming {safe_name(name)!r}")
 
     # ---- keys ---------------------------------------------------------------------------
 
@@ -259,54 +136,34 @@ class LobbyActions:
             url, bytes.fromhex(entry.table_id), locked=locked, spectate=spectate
         )
 
-    def _holds_seat(self, table_id: str, host_prefix: str) -> bool:
-        """Whether this device saved a seat at that table, with the advertised host's key."""
-        from ..store import saved_seat
-
-        record = saved_seat(self.home, table_id)
-        return record is not None and bool(host_prefix) and record.host.startswith(host_prefix)
-
     def _rejoin(self, entry: LobbyEntry, url: str) -> bool:
         """Back to the seat this device holds at that table (saved when it sat down: the
         identity key proves it, the saved secrets give back the hand), asking nothing."""
-        if not self._holds_seat(entry.table_id, entry.txt.get("hk", "")):
+        if not self.services.holds_seat(entry.table_id, entry.txt.get("hk", "")):
             return False
-        from ..cli.runtime import start_join
-
-        name = self.ui.player_name or default_name()  # unused: the seat keeps its name
-        self.open_table(
-            lambda: start_join(
-                self.home,
-                url=url,
-                name=name,
-                password=None,  # a seat is taken back by signature, without the password
-                spectate=False,
-                table_id=bytes.fromhex(entry.table_id),
-            ),
-            "back to your seat",
+        # The name is unused: the seat keeps its own.
+        name = self.ui.player_name or self.services.default_name()
+        factory = self.services.join_table(
+            url=url,
+            name=name,
+            password=None,  # a seat is taken back by signature, without the password
+            spectate=False,
+            table_id=bytes.fromhex(entry.table_id),
         )
+        self.open_table(factory, "back to your seat")
         return True
 
     def ask_name_then_join(
         self, url: str, table_id: bytes | None, *, locked: bool, spectate: bool
     ) -> None:
         def with_password(name: str, password: str | None) -> None:
-            from ..cli.runtime import start_join
-
-            self.open_table(
-                lambda: start_join(
-                    self.home,
-                    url=url,
-                    name=name,
-                    password=password,
-                    spectate=spectate,
-                    table_id=table_id,
-                ),
-                "joining",
+            factory = self.services.join_table(
+                url=url, name=name, password=password, spectate=spectate, table_id=table_id
             )
+            self.open_table(factory, "joining")
 
         def got_name(text: str) -> None:
-            name = clean_name(text) or self.ui.player_name or default_name()
+            name = clean_name(text) or self.ui.player_name or self.services.default_name()
             self.ui.player_name = name
             if locked:
                 self.ui.prompt = Prompt(
@@ -322,20 +179,20 @@ class LobbyActions:
             got_name("spectator")
             return
         self.ui.prompt = Prompt(
-            "Your name at the table:", got_name, text=self.ui.player_name or default_name()
+            "Your name at the table:",
+            got_name,
+            text=self.ui.player_name or self.services.default_name(),
         )
 
     def ask_address(self) -> None:
         async def got(text: str) -> None:
-            from ..net.resolve import ResolveError, resolve
-
             text = text.strip()
             if not text:
                 return
             self.c.say(f"looking for {safe_text(text, 60)}...")
             try:
-                target = await resolve(text, timeout=3.0)
-            except ResolveError as err:
+                target = await self.services.find(text)
+            except UserError as err:
                 self.c.say(safe_text(err, 200), error=True)
                 return
             self.c.say("")
@@ -351,13 +208,15 @@ class LobbyActions:
 
     def new_form(self, kind: TableKind) -> None:
         form = HostForm(kind=kind)
-        form.values["my_name"] = self.ui.player_name or default_name()
+        form.values["my_name"] = self.ui.player_name or self.services.default_name()
         self.ui.form = form
         self.ui.screen = "form"
 
     # ---- opening tables -----------------------------------------------------------------
 
-    def open_table(self, factory: Callable[[], Awaitable[TableRuntime]], what: str) -> None:
+    def open_table(self, factory: TableFactory, what: str) -> None:
+        """Run `factory` as a task, showing "what..." meanwhile; the table it opens (and
+        its hint, such as where others join) then fills the screen."""
         back = self.ui.screen if self.ui.screen in ("lobby", "form", "confirm") else "lobby"
         self.ui.screen = "starting"
         busy = f"{what}..."
@@ -370,7 +229,9 @@ class LobbyActions:
                 self.ui.screen = back if self.ui.from_lobby else "starting"
                 raise
             self.c.set_runtime(runtime)
-            if self.ui.message == busy:
+            if runtime.hint:
+                self.c.say(runtime.hint)
+            elif self.ui.message == busy:
                 self.c.say("")
 
         self.c.spawn(go(), what)
@@ -384,29 +245,18 @@ class LobbyActions:
             self.c.say(form.error, error=True)
             return
         cpu = form.cpu()
-        from ..cli.runtime import start_hosting, start_pass_and_play, start_practice
-
         if form.kind == TableKind.PRACTICE:
-            self.open_table(
-                lambda: start_practice(self.home, rules, cpu, form.humans()),
-                "opening a practice table",
-            )
+            factory = self.services.practice_table(rules, cpu, form.humans())
+            self.open_table(factory, "opening a practice table")
         elif form.kind == TableKind.PASS_AND_PLAY:
-            self.open_table(
-                lambda: start_pass_and_play(self.home, rules, form.players(), cpu),
-                "opening a pass-and-play table",
-            )
+            factory = self.services.pass_and_play_table(rules, form.players(), cpu)
+            self.open_table(factory, "opening a pass-and-play table")
         else:
             name = clean_name(form.values["name"])
             player = clean_name(form.values["my_name"])
             self.ui.player_name = player
             password = form.values["password"] or None
-
-            async def host() -> TableRuntime:
-                runtime = await start_hosting(
-                    self.home, name=name, player=player, rules=rules, cpu=cpu, password=password
-                )
-                self.c.say(joining_hint(name, runtime))
-                return runtime
-
-            self.open_table(host, "opening your table")
+            factory = self.services.host_table(
+                name=name, player=player, rules=rules, cpu=cpu, password=password
+            )
+            self.open_table(factory, "opening your table")

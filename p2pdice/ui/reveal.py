@@ -17,6 +17,7 @@ from ..core.rules import TableKind
 from .text import die_cell, safe_text
 from .viewmodel import (
     Snapshot,
+    alarm_line,
     alarm_seats,
     alarm_text,
     can_undo,
@@ -79,6 +80,9 @@ class GameOverModel:
     keys: tuple[tuple[str, str], ...]
     transcript_label: str = ""
     transcript_path: str = ""  #: drawn on lines of its own, never broken inside a name
+    #: What the end-of-game self-check found wrong (one line each): empty when it verified
+    #: the transcript, or has not run yet.
+    check_alarms: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +106,7 @@ def _caller(snap: Snapshot, round_: int) -> tuple[int | None, Call | None]:
     for note in reversed(snap.notes):
         if note.round == round_ and note.kind in ("challenge", "exact"):
             return note.seat, Call.EXACT if note.kind == "exact" else Call.CHALLENGE
-        if note.round == round_ and note.kind == "forced" and note.detail.endswith("challenge"):
+        if note.round == round_ and note.kind == "forced" and note.action == "challenge":
             return note.seat, Call.CHALLENGE
     return None, None
 
@@ -337,7 +341,16 @@ def game_over_model(snap: Snapshot, *, rematch: bool = False) -> GameOverModel:
     if rematch:
         keys.append(("n", "new game"))
     keys.append(("q", "quit"))
-    label = f"Verified transcript{practice} saved:"
+    check = snap.final_check
+    if check is None:
+        label = f"Transcript{practice} saved (not checked yet):"
+    elif check.verified:
+        label = f"Verified transcript{practice} saved:"
+    else:
+        label = f"Transcript{practice} saved, but the end-of-game check failed:"
+    check_alarms = () if check is None else tuple(alarm_line(a) for a in check.alarms)
+    if check is not None and not check.verified and not check_alarms:
+        check_alarms = ("ALARM: the transcript did not verify",)
     return GameOverModel(
         transcript_label=label,
         transcript_path=safe_text(where, 200),
@@ -349,6 +362,7 @@ def game_over_model(snap: Snapshot, *, rematch: bool = False) -> GameOverModel:
         transcript=f"{label} {safe_text(where, 200)}",
         alarm=alarm_text(snap),
         keys=tuple(keys),
+        check_alarms=check_alarms,
     )
 
 

@@ -179,10 +179,10 @@ def render_table(
     if len(bids) > block:
         shown = bids[-(block - 1) :]
         bid_lines.append([("class:dim", f"... {len(bids) - len(shown)} earlier")])
-    for line in shown:
-        style = "class:pending" if line.pending else "class:mybid" if line.mine else "class:bid"
-        tail = " (pending)" if line.pending else ""
-        bid_lines.append([(style, fit(line.name, 14) + " " + line.bid + tail)])
+    for bid in shown:
+        style = "class:pending" if bid.pending else "class:mybid" if bid.mine else "class:bid"
+        tail = " (pending)" if bid.pending else ""
+        bid_lines.append([(style, fit(bid.name, 14) + " " + bid.bid + tail)])
     b.add(
         (
             "class:heading",
@@ -327,6 +327,8 @@ def render_game_over(
             b.add(("class:value", "   " + line))
     else:
         b.text(model.transcript, "class:label")
+    for alarm in model.check_alarms:
+        b.text(alarm, "class:alarm")
     b.text("Anyone can check it offline with: p2pdice verify FILE", "class:dim")
     return b.done(height)
 

@@ -1,7 +1,10 @@
-"""Reading a ClientSession into a Snapshot: the one place the UI looks inside a session.
+"""Reading a session into a Snapshot: the one place the UI looks inside a session.
 
-Everything the screens need is copied out here, so the view model stays a pure function
-of plain data and the session's internals can change without touching the screens.
+`snapshot()` copies out everything the screens need (the port adapter over `TableSession`),
+once each time the session reports a change; `project()` then fits that reading to one event
+of the screen (the clock's time, whose hand this device shows, what we sent), without
+reading the session again. The view model stays a pure function of plain data, and the
+session's internals can change without touching the screens.
 """
 
 from __future__ import annotations
@@ -9,27 +12,21 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..core.table import TablePhase
-from ..net.session import ClientSession
-from .viewmodel import USER_KINDS, SeatFacts, Snapshot
+from .facts import alarm_facts, note_facts
+from .ports import FinalCheck, TableSession
+from .viewmodel import USER_KINDS, EndCheck, SeatFacts, Snapshot
 
 
-def snapshot(
-    session: ClientSession,
-    *,
-    now: float,
-    mine: tuple[int, ...] = (),
-    pending_action: str | None = None,
-    link: str | None = None,
-    hide_hand: bool = False,
-) -> Snapshot:
-    """What `session`'s seat may see now (`now`: the event loop's clock, for the timer)."""
+def snapshot(session: TableSession, *, mine: tuple[int, ...] = ()) -> Snapshot:
+    """What `session`'s seat may see now; `mine`: every seat this device holds."""
     peer = session.peer
     state = peer.state if peer is not None else None
-    if state is None:
+    link = "connected" if session.connected else "connecting"
+    if peer is None or state is None:
         return Snapshot(
             phase="connecting",
             watching=session.mode == "spectate",
-            link=link or ("connected" if session.connected else "connecting"),
+            link=link,
             fatal=_pair(session.fatal),
         )
     if state.roster:
@@ -45,12 +42,7 @@ def snapshot(
             else None
             for s in range(state.rules.seats)
         )
-    view = session.view()
-    if view is not None and hide_hand:
-        view = replace(view, hand=())
     status = session.status
-    deadline = status.deadline
-    pending = frozenset(session.pending_kinds())
     openings = dict(state.attempt.openings) if state.attempt is not None else {}
     path = session.store.transcript_path if session.store is not None else None
     seat = session.seat if session.mode != "spectate" else None
@@ -59,26 +51,61 @@ def snapshot(
         rules=state.rules,
         phase=str(state.phase),
         seats=seats,
-        view=view,
+        view=session.view(),
         me=seat,
         watching=session.mode == "spectate",
         mine=mine or ((seat,) if seat is not None else ()),
         connected=frozenset(status.connected) if status.phase else None,
-        turn_left=None if deadline is None else deadline - now,
+        deadline=status.deadline,
         code=session.comparison_code,
-        pending=pending,
-        pending_action=pending_action if pending & set(USER_KINDS) else None,
-        alarms=tuple((str(a.reason), a.detail) for a in session.alarms),
+        pending=frozenset(session.pending_kinds()),
+        alarms=tuple(alarm_facts(a) for a in session.alarms),
         halted=peer.halted,
-        notes=tuple(peer.replayer.notes),
+        notes=tuple(note_facts(n) for n in peer.replayer.notes),
         openings=openings if state.phase in (TablePhase.SHOWDOWN, TablePhase.RESULT) else {},
         absent=frozenset(state.absent),
         stand_ins=frozenset(state.stand_ins),
         host_cpu=state.host_cpu,
         transcript=str(path) if path is not None else None,
-        link=link or ("connected" if session.connected else "reconnecting"),
+        link="connected" if session.connected else "reconnecting",
         fatal=_pair(session.fatal),
+        # ClientSession gains `final_check` with the core client (issue 20); until then a
+        # session without it has simply not been checked yet. The lead replaces this getattr
+        # with `session.final_check` (and adds it to TableSession) after the merge.
+        final_check=_end_check(getattr(session, "final_check", None)),
     )
+
+
+def project(
+    facts: Snapshot,
+    *,
+    now: float,
+    link: str | None = None,
+    sent: str | None = None,
+    hide_hand: bool = False,
+    next_round_in: float | None = None,
+) -> Snapshot:
+    """`facts` (a session's reading) for one event: `now` on the event loop's clock, the
+    table's `link` state, what this seat `sent` and the log does not show yet, and
+    `hide_hand` while a pass-and-play device waits for its next holder."""
+    view = facts.view
+    if view is not None and hide_hand:
+        view = replace(view, hand=())
+    return replace(
+        facts,
+        view=view,
+        me=None if hide_hand else facts.me,
+        turn_left=None if facts.deadline is None else facts.deadline - now,
+        pending_action=sent if facts.pending & set(USER_KINDS) else None,
+        link=link or facts.link,
+        next_round_in=next_round_in,
+    )
+
+
+def _end_check(check: FinalCheck | None) -> EndCheck | None:
+    if check is None:
+        return None
+    return EndCheck(verified=check.verified, alarms=tuple(alarm_facts(a) for a in check.alarms))
 
 
 def _pair(value: tuple[object, str] | None) -> tuple[str, str] | None:

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from .hostform import HostForm
 from .lobbymodel import LobbyBook
+from .ports import OpenTable
 from .text import ASCII, Glyphs
 from .viewmodel import EntryState
-
-if TYPE_CHECKING:
-    from ..cli.runtime import TableRuntime
 
 
 @dataclass
@@ -36,7 +33,7 @@ class UiState:
     message_style: str = "class:message"
     too_small: bool = False  #: the terminal is below MIN_COLUMNS x MIN_ROWS (keys wait)
     # the table
-    runtime: TableRuntime | None = None
+    runtime: OpenTable | None = None
     current: int = 0  #: index of the session this screen shows (practice: Tab switches)
     entry: EntryState = field(default_factory=EntryState)
     entry_key: tuple[object, ...] | None = None

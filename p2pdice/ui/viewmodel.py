@@ -10,7 +10,6 @@ directly; names from the network are cleaned here, once, before anything draws t
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -19,9 +18,9 @@ from ..core.bids import Bid
 from ..core.describe import bid_words
 from ..core.game import Phase
 from ..core.rules import Rules, TableKind
-from ..core.table import Note
 from ..core.view import SeatView
 from .bidentry import BidChoices, BidSyntaxError, parse_bid
+from .facts import AlarmFacts, NoteFacts
 from .text import safe_name, safe_text
 
 #: Message types a player sends by choice (the others are sent by the protocol itself).
@@ -38,6 +37,14 @@ class SeatFacts:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class EndCheck:
+    """The end-of-game self-check: the transcript verified, and our checks of the host."""
+
+    verified: bool
+    alarms: tuple[AlarmFacts, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Snapshot:
     """Everything one screen may know about one table, from one seat's point of view."""
 
@@ -50,13 +57,14 @@ class Snapshot:
     watching: bool = False  #: joined as a spectator (not a player still taking a seat)
     mine: tuple[int, ...] = ()  #: every seat this device holds
     connected: frozenset[int] | None = None
+    deadline: float | None = None  #: event-loop time at which the turn timer runs out
     turn_left: float | None = None  #: seconds until the turn timer runs out
     code: str | None = None
     pending: frozenset[str] = frozenset()
     pending_action: str | None = None  #: what we sent and the log does not show yet
-    alarms: tuple[tuple[str, str], ...] = ()
+    alarms: tuple[AlarmFacts, ...] = ()
     halted: bool = False
-    notes: tuple[Note, ...] = ()
+    notes: tuple[NoteFacts, ...] = ()
     openings: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     absent: frozenset[int] = frozenset()
     stand_ins: frozenset[int] = frozenset()
@@ -66,6 +74,8 @@ class Snapshot:
     fatal: tuple[str, str] | None = None
     #: Seconds until this client starts the next round by itself (its seat starts it).
     next_round_in: float | None = None
+    #: The end-of-game self-check; None until the game is over and the check has run.
+    final_check: EndCheck | None = None
 
     @property
     def names(self) -> list[str]:
@@ -153,22 +163,17 @@ def code_text(code: str | None) -> str:
 def alarm_text(snap: Snapshot) -> str | None:
     if not snap.alarms:
         return None
-    reason, detail = snap.alarms[-1]
     tail = " - stopped following this host" if snap.halted else ""
-    return f"ALARM {safe_text(reason, 40)}: {safe_text(detail, 160)}{tail}"
+    return alarm_line(snap.alarms[-1]) + tail
 
 
-_SEAT_IN_TEXT = re.compile(r"\bseat (\d+)")
+def alarm_line(alarm: AlarmFacts) -> str:
+    return f"ALARM {safe_text(alarm.reason, 40)}: {safe_text(alarm.detail, 160)}"
 
 
 def alarm_seats(snap: Snapshot) -> dict[int, str]:
     """Seats an alarm names (e.g. a tampered opening), with the alarm's reason."""
-    out: dict[int, str] = {}
-    for reason, detail in snap.alarms:
-        match = _SEAT_IN_TEXT.search(detail)
-        if match:
-            out[int(match.group(1))] = safe_text(reason, 40)
-    return out
+    return {a.seat: safe_text(a.reason, 40) for a in snap.alarms if a.seat is not None}
 
 
 def timer_text(seconds: float | None) -> str:
@@ -191,24 +196,22 @@ FORFEIT_WORDS = {
 }
 
 
-def fault_line(note: Note, names: list[str]) -> str | None:
+def fault_line(note: NoteFacts, names: list[str]) -> str | None:
     """A forced move, absence, abort, forfeit or stand-in, with the seat it concerns."""
     who = names[note.seat] if note.seat is not None and note.seat < len(names) else "a seat"
-    detail = safe_text(note.detail, 60)
     if note.kind == "forced":
-        reason, _, action = detail.partition(": ")
-        cause = f"{who}'s time ran out" if reason == "timer" else f"{who} was away"
-        what = FORCED_WORDS.get(action, "made a move")
+        cause = f"{who}'s time ran out" if note.reason == "timer" else f"{who} was away"
+        what = FORCED_WORDS.get(note.action, "made a move")
         return f"{cause}, so the host {what} for them"
     if note.kind == "absent":
         why = {"no_reply": "no answer from their device", "grace_expired": "gone too long"}.get(
-            detail, "no answer"
+            note.reason, "no answer"
         )
         return f"{who} is away ({why}): the host moves for them when needed"
     if note.kind == "abort":
         return f"the deal started again: {who} did not lock in their dice in time"
     if note.kind == "forfeit":
-        why = FORFEIT_WORDS.get(detail, "did not take part in time")
+        why = FORFEIT_WORDS.get(note.reason, "did not take part in time")
         return f"{who} {why}, so they are out of the game"
     if note.kind == "stand_in":
         return f"a CPU run by the host now plays for {who}"
@@ -497,7 +500,7 @@ def table_model(snap: Snapshot, entry: EntryState = EntryState()) -> TableModel:
         label = "Taking a seat..."
     if snap.me is not None and view is None:
         label = "Your dice appear when the game starts."
-    elif snap.me is not None and not hand:
+    elif snap.me is not None and view is not None and not hand:
         label = "Your dice: not dealt yet." if view.dice[snap.me] else "You are out of dice."
     return TableModel(
         title=safe_text(snap.table_name, 40) or "p2pdice",

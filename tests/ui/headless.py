@@ -12,6 +12,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from p2pdice.cli.lobby import CliLobby
 from p2pdice.ui.app import run_app
 from p2pdice.ui.controller import Controller
 from p2pdice.ui.frame import render_screen
@@ -22,6 +23,7 @@ from p2pdice.ui.text import ASCII
 @dataclass
 class Driver:
     c: Controller
+    services: CliLobby
     send: Callable[[str], None]
     task: asyncio.Task[int]
 
@@ -45,11 +47,12 @@ class Driver:
 async def headless(home: Path, setup) -> AsyncIterator[Driver]:
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
         ready: asyncio.Future[Controller] = asyncio.get_running_loop().create_future()
+        services = CliLobby(home)
         task = asyncio.create_task(
-            run_app(home, setup, glyphs=ASCII, on_ready=lambda app, c: ready.set_result(c))
+            run_app(services, setup, glyphs=ASCII, on_ready=lambda app, c: ready.set_result(c))
         )
         c = await asyncio.wait_for(ready, 5)
-        driver = Driver(c, inp.send_text, task)
+        driver = Driver(c, services, inp.send_text, task)
         try:
             yield driver
         finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from p2pdice.core.bids import Bid
+from p2pdice.core.errors import Reason
 from p2pdice.core.game import (
     Challenge,
     Deal,
@@ -13,9 +14,11 @@ from p2pdice.core.game import (
     apply,
     new_game,
 )
+from p2pdice.core.peer import Alarm
 from p2pdice.core.rules import Rules
 from p2pdice.core.table import Note
 from p2pdice.core.view import seat_view
+from p2pdice.ui.facts import AlarmFacts, alarm_facts, note_facts
 from p2pdice.ui.viewmodel import SeatFacts, Snapshot
 
 NAMES = ("Ann", "Bob", "Cid")
@@ -68,9 +71,14 @@ def snap_of(
         connected=frozenset(range(len(names))),
         code="12345-67890",
         link="connected",
-        notes=notes,
+        notes=tuple(note_facts(n) for n in notes),
         **kw,
     )
+
+
+def alarms(*pairs: tuple[str, str]) -> tuple[AlarmFacts, ...]:
+    """Alarms of our own checks, (reason, detail) each, as the snapshot carries them."""
+    return tuple(alarm_facts(Alarm(Reason(reason), detail)) for reason, detail in pairs)
 
 
 def opened(round_: int, seats) -> tuple[Note, ...]:

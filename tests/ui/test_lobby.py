@@ -43,7 +43,7 @@ async def test_lobby_lists_joins_and_drops_a_crashed_host(tmp_path: Path, monkey
 
     try:
         async with headless(tmp_path / "me", setup) as d:
-            d.c.lobby.start()
+            d.services.start_browsing(d.c)
             await d.until(lambda: "kitchen" in d.screen() and "lobby" in d.screen(), 15)
             screen = d.screen()
             assert "1/3" in screen or "2/3" in screen

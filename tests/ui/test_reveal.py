@@ -8,7 +8,7 @@ from p2pdice.core.rules import Rules
 from p2pdice.core.table import Note
 from p2pdice.ui.reveal import game_over_model, pass_model, reveal_model
 
-from .helpers import HANDS, bidding, opened, revealed, snap_of
+from .helpers import HANDS, alarms, bidding, opened, revealed, snap_of
 
 
 def test_every_hand_with_counting_dice_and_wild_ones_marked() -> None:
@@ -36,7 +36,9 @@ def test_natural_ones_are_not_marked_wild() -> None:
 def test_missing_tick_and_alarm_replace_verified() -> None:
     state = revealed()
     detail = "seat 1's opening does not match its commitment"
-    snap = snap_of(state, me=0, notes=opened(1, (0, 2)), alarms=(("OPENING_MISMATCH", detail),))
+    snap = snap_of(
+        state, me=0, notes=opened(1, (0, 2)), alarms=alarms(("OPENING_MISMATCH", detail))
+    )
     model = reveal_model(snap)
     assert model.rows[1].check == "alarm" and "opening mismatch" in model.rows[1].check_text
     assert model.rows[0].check == "ok" and not model.all_verified

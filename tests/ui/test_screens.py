@@ -19,9 +19,9 @@ from p2pdice.ui.screens import (
     wrap,
 )
 from p2pdice.ui.text import ASCII, UNICODE, dice_rows, fit, safe_text, width
-from p2pdice.ui.viewmodel import EntryState, table_model
+from p2pdice.ui.viewmodel import EndCheck, EntryState, table_model
 
-from .helpers import bidding, opened, revealed, snap_of
+from .helpers import alarms, bidding, opened, revealed, snap_of
 from .test_viewmodel import HOSTILE
 
 
@@ -72,7 +72,7 @@ def test_reveal_fits_and_marks_in_text() -> None:
 def test_alarm_banner_is_in_the_text() -> None:
     detail = "seat 1's opening does not match its commitment"
     snap = snap_of(
-        revealed(), me=0, notes=opened(1, (0, 2)), alarms=(("OPENING_MISMATCH", detail),)
+        revealed(), me=0, notes=opened(1, (0, 2)), alarms=alarms(("OPENING_MISMATCH", detail))
     )
     text = fits(render_reveal(reveal_model(snap)))
     assert "ALARM OPENING_MISMATCH: seat 1's opening does not match" in text
@@ -128,7 +128,8 @@ def test_small_helpers() -> None:
 def test_a_transcript_path_is_never_broken_inside_a_name() -> None:
     path = "/srv/p2pdice-data/practice/1/tables/" + "ab" * 32 + "/transcript.jsonl"
     assert len(path) > 80
-    text = fits(render_game_over(game_over_model(snap_of(revealed(), me=0, transcript=path))))
+    snap = snap_of(revealed(), me=0, transcript=path, final_check=EndCheck(verified=True))
+    text = fits(render_game_over(game_over_model(snap)))
     lines = [line.strip() for line in text.splitlines()]
     start = lines.index("Verified transcript saved:") + 1
     end = next(i for i, line in enumerate(lines) if line.startswith("Anyone can check"))
@@ -136,6 +137,28 @@ def test_a_transcript_path_is_never_broken_inside_a_name() -> None:
     assert "".join(pieces) == path, pieces  # copied line by line, it is the path
     assert len(pieces) > 1 and all(p.endswith("/") for p in pieces[:-1])  # cut after a /
     assert "ab" * 32 + "/" in pieces  # the 64-hex folder whole, on its own line
+
+
+def game_over_screen(check: EndCheck | None) -> str:
+    snap = snap_of(revealed(), me=0, transcript="/tmp/t.jsonl", final_check=check)
+    return fits(render_game_over(game_over_model(snap)))
+
+
+def test_game_over_says_verified_only_when_the_final_check_verified_the_transcript() -> None:
+    verified = game_over_screen(EndCheck(verified=True))
+    assert "Verified transcript saved:" in verified and "ALARM" not in verified
+    unchecked = game_over_screen(None)
+    assert "Verified" not in unchecked and "Transcript saved (not checked yet):" in unchecked
+
+
+def test_game_over_shows_the_final_checks_alarms_when_it_failed() -> None:
+    found = alarms(("RESULT_MISMATCH", "round 2: the posted result differs"))
+    screen = game_over_screen(EndCheck(verified=False, alarms=found))
+    assert "Verified" not in screen
+    assert "Transcript saved, but the end-of-game check failed:" in screen
+    assert "ALARM RESULT_MISMATCH: round 2: the posted result differs" in screen
+    bare = game_over_screen(EndCheck(verified=False))
+    assert "the transcript did not verify" in bare and "Verified" not in bare
 
 
 def test_a_terminal_below_80x24_says_it_is_too_small_and_keeps_q_quit() -> None:

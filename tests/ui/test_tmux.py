@@ -20,13 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def practice_command() -> list[str]:
-    """`p2pdice practice` once the CLI knows it; the UI's own entry point until then."""
-    from p2pdice.cli import build_parser
-
-    try:
-        build_parser().parse_args(["practice"])
-    except SystemExit:
-        return [sys.executable, "-m", "p2pdice.ui", "practice"]
+    """`p2pdice practice`, from this checkout."""
     return [sys.executable, "-m", "p2pdice", "practice"]
 
 

@@ -18,7 +18,7 @@ from p2pdice.ui.viewmodel import (
     timer_text,
 )
 
-from .helpers import bidding, snap_of
+from .helpers import alarms, bidding, snap_of
 
 HOSTILE = "\x1b]0;pwned\x07Eve\x1b[31m\x1b[2J"
 
@@ -114,7 +114,7 @@ def test_timer_and_code_are_shown() -> None:
 
 def test_alarm_is_shown_and_names_the_seat() -> None:
     detail = "seat 2's opening does not match its commitment"
-    snap = snap_of(bidding(), me=0, alarms=(("OPENING_MISMATCH", detail),), halted=True)
+    snap = snap_of(bidding(), me=0, alarms=alarms(("OPENING_MISMATCH", detail)), halted=True)
     model = table_model(snap)
     assert model.alarm is not None and "OPENING_MISMATCH" in model.alarm
     assert "stopped following" in model.alarm

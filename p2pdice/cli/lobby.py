@@ -1,0 +1,226 @@
+"""The lobby's work outside the screen: tables appearing and disappearing live, liveness
+probes, saved tables, and starting the table the player chose (`ui.ports.LobbyServices`).
+
+Browsing runs zeroconf's browser in the background; a second task probes every listed
+table with `GET /tables` (short timeout), because a crashed host sends no goodbye. Both
+report into the ui's lobby book. The table factories start tables through `cli.runtime`,
+imported when a table opens (aiohttp and zeroconf load after the first frame).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..core.errors import UserError
+from ..core.rules import Rules
+from ..store import HostedTableSummary, saved_seat, unfinished_hosted_tables
+from ..ui.controller import Controller
+from ..ui.lobby import LobbyActions
+from ..ui.lobbymodel import LobbyEntry
+from ..ui.ports import FoundTable, TableFactory
+from ..ui.text import safe_text
+from .common import load_saved_table
+
+if TYPE_CHECKING:
+    from .runtime import TableRuntime
+
+PROBE_TIMEOUT = 1.5  #: seconds a host has to answer GET /tables
+PROBE_TICK = 0.5  #: seconds between looks for tables due a probe
+#: Fields of a host's table listing fresher than its TXT record (seats, phase...).
+LISTING_KEYS = ("seats", "phase", "rules", "pw", "cpu")
+
+
+def joining_hint(name: str, runtime: TableRuntime) -> str:
+    """The message line after opening a table: each LAN address to join by, and the name
+    only when the table is advertised (without mDNS a join by name cannot find it)."""
+    service = runtime.service
+    if service is None:
+        return "your table is open"
+    where = " or ".join(f"join {address}" for address in service.join_addresses())
+    by_name = f"join {name!r} or " if service.advertise else ""
+    return f"open: others type p2pdice {by_name}{where}"
+
+
+class CliLobby:
+    """`LobbyServices` for the program: this device's data home and the LAN."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self.tasks: list[asyncio.Task[None]] = []
+
+    # ---- background: browse and probe ---------------------------------------------------
+
+    def start_browsing(self, c: Controller) -> None:
+        """List the tables announced on the LAN in `c`'s lobby, and keep them checked."""
+        assert c.lobby is not None, "the lobby's actions are made with the app"
+        loop = asyncio.get_running_loop()
+        self.tasks = [
+            loop.create_task(self._browse(c, c.lobby), name="lobby-browse"),
+            loop.create_task(self._probe_loop(c, c.lobby), name="lobby-probe"),
+        ]
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _browse(self, c: Controller, lobby: LobbyActions) -> None:
+        from ..net.discovery import Browser, new_zeroconf
+
+        book = c.ui.book
+        try:
+            azc = new_zeroconf()
+        except Exception as err:
+            c.ui.lobby_note = (
+                f"cannot listen for tables here ({safe_text(err, 60)}): press a to join by address"
+            )
+            c.refresh()
+            return
+        browser = Browser(azc)
+        loop = asyncio.get_running_loop()
+        lobby.listening_on("Listening for tables on this network...")
+        try:
+            await browser.start()
+            async for event in browser.events():
+                t = event.table
+                if event.kind == "removed":
+                    book.goodbye(t.service)
+                else:
+                    book.announce(t.service, t.name, t.addresses, t.port, t.txt, loop.time())
+                    if self.holds_seat(t.table_id, t.txt.get("hk", "")):
+                        book.seated.add(t.table_id)
+                c.refresh()
+        finally:
+            with contextlib.suppress(Exception):
+                await browser.stop()
+            with contextlib.suppress(Exception):
+                await azc.async_close()
+
+    async def _probe_loop(self, c: Controller, lobby: LobbyActions) -> None:
+        import aiohttp
+
+        loop = asyncio.get_running_loop()
+        timeout = aiohttp.ClientTimeout(total=PROBE_TIMEOUT)
+        async with aiohttp.ClientSession(timeout=timeout) as http:
+            for rounds in itertools.count():
+                if rounds % 10 == 9:  # a hosted game resumed or ended meanwhile
+                    lobby.update_note()
+                due = c.ui.book.due(loop.time())
+                if due:
+                    await asyncio.gather(*(self._probe(c, http, e) for e in due))
+                    c.refresh()
+                await asyncio.sleep(PROBE_TICK)
+
+    async def _probe(self, c: Controller, http: Any, entry: LobbyEntry) -> None:
+        listed: bool | None
+        try:
+            async with http.get(entry.probe_url) as resp:
+                tables = await resp.json(content_type=None)
+            mine = [t for t in tables if isinstance(t, dict) and t.get("id") == entry.table_id]
+            listed = bool(mine) or not entry.table_id
+            if mine:  # the listing is fresher than the TXT record: seats and phase
+                fresh = {k: str(v) for k, v in mine[0].items() if k in LISTING_KEYS}
+                entry.txt.update(fresh)
+        except Exception:
+            listed = None
+        c.ui.book.probed(entry.service, listed=listed, now=asyncio.get_running_loop().time())
+
+    # ---- what the lobby's keys ask ------------------------------------------------------
+
+    def default_name(self) -> str:
+        from .runtime import default_name
+
+        return default_name()
+
+    def hosted_tables(self) -> Sequence[HostedTableSummary]:
+        return unfinished_hosted_tables(self.home)
+
+    def holds_seat(self, table_id: str, host_prefix: str) -> bool:
+        record = saved_seat(self.home, table_id)
+        return record is not None and bool(host_prefix) and record.host.startswith(host_prefix)
+
+    async def find(self, address: str) -> FoundTable:
+        from ..net.resolve import ResolveError, resolve
+
+        try:
+            return await resolve(address, timeout=3.0)
+        except ResolveError as err:
+            raise UserError(str(err)) from None
+
+    # ---- opening tables -----------------------------------------------------------------
+
+    def join_table(
+        self, *, url: str, name: str, password: str | None, spectate: bool, table_id: bytes | None
+    ) -> TableFactory:
+        async def join() -> TableRuntime:
+            from .runtime import start_join
+
+            return await start_join(
+                self.home,
+                url=url,
+                name=name,
+                password=password,
+                spectate=spectate,
+                table_id=table_id,
+            )
+
+        return join
+
+    def host_table(
+        self, *, name: str, player: str, rules: Rules, cpu: list[str], password: str | None
+    ) -> TableFactory:
+        async def host() -> TableRuntime:
+            from .runtime import start_hosting
+
+            runtime = await start_hosting(
+                self.home, name=name, player=player, rules=rules, cpu=cpu, password=password
+            )
+            runtime.hint = joining_hint(name, runtime)
+            return runtime
+
+        return host
+
+    def resume_table(self, table_id: str, *, player: str) -> TableFactory:
+        saved = load_saved_table(self.home, table_id)  # a UserError before any screen changes
+
+        async def host() -> TableRuntime:
+            from .runtime import start_hosting
+
+            runtime = await start_hosting(
+                self.home,
+                name=saved.name,
+                player=player,  # only for a seat still free: a seat held before is taken back
+                rules=Rules(),  # unused: a resumed table's rules are in its log
+                cpu=saved.cpu,
+                password=None,  # the host reads the table's verifier back from its own file
+                port=saved.port,  # where the players' clients are still knocking
+                port_fallback=True,  # else any port: they find the table again by its id
+                resume_lines=saved.lines,
+            )
+            runtime.hint = joining_hint(saved.name, runtime)
+            return runtime
+
+        return host
+
+    def practice_table(self, rules: Rules, cpu: list[str], humans: int) -> TableFactory:
+        async def practice() -> TableRuntime:
+            from .runtime import start_practice
+
+            return await start_practice(self.home, rules, cpu, humans)
+
+        return practice
+
+    def pass_and_play_table(self, rules: Rules, players: list[str], cpu: list[str]) -> TableFactory:
+        async def pass_and_play() -> TableRuntime:
+            from .runtime import start_pass_and_play
+
+            return await start_pass_and_play(self.home, rules, players, cpu)
+
+        return pass_and_play
