@@ -123,7 +123,7 @@ class Controller:
         ui.help = ui.quitting = False
         self._facts, self._snap, self._arrived = {}, None, None
         for index, session in enumerate(self.sessions):
-            session.on_update = lambda index=index: self.session_changed(index)  # type: ignore[misc]
+            session.on_update = lambda index=index: self.session_changed(index)
         ui.screen = "table"
 
     # ---- the event's snapshot ------------------------------------------------------------
@@ -142,7 +142,7 @@ class Controller:
 
     def facts(self, session: TableSession) -> Snapshot:
         """`session`'s facts, read once after each change it reports."""
-        index = next(i for i, s in enumerate(self.sessions) if s is session)
+        index = self.sessions.index(session)
         facts = self._facts.get(index)
         if facts is None:
             facts = self._facts[index] = snapshot(session, mine=self.seats())
