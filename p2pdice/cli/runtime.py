@@ -4,14 +4,14 @@ A `TableRuntime` owns the sessions this device holds (one per seat it plays), th
 (in-process `LocalClient`s, or a reconnecting WebSocket) and, when this machine hosts, the
 `HostService`. Practice and pass-and-play tables are hosted on loopback only, without an
 advertisement, so they work with no network at all. Each seat has its own identity key in
-its own folder, as a player on another device would.
+its own folder, as a player on another device would. The terminal client sees a runtime
+as a `ui.ports.OpenTable` and its sessions as `ui.ports.TableSession`s.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,8 +25,6 @@ from ..net.session import ClientSession
 from ..store import load_or_create_key
 from ..ui.ports import TableSession
 from .common import CPU_THINK
-
-log = logging.getLogger("p2pdice.ui")
 
 
 def default_name() -> str:

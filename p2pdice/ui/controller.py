@@ -149,7 +149,10 @@ class Controller:
         return facts
 
     def snap(self) -> Snapshot:
-        """This event's snapshot of the session the screen shows."""
+        """This event's snapshot of the session the screen shows: made once per event, on
+        the first ask; when the session's reading is new, the transition its facts cause
+        (`modes.arrive`) is applied to the UI state first, so every reader of this event
+        (key filters, handlers, the frame) sees the same state and the same snapshot."""
         if self._snap is None:
             self._snap = self._snapshot_now()
         return self._snap

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
 
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, FilterOrBool
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
@@ -32,8 +31,12 @@ def build_keys(c: Controller) -> KeyBindings:
 
     free = Condition(lambda: not c.typing())
 
-    def on(*keys: str | Keys, filter: Any = True, eager: bool = False) -> Callable:
-        def register(fn: Callable[[], None]) -> Callable[[], None]:
+    Action = Callable[[], None]
+
+    def on(
+        *keys: str | Keys, filter: FilterOrBool = True, eager: bool = False
+    ) -> Callable[[Action], Action]:
+        def register(fn: Action) -> Action:
             @kb.add(*keys, filter=filter, eager=eager)
             def _(event: KeyPressEvent) -> None:
                 try:

@@ -7,6 +7,7 @@ only adds colour and emphasis.
 from __future__ import annotations
 
 from prompt_toolkit.application.current import get_app
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
@@ -59,10 +60,11 @@ STYLE = Style.from_dict(
 
 
 def build_layout(c: Controller) -> Layout:
-    def text():
+    def text() -> StyleAndTextTuples:
         size = get_app().output.get_size()
         c.ui.too_small = size.columns < MIN_COLUMNS or size.rows < MIN_ROWS
-        return fragments(render_screen(c, max(size.columns, 1), max(size.rows, 1)))
+        lines = render_screen(c, max(size.columns, 1), max(size.rows, 1))
+        return list(fragments(lines))  # a list of prompt_toolkit's own (wider) fragment type
 
     control = FormattedTextControl(text, focusable=True, show_cursor=False)
     return Layout(Window(control, wrap_lines=False, always_hide_cursor=True))
