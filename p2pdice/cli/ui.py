@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..bots.names import BOT_NAMES
 from .common import (
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ..ui.controller import Controller
     from ..ui.lobby import LobbyActions
     from .lobby import CliLobby
+    from .runtime import TableRuntime
 
     #: Opens the first screen's work once the first frame is drawn (see ui.app.run_app).
     Setup = Callable[[Controller, LobbyActions], None]
@@ -121,7 +122,7 @@ def run_practice(args: argparse.Namespace) -> int:
     think = cpu_think_of(args)
 
     def setup(c: Controller, lobby: LobbyActions) -> None:
-        async def open_() -> Any:  # imported here, after the first frame (aiohttp is heavy)
+        async def open_() -> TableRuntime:  # imported after the first frame (aiohttp is heavy)
             from .runtime import start_practice
 
             return await start_practice(
@@ -149,7 +150,7 @@ def run_pass_and_play(args: argparse.Namespace) -> int:
     think = cpu_think_of(args)
 
     def setup(c: Controller, lobby: LobbyActions) -> None:
-        async def open_() -> Any:  # imported after the first frame is on screen
+        async def open_() -> TableRuntime:  # imported after the first frame is on screen
             from .runtime import start_pass_and_play
 
             return await start_pass_and_play(home, rules, players, [level] * cpu, cpu_think=think)
@@ -205,7 +206,7 @@ def run_interactive_join(args: argparse.Namespace) -> int:
     def setup(c: Controller, lobby: LobbyActions) -> None:
         from .runtime import default_name, start_join
 
-        async def open_() -> Any:
+        async def open_() -> TableRuntime:
             return await start_join(
                 home,
                 url=target.url,
@@ -247,7 +248,7 @@ def run_interactive_host(args: argparse.Namespace) -> int:
         from .lobby import joining_hint
         from .runtime import default_name, start_hosting
 
-        async def open_() -> Any:
+        async def open_() -> TableRuntime:
             runtime = await start_hosting(
                 home,
                 name=name,
@@ -278,7 +279,7 @@ def _need_terminal() -> None:
 
 
 def _services(home: Path) -> CliLobby:
-    from .lobby import CliLobby
+    from .lobby import CliLobby  # here: it loads the ui's modules, which --help does not need
 
     return CliLobby(home)
 
