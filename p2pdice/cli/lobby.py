@@ -59,15 +59,20 @@ class CliLobby:
         """List the tables announced on the LAN in `c`'s lobby, and keep them checked."""
         assert c.lobby is not None, "the lobby's actions are made with the app"
         loop = asyncio.get_running_loop()
-        self.tasks = [
-            loop.create_task(self._browse(c, c.lobby), name="lobby-browse"),
-            loop.create_task(self._probe_loop(c, c.lobby), name="lobby-probe"),
-        ]
+        self.tasks.append(loop.create_task(self._browse(c, c.lobby), name="lobby-browse"))
+        self.start_probing(c)
+
+    def start_probing(self, c: Controller) -> None:
+        """Check each table in `c`'s lobby book for liveness, every PROBE_EVERY seconds."""
+        assert c.lobby is not None, "the lobby's actions are made with the app"
+        loop = asyncio.get_running_loop()
+        self.tasks.append(loop.create_task(self._probe_loop(c, c.lobby), name="lobby-probe"))
 
     async def stop(self) -> None:
-        for task in self.tasks:
+        tasks, self.tasks = self.tasks, []
+        for task in tasks:
             task.cancel()
-        for task in self.tasks:
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
