@@ -83,10 +83,9 @@ class CliLobby:
         try:
             azc = new_zeroconf()
         except Exception as err:
-            c.ui.lobby_note = (
+            lobby.cannot_listen(
                 f"cannot listen for tables here ({safe_text(err, 60)}): press a to join by address"
             )
-            c.refresh()
             return
         browser = Browser(azc)
         loop = asyncio.get_running_loop()

@@ -116,6 +116,8 @@ class Controller:
         return sessions[self.ui.current % len(sessions)]
 
     def set_runtime(self, runtime: OpenTable | None) -> None:
+        for session in self.sessions:
+            session.on_update = None  # a table left behind (closing) no longer redraws this one
         ui = self.ui
         ui.runtime, ui.current, ui.holder, ui.review, ui.seen_results = runtime, 0, None, None, None
         ui.entry, ui.entry_key, ui.sent = EntryState(), None, {}

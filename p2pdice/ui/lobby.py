@@ -34,10 +34,15 @@ class LobbyActions:
     # ---- what the services report ---------------------------------------------------------
 
     def listening_on(self, note: str) -> None:
-        """The services listen for tables (`note` says so), or cannot (then `note` says why
-        and how to join by address instead)."""
+        """The services listen for tables, as `note` says (the offer to resume follows it)."""
         self.listening = note
         self.update_note()
+
+    def cannot_listen(self, note: str) -> None:
+        """The services cannot listen for tables here: `note` says why, and what to do."""
+        self.listening = ""
+        self.ui.lobby_note = note
+        self.c.refresh()
 
     def update_note(self) -> None:
         """The lobby's note again: a hosted game may have been resumed or ended meanwhile."""

@@ -38,6 +38,7 @@ class FakeServices:
 
     seated: bool = False
     hint: str = ""
+    hosted: list[Any] = field(default_factory=list)
     asked: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     def _factory(self, what: str, **kw: Any) -> TableFactory:
@@ -52,7 +53,7 @@ class FakeServices:
         return "Zed"
 
     def hosted_tables(self) -> Sequence[Any]:
-        return []
+        return self.hosted
 
     def holds_seat(self, table_id: str, host_prefix: str) -> bool:
         return self.seated and table_id == TABLE_ID and host_prefix == "beef"
@@ -123,6 +124,25 @@ async def test_an_opened_table_shows_its_hint_on_the_message_line() -> None:
     assert c.ui.screen == "starting" and c.ui.message == "opening your table..."
     await settle(c)
     assert c.ui.message == services.hint
+
+
+@dataclass
+class Hosted:
+    table_id: str
+    name: str
+
+
+def test_the_lobby_note_offers_to_resume_a_hosted_table_while_it_listens() -> None:
+    services = FakeServices()
+    c, lobby = lobby_with(services)
+    lobby.listening_on("Listening for tables on this network...")
+    assert c.ui.lobby_note == "Listening for tables on this network..."
+    services.hosted.append(Hosted(TABLE_ID, "kitchen"))
+    lobby.update_note()  # the probes do so now and then: a game may have ended meanwhile
+    assert c.ui.lobby_note.endswith(" Press r to resume your table 'kitchen'.")
+    lobby.cannot_listen("cannot listen for tables here: press a to join by address")
+    lobby.update_note()
+    assert c.ui.lobby_note == "cannot listen for tables here: press a to join by address"
 
 
 async def test_a_table_that_cannot_be_resumed_or_found_says_why() -> None:
