@@ -16,8 +16,9 @@ fits the last reading to an event without reading the session again):
     python -m benchmarks.ui_snapshots [--quick] [--json]
 
 Measured at dd7b1b6, before the UI became a reducer (where every snapshot was a session
-read): 20 reads per idle second, 7 per arrow key, 3 per Enter closing the help, 7 per Enter
-that bids (which causes 3 session updates). After: 0 reads per idle second, arrow key or
+read): 20 reads per idle second (5 a tick at this two-seat table: 4 with one seat), 7 per
+arrow key, 3 per Enter closing the help, 7 per Enter that bids (which causes 3 session
+updates). After: 0 reads per idle second, arrow key or
 Enter closing the help, and 1 read for the bidding Enter and its 3 updates; at most one
 snapshot made per event (4 per idle second: one per tick, 1 per key).
 """
