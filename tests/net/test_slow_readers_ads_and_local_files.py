@@ -1,7 +1,6 @@
-"""Regression tests for the adapter fixes of the final review: a reader dropped as too slow is
-hung up, host-run seats close their logs, advertisements stay current and cannot point
-elsewhere, unreadable local files give clear errors, and rate-limit refusals do not pile up
-resends."""
+"""The adapters: a reader dropped as too slow is hung up, host-run seats close their logs,
+advertisements stay current and cannot point elsewhere, unreadable local files give clear
+errors, rate-limit refusals do not pile up resends, the host log is fsynced once a round."""
 
 from __future__ import annotations
 
