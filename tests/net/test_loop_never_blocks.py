@@ -57,21 +57,19 @@ async def test_a_password_game_with_stored_records_never_blocks_the_loop(tmp_pat
     players = [_player(tmp_path / f"p{n}", f"P{n}", seed=n) for n in range(2)]
     rules = Rules(seats=3, starting_dice=2)
     async with no_blocking_calls():
-        async with hosted(tmp_path / "host", rules=rules, cpu=["easy"], password=PASSWORD) as (
-            service,
-            table,
-        ):
-            url = url_of(service, table)
-            outcomes = await asyncio.wait_for(
-                asyncio.gather(
-                    *(run_websocket(p, url, linger=0, find_again=False) for p in players)
-                ),
-                60,
-            )
-            assert outcomes == [Outcome.OVER, Outcome.OVER]
-            assert all(not p.alarms for p in players)
-        for player in players:
-            player.close()
+        try:
+            async with hosted(tmp_path / "host", rules=rules, cpu=["easy"], password=PASSWORD) as (
+                service,
+                table,
+            ):
+                url = url_of(service, table)
+                games = (run_websocket(p, url, linger=0, find_again=False) for p in players)
+                outcomes = await asyncio.wait_for(asyncio.gather(*games), 60)
+        finally:
+            for player in players:
+                player.close()
+    assert outcomes == [Outcome.OVER, Outcome.OVER]
+    assert all(not p.alarms for p in players)
 
 
 async def test_the_host_keeps_its_files_off_the_loop_on_a_slow_disk(
