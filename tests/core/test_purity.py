@@ -1,10 +1,11 @@
 """The core is sans-I/O: it may not import anything that reaches the world, nor call the builtins
 that do.
 
-The import-linter contract in pyproject.toml (run by tests/test_architecture.py) is the main
-check; this one reads the same forbidden list and covers what import-linter does not: every
-import, relative ones resolved, must stay inside p2pdice.core or outside the package, and no
-builtin I/O (open, print, input, dynamic imports) may be called.
+The import-linter contracts in pyproject.toml (run by tests/test_architecture.py) are the main
+check; this one reads the same forbidden list, resolves relative imports itself (so
+`from ..net import x` is caught here too) and covers what the contracts cannot: an import of
+the package's root (`from .. import x` is in no layer), and calls of the builtins that reach
+the world (open, print, input, dynamic imports and code).
 """
 
 from __future__ import annotations
