@@ -378,6 +378,8 @@ class HostService:
         (a resumed table's saved port; the new one is advertised)."""
         self.home = home
         self.port_fallback = port_fallback
+        # On the loop, and may fsync (a new key, once per machine): before any table is
+        # served, so no player waits on it.
         self.key: SigningKey = load_or_create_key(home / "identity.key")
         self.bind = bind
         self.port = port
