@@ -357,7 +357,7 @@ def unfinished_hosted_tables(home: Path) -> list[HostedTableSummary]:
     """Tables under `home/hosted` with a readable table.json and a log without a game-over
     entry (a host killed, or stopped with SIGTERM, mid-game) that no program hosts now,
     most recently played first."""
-    out = []
+    out: list[HostedTableSummary] = []
     folder = home / "hosted"
     if not folder.is_dir():
         return out

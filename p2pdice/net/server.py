@@ -18,7 +18,7 @@ import ipaddress
 import itertools
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,7 +113,8 @@ class Connection:
     opened_at: float = 0.0
     offered: int | None = None  #: the seat its challenge reserved, until it answers
     last_sync: float = 0.0  #: when a spectator last showed it is still following (a sync)
-    hang_up: Callable[[], Awaitable[Any]] | None = None  #: ends the socket (not for local links)
+    #: Ends the socket (not for local links).
+    hang_up: Callable[[], Coroutine[Any, Any, object]] | None = None
 
 
 class TableServer:
@@ -215,9 +216,10 @@ class TableServer:
         spectators apply when it chooses to watch, and a seat's key always gets in."""
         limits, now = self.limits, self.loop_now
         if not local:
-            reserve = self._admit(address, reserve, now)
-            if reserve is None:
+            admitted = self._admit(address, reserve, now)
+            if admitted is None:
                 return None
+            reserve = admitted
         conn = Connection(next(self._ids), deliver, local=local, address=address, opened_at=now)
         conn.bucket = TokenBucket(rate=limits.rate, burst=limits.burst, tokens=limits.burst)
         conn.resend = TokenBucket(
@@ -528,6 +530,11 @@ class TableServer:
 
     # ---- outputs of the table ------------------------------------------------------------
 
+    def _addressee(self, conn_id: Hashable) -> Connection | None:
+        """The open connection a host output is for (the core knows connections only as keys:
+        ours are the ids `open` gave)."""
+        return self.connections.get(conn_id) if isinstance(conn_id, int) else None
+
     def apply(self, outputs: list[Output]) -> None:
         changed = False
         for out in outputs:
@@ -538,27 +545,27 @@ class TableServer:
                 frames = self._entry_frames()
                 frame = frames[out.entry.seq]
                 seq = out.entry.seq
-                for conn in list(self.connections.values()):
-                    if not conn.handshaken:
+                for reader in list(self.connections.values()):
+                    if not reader.handshaken:
                         continue
-                    if conn.sync_next < conn.sync_end:  # behind a sync answer: after it
-                        conn.sync_end = max(conn.sync_end, seq + 1)
-                        self._feed(conn)
+                    if reader.sync_next < reader.sync_end:  # behind a sync answer: after it
+                        reader.sync_end = max(reader.sync_end, seq + 1)
+                        self._feed(reader)
                     else:
-                        self._queue(conn, frame)
-                    self._mark_sent(conn, seq, seq + 1)
+                        self._queue(reader, frame)
+                    self._mark_sent(reader, seq, seq + 1)
             elif isinstance(out, Rejected):
-                conn = self.connections.get(out.conn)
+                conn = self._addressee(out.conn)
                 if conn is not None:
                     if out.reason in (Reason.TABLE_FULL, Reason.SEAT_TAKEN):
                         conn.offered = None  # the table released the reservation
                     self._refuse(conn, out.reason, out.detail, out.ref)
             elif isinstance(out, Accepted):
-                conn = self.connections.get(out.conn)
+                conn = self._addressee(out.conn)
                 if conn is not None:
                     self._queue(conn, encode_frame("accepted", ref=out.ref, seq=out.seq))
             elif isinstance(out, Seated):
-                conn = self.connections.get(out.conn)
+                conn = self._addressee(out.conn)
                 if conn is not None:
                     conn.handshaken, conn.seat, conn.spectator = True, out.seat, out.seat is None
                     conn.offered, conn.last_sync = None, self.loop_now

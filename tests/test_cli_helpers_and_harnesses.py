@@ -1,5 +1,6 @@
-"""Regressions from a code review: the CLI's shared helpers, `host --resume`, and the
-benchmark and fuzz harnesses' own arithmetic and invariants."""
+"""The CLI's shared helpers (names, --cpu, saved tables), `host --resume`, one-line errors for
+refused option combinations, and the benchmark and fuzz harnesses' own arithmetic and
+invariants."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Regression tests for defects found by review, soak and fuzzing (one test per fix)."""
+"""Host-run seats and who may claim them, how a stopped or all-forfeit game ends, and whom the
+checks blame: a moot commitment, a forged entry, our own malformed message."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Regression tests for the adapters (one per fix found by review, soak or fuzzing)."""
+"""A client facing a hostile or broken host (bad listings, wrong version or key, an empty log,
+dropped connections) stops cleanly; damaged local files (torn log lines, stray secrets) are
+handled."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Issue 14: the answers to questions an independent implementer of SPEC.md hit, one test each
-(the rule itself is written in protocol/SPEC.md and RULES.md)."""
+"""The answers to questions an independent implementer of SPEC.md hit, one test each (the rule
+itself is written in protocol/SPEC.md and RULES.md): rejoining, stand-in keys, cut-off lines,
+the order of checks, the codes of refused host events."""
 
 from __future__ import annotations
 

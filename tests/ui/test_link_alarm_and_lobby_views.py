@@ -1,4 +1,5 @@
-"""Regressions from a code review of the terminal client's view models."""
+"""The terminal client's view models: the connection lines, an alarm row on a forfeited round,
+and a lobby row whose announcement could point elsewhere."""
 
 from __future__ import annotations
 
