@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from p2pdice.cli.options import CliError
-from p2pdice.core.errors import Reason
+from p2pdice.core.errors import Reason, UserError
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import TablePhase
@@ -130,7 +129,7 @@ def test_an_unreadable_identity_key_is_a_clear_error_not_replaced(tmp_path: Path
     path.write_text("not a key\n")
     with pytest.raises(CorruptFile) as info:
         load_or_create_key(path)
-    assert str(path) in str(info.value) and isinstance(info.value, CliError)
+    assert str(path) in str(info.value) and isinstance(info.value, UserError)
     assert path.read_text() == "not a key\n"
 
 
