@@ -25,6 +25,15 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from p2pdice.core.rules import Ones, Rules, preset
+
+#: The ways ones are played that the bot benchmarks report on, one line each.
+RULE_MODES: dict[str, Rules] = {
+    "classic": preset("classic"),
+    "perudo": preset("perudo"),
+    "natural": preset("classic", ones=Ones.NATURAL),
+}
+
 NETNS_ENV = "P2PDICE_BENCH_NETNS"
 CLONE_NEWNET = 0x40000000
 ROOT = Path(__file__).resolve().parents[1]
