@@ -41,6 +41,8 @@ SEATS_RANGE = range(2, 7)
 STARTING_DICE_RANGE = range(1, 6)
 TURN_TIMERS = (0, 30, 60)
 GRACE_PERIOD_RANGE = range(5, 601)
+MAX_SEATS = SEATS_RANGE[-1]  #: seat numbers run from 0 to MAX_SEATS - 1
+MAX_DICE = STARTING_DICE_RANGE[-1]  #: the most dice one seat ever holds
 GRACE_PERIOD_OFFERED = (10, 15, 30, 60, 120, 300, 600)  #: what the host form cycles through
 
 
