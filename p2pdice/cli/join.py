@@ -8,6 +8,7 @@ import random
 import sys
 
 from ..bots.names import BOT_NAMES
+from ..core.describe import ranking_line
 from .common import (
     add_home_option,
     add_password_option,
@@ -216,10 +217,7 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         state = session.peer.state if session.peer else None
         if state is not None and state.game is not None:
             names = [s.name for s in state.roster]
-            say(
-                "ranking: "
-                + "  ".join(f"{i}. {names[s]}" for i, s in enumerate(state.game.ranking, 1))
-            )
+            say("ranking: " + ranking_line(state.game.ranking, names))
         if alarmed:
             # The log verified, but something in it (or missing from it) was not fair to us:
             # a script reading the exit status must not take this for a clean game.
