@@ -180,9 +180,9 @@ class LobbyActions:
         self.ui.prompt = Prompt(f"Resume which table? {listing}:", chosen, text="1")
 
     def resume(self, table_id: str) -> None:
-        from ..cli.common import load_saved_table
         from ..core.errors import UserError
         from ..core.rules import Rules
+        from ..store import load_saved_table
 
         try:
             saved = load_saved_table(self.home, table_id)
