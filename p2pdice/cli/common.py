@@ -83,7 +83,7 @@ def password_of(args: argparse.Namespace) -> str | None:
 
 def name_of(text: str | None, flag: str = "--name") -> str:
     """`text` without control characters (as the network would clean it); never empty."""
-    from ..net.limits import clean_name
+    from ..core.clean import clean_name
 
     name = clean_name(text or "")
     if not name:

@@ -76,11 +76,12 @@ def run_browse(args: argparse.Namespace) -> int:
         print("no tables found (if the network blocks multicast, ask the host for its address)")
         return 0
     for t in tables:
-        lock = " [password]" if t.txt.get("pw") == "1" else ""
-        cpu = f", {t.txt['cpu']} CPU run by the host" if t.txt.get("cpu", "0") != "0" else ""
+        ad = t.advert
+        lock = " [password]" if ad.locked else ""
+        cpu = f", {ad.cpu} CPU run by the host" if ad.cpu else ""
         say(  # every field below is the advertiser's text
-            f"{t.name}{lock}  {t.txt.get('seats', '?')} seats, {t.txt.get('phase', '?')}{cpu}"
-            f"  {t.txt.get('rules', '')}  at {t.addresses[0]}:{t.port}"
+            f"{t.name}{lock}  {ad.seats_text} seats, {ad.phase or '?'}{cpu}"
+            f"  {ad.rules}  at {t.addresses[0]}:{t.port}"
         )
     return 0
 

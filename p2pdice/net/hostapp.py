@@ -18,6 +18,7 @@ from typing import Any
 from aiohttp import web
 
 from ..bots.registry import load_bot
+from ..core.advert import Advert
 from ..core.codec import encode
 from ..core.fairness import rules_hash
 from ..core.host import HostTable
@@ -172,24 +173,26 @@ class HostedTable:
 
     # ---- discovery -----------------------------------------------------------------------
 
-    def txt(self) -> dict[str, str]:
+    def advert(self) -> Advert:
         state = self.host.state
         rules = state.rules
         taken = len(state.joins) if state.phase == TablePhase.LOBBY else rules.seats
         phase = {TablePhase.LOBBY: "lobby", TablePhase.OVER: "finished"}.get(state.phase, "playing")
-        return {
-            "v": "1",
-            "name": state.name,
-            "id": self.id,
-            "path": self.path,
-            "rules": rules.summary(),
-            "rh": rules_hash(encode(rules.to_json()))[:8].hex(),
-            "seats": f"{taken}/{rules.seats}",
-            "phase": phase,
-            "hk": self.host.key.public[:8].hex(),
-            "pw": "1" if self.host.password_verifier is not None else "0",
-            "cpu": str(state.host_cpu),
-        }
+        return Advert(
+            name=state.name,
+            table_id=self.id,
+            path=self.path,
+            rules=rules.summary(),
+            rules_hash=rules_hash(encode(rules.to_json()))[:8].hex(),
+            seats=(taken, rules.seats),
+            phase=phase,
+            host_key_prefix=self.host.key.public[:8].hex(),
+            locked=self.host.password_verifier is not None,
+            cpu=state.host_cpu,
+        )
+
+    def txt(self) -> dict[str, str]:
+        return self.advert().to_txt()
 
     def summary(self) -> dict[str, Any]:
         return {"name": self.host.state.name, "url_path": self.path, **self.txt()}

@@ -16,8 +16,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.advert import Advert
+from ..core.clean import clean_name
 from ..core.rules import TableKind
-from ..net.limits import clean_name
 from .controller import Controller
 from .hostform import HostForm
 from .lobbymodel import LobbyEntry
@@ -100,9 +101,9 @@ class LobbyActions:
                     self.ui.book.goodbye(t.service)
                 else:
                     self.ui.book.announce(
-                        t.service, t.name, t.addresses, t.port, t.txt, loop.time()
+                        t.service, t.name, t.addresses, t.port, t.advert, loop.time()
                     )
-                    if self._holds_seat(t.table_id, t.txt.get("hk", "")):
+                    if self._holds_seat(t.table_id, t.advert.host_key_prefix or ""):
                         self.ui.book.seated.add(t.table_id)
                 self.c.invalidate()
         finally:
@@ -134,12 +135,7 @@ class LobbyActions:
             mine = [t for t in tables if isinstance(t, dict) and t.get("id") == entry.table_id]
             listed = bool(mine) or not entry.table_id
             if mine:  # the listing is fresher than the TXT record: seats and phase
-                fresh = {
-                    k: str(v)
-                    for k, v in mine[0].items()
-                    if k in ("seats", "phase", "rules", "pw", "cpu")
-                }
-                entry.txt.update(fresh)
+                entry.advert = entry.advert.with_listing(Advert.from_txt(mine[0]))
         except Exception:
             listed = None
         self.ui.book.probed(entry.service, listed=listed, now=asyncio.get_running_loop().time())
@@ -244,7 +240,7 @@ class LobbyActions:
         if entry.stale:
             self.c.say("that table's host is not answering", error=True)
             return
-        phase = entry.txt.get("phase", "lobby")
+        phase = entry.advert.phase or "lobby"
         url = entry.url
         if url is None:
             self.c.say("that table's announcement is malformed: it cannot be joined", error=True)
@@ -254,7 +250,7 @@ class LobbyActions:
         if not spectate and phase != "lobby":
             self.c.say(f"that table is {safe_text(phase, 20)}: press s to watch it", error=True)
             return
-        locked = entry.txt.get("pw") == "1"
+        locked = entry.advert.locked
         self.ask_name_then_join(
             url, bytes.fromhex(entry.table_id), locked=locked, spectate=spectate
         )
@@ -269,7 +265,7 @@ class LobbyActions:
     def _rejoin(self, entry: LobbyEntry, url: str) -> bool:
         """Back to the seat this device holds at that table (saved when it sat down: the
         identity key proves it, the saved secrets give back the hand), asking nothing."""
-        if not self._holds_seat(entry.table_id, entry.txt.get("hk", "")):
+        if not self._holds_seat(entry.table_id, entry.advert.host_key_prefix or ""):
             return False
         from ..cli.runtime import start_join
 
