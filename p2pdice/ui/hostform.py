@@ -64,7 +64,7 @@ class HostForm:
             "level": "medium",
             "password": "",
             **Rules().to_json(),
-            "seats": 3 if self.kind == TableKind.PASS_AND_PLAY else 4,
+            "seats": 3 if self.kind == TableKind.PASS_AND_PLAY else Rules().seats,
             "undo": self.kind != TableKind.STANDARD,
         }
         self.values = {**defaults, **self.values, "kind": str(self.kind)}
