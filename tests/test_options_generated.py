@@ -1,13 +1,12 @@
 """Every table option is defined once, in core.rules (`Rules` fields and their `Option`):
-the command-line flags, --help, the host form, the help panel, the JSON schema and RULES.md R1
-are generated from it or must agree with it. Adding an option that one of them misses fails
-here."""
+the command-line flags, --help, the host form, the help panel and the JSON schema are
+generated from it or must agree with it (RULES.md R1: tests/core/test_rules_options.py).
+Adding an option that one of them misses fails here."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
 from typing import Any
 
 import pytest
@@ -17,8 +16,6 @@ from p2pdice.core.rules import OPTIONS, Option, Rules, TableKind
 from p2pdice.ui.hostform import HostForm
 from p2pdice.ui.panels import render_help
 from tests.support.vectors import SCHEMAS
-
-RULES_MD = SCHEMAS.parents[1] / "RULES.md"
 
 
 def _other_value(option: Option) -> Any:
@@ -100,32 +97,3 @@ def test_the_schema_has_each_option_with_its_range() -> None:
     assert schema["required"] == [o.key for o in OPTIONS]
     for option in OPTIONS:
         assert schema["properties"][option.key] == option.json_schema(), option.key
-
-
-def _r1_rows() -> dict[str, list[str]]:
-    text = RULES_MD.read_text(encoding="utf-8")
-    section = text.split("## R1.", 1)[1].split("## R2.", 1)[0]
-    rows = {}
-    for line in section.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        match = re.fullmatch(r"`(\w+)`", cells[0]) if cells else None
-        if match:
-            rows[match[1]] = cells[1:]
-    return rows
-
-
-def _r1_allowed(option: Option) -> str:
-    if isinstance(option.allowed, range):
-        return f"{option.allowed.start}..{option.allowed.stop - 1}"
-    return ", ".join(json.dumps(v) for v in option.values)
-
-
-def test_rules_md_r1_lists_each_option_with_its_type_values_and_default() -> None:
-    rows = _r1_rows()
-    assert list(rows) == [o.key for o in OPTIONS]
-    for option in OPTIONS:
-        kind, allowed, default = rows[option.key]
-        assert kind == ("boolean" if option.is_bool else "string" if option.enum else "integer")
-        words = allowed if isinstance(option.allowed, range) else allowed.replace("`", "")
-        assert words.startswith(_r1_allowed(option)), option.key
-        assert default.strip("`") == json.dumps(Rules().to_json()[option.key]), option.key
