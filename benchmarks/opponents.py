@@ -23,6 +23,7 @@ import json
 import math
 import random
 from collections.abc import Sequence
+from typing import cast
 
 from p2pdice.bots.odds import bid_true_chance, exact_chance, face_probability
 from p2pdice.core.bids import Bid
@@ -138,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if args.json:
                     print(json.dumps(line, sort_keys=True), flush=True)
                 else:
-                    lo, hi = line["ci95"]  # type: ignore[misc]
+                    lo, hi = cast("list[float]", line["ci95"])
                     print(
                         f"{mode:8} {style:14} {seats} seats  hard {100 * line['win_rate']:5.1f}% "  # type: ignore[operator]
                         f"[{100 * lo:5.1f}%, {100 * hi:5.1f}%]  target {line['target']}  "
