@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import OptionError, UserError
-from ..core.rules import OPTIONS, PRESETS, Option, Rules, preset
+from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS, Option, Rules, preset
 
 
 class CliError(UserError):
@@ -71,7 +71,8 @@ def rules_from_args(
             return preset(args.preset, **chosen)
         return Rules(**chosen)
     except OptionError as err:
-        flag = (flag_names or {}).get(err.key, "--" + err.key.replace("_", "-"))
+        option = OPTION_BY_KEY.get(err.key)
+        flag = (flag_names or {}).get(err.key) or (option.flag if option else f"--{err.key}")
         raise CliError(f"{flag}: {err.detail}") from None
 
 
