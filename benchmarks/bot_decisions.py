@@ -25,16 +25,11 @@ from collections.abc import Callable, Sequence
 from p2pdice.bots.registry import BOT_NAMES, Bot, load_bot
 from p2pdice.bots.sim import play_game
 from p2pdice.core.game import Action
-from p2pdice.core.rules import Rules, preset
+from p2pdice.core.rules import Rules
 from p2pdice.core.view import SeatView
 
-from .common import percentile
+from .common import RULE_MODES, percentile
 
-MODES: dict[str, dict[str, object]] = {
-    "classic": {},
-    "perudo": {"ones": "aces", "exact_call": True, "palifico": "fixed"},
-    "natural": {"ones": "natural"},
-}
 BUDGET_MEAN_MS = 5.0
 BUDGET_P99_MS = 50.0
 
@@ -84,8 +79,7 @@ def measure(
     timed = _Timed(load_bot(name), cold=cold, clock=clock)
     medium = load_bot(opponent)
     rng = random.Random(seed)
-    for mode, options in MODES.items():
-        base = preset("classic", **options) if mode != "classic" else preset("classic")
+    for base in RULE_MODES.values():
         for seats in (2, 4, 6):
             rules: Rules = base.with_options(seats=seats)
             for g in range(games):

@@ -25,6 +25,15 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from p2pdice.core.rules import Ones, Rules, preset
+
+#: The ways ones are played that the bot benchmarks report on, one line each.
+RULE_MODES: dict[str, Rules] = {
+    "classic": preset("classic"),
+    "perudo": preset("perudo"),
+    "natural": preset("classic", ones=Ones.NATURAL),
+}
+
 NETNS_ENV = "P2PDICE_BENCH_NETNS"
 CLONE_NEWNET = 0x40000000
 ROOT = Path(__file__).resolve().parents[1]
@@ -240,7 +249,7 @@ def spawn(
         out = open(log, "w")  # noqa: SIM115 - closed with the process
     else:
         out = subprocess.DEVNULL
-    err = subprocess.STDOUT if log is not None or stdout_pipe else subprocess.DEVNULL
+    err: Any = subprocess.STDOUT if log is not None or stdout_pipe else subprocess.DEVNULL
     if stdout_pipe and log is not None:
         err = open(log, "w")  # noqa: SIM115 - closed with the process
     return subprocess.Popen(list(cmd), stdout=out, stderr=err, text=True, env=env, cwd=ROOT)
@@ -267,9 +276,9 @@ def read_json_line(proc: subprocess.Popen[str], timeout: float = 20.0) -> dict[s
         if ready.wait(0.01):
             return found
         if proc.poll() is not None:
-            raise RuntimeError(f"{proc.args} exited with {proc.returncode} before it was ready")
+            raise RuntimeError(f"{proc.args!r} exited with {proc.returncode} before it was ready")
     proc.kill()
-    raise RuntimeError(f"{proc.args} was not ready within {timeout} s")
+    raise RuntimeError(f"{proc.args!r} was not ready within {timeout} s")
 
 
 def wait_line(proc: subprocess.Popen[str], needle: str, timeout: float) -> None:
@@ -280,8 +289,8 @@ def wait_line(proc: subprocess.Popen[str], needle: str, timeout: float) -> None:
         if needle in line:
             return
         if not line and proc.poll() is not None:
-            raise RuntimeError(f"{proc.args} exited with {proc.returncode}")
-    raise RuntimeError(f"{proc.args}: no {needle!r} within {timeout} s")
+            raise RuntimeError(f"{proc.args!r} exited with {proc.returncode}")
+    raise RuntimeError(f"{proc.args!r}: no {needle!r} within {timeout} s")
 
 
 def stop(proc: subprocess.Popen[str], timeout: float = 10.0) -> int | None:

@@ -23,12 +23,14 @@ import json
 import math
 import random
 from collections.abc import Sequence
+from typing import cast
 
 from p2pdice.bots.odds import bid_true_chance, exact_chance, face_probability
 from p2pdice.core.bids import Bid
 from p2pdice.core.game import Action, Challenge, ExactCall, PlaceBid
-from p2pdice.core.rules import preset
 from p2pdice.core.view import SeatView
+
+from .common import RULE_MODES
 
 
 def _threshold_player(
@@ -92,11 +94,6 @@ def bluffer(view: SeatView, rng: random.Random) -> Action:
     )
 
 
-GAUNTLET_MODES = {
-    "classic": {},
-    "perudo": {"ones": "aces", "exact_call": True, "palifico": "fixed"},
-    "natural": {"ones": "natural"},
-}
 TARGETS = {2: 0.90, 4: 0.50}  #: hard's win rate against each style, by table size
 
 
@@ -104,7 +101,7 @@ def gauntlet_line(style: str, mode: str, seats: int, *, games: int, seed: int) -
     """hard as the first of `seats`, the rest `style`: hard's win rate and interval."""
     from p2pdice.bots.tournament import run_tournament
 
-    rules = preset("classic", **GAUNTLET_MODES[mode]).with_options(seats=seats)  # type: ignore[arg-type]
+    rules = RULE_MODES[mode].with_options(seats=seats)
     result = run_tournament(rules, ["hard"] + [style] * (seats - 1), games=games, seed=seed)
     tally = result.tallies["hard"]
     lo, hi = tally.ci95()
@@ -128,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.opponents")
     parser.add_argument("--games", type=int, default=2000, help="games per line (default 2000)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--modes", default=",".join(GAUNTLET_MODES))
+    parser.add_argument("--modes", default=",".join(RULE_MODES))
     parser.add_argument("--seats", default="2,4")
     parser.add_argument("--styles", default=",".join(STYLE_NAMES))
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
@@ -142,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if args.json:
                     print(json.dumps(line, sort_keys=True), flush=True)
                 else:
-                    lo, hi = line["ci95"]  # type: ignore[misc]
+                    lo, hi = cast("list[float]", line["ci95"])
                     print(
                         f"{mode:8} {style:14} {seats} seats  hard {100 * line['win_rate']:5.1f}% "  # type: ignore[operator]
                         f"[{100 * lo:5.1f}%, {100 * hi:5.1f}%]  target {line['target']}  "

@@ -27,11 +27,12 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import secrets as random_source
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from .core.codec import CodecError, decode, encode
 from .core.errors import UserError
@@ -344,6 +345,124 @@ class HostLock:
             self._fd = None
 
 
+class SavedTableError(UserError):
+    """A hosted table's saved files are missing or cannot be read back; the message names
+    the file."""
+
+
+_VERIFIER = re.compile("[0-9a-f]{64}")
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """`hosted/<table id>/table.json`: what a restarted host needs besides its log. The only
+    reader and writer of that file.
+
+    The password is never kept, only its scrypt verifier (a stolen file costs scrypt per
+    guess); a file written before verifiers holds the plain password (`legacy_password`),
+    which the next save replaces by its verifier."""
+
+    FILE: ClassVar[str] = "table.json"
+
+    name: str
+    cpu: tuple[str, ...] = ()  #: difficulties of the host-run CPU seats
+    password_verifier: bytes | None = None
+    port: int = 0  #: the port it listened on (0: unknown, any free port)
+    legacy_password: str | None = None
+
+    def verifier(self, table_id: bytes) -> bytes | None:
+        """The table's password verifier (SPEC.md 3.4), derived from a legacy password."""
+        if self.legacy_password is not None:
+            from .core.pake import password_verifier
+
+            return password_verifier(self.legacy_password, table_id)
+        return self.password_verifier
+
+    def to_json(self) -> dict[str, Any]:
+        verifier = self.password_verifier
+        return {
+            "name": self.name,
+            "cpu": list(self.cpu),
+            "password_verifier": None if verifier is None else verifier.hex(),
+            "port": self.port,
+        }
+
+    @classmethod
+    def from_json(cls, saved: Any) -> TableRecord:
+        """The record in a parsed table.json; ValueError saying what is wrong with it."""
+        if not isinstance(saved, dict):
+            raise ValueError("not a JSON object")
+        name, cpu, port = saved.get("name"), saved.get("cpu"), saved.get("port")
+        verifier, legacy = saved.get("password_verifier"), saved.get("password")
+        if "password_verifier" in saved:
+            password_ok = verifier is None or (
+                isinstance(verifier, str) and bool(_VERIFIER.fullmatch(verifier))
+            )
+            legacy = None
+        else:  # written before verifiers: the plain password, or null
+            password_ok = "password" in saved and (legacy is None or isinstance(legacy, str))
+        if (
+            not isinstance(name, str)
+            or not isinstance(cpu, list)
+            or not all(isinstance(level, str) for level in cpu)
+            or not password_ok
+        ):
+            raise ValueError("expected a name, a list of CPU levels and a password verifier")
+        return cls(
+            name=name,
+            cpu=tuple(cpu),
+            password_verifier=bytes.fromhex(verifier) if isinstance(verifier, str) else None,
+            port=port if isinstance(port, int) and 0 < port < 65536 else 0,
+            legacy_password=legacy,
+        )
+
+    @classmethod
+    def load(cls, folder: Path) -> TableRecord:
+        """The record of the table hosted from `folder`, or SavedTableError naming the file."""
+        path = folder / cls.FILE
+        try:
+            return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
+        except FileNotFoundError:
+            raise SavedTableError(
+                f"{path} is missing: the table's name, CPU seats and password verifier are unknown"
+            ) from None
+        except OSError as err:
+            raise SavedTableError(f"cannot read {path}: {err.strerror or err}") from None
+        except ValueError as err:  # not UTF-8, not JSON, or not a record
+            raise SavedTableError(f"{path} is corrupt: {err}") from None
+
+    def save(self, folder: Path) -> None:
+        atomic_write(folder / self.FILE, json.dumps(self.to_json()).encode(), private=True)
+
+
+@dataclass(frozen=True, slots=True)
+class SavedTable:
+    """What resuming a hosted table starts from: its log and its saved settings. The table
+    password is not here: the host reads its verifier from the same record."""
+
+    lines: list[bytes]
+    name: str
+    cpu: list[str]
+    port: int = 0  #: the port it listened on (0: unknown, any free port)
+
+
+def load_saved_table(home: Path, table_id: str) -> SavedTable:
+    """The log and record of a table this machine hosted; SavedTableError naming the file,
+    or TableBusy when another program hosts that table right now."""
+    folder = home / "hosted" / table_id
+    if folder.is_dir() and HostLock.held(folder):
+        HostLock(folder)  # raises TableBusy, which says so
+    log = folder / "log.jsonl"
+    try:
+        lines = AppendLog.read(log)
+    except OSError as err:
+        raise SavedTableError(f"cannot read {log}: {err.strerror or err}") from None
+    if not lines:
+        raise SavedTableError(f"no saved log for table {table_id} in {home}")
+    record = TableRecord.load(folder)
+    return SavedTable(lines=lines, name=record.name, cpu=list(record.cpu), port=record.port)
+
+
 @dataclass(frozen=True, slots=True)
 class HostedTableSummary:
     """A table this machine hosted whose game did not end: the lobby offers to resume it."""
@@ -362,14 +481,14 @@ def unfinished_hosted_tables(home: Path) -> list[HostedTableSummary]:
     if not folder.is_dir():
         return out
     for table in folder.iterdir():
-        log, config = table / "log.jsonl", table / "table.json"
+        log = table / "log.jsonl"
         try:
             last = _last_line(log)
-            name = json.loads(config.read_text(encoding="utf-8")).get("name")
+            name = TableRecord.load(table).name
             saved_at = log.stat().st_mtime
-        except (OSError, ValueError, AttributeError):
+        except (OSError, SavedTableError):
             continue  # not a table folder we wrote, or unreadable: nothing to offer
-        if last is None or not isinstance(name, str) or _is_game_over(last):
+        if last is None or _is_game_over(last):
             continue
         if HostLock.held(table):
             continue  # running right now (another terminal, a headless host)

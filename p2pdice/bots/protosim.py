@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from ..core.describe import ranking_line
 from ..core.game import PlaceBid, Undo
 from ..core.host import (
     Accepted,
@@ -508,10 +509,7 @@ def simulate_protocol(
                 out("  host act: " + line)
             for warning in report.warnings:
                 out(f"  warning (entry {warning.index}): {warning.detail}")
-            labels = list(names or [])
-            ranking = ", ".join(
-                f"{i}. {labels[s] if labels else s}" for i, s in enumerate(game.ranking, 1)
-            )
+            ranking = ranking_line(game.ranking, list(names or []), ", ")
             out(
                 ("Final ranking: " if game.winner is not None else "No winner; ranking: ") + ranking
             )

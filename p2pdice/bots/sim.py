@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..core.describe import bid_words, hand_text, outcome_line
+from ..core.describe import bid_words, hand_text, outcome_line, ranking_line
 from ..core.game import (
     Action,
     Challenge,
@@ -175,10 +175,7 @@ def play_game(
             assert state.next_starter is not None
             state = apply(state, StartNextRound(state.next_starter))
     if out:
-        out(
-            "Final ranking: "
-            + ", ".join(f"{i}. {names[s]}" for i, s in enumerate(state.ranking, 1))
-        )
+        out("Final ranking: " + ranking_line(state.ranking, names, ", "))
     return GameRecord(ranking=state.ranking, rounds=state.round, bot_faults=faults)
 
 

@@ -4,14 +4,15 @@ hosted table, signals."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..bots.names import BOT_NAMES
 from .options import CliError
+
+if TYPE_CHECKING:
+    from ..store import SavedTable
 
 
 def add_home_option(parser: argparse.ArgumentParser) -> None:
@@ -82,7 +83,7 @@ def password_of(args: argparse.Namespace) -> str | None:
 
 def name_of(text: str | None, flag: str = "--name") -> str:
     """`text` without control characters (as the network would clean it); never empty."""
-    from ..net.limits import clean_name
+    from ..core.clean import clean_name
 
     name = clean_name(text or "")
     if not name:
@@ -125,71 +126,16 @@ def parse_cpu(text: str | None, *, seats: int | None = None) -> tuple[int, str]:
     return n, level
 
 
-@dataclass(frozen=True, slots=True)
-class SavedTable:
-    """What `host --resume` restarts from: the table's log and its saved settings."""
-
-    lines: list[bytes]
-    name: str
-    cpu: list[str]
-    #: The table password is not here: the host reads its verifier from the same file
-    #: (net.hostapp.saved_password_verifier), and nothing keeps the password itself.
-    port: int = 0  #: the port it listened on (0: unknown, any free port)
-
-
 def load_saved_table(home: Path, table_id: str) -> SavedTable:
-    """The log and table.json of a table this machine hosted, or a CliError naming the file
-    (or saying that another program hosts that table right now)."""
-    from ..store import AppendLog, HostLock
+    """`host --resume`: the saved log and record of a table this machine hosted
+    (store.load_saved_table), a bad save becoming a CliError that names the flag."""
+    from ..store import SavedTableError
+    from ..store import load_saved_table as load
 
-    folder = home / "hosted" / table_id
-    if folder.is_dir() and HostLock.held(folder):
-        HostLock(folder)  # raises TableBusy, which says so
-    log = folder / "log.jsonl"
     try:
-        lines = AppendLog.read(log)
-    except OSError as err:
-        raise CliError(f"--resume: cannot read {log}: {err.strerror or err}") from None
-    if not lines:
-        raise CliError(f"--resume: no saved log for table {table_id} in {home}")
-    path = folder / "table.json"
-    try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CliError(
-            f"--resume: {path} is missing: the table's name, CPU seats and password verifier are unknown"
-        ) from None
-    except OSError as err:
-        raise CliError(f"--resume: cannot read {path}: {err.strerror or err}") from None
-    except ValueError as err:  # not UTF-8, or not JSON
-        raise CliError(f"--resume: {path} is corrupt: {err}") from None
-    if not isinstance(saved, dict):
-        raise CliError(f"--resume: {path} is corrupt: not a JSON object")
-    name, cpu = saved.get("name"), saved.get("cpu")
-    if "password_verifier" in saved:
-        verifier = saved["password_verifier"]
-        password_ok = verifier is None or (
-            isinstance(verifier, str) and len(verifier) == 64 and _is_hex(verifier)
-        )
-    else:  # written before verifiers: the plain password, replaced by its verifier on resume
-        password = saved.get("password")
-        password_ok = password is None or isinstance(password, str)
-    if (
-        not isinstance(name, str)
-        or not isinstance(cpu, list)
-        or not all(isinstance(level, str) for level in cpu)
-        or not password_ok
-    ):
-        raise CliError(
-            f"--resume: {path} is corrupt: expected a name, a list of CPU levels and a password verifier"
-        )
-    port = saved.get("port")
-    port = port if isinstance(port, int) and 0 < port < 65536 else 0
-    return SavedTable(lines=lines, name=name, cpu=cpu, port=port)
-
-
-def _is_hex(text: str) -> bool:
-    return all(ch in "0123456789abcdef" for ch in text)
+        return load(home, table_id)
+    except SavedTableError as err:
+        raise CliError(f"--resume: {err}") from None
 
 
 def install_stop_signals(stop: Any) -> None:

@@ -7,6 +7,7 @@ import json
 import logging
 
 from ..bots.names import BOT_NAMES
+from ..core.describe import ranking_line
 from .common import (
     add_cpu_think_option,
     add_home_option,
@@ -186,9 +187,7 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
         game = table.host.state.game
         names = [s.name for s in table.host.state.roster]
         if game is not None and names:
-            print(
-                "ranking: " + "  ".join(f"{i}. {names[s]}" for i, s in enumerate(game.ranking, 1))
-            )
+            print("ranking: " + ranking_line(game.ranking, names))
     print(f"transcript: {table.folder / 'log.jsonl'}")
     if not table.server.over.is_set():
         # Stopped by a signal (a shutdown, a closed laptop): the game is paused, not ended,

@@ -8,6 +8,7 @@ import random
 import sys
 
 from ..bots.names import BOT_NAMES
+from ..core.describe import ranking_line
 from .common import (
     add_home_option,
     add_password_option,
@@ -75,11 +76,12 @@ def run_browse(args: argparse.Namespace) -> int:
         print("no tables found (if the network blocks multicast, ask the host for its address)")
         return 0
     for t in tables:
-        lock = " [password]" if t.txt.get("pw") == "1" else ""
-        cpu = f", {t.txt['cpu']} CPU run by the host" if t.txt.get("cpu", "0") != "0" else ""
+        ad = t.advert
+        lock = " [password]" if ad.locked else ""
+        cpu = f", {ad.cpu} CPU run by the host" if ad.cpu else ""
         say(  # every field below is the advertiser's text
-            f"{t.name}{lock}  {t.txt.get('seats', '?')} seats, {t.txt.get('phase', '?')}{cpu}"
-            f"  {t.txt.get('rules', '')}  at {t.addresses[0]}:{t.port}"
+            f"{t.name}{lock}  {ad.seats_text} seats, {ad.phase or '?'}{cpu}"
+            f"  {ad.rules}  at {t.addresses[0]}:{t.port}"
         )
     return 0
 
@@ -216,10 +218,7 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         state = session.peer.state if session.peer else None
         if state is not None and state.game is not None:
             names = [s.name for s in state.roster]
-            say(
-                "ranking: "
-                + "  ".join(f"{i}. {names[s]}" for i, s in enumerate(state.game.ranking, 1))
-            )
+            say("ranking: " + ranking_line(state.game.ranking, names))
         if alarmed:
             # The log verified, but something in it (or missing from it) was not fair to us:
             # a script reading the exit status must not take this for a clean game.

@@ -16,24 +16,21 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.advert import Advert
 from ..core.errors import UserError
 from ..core.rules import Rules
-from ..store import HostedTableSummary, saved_seat, unfinished_hosted_tables
+from ..store import HostedTableSummary, load_saved_table, saved_seat, unfinished_hosted_tables
 from ..ui.controller import Controller
 from ..ui.lobby import LobbyActions
 from ..ui.lobbymodel import LobbyEntry
 from ..ui.ports import FoundTable, TableFactory
 from ..ui.text import safe_text
-from .common import load_saved_table
 
 if TYPE_CHECKING:
     from .runtime import TableRuntime
 
 PROBE_TIMEOUT = 1.5  #: seconds a host has to answer GET /tables
 PROBE_TICK = 0.5  #: seconds between looks for tables due a probe
-#: Fields of a host's table listing fresher than its TXT record (seats, phase...).
-LISTING_KEYS = ("seats", "phase", "rules", "pw", "cpu")
-
 
 def joining_hint(name: str, runtime: TableRuntime) -> str:
     """The message line after opening a table: each LAN address to join by, and the name
@@ -97,8 +94,8 @@ class CliLobby:
                 if event.kind == "removed":
                     book.goodbye(t.service)
                 else:
-                    book.announce(t.service, t.name, t.addresses, t.port, t.txt, loop.time())
-                    if self.holds_seat(t.table_id, t.txt.get("hk", "")):
+                    book.announce(t.service, t.name, t.addresses, t.port, t.advert, loop.time())
+                    if self.holds_seat(t.table_id, t.advert.host_key_prefix or ""):
                         book.seated.add(t.table_id)
                 c.refresh()
         finally:
@@ -130,8 +127,7 @@ class CliLobby:
             mine = [t for t in tables if isinstance(t, dict) and t.get("id") == entry.table_id]
             listed = bool(mine) or not entry.table_id
             if mine:  # the listing is fresher than the TXT record: seats and phase
-                fresh = {k: str(v) for k, v in mine[0].items() if k in LISTING_KEYS}
-                entry.txt.update(fresh)
+                entry.advert = entry.advert.with_listing(Advert.from_txt(mine[0]))
         except Exception:
             listed = None
         c.ui.book.probed(entry.service, listed=listed, now=asyncio.get_running_loop().time())

@@ -1,99 +1,78 @@
-"""Rules flags shared by every command that creates a table. Flags use the rules object's names."""
+"""Rules flags shared by every command that creates a table, generated from the rules' own
+option list (core.rules.OPTIONS): one flag per option, spelled like its key."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import OptionError, UserError
-from ..core.rules import (
-    GRACE_PERIOD_RANGE,
-    PRESETS,
-    TURN_TIMERS,
-    FirstStarter,
-    Ones,
-    Palifico,
-    Rules,
-    TableKind,
-    preset,
-)
+from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS, Option, Rules, preset
 
 
 class CliError(UserError):
     """A bad command line: the command exits with status 2."""
 
 
-def add_rules_options(parser: argparse.ArgumentParser, *, seats_flag: str = "--seats") -> None:
+def add_rules_options(
+    parser: argparse.ArgumentParser,
+    *,
+    seats_flag: str = "--seats",
+    defaults: Mapping[str, Any] | None = None,
+) -> None:
+    """One flag per table option. `defaults` overrides what --help says an option defaults
+    to, for commands that choose differently (a practice table allows undo)."""
     group = parser.add_argument_group("table rules (see docs/rules.md)")
     group.add_argument("--preset", choices=sorted(PRESETS), help="start from a named rule set")
-    group.add_argument(seats_flag, dest="seats", type=_int, metavar="N", help="players, 2..6")
-    group.add_argument(
-        "--starting-dice", type=_int, metavar="K", help="dice per player, 1..5 (default 5)"
-    )
-    group.add_argument(
-        "--ones", choices=[m.value for m in Ones], help="wild (default), natural or aces"
-    )
-    group.add_argument(
-        "--exact-call",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="allow exact calls",
-    )
-    group.add_argument(
-        "--palifico",
-        choices=[m.value for m in Palifico],
-        help="one-die rounds: off (default), fixed, free",
-    )
-    group.add_argument(
-        "--turn-timer",
-        type=_int,
-        metavar="S",
-        help=f"seconds per turn: {', '.join(map(str, TURN_TIMERS))}",
-    )
-    group.add_argument(
-        "--grace-period",
-        type=_int,
-        metavar="S",
-        help=f"seconds a dropped player has to come back, {GRACE_PERIOD_RANGE.start}..{GRACE_PERIOD_RANGE.stop - 1}",
-    )
-    group.add_argument(
-        "--undo",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="allow undo (not on standard tables)",
-    )
-    group.add_argument(
-        "--first-starter", choices=[m.value for m in FirstStarter], help="random (default) or seat0"
-    )
-    group.add_argument("--kind", choices=[m.value for m in TableKind], help=argparse.SUPPRESS)
+    for option in OPTIONS:
+        flag = seats_flag if option.key == "seats" else option.flag
+        default = (defaults or {}).get(option.key, option.default)
+        group.add_argument(flag, dest=option.key, **_argument(option, default))
 
 
-_RULE_KEYS = (
-    "seats",
-    "starting_dice",
-    "ones",
-    "exact_call",
-    "palifico",
-    "turn_timer",
-    "grace_period",
-    "undo",
-    "first_starter",
-    "kind",
-)
+def _argument(option: Option, default: Any) -> dict[str, Any]:
+    """argparse's keywords for one option. The flag's own default is None ("not given"), so
+    a preset can fill what the command line leaves out."""
+    help_text = argparse.SUPPRESS if option.hidden else _help(option, default).replace("%", "%%")
+    if option.is_bool:
+        return {"action": argparse.BooleanOptionalAction, "default": None, "help": help_text}
+    if option.enum is not None:
+        return {"choices": list(option.values), "help": help_text}
+    return {"type": _int, "metavar": option.metavar or "N", "help": help_text}
+
+
+def _help(option: Option, default: Any) -> str:
+    """The option's help line with its accepted values and its default, e.g. "dice each
+    player starts with: 1..5 (default 5)" (argparse lists an enum's choices itself)."""
+    if option.is_bool:
+        return f"{option.help} (default {option.shown(default)})"
+    if option.enum is not None:
+        return f"{option.help} (default {default})"
+    if isinstance(option.allowed, range):
+        values = f"{option.allowed.start}..{option.allowed.stop - 1}"
+    else:
+        values = ", ".join(str(v) for v in option.values)
+    return f"{option.help}: {values} (default {default})"
 
 
 def rules_from_args(
     args: argparse.Namespace, *, flag_names: dict[str, str] | None = None, **fixed: Any
 ) -> Rules:
     """Build the rules object from flags; a bad value becomes a CliError naming the flag."""
-    chosen = {k: getattr(args, k) for k in _RULE_KEYS if getattr(args, k, None) is not None}
+    chosen = {
+        option.key: getattr(args, option.key)
+        for option in OPTIONS
+        if getattr(args, option.key, None) is not None
+    }
     chosen.update(fixed)
     try:
         if getattr(args, "preset", None):
             return preset(args.preset, **chosen)
         return Rules(**chosen)
     except OptionError as err:
-        flag = (flag_names or {}).get(err.key, "--" + err.key.replace("_", "-"))
+        option = OPTION_BY_KEY.get(err.key)
+        flag = (flag_names or {}).get(err.key) or (option.flag if option else f"--{err.key}")
         raise CliError(f"{flag}: {err.detail}") from None
 
 

@@ -20,7 +20,7 @@ def bot_names_for_seats(text: str, seats: int) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise CliError("--games: must be at least 1")
-    rules = rules_from_args(args, flag_names={"seats": "--players"}, **_default_players(args))
+    rules = rules_from_args(args, flag_names={"seats": "--players"})
     names = bot_names_for_seats(args.bots, rules.seats)
     try:
         bots = [load_bot(n) for n in names]
@@ -63,7 +63,3 @@ def run(args: argparse.Namespace) -> int:
         for seat, wins in enumerate(summary.wins):
             print(f"  {labels[seat]:<16} {wins} wins ({100 * wins / summary.games:.1f}%)")
     return 0
-
-
-def _default_players(args: argparse.Namespace) -> dict[str, int]:
-    return {} if args.seats is not None else {"seats": 4}

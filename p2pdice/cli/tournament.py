@@ -7,6 +7,7 @@ import json
 import os
 
 from ..bots.names import BOT_NAMES, STYLE_NAMES
+from ..core.rules import MAX_SEATS, SEATS_RANGE
 from .options import CliError, add_rules_options, rules_from_args
 
 MAX_JOBS = 64
@@ -28,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         required=True,
         metavar="LIST",
         help=(
-            "comma-separated bots, one per seat (2..6): "
+            f"comma-separated bots, one per seat ({SEATS_RANGE[0]}..{MAX_SEATS}): "
             f"{', '.join(BOT_NAMES)}, a gauntlet style ({', '.join(STYLE_NAMES)}) "
             "or module:callable; a bot listed twice is reported once"
         ),
@@ -62,8 +63,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 def run(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
-    if not 2 <= len(names) <= 6:
-        raise CliError(f"--bots: list one bot per seat, 2 to 6 of them (got {len(names)})")
+    if len(names) not in SEATS_RANGE:
+        raise CliError(
+            f"--bots: list one bot per seat, {SEATS_RANGE[0]} to {MAX_SEATS} of them"
+            f" (got {len(names)})"
+        )
     if getattr(args, "seats", None) is not None and args.seats != len(names):
         raise CliError(f"--seats: the table has one seat per bot listed in --bots ({len(names)})")
     if args.games < 1:

@@ -59,7 +59,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--humans", type=int, default=1, metavar="N", help="seats you play (default 1)"
     )
     add_cpu_think_option(practice)
-    add_rules_options(practice)
+    add_rules_options(practice, defaults=_SEATED_DEFAULTS)
     add_home_option(practice)
     practice.set_defaults(run=run_practice)
 
@@ -82,9 +82,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="CPU players and their level (default: none, or every seat --seats leaves free)",
     )
     add_cpu_think_option(pnp)
-    add_rules_options(pnp)
+    add_rules_options(pnp, defaults=_SEATED_DEFAULTS)
     add_home_option(pnp)
     pnp.set_defaults(run=run_pass_and_play)
+
+
+#: What --help says for practice and pass-and-play tables, which choose these themselves.
+_SEATED_DEFAULTS = {"seats": "players + CPU", "undo": True}
 
 
 def _seated_rules(

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.codec import CodecError, decode
+from ..core.describe import ranking_line
 from ..core.rules import Rules
 from ..core.verify import Failure, Report, split_lines, verify_lines
 from .options import CliError
@@ -85,10 +86,7 @@ def human(path: Path, report: Report) -> str:
         out += [f"    {line}" for line in report.host_act_lines]
     if report.ranking:
         names = {p["seat"]: p["name"] for p in report.roster}
-        out.append(
-            "  ranking: "
-            + "  ".join(f"{i}. {names.get(s, s)}" for i, s in enumerate(report.ranking, 1))
-        )
+        out.append("  ranking: " + ranking_line(report.ranking, names))
     if report.ended == "abandoned":
         out.append(
             "  the game ended without a winner (ended early by the host, or every seat left forfeited)"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .bids import Bid, ones_are_wild
 from .game import Call, Outcome, RoundResult
@@ -19,6 +19,24 @@ def hand_text(hand: Sequence[int] | None) -> str:
     if hand is None:
         return "[not opened]"
     return "[" + " ".join(str(d) for d in hand) + "]" if hand else "[out]"
+
+
+def ranking_places(ranking: Sequence[int], names: Sequence[str] | Mapping[int, str]) -> list[str]:
+    """Each place of a ranking, best first: "1. Ann". A seat without a name shows its number."""
+    return [f"{place}. {_name(names, seat)}" for place, seat in enumerate(ranking, 1)]
+
+
+def ranking_line(
+    ranking: Sequence[int], names: Sequence[str] | Mapping[int, str], separator: str = "  "
+) -> str:
+    """A ranking on one line: "1. Ann  2. Bob"."""
+    return separator.join(ranking_places(ranking, names))
+
+
+def _name(names: Sequence[str] | Mapping[int, str], seat: int) -> str:
+    if isinstance(names, Mapping):
+        return str(names.get(seat, seat))
+    return names[seat] if 0 <= seat < len(names) else str(seat)
 
 
 def outcome_line(result: RoundResult, name: Sequence[str], rules: Rules) -> str:

@@ -7,11 +7,12 @@ from typing import Any
 
 from . import shape
 from .errors import Reason, RemoteError
+from .rules import MAX_DICE, MAX_SEATS, SEATS_RANGE
 
 _ROUND = {"round": shape.positive}
 _ATTEMPT = {"round": shape.positive, "attempt": shape.positive}
-_SEATS = shape.list_of(shape.seat, max_items=6)
-_DICE = shape.list_of(lambda v: shape.is_int(v) and 0 <= v <= 5, max_items=6)
+_SEATS = shape.list_of(shape.seat, max_items=MAX_SEATS)
+_DICE = shape.list_of(lambda v: shape.is_int(v) and 0 <= v <= MAX_DICE, max_items=MAX_SEATS)
 
 
 def _message_of(kind: str) -> shape.Check:
@@ -74,12 +75,12 @@ EVENT_FIELDS: Mapping[str, Mapping[str, shape.Check]] = {
         "name": shape.name,
         "rules": lambda v: isinstance(v, dict),
         "nonce": shape.HEX16,
-        "host_cpu": lambda v: shape.is_int(v) and 0 <= v <= 6,
+        "host_cpu": lambda v: shape.is_int(v) and 0 <= v <= MAX_SEATS,
     },
     "leave": {"seat": shape.seat},
     "start": {
         "roster": lambda v: (
-            isinstance(v, list) and 2 <= len(v) <= 6 and all(_roster_item(x) for x in v)
+            isinstance(v, list) and len(v) in SEATS_RANGE and all(_roster_item(x) for x in v)
         )
     },
     "round": {
@@ -89,11 +90,14 @@ EVENT_FIELDS: Mapping[str, Mapping[str, shape.Check]] = {
         "starter": shape.nullable(shape.seat),
         "palifico": shape.boolean,
     },
-    "commit_set": {**_ATTEMPT, "commits": shape.list_of(_message_of("commit"), max_items=6)},
+    "commit_set": {
+        **_ATTEMPT,
+        "commits": shape.list_of(_message_of("commit"), max_items=MAX_SEATS),
+    },
     "abort": {**_ATTEMPT, "missing": _SEATS, "reason": shape.one_of("commit_timeout")},
     "beacon": {
         **_ATTEMPT,
-        "contributions": shape.list_of(_message_of("contribute"), max_items=6),
+        "contributions": shape.list_of(_message_of("contribute"), max_items=MAX_SEATS),
         "beacon": shape.HEX32,
         "starter": shape.seat,
     },
@@ -108,7 +112,9 @@ EVENT_FIELDS: Mapping[str, Mapping[str, shape.Check]] = {
     "return": {**_ROUND, "seat": shape.seat},
     "result": {
         **_ATTEMPT,
-        "hands": shape.list_of(shape.nullable(shape.list_of(shape.die, max_items=5)), max_items=6),
+        "hands": shape.list_of(
+            shape.nullable(shape.list_of(shape.die, max_items=MAX_DICE)), max_items=MAX_SEATS
+        ),
         "count": shape.uint,
         "outcome": shape.one_of(*OUTCOMES),
         "loser": shape.nullable(shape.seat),

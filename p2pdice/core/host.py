@@ -56,6 +56,7 @@ from .table import (
     require_round,
 )
 from .transcript import ZERO_HASH, Entry, build_entry, messages_in, parse_entry
+from .version import PROTOCOL_VERSION
 
 __all__ = [
     "ACK_WAIT",
@@ -93,7 +94,7 @@ class HostTable(HostClock):
         as the table id exists; only the verifier is kept."""
         genesis = make_event(
             "genesis",
-            protocol=1,
+            protocol=PROTOCOL_VERSION,
             host=key.public,
             name=name,
             rules=rules.to_json(),

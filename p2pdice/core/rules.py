@@ -7,7 +7,7 @@ genesis entry, so the table id (and every commitment) binds it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
@@ -41,38 +41,183 @@ SEATS_RANGE = range(2, 7)
 STARTING_DICE_RANGE = range(1, 6)
 TURN_TIMERS = (0, 30, 60)
 GRACE_PERIOD_RANGE = range(5, 601)
+MAX_SEATS = SEATS_RANGE[-1]  #: seat numbers run from 0 to MAX_SEATS - 1
+MAX_DICE = STARTING_DICE_RANGE[-1]  #: the most dice one seat ever holds
+GRACE_PERIOD_OFFERED = (10, 15, 30, 60, 120, 300, 600)  #: what the host form cycles through
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """How one table option is offered and checked: the host form, the command-line flags,
+    the help panel and the JSON schema are all read from here, so none of them restates it.
+
+    `key` and `default` are filled in from the `Rules` field that carries the option."""
+
+    label: str  #: "Starting dice"
+    help: str  #: one line: what the option decides
+    allowed: range | tuple[int, ...] = ()  #: integers only: the values the rules accept
+    offered: tuple[Any, ...] = ()  #: what a form cycles through, when not every allowed value
+    unit: str = ""  #: shown after a number, e.g. " s"
+    zero: str = ""  #: how 0 is shown, when it means "none"
+    metavar: str = ""  #: the command-line placeholder of an integer option
+    hidden: bool = False  #: fixed by how a table is opened: no form field, no --help line
+    key: str = ""
+    default: Any = None
+
+    @property
+    def flag(self) -> str:
+        """The command-line flag: the key with dashes."""
+        return "--" + self.key.replace("_", "-")
+
+    @property
+    def enum(self) -> type[StrEnum] | None:
+        return type(self.default) if isinstance(self.default, StrEnum) else None
+
+    @property
+    def is_bool(self) -> bool:
+        return isinstance(self.default, bool)
+
+    @property
+    def values(self) -> tuple[Any, ...]:
+        """Every value the rules accept, as JSON values (enum members as their strings)."""
+        if self.is_bool:
+            return (False, True)
+        if self.enum is not None:
+            return tuple(m.value for m in self.enum)
+        return tuple(self.allowed)
+
+    @property
+    def choices(self) -> tuple[Any, ...]:
+        """The values a form offers, in order."""
+        return self.offered or self.values
+
+    def allowed_text(self) -> str:
+        """The accepted values in words, as an error names them."""
+        if self.is_bool:
+            return "true or false"
+        if isinstance(self.allowed, range):
+            return f"an integer from {self.allowed.start} to {self.allowed.stop - 1}"
+        return "one of " + ", ".join(str(v) for v in self.values)
+
+    def check(self, value: Any) -> None:
+        """OptionError naming the key and the allowed values when `value` is not one of them."""
+        if self.is_bool:
+            ok = isinstance(value, bool)
+        elif self.enum is not None:
+            ok = isinstance(value, str) and value in self.values
+        else:
+            ok = _is_int(value) and value in self.allowed
+        if not ok:
+            raise OptionError(self.key, self.allowed_text())
+
+    def shown(self, value: Any) -> str:
+        """A value as a person reads it: on/off, "30 s", "none"."""
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        if value == 0 and self.zero:
+            return self.zero
+        return f"{value}{self.unit}"
+
+    def json_schema(self) -> dict[str, Any]:
+        """The option's property in the rules object's JSON schema (common.schema.json)."""
+        if self.is_bool:
+            return {"type": "boolean"}
+        if self.enum is not None:
+            return {"enum": list(self.values)}
+        if isinstance(self.allowed, range):
+            return {
+                "type": "integer",
+                "minimum": self.allowed.start,
+                "maximum": self.allowed.stop - 1,
+            }
+        return {"type": "integer", "enum": list(self.allowed)}
+
+
+def _about(label: str, help: str, **more: Any) -> dict[str, Option]:
+    """A `Rules` field's metadata: how the option is offered (read back through `OPTIONS`)."""
+    return {"option": Option(label, help, **more)}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rules:
-    """The canonical rules object. Field names are the JSON keys and the CLI flag names."""
+    """The canonical rules object. Field names are the JSON keys and the CLI flag names; each
+    field's `Option` (see `OPTIONS`) says how it is offered and which values it accepts."""
 
-    seats: int = 4
-    starting_dice: int = 5
-    ones: Ones = Ones.WILD
-    exact_call: bool = False
-    palifico: Palifico = Palifico.OFF
-    turn_timer: int = 0
-    grace_period: int = 30
-    undo: bool = False
-    kind: TableKind = TableKind.STANDARD
-    first_starter: FirstStarter = FirstStarter.RANDOM
+    seats: int = field(
+        default=4,
+        metadata=_about(
+            "Seats", "players at the table, CPUs included", allowed=SEATS_RANGE, metavar="N"
+        ),
+    )
+    starting_dice: int = field(
+        default=5,
+        metadata=_about(
+            "Starting dice",
+            "dice each player starts with",
+            allowed=STARTING_DICE_RANGE,
+            metavar="K",
+        ),
+    )
+    ones: Ones = field(
+        default=Ones.WILD,
+        metadata=_about(
+            "Ones", "wild: ones count for any face; natural: plain face; aces: wild and biddable"
+        ),
+    )
+    exact_call: bool = field(
+        default=False, metadata=_about("Exact call", "allow calling the standing bid exactly right")
+    )
+    palifico: Palifico = field(
+        default=Palifico.OFF,
+        metadata=_about("Palifico", "special round when a player first drops to one die"),
+    )
+    turn_timer: int = field(
+        default=0,
+        metadata=_about(
+            "Turn timer",
+            "seconds per turn (0: no timer)",
+            allowed=TURN_TIMERS,
+            unit=" s",
+            zero="none",
+            metavar="S",
+        ),
+    )
+    grace_period: int = field(
+        default=30,
+        metadata=_about(
+            "Grace period",
+            "seconds a dropped player has to come back",
+            allowed=GRACE_PERIOD_RANGE,
+            offered=GRACE_PERIOD_OFFERED,
+            unit=" s",
+            metavar="S",
+        ),
+    )
+    undo: bool = field(
+        default=False,
+        metadata=_about(
+            "Undo", "take back your own last bid before anyone acts (not on standard tables)"
+        ),
+    )
+    kind: TableKind = field(
+        default=TableKind.STANDARD,
+        metadata=_about(
+            "Kind",
+            "standard, practice or pass-and-play: fixed by how the table is opened",
+            hidden=True,
+        ),
+    )
+    first_starter: FirstStarter = field(
+        default=FirstStarter.RANDOM,
+        metadata=_about("First starter", "who opens round 1: drawn fairly, or the first seat"),
+    )
 
     def __post_init__(self) -> None:
-        _check_int("seats", self.seats, SEATS_RANGE)
-        _check_int("starting_dice", self.starting_dice, STARTING_DICE_RANGE)
-        _check_enum("ones", self.ones, Ones)
-        _check_bool("exact_call", self.exact_call)
-        _check_enum("palifico", self.palifico, Palifico)
-        if not _is_int(self.turn_timer) or self.turn_timer not in TURN_TIMERS:
-            raise OptionError("turn_timer", "one of 0, 30, 60")
-        _check_int("grace_period", self.grace_period, GRACE_PERIOD_RANGE)
-        _check_bool("undo", self.undo)
-        _check_enum("kind", self.kind, TableKind)
-        _check_enum("first_starter", self.first_starter, FirstStarter)
-        # Enum fields may arrive as plain strings; store the enum members.
-        for name, enum in _ENUM_FIELDS.items():
-            object.__setattr__(self, name, enum(getattr(self, name)))
+        for option in OPTIONS:
+            value = getattr(self, option.key)
+            option.check(value)
+            if option.enum is not None:  # may arrive as a plain string: keep the member
+                object.__setattr__(self, option.key, option.enum(value))
         if self.undo and self.kind == TableKind.STANDARD:
             raise OptionError(
                 "undo",
@@ -122,12 +267,11 @@ class Rules:
         return ", ".join(parts)
 
 
-_ENUM_FIELDS: dict[str, type[StrEnum]] = {
-    "ones": Ones,
-    "palifico": Palifico,
-    "kind": TableKind,
-    "first_starter": FirstStarter,
-}
+#: Every table option, in the rules object's key order.
+OPTIONS: tuple[Option, ...] = tuple(
+    replace(f.metadata["option"], key=f.name, default=f.default) for f in fields(Rules)
+)
+OPTION_BY_KEY: Mapping[str, Option] = {option.key: option for option in OPTIONS}
 
 PRESETS: dict[str, dict[str, Any]] = {
     "classic": {"ones": Ones.WILD, "exact_call": False, "palifico": Palifico.OFF},
@@ -144,19 +288,3 @@ def preset(name: str, **overrides: Any) -> Rules:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_int(key: str, value: Any, allowed: range) -> None:
-    if not _is_int(value) or value not in allowed:
-        raise OptionError(key, f"an integer from {allowed.start} to {allowed.stop - 1}")
-
-
-def _check_bool(key: str, value: Any) -> None:
-    if not isinstance(value, bool):
-        raise OptionError(key, "true or false")
-
-
-def _check_enum(key: str, value: Any, enum: type[StrEnum]) -> None:
-    allowed = [m.value for m in enum]
-    if not isinstance(value, str) or value not in allowed:
-        raise OptionError(key, "one of " + ", ".join(allowed))

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .errors import Reason, RemoteError
+from .rules import MAX_SEATS
 
 Check = Callable[[Any], bool]
 
@@ -30,7 +31,7 @@ def positive(value: Any) -> bool:
 
 
 def seat(value: Any) -> bool:
-    return is_int(value) and 0 <= value <= 5
+    return is_int(value) and 0 <= value < MAX_SEATS
 
 
 def boolean(value: Any) -> bool:

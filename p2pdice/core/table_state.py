@@ -23,8 +23,7 @@ from .game import (
 from .hashing import Tag, tagged_hash
 from .messages import Message
 from .rules import Rules
-
-PROTOCOL_VERSION = 1
+from .version import PROTOCOL_VERSION
 
 
 class TablePhase(StrEnum):

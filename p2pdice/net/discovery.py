@@ -11,14 +11,15 @@ import contextlib
 import ipaddress
 import socket
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import ifaddr
 from zeroconf import IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from .limits import clean_name, clean_text, table_url
+from ..core.advert import Advert
+from ..core.clean import clean_name
 
 SERVICE_TYPE = "_p2pdice._tcp.local."
 
@@ -41,22 +42,22 @@ def lan_addresses(bind: str | None = None) -> list[str]:
 
 @dataclass(slots=True)
 class TableAd:
-    """A table as its advertisement describes it."""
+    """A table as its advertisement describes it, and where it was heard."""
 
     service: str  #: the full DNS-SD instance name (unique on the LAN)
-    name: str
+    name: str  #: the advertised name, else the instance name (cleaned, never empty)
     addresses: list[str]
     port: int
-    txt: dict[str, str] = field(default_factory=dict)
+    advert: Advert
 
     @property
     def table_id(self) -> str:
-        return self.txt.get("id", "")
+        return self.advert.table_id
 
     @property
     def url(self) -> str | None:
-        """None when the ad names no address or no well-formed table (see `table_url`)."""
-        return table_url(self.addresses[0], self.port, self.txt) if self.addresses else None
+        """None when the ad names no address or no well-formed table (see `Advert.url`)."""
+        return self.advert.url(self.addresses[0], self.port) if self.addresses else None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -65,7 +66,7 @@ class TableAd:
             "addresses": self.addresses,
             "port": self.port,
             "url": self.url,
-            **{k: v for k, v in self.txt.items() if k != "name"},
+            **{k: v for k, v in self.advert.to_txt().items() if k != "name"},
         }
 
 
@@ -89,7 +90,7 @@ def _instance(name: str) -> str:
 
 
 class Advertiser:
-    """Registers one table and keeps its TXT record current."""
+    """Registers one table and keeps its TXT record (`Advert.to_txt`) current."""
 
     def __init__(
         self, azc: AsyncZeroconf, *, name: str, port: int, addresses: list[str], txt: dict[str, str]
@@ -182,14 +183,14 @@ class Browser:
         addresses = info.parsed_addresses(IPVersion.V4Only)
         if not addresses or info.port is None:
             return
-        # Anyone on the LAN can advertise: every text that may reach a screen is cleaned here.
-        txt = {k: clean_text(v, 120) for k, v in _txt_text(info.properties).items()}
+        # Anyone on the LAN can advertise: Advert cleans every text that may reach a screen.
+        advert = Advert.from_txt(_txt_text(info.properties))
         table = TableAd(
             service=name,
-            name=clean_name(txt.get("name") or name.split(".")[0]) or "(unnamed table)",
+            name=clean_name(advert.name or name.split(".")[0]) or "(unnamed table)",
             addresses=addresses,
             port=info.port,
-            txt=txt,
+            advert=advert,
         )
         kind = "updated" if name in self.tables else "added"
         self.tables[name] = table
@@ -247,7 +248,7 @@ async def find_table(
     def wanted(ad: TableAd) -> bool:
         return (
             ad.table_id == table_id
-            and (host_prefix is None or ad.txt.get("hk") == host_prefix)
+            and (host_prefix is None or ad.advert.host_key_prefix == host_prefix)
             and ad.url is not None
             and ad.url not in avoid
         )

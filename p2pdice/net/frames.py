@@ -13,6 +13,8 @@ from ..core import shape
 from ..core.codec import decode, encode
 from ..core.errors import Reason, RemoteError
 from ..core.pake import MESSAGE_BYTES
+from ..core.rules import MAX_SEATS
+from ..core.version import PROTOCOL_VERSION
 
 MAX_FRAME = 64 * 1024
 
@@ -38,7 +40,7 @@ TO_HOST: Mapping[str, Mapping[str, shape.Check]] = {
 
 TO_CLIENT: Mapping[str, Mapping[str, shape.Check]] = {
     "challenge": {
-        "protocol": lambda v: v == 1 and shape.is_int(v),  # this implementation speaks v1 only
+        "protocol": lambda v: v == PROTOCOL_VERSION and shape.is_int(v),  # ours only
         "table": shape.HEX32,
         "host": shape.HEX32,
         "nonce": shape.HEX16,
@@ -57,7 +59,7 @@ TO_CLIENT: Mapping[str, Mapping[str, shape.Check]] = {
     },
     "status": {
         "phase": lambda v: isinstance(v, str) and len(v) <= 20,
-        "connected": shape.list_of(shape.seat, max_items=6),
+        "connected": shape.list_of(shape.seat, max_items=MAX_SEATS),
         "turn": shape.nullable(shape.seat),
         "deadline_ms": shape.nullable(shape.uint),
     },

@@ -8,10 +8,8 @@ and its advertisement.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
-import re
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -21,16 +19,15 @@ from typing import Any
 from aiohttp import web
 
 from ..bots.registry import load_bot
+from ..core.advert import Advert
 from ..core.codec import encode
-from ..core.errors import LocalError, Reason
 from ..core.fairness import rules_hash
 from ..core.host import HostTable
-from ..core.pake import password_verifier
 from ..core.rules import Rules
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
 from ..core.transcript import Entry
-from ..store import AppendLog, HostLock, atomic_write, ends_a_round, load_or_create_key
+from ..store import AppendLog, HostLock, TableRecord, ends_a_round, load_or_create_key
 from .client import LocalClient
 from .discovery import Advertiser, lan_addresses
 from .limits import clean_name
@@ -53,30 +50,6 @@ class TableConfig:
     cpu: list[str] = field(default_factory=list)  #: difficulties of host-run CPU seats
     password: str | None = None  #: a new table's password (only its verifier is kept)
     cpu_think: float = 0.0  #: seconds host-run CPU seats pause before each move
-
-
-def saved_password_verifier(path: Path, table_id: bytes) -> bytes | None:
-    """The password verifier a hosted table saved in its table.json (SPEC.md 3.4). A file
-    written before verifiers holds the plain password: its verifier is derived here, and the
-    caller's next save replaces the password with it. LocalError when the file is unusable:
-    resuming a password table without its password would open it to anyone."""
-    try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise LocalError(Reason.INTERNAL, f"cannot read {path}: {err}") from None
-    if isinstance(saved, dict) and "password_verifier" in saved:
-        value = saved["password_verifier"]
-        if value is None:
-            return None
-        if isinstance(value, str) and re.fullmatch("[0-9a-f]{64}", value):
-            return bytes.fromhex(value)
-    elif isinstance(saved, dict) and "password" in saved:
-        legacy = saved["password"]
-        if legacy is None:
-            return None
-        if isinstance(legacy, str):
-            return password_verifier(legacy, table_id)
-    raise LocalError(Reason.INTERNAL, f"{path} holds no usable password verifier")
 
 
 @dataclass(slots=True)
@@ -115,7 +88,7 @@ def _open_table_files(
     folder = home / "hosted" / host.table_id.hex()
     lock = HostLock(folder)  # before touching the log: one host per table
     if resume_lines:
-        host.password_verifier = saved_password_verifier(folder / "table.json", host.table_id)
+        host.password_verifier = TableRecord.load(folder).verifier(host.table_id)
     log = AppendLog(folder / "log.jsonl")
     if not resume_lines:
         for line in host.lines():
@@ -203,15 +176,12 @@ class HostedTable:
         return f"/t/{self.id}"
 
     def _save_config(self) -> None:
-        verifier = self.host.password_verifier
-        data = {
-            "name": self.config.name,
-            "cpu": self.config.cpu,
-            # The scrypt verifier, never the password (a stolen file costs scrypt per guess).
-            "password_verifier": None if verifier is None else verifier.hex(),
-            "port": self.service.port,  # a restarted host listens here again (players wait there)
-        }
-        atomic_write(self.folder / "table.json", json.dumps(data).encode(), private=True)
+        TableRecord(
+            name=self.config.name,
+            cpu=tuple(self.config.cpu),
+            password_verifier=self.host.password_verifier,
+            port=self.service.port,  # a restarted host listens here again (players wait there)
+        ).save(self.folder)
 
     def _on_entry(self, entry: Entry) -> None:
         self.log.append(entry.line)
@@ -289,24 +259,26 @@ class HostedTable:
 
     # ---- discovery -----------------------------------------------------------------------
 
-    def txt(self) -> dict[str, str]:
+    def advert(self) -> Advert:
         state = self.host.state
         rules = state.rules
         taken = len(state.joins) if state.phase == TablePhase.LOBBY else rules.seats
         phase = {TablePhase.LOBBY: "lobby", TablePhase.OVER: "finished"}.get(state.phase, "playing")
-        return {
-            "v": "1",
-            "name": state.name,
-            "id": self.id,
-            "path": self.path,
-            "rules": rules.summary(),
-            "rh": rules_hash(encode(rules.to_json()))[:8].hex(),
-            "seats": f"{taken}/{rules.seats}",
-            "phase": phase,
-            "hk": self.host.key.public[:8].hex(),
-            "pw": "1" if self.host.password_verifier is not None else "0",
-            "cpu": str(state.host_cpu),
-        }
+        return Advert(
+            name=state.name,
+            table_id=self.id,
+            path=self.path,
+            rules=rules.summary(),
+            rules_hash=rules_hash(encode(rules.to_json()))[:8].hex(),
+            seats=(taken, rules.seats),
+            phase=phase,
+            host_key_prefix=self.host.key.public[:8].hex(),
+            locked=self.host.password_verifier is not None,
+            cpu=state.host_cpu,
+        )
+
+    def txt(self) -> dict[str, str]:
+        return self.advert().to_txt()
 
     def summary(self) -> dict[str, Any]:
         return {"name": self.host.state.name, "url_path": self.path, **self.txt()}

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 import aiohttp
 
+from ..core.advert import Advert
+from ..core.clean import clean_name
 from .discovery import TableAd, browse_once
-from .limits import clean_name, host_key_prefix, table_url
 
 _ADDRESS = re.compile(
     r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9a-fA-F:]+\]):(?P<port>\d{1,5})(?:/(?P<table>.+))?$"
@@ -54,28 +55,29 @@ async def _by_address(host: str, port: int, which: str | None, timeout: float) -
 
 
 def _pick(tables: list[dict], host: str, port: int, which: str | None) -> Target:
-    tables = [t for t in tables if isinstance(t, dict)]
+    """The one table of a host's `/tables` listing that `which` names (or its only one)."""
+    ads = [Advert.from_txt(t) for t in tables if isinstance(t, dict)]
     if which:
-        tables = [t for t in tables if which in (t.get("id"), t.get("name"))]
-    if not tables:
+        ads = [ad for ad in ads if which in (ad.table_id, ad.name)]
+    if not ads:
         raise ResolveError(f"no table{' ' + repr(which) if which else ''} at {host}:{port}")
-    if len(tables) > 1:
+    if len(ads) > 1:
         listing = "\n".join(
-            f"  {host}:{port}/{clean_name(str(t.get('id', '')))}   {clean_name(str(t.get('name', '')))} "
-            f"({clean_name(str(t.get('seats', '?')))} seats, {clean_name(str(t.get('phase', '?')))})"
-            for t in tables
+            f"  {host}:{port}/{clean_name(ad.table_id)}   {clean_name(ad.name)} "
+            f"({ad.seats_text} seats, {clean_name(ad.phase) or '?'})"
+            for ad in ads
         )
         raise ResolveError(f"{host}:{port} hosts several tables; name one:\n{listing}")
-    table = tables[0]
-    url = table_url(host, port, table)
+    ad = ads[0]
+    url = ad.url(host, port)
     if url is None:
         raise ValueError("not a table id and path")
     return Target(
         url=url,
-        name=clean_name(str(table.get("name", ""))) or "(unnamed table)",
-        table_id=bytes.fromhex(table["id"]),
-        host_key_prefix=host_key_prefix(table),
-        locked=str(table.get("pw")) == "1",
+        name=clean_name(ad.name) or "(unnamed table)",
+        table_id=bytes.fromhex(ad.table_id),
+        host_key_prefix=ad.host_key_prefix,
+        locked=ad.locked,
     )
 
 
@@ -111,6 +113,6 @@ async def _by_name(text: str, timeout: float) -> Target:
         url=url,
         name=ad.name,
         table_id=bytes.fromhex(ad.table_id),
-        host_key_prefix=host_key_prefix(ad.txt),
-        locked=ad.txt.get("pw") == "1",
+        host_key_prefix=ad.advert.host_key_prefix,
+        locked=ad.advert.locked,
     )

@@ -38,6 +38,7 @@ from ..core.host import (
 from ..core.pake import ENTROPY_BYTES
 from ..core.table import TablePhase
 from ..core.transcript import Entry
+from ..core.version import PROTOCOL_VERSION
 from .frames import MAX_FRAME, TO_HOST, decode_frame, encode_frame, error_frame
 from .limits import TokenBucket
 
@@ -239,7 +240,10 @@ class TableServer:
         )
         conn.offered = challenge["seat"]
         self._queue(
-            conn, encode_frame("challenge", protocol=1, entries=len(self.host.entries), **challenge)
+            conn,
+            encode_frame(
+                "challenge", protocol=PROTOCOL_VERSION, entries=len(self.host.entries), **challenge
+            ),
         )
         return conn
 

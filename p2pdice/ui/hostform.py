@@ -13,10 +13,8 @@ from typing import Any
 
 from ..bots.names import BOT_NAMES
 from ..core.errors import OptionError
-from ..core.rules import PRESETS, Rules, TableKind
+from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS, Rules, TableKind
 from .text import safe_name
-
-GRACE_CHOICES = (10, 15, 30, 60, 120, 300, 600)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,47 +30,20 @@ class Field:
         return not self.choices
 
 
-_RULE_FIELDS = (
-    Field(
-        "preset",
-        "Preset",
-        ("classic", "perudo", "custom"),
-        "classic: wild ones; perudo: aces, exact call, palifico fixed",
-    ),
-    Field("seats", "Seats", (2, 3, 4, 5, 6), "players at the table, CPUs included"),
-    Field("starting_dice", "Starting dice", (1, 2, 3, 4, 5), "dice each player starts with"),
-    Field(
-        "ones",
-        "Ones",
-        ("wild", "natural", "aces"),
-        "wild: ones count for any face; natural: plain face; aces: wild and biddable",
-    ),
-    Field(
-        "exact_call", "Exact call", (False, True), "allow calling the standing bid exactly right"
-    ),
-    Field(
-        "palifico",
-        "Palifico",
-        ("off", "fixed", "free"),
-        "special round when a player first drops to one die",
-    ),
-    Field("turn_timer", "Turn timer", (0, 30, 60), "seconds per turn (0: no timer)"),
-    Field(
-        "grace_period", "Grace period", GRACE_CHOICES, "seconds a dropped player has to come back"
-    ),
-    Field(
-        "undo",
-        "Undo",
-        (False, True),
-        "take back your own last bid before anyone acts (not on standard tables)",
-    ),
-    Field(
-        "first_starter",
-        "First starter",
-        ("random", "seat0"),
-        "who opens round 1: drawn fairly, or the first seat",
-    ),
+_PRESET = Field(
+    "preset",
+    "Preset",
+    (*PRESETS, "custom"),
+    "classic: wild ones; perudo: aces, exact call, palifico fixed",
 )
+#: One field per table option the form offers (the table's kind is fixed by how it opened).
+_RULE_FIELDS = tuple(
+    Field(option.key, option.label, option.choices, option.help)
+    for option in OPTIONS
+    if not option.hidden
+)
+#: The options a preset sets: changing one of them may make the form's preset "custom".
+_PRESET_KEYS = frozenset(key for options in PRESETS.values() for key in options)
 
 
 @dataclass
@@ -93,7 +64,7 @@ class HostForm:
             "level": "medium",
             "password": "",
             **Rules().to_json(),
-            "seats": 3 if self.kind == TableKind.PASS_AND_PLAY else 4,
+            "seats": 3 if self.kind == TableKind.PASS_AND_PLAY else Rules().seats,
             "undo": self.kind != TableKind.STANDARD,
         }
         self.values = {**defaults, **self.values, "kind": str(self.kind)}
@@ -112,7 +83,7 @@ class HostForm:
             out.append(
                 Field("players", "Players", help="names, comma-separated: who shares this device")
             )
-        out += [
+        out += [_PRESET] + [
             f for f in _RULE_FIELDS if not (f.key == "undo" and self.kind == TableKind.STANDARD)
         ]
         if self.kind == TableKind.STANDARD:
@@ -165,7 +136,7 @@ class HostForm:
             self.values.update(
                 {k: str(v) if not isinstance(v, bool) else v for k, v in PRESETS[value].items()}
             )
-        elif key in ("ones", "exact_call", "palifico"):
+        elif key in _PRESET_KEYS:
             self.values["preset"] = self._matching_preset()
         elif key == "seats":
             self.values["cpu"] = min(self.values["cpu"], value - 1)
@@ -193,12 +164,11 @@ class HostForm:
         value = self.values.get(f.key)
         if f.secret:
             return "*" * len(value) if value else "(none)"
+        option = OPTION_BY_KEY.get(f.key)
+        if option is not None:
+            return option.shown(value)
         if isinstance(value, bool):
             return "on" if value else "off"
-        if f.key == "turn_timer":
-            return "none" if value == 0 else f"{value} s"
-        if f.key == "grace_period":
-            return f"{value} s"
         return str(value)
 
     # ---- the result ----------------------------------------------------------------------
@@ -224,8 +194,7 @@ class HostForm:
 
     def rules(self) -> Rules:
         """The rules object, or OptionError naming the option at fault."""
-        keys = [f.key for f in _RULE_FIELDS if f.key != "preset"]
-        return Rules(**{k: self.values[k] for k in keys}, kind=self.kind)
+        return Rules(**{f.key: self.values[f.key] for f in _RULE_FIELDS}, kind=self.kind)
 
     def check(self) -> Rules | None:
         """The rules when the form is complete; otherwise None, with `error` saying why."""
@@ -270,11 +239,8 @@ class HostForm:
         cpu_line = f"CPU seats: {len(cpu)} ({cpu[0]})" if cpu else "CPU seats: none"
         if cpu and self.kind == TableKind.STANDARD:
             cpu_line += ", run by this machine: players are told it could read their dice"
-        options = [f"{k.replace('_', ' ')}: {_word(v)}" for k, v in rules.to_json().items()]
+        options = [
+            f"{option.label.lower()}: {option.shown(getattr(rules, option.key))}"
+            for option in OPTIONS
+        ]
         return [*people, cpu_line], options
-
-
-def _word(value: Any) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)

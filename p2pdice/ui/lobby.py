@@ -9,9 +9,9 @@ shows.
 
 from __future__ import annotations
 
+from ..core.clean import clean_name
 from ..core.errors import UserError
 from ..core.rules import TableKind
-from ..net.limits import clean_name
 from .controller import Controller
 from .hostform import HostForm
 from .lobbymodel import LobbyEntry
@@ -126,7 +126,7 @@ class LobbyActions:
         if entry.stale:
             self.c.say("that table's host is not answering", error=True)
             return
-        phase = entry.txt.get("phase", "lobby")
+        phase = entry.advert.phase or "lobby"
         url = entry.url
         if url is None:
             self.c.say("that table's announcement is malformed: it cannot be joined", error=True)
@@ -136,7 +136,7 @@ class LobbyActions:
         if not spectate and phase != "lobby":
             self.c.say(f"that table is {safe_text(phase, 20)}: press s to watch it", error=True)
             return
-        locked = entry.txt.get("pw") == "1"
+        locked = entry.advert.locked
         self.ask_name_then_join(
             url, bytes.fromhex(entry.table_id), locked=locked, spectate=spectate
         )
@@ -144,7 +144,7 @@ class LobbyActions:
     def _rejoin(self, entry: LobbyEntry, url: str) -> bool:
         """Back to the seat this device holds at that table (saved when it sat down: the
         identity key proves it, the saved secrets give back the hand), asking nothing."""
-        if not self.services.holds_seat(entry.table_id, entry.txt.get("hk", "")):
+        if not self.services.holds_seat(entry.table_id, entry.advert.host_key_prefix or ""):
             return False
         # The name is unused: the seat keeps its own.
         name = self.ui.player_name or self.services.default_name()

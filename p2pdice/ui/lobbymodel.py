@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..net.limits import table_url
+from ..core.advert import Advert
 from .text import safe_name, safe_text
 
 STALE_AFTER_FAILURES = 1  #: failed probes before a row is greyed out
@@ -25,7 +25,7 @@ class LobbyEntry:
     name: str
     address: str
     port: int
-    txt: dict[str, str]
+    advert: Advert
     seen_at: float
     failures: int = 0
     probed_at: float | None = None
@@ -33,12 +33,12 @@ class LobbyEntry:
 
     @property
     def table_id(self) -> str:
-        return self.txt.get("id", "")
+        return self.advert.table_id
 
     @property
     def url(self) -> str | None:
         """None when the announcement does not name its table as a host does."""
-        return table_url(self.address, self.port, self.txt)
+        return self.advert.url(self.address, self.port)
 
     @property
     def probe_url(self) -> str:
@@ -78,14 +78,14 @@ class LobbyBook:
         name: str,
         addresses: list[str],
         port: int,
-        txt: dict[str, str],
+        advert: Advert,
         now: float,
     ) -> None:
         """An mDNS 'added' or 'updated' event."""
         if not addresses:
             return
         old = self.entries.get(service)
-        entry = LobbyEntry(service, name, addresses[0], port, dict(txt), now)
+        entry = LobbyEntry(service, name, addresses[0], port, advert, now)
         if old is not None and (old.address, old.port) == (entry.address, entry.port):
             entry.failures, entry.probed_at, entry.alive = old.failures, old.probed_at, old.alive
         self.entries[service] = entry
@@ -122,18 +122,18 @@ class LobbyBook:
         for e in sorted(
             self.entries.values(), key=lambda e: (safe_name(e.name).lower(), e.service)
         ):
-            cpu = e.txt.get("cpu", "0")
-            phase = safe_text(e.txt.get("phase", "?"), 12)
+            ad = e.advert
+            phase = safe_text(ad.phase or "?", 12)
             mine = e.table_id in self.seated and phase != "finished"
             out.append(
                 LobbyRow(
                     service=e.service,
-                    name=safe_name(e.txt.get("name") or e.name),
-                    rules=safe_text(e.txt.get("rules", ""), 60),
-                    seats=safe_text(e.txt.get("seats", "?"), 7),
+                    name=safe_name(ad.name or e.name),
+                    rules=safe_text(ad.rules, 60),
+                    seats=ad.seats_text,
                     phase="not answering" if e.stale else f"{phase} (you)" if mine else phase,
-                    locked=e.txt.get("pw") == "1",
-                    cpu=f"{safe_text(cpu, 2)} host CPU" if cpu not in ("", "0") else "",
+                    locked=ad.locked,
+                    cpu=f"{ad.cpu} host CPU" if ad.cpu else "",
                     where=safe_text(f"{e.address}:{e.port}", 40),
                     stale=e.stale,
                     joinable=not e.stale and (phase == "lobby" or mine),

@@ -5,7 +5,7 @@ Pure like `screens`: plain data in, lines of (style, text) fragments out.
 
 from __future__ import annotations
 
-from ..core.rules import Ones, Palifico, Rules, TableKind
+from ..core.rules import OPTIONS, Ones, Palifico, Rules, TableKind
 from .hostform import HostForm
 from .lobbymodel import LobbyRow
 from .screens import Line, _Builder, header, wrap
@@ -133,6 +133,13 @@ def render_confirm(
     return b.done(height)
 
 
+#: The options the help's sentences explain; any other one that is not at its default is
+#: listed by its label, so a new option shows in the help without a sentence written for it.
+_EXPLAINED = frozenset(
+    {"seats", "starting_dice", "ones", "exact_call", "palifico", "turn_timer", "undo", "kind"}
+)
+
+
 def _rule_lines(rules: Rules) -> list[str]:
     ones = {
         Ones.WILD: "Ones are wild: they count for every face. Ones are never bid.",
@@ -160,6 +167,10 @@ def _rule_lines(rules: Rules) -> list[str]:
         extra.append("undo of your own last bid allowed")
     if rules.kind != TableKind.STANDARD:
         extra.append(str(rules.kind).replace("_", "-") + " table")
+    for option in OPTIONS:
+        value = getattr(rules, option.key)
+        if option.key not in _EXPLAINED and value != option.default:
+            extra.append(f"{option.label.lower()} {option.shown(value)}")
     if extra:
         lines.append("; ".join(extra).capitalize() + ".")
     return lines

@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from ..net.limits import clean_name, clean_text
+from ..core.clean import clean_name, clean_text
 
 
 def safe_text(text: object, limit: int = 300) -> str:
@@ -20,7 +20,7 @@ def safe_text(text: object, limit: int = 300) -> str:
 
 
 def safe_name(text: object, fallback: str = "?") -> str:
-    """A display name from the network (net.limits.clean_name), never empty."""
+    """A display name from the network (core.clean.clean_name), never empty."""
     return clean_name(str(text)) or fallback
 
 

@@ -1,24 +1,45 @@
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from p2pdice.core.errors import OptionError
-from p2pdice.core.rules import Ones, Palifico, Rules, TableKind, preset
+from p2pdice.core.rules import OPTIONS, Ones, Option, Palifico, Rules, TableKind, preset
+from tests.support.vectors import PROTOCOL
+
+RULES_MD = PROTOCOL / "RULES.md"
+
+
+def _r1_rows() -> dict[str, list[str]]:
+    text = RULES_MD.read_text(encoding="utf-8")
+    section = text.split("## R1.", 1)[1].split("## R2.", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        match = re.fullmatch(r"`(\w+)`", cells[0]) if cells else None
+        if match:
+            rows[match[1]] = cells[1:]
+    return rows
+
+
+def _r1_allowed(option: Option) -> str:
+    if isinstance(option.allowed, range):
+        return f"{option.allowed.start}..{option.allowed.stop - 1}"
+    return ", ".join(json.dumps(v) for v in option.values)
 
 
 def test_defaults_match_the_rules_spec() -> None:
-    assert Rules().to_json() == {
-        "seats": 4,
-        "starting_dice": 5,
-        "ones": "wild",
-        "exact_call": False,
-        "palifico": "off",
-        "turn_timer": 0,
-        "grace_period": 30,
-        "undo": False,
-        "kind": "standard",
-        "first_starter": "random",
-    }
+    """Each option's type, allowed values and default are RULES.md R1's, in its order."""
+    rows = _r1_rows()
+    assert list(rows) == [o.key for o in OPTIONS]
+    for option in OPTIONS:
+        kind, allowed, default = rows[option.key]
+        assert kind == ("boolean" if option.is_bool else "string" if option.enum else "integer")
+        words = allowed if isinstance(option.allowed, range) else allowed.replace("`", "")
+        assert words.startswith(_r1_allowed(option)), option.key
+        assert default.strip("`") == json.dumps(Rules().to_json()[option.key]), option.key
 
 
 def test_presets() -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from p2pdice.core.rules import Rules
+from p2pdice.core.version import PROTOCOL_VERSION
 from p2pdice.net.discovery import BrowseEvent, Browser, lan_addresses, new_zeroconf
 from p2pdice.net.hostapp import HostService, TableConfig
 
@@ -17,13 +18,17 @@ pytestmark = pytest.mark.usefixtures("private_network")
 
 
 async def next_event(
-    browser: Browser, kinds: str, name: str, timeout: float = 8.0, seats: str | None = None
+    browser: Browser,
+    kinds: str,
+    name: str,
+    timeout: float = 8.0,
+    seats: tuple[int, int] | None = None,
 ) -> BrowseEvent:
     """The next event of one of `kinds` (space-separated) for table `name` (optionally with `seats`)."""
 
     async def wait() -> BrowseEvent:
         async for event in browser.events():
-            wanted = seats is None or event.table.txt.get("seats") == seats
+            wanted = seats is None or event.table.advert.seats == seats
             if event.kind in kinds.split() and event.table.name == name and wanted:
                 return event
         raise AssertionError("unreachable")
@@ -53,17 +58,18 @@ async def test_browse_sees_a_table_appear_fill_and_disappear(tmp_path) -> None:
             TableConfig(name="kitchen", rules=Rules(seats=3), cpu=["easy"])
         )
         added = await next_event(browser, "added", "kitchen")
-        txt = added.table.txt
+        ad = added.table.advert
         assert added.table.port == service.port
-        assert txt["id"] == table.id and txt["path"] == f"/t/{table.id}"
-        assert txt["phase"] == "lobby" and txt["pw"] == "0" and txt["cpu"] == "1"
-        assert txt["v"] == "1" and txt["hk"] == service.key.public[:8].hex()
+        assert ad.table_id == table.id and ad.path == f"/t/{table.id}"
+        assert ad.phase == "lobby" and not ad.locked and ad.cpu == 1
+        assert ad.version == PROTOCOL_VERSION and ad.host_key_prefix == service.key.public[:8].hex()
+        assert ad.rules == "wild ones, 5 dice" and ad.name == "kitchen"
         # The CPU seat joins in the lobby: the record follows (it may already show it).
-        if txt["seats"] != "1/3":
-            await next_event(browser, "updated", "kitchen", seats="1/3")
+        if ad.seats != (1, 3):
+            await next_event(browser, "updated", "kitchen", seats=(1, 3))
         await table.close()
         removed = await next_event(browser, "removed", "kitchen")
-        assert removed.table.txt["id"] == table.id
+        assert removed.table.table_id == table.id
 
 
 async def test_two_tables_with_one_name_get_distinct_service_names(tmp_path) -> None:

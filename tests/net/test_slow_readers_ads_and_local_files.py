@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from p2pdice.core.advert import Advert
 from p2pdice.core.errors import Reason, UserError
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
@@ -111,7 +112,9 @@ async def test_a_change_during_an_advertisement_update_is_published_after_it(
 )
 def test_an_announced_table_must_name_itself_as_a_host_does(row: dict[str, Any], url) -> None:
     assert table_url("10.0.0.5", 8765, row) == url
-    ad = TableAd(service="s", name="n", addresses=["10.0.0.5"], port=8765, txt=row)
+    ad = TableAd(
+        service="s", name="n", addresses=["10.0.0.5"], port=8765, advert=Advert.from_txt(row)
+    )
     assert ad.url == url and ad.to_json()["url"] == url
     if url is None:
         with pytest.raises(ValueError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from p2pdice.core.advert import Advert
 from p2pdice.core.rules import Ones, Rules, TableKind
 from p2pdice.ui.hostform import HostForm
 from p2pdice.ui.lobbymodel import DROP_AFTER_FAILURES, LobbyBook
@@ -52,7 +53,12 @@ def test_pass_and_play_players_and_seats() -> None:
 def test_lobby_greys_then_drops_a_silent_host() -> None:
     book = LobbyBook()
     book.announce(
-        "k._p2pdice._tcp.local.", "Kitchen", ["10.0.0.5"], 7000, {"id": "aa", "phase": "lobby"}, 0.0
+        "k._p2pdice._tcp.local.",
+        "Kitchen",
+        ["10.0.0.5"],
+        7000,
+        Advert(table_id="aa", phase="lobby"),
+        0.0,
     )
     assert [e.service for e in book.due(0.0)] == ["k._p2pdice._tcp.local."]
     book.probed("k._p2pdice._tcp.local.", listed=True, now=0.0)
@@ -67,8 +73,8 @@ def test_lobby_greys_then_drops_a_silent_host() -> None:
 
 def test_lobby_drops_a_table_its_host_no_longer_lists_and_honours_goodbyes() -> None:
     book = LobbyBook()
-    book.announce("a", "A", ["10.0.0.1"], 1, {"id": "aa"}, 0.0)
-    book.announce("b", "B", ["10.0.0.2"], 2, {"id": "bb"}, 0.0)
+    book.announce("a", "A", ["10.0.0.1"], 1, Advert(table_id="aa"), 0.0)
+    book.announce("b", "B", ["10.0.0.2"], 2, Advert(table_id="bb"), 0.0)
     book.probed("a", listed=False, now=1.0)
     book.goodbye("b")
     assert book.rows() == [] and book.current() is None

@@ -42,13 +42,15 @@ def test_an_alarm_on_a_forfeited_round_reads_as_on_any_other_round() -> None:
 
 
 def test_a_lobby_row_whose_announcement_could_point_elsewhere_has_no_url() -> None:
+    from p2pdice.core.advert import Advert
     from p2pdice.ui.lobbymodel import LobbyEntry
 
     table_id = "ab" * 32
 
     def entry(txt: dict[str, str]) -> LobbyEntry:
+        advert = Advert.from_txt(txt)
         return LobbyEntry(
-            service="s", name="n", address="10.0.0.5", port=8765, txt=txt, seen_at=0.0
+            service="s", name="n", address="10.0.0.5", port=8765, advert=advert, seen_at=0.0
         )
 
     assert entry({"id": table_id}).url == f"ws://10.0.0.5:8765/t/{table_id}"

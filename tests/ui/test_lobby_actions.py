@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from p2pdice.core.advert import Advert
 from p2pdice.core.errors import UserError
 from p2pdice.core.rules import Rules
 from p2pdice.ui.controller import Controller
@@ -56,7 +57,7 @@ class FakeServices:
         return self.hosted
 
     def holds_seat(self, table_id: str, host_prefix: str) -> bool:
-        return self.seated and table_id == TABLE_ID and host_prefix == "beef"
+        return self.seated and table_id == TABLE_ID and host_prefix == "beef" * 4
 
     async def find(self, address: str) -> Any:
         raise UserError(f"no table at {address}")
@@ -83,8 +84,10 @@ class FakeServices:
 def lobby_with(services: FakeServices) -> tuple[Controller, LobbyActions]:
     c = Controller(UiState(screen="lobby", from_lobby=True))
     lobby = LobbyActions(c, services)
-    txt = {"id": TABLE_ID, "hk": "beef", "phase": "playing", "path": f"/t/{TABLE_ID}"}
-    c.ui.book.announce("kitchen._p2pdice._tcp.local.", "kitchen", ["10.0.0.5"], 8765, txt, 0.0)
+    ad = Advert.from_txt(
+        {"id": TABLE_ID, "hk": "beef" * 4, "phase": "playing", "path": f"/t/{TABLE_ID}"}
+    )
+    c.ui.book.announce("kitchen._p2pdice._tcp.local.", "kitchen", ["10.0.0.5"], 8765, ad, 0.0)
     return c, lobby
 
 

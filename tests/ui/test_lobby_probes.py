@@ -8,6 +8,7 @@ from pathlib import Path
 
 from p2pdice.cli import lobby as cli_lobby
 from p2pdice.cli.lobby import CliLobby
+from p2pdice.core.advert import Advert
 from p2pdice.core.rules import Rules
 from p2pdice.ui import lobbymodel
 from p2pdice.ui.controller import Controller
@@ -36,13 +37,13 @@ async def test_probes_refresh_a_listed_table_and_drop_one_whose_host_is_gone(
     LobbyActions(c, services)
     book = c.ui.book
     async with hosted(tmp_path / "host", rules=Rules(seats=3), name="kitchen") as (service, t):
-        txt = {"id": t.id, "seats": "2/3", "phase": "lobby", "path": t.path}  # an old record
-        book.announce(SERVICE, "kitchen", ["127.0.0.1"], service.port, txt, 0.0)
+        old = Advert.from_txt({"id": t.id, "seats": "2/3", "phase": "lobby", "path": t.path})
+        book.announce(SERVICE, "kitchen", ["127.0.0.1"], service.port, old, 0.0)
         services.start_probing(c)
         try:
             await wait_for(lambda: book.entries[SERVICE].alive is True)
             entry = book.entries[SERVICE]
-            assert entry.txt["seats"] == "0/3" and not entry.stale  # the host's own listing
+            assert entry.advert.seats == (0, 3) and not entry.stale  # the host's own listing
         finally:
             await services.stop()
     services.start_probing(c)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from p2pdice.core.advert import Advert
 from p2pdice.core.rules import Rules, TableKind
 from p2pdice.ui.hostform import HostForm
 from p2pdice.ui.lobbymodel import LobbyBook
@@ -102,7 +103,7 @@ def test_lobby_form_confirm_and_help_fit() -> None:
         "cpu": "2",
         "id": "ab",
     }
-    book.announce("x._p2pdice._tcp.local.", HOSTILE, ["10.0.0.2"], 8000, txt, 0.0)
+    book.announce("x._p2pdice._tcp.local.", HOSTILE, ["10.0.0.2"], 8000, Advert.from_txt(txt), 0.0)
     text = fits(render_lobby(book.rows(), 0, ""))
     assert "Eve [pw]" in text and "2 host CPU" in text and "10.0.0.2:8000" in text
     for kind in TableKind:

@@ -1,0 +1,129 @@
+"""A table's advertisement (SPEC.md 10.4) as one typed record: the DNS-SD TXT record a host
+announces, and the row its `GET /tables` lists (the same keys).
+
+`Advert.to_txt` is the only writer of those keys and `Advert.from_txt` the only reader.
+Anyone on the LAN can advertise, so reading never fails: every text is cleaned for the
+screen, a malformed number or flag reads as absent, and `url` is None unless the record names
+its table the way a p2pdice host does. The record is a hint; the comparison code proves which
+table one joined.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .clean import clean_text
+from .version import PROTOCOL_VERSION
+
+TEXT_LIMIT = 120  #: characters kept of any advertised text
+
+_TABLE_ID = re.compile("[0-9a-f]{64}")
+_HOST_KEY_PREFIX = re.compile("[0-9a-f]{16}")
+_SEATS = re.compile("([0-9]{1,2})/([0-9]{1,2})")
+_COUNT = re.compile("[0-9]{1,2}")
+
+
+def table_url(address: str, port: int, table: Mapping[str, Any]) -> str | None:
+    """The WebSocket URL of an announced table (TXT record or `/tables` row), or None when it
+    does not name its table the way a p2pdice host does (a 64-hex id, path `/t/<id>`): a path
+    such as `@elsewhere/t/x` would send the connection to another machine than the one
+    shown."""
+    table_id, path = table.get("id"), table.get("path") or f"/t/{table.get('id')}"
+    if not (isinstance(table_id, str) and _TABLE_ID.fullmatch(table_id)):
+        return None
+    if path != f"/t/{table_id}":
+        return None
+    return f"ws://{address}:{port}{path}"
+
+
+def host_key_prefix(table: Mapping[str, Any]) -> str | None:
+    """The announced start of the host's key (`hk`), when it is well formed."""
+    hk = table.get("hk")
+    return hk if isinstance(hk, str) and _HOST_KEY_PREFIX.fullmatch(hk) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Advert:
+    """What a host announces about one table."""
+
+    table_id: str = ""  #: `id`, as announced (`url` says whether it is well formed)
+    name: str = ""  #: `name`, the table's name (may be empty)
+    path: str = ""  #: `path`, the WebSocket path
+    rules: str = ""  #: `rules`, a short summary (Rules.summary)
+    rules_hash: str = ""  #: `rh`, the start of the rules hash (hex)
+    seats: tuple[int, int] | None = None  #: `seats`, taken and total
+    phase: str = ""  #: `phase`: lobby, playing or finished
+    host_key_prefix: str | None = None  #: `hk`, the start of the host's key, when well formed
+    locked: bool = False  #: `pw`: a password is needed
+    cpu: int = 0  #: `cpu`: seats played by CPUs the host runs
+    version: int | None = PROTOCOL_VERSION  #: `v`, the protocol version
+
+    @property
+    def seats_text(self) -> str:
+        """ "2/4", or "?" when the record does not say."""
+        return "?" if self.seats is None else f"{self.seats[0]}/{self.seats[1]}"
+
+    def url(self, address: str, port: int) -> str | None:
+        """The table's WebSocket URL at `address`, or None (see `table_url`)."""
+        return table_url(address, port, {"id": self.table_id, "path": self.path})
+
+    def with_listing(self, listing: Advert) -> Advert:
+        """This record with the facts that change during a game (seats, phase, rules,
+        password, CPUs) taken from a fresher one, such as the host's `/tables` row."""
+        return Advert(
+            table_id=self.table_id,
+            name=self.name,
+            path=self.path,
+            rules=listing.rules,
+            rules_hash=self.rules_hash,
+            seats=listing.seats,
+            phase=listing.phase,
+            host_key_prefix=self.host_key_prefix,
+            locked=listing.locked,
+            cpu=listing.cpu,
+            version=self.version,
+        )
+
+    def to_txt(self) -> dict[str, str]:
+        """The TXT record's keys and values, in the order SPEC.md 10.4 lists them."""
+        txt = {
+            "v": "" if self.version is None else str(self.version),
+            "name": self.name,
+            "id": self.table_id,
+            "path": self.path,
+            "rules": self.rules,
+            "rh": self.rules_hash,
+            "seats": "" if self.seats is None else self.seats_text,
+            "phase": self.phase,
+            "hk": self.host_key_prefix or "",
+            "pw": "1" if self.locked else "0",
+            "cpu": str(self.cpu),
+        }
+        return {key: value for key, value in txt.items() if value}
+
+    @classmethod
+    def from_txt(cls, txt: Mapping[str, Any]) -> Advert:
+        """Read a TXT record or a `/tables` row; never fails (see the module's note)."""
+
+        def text(key: str) -> str:
+            value = txt.get(key)
+            return clean_text(str(value), TEXT_LIMIT) if value is not None else ""
+
+        seats = _SEATS.fullmatch(text("seats"))
+        version, cpu = text("v"), text("cpu")
+        return cls(
+            table_id=text("id"),
+            name=text("name"),
+            path=text("path"),
+            rules=text("rules"),
+            rules_hash=text("rh"),
+            seats=(int(seats[1]), int(seats[2])) if seats else None,
+            phase=text("phase"),
+            host_key_prefix=host_key_prefix(txt),
+            locked=text("pw") == "1",
+            cpu=int(cpu) if _COUNT.fullmatch(cpu) else 0,
+            version=int(version) if _COUNT.fullmatch(version) else None,
+        )

@@ -1,0 +1,38 @@
+"""Text from the network made safe to print (SPEC.md 10.5): names and announced details.
+
+Pure, so that the terminal client, the commands and the network code clean text the same way.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .shape import MAX_NAME, NAME_FORBIDDEN
+
+# CSI/OSC/other escape sequences first, so their printable tails do not survive.
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves
+    r"|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC, DCS, SOS, PM, APC strings
+    r"|\x1b[ -/]*[0-~]"  # two-byte and nF escapes (ESC c, ESC ( B, ESC # 8)
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
+)
+
+
+_SPACES = re.compile(" +")
+
+
+#: Space characters other than U+0020 (the Zs category, listed so it never depends on the
+#: Unicode version): each becomes a plain space before anything is removed (SPEC.md 10.5).
+_OTHER_SPACES = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+
+
+def clean_text(text: str, limit: int) -> str:
+    """Any text from the network made safe to print: escape sequences and forbidden
+    characters removed, spaces made plain and single, cut to `limit` characters."""
+    text = _OTHER_SPACES.sub(" ", _ESCAPES.sub("", text))
+    return _SPACES.sub(" ", NAME_FORBIDDEN.sub("", text)).strip(" ")[:limit].strip(" ")
+
+
+def clean_name(text: str) -> str:
+    """A display name safe for anyone's terminal (SPEC.md 10.5); may be empty."""
+    return clean_text(text, MAX_NAME)

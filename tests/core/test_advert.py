@@ -1,0 +1,85 @@
+"""The advertisement record (SPEC.md 10.4): one writer and one reader of the TXT keys."""
+
+from __future__ import annotations
+
+from p2pdice.core.advert import TEXT_LIMIT, Advert
+from p2pdice.core.version import PROTOCOL_VERSION
+
+TABLE_ID = "ab" * 32
+HOST = "0123456789abcdef"
+
+
+def _advert(**changes: object) -> Advert:
+    fields = {
+        "name": "Kitchen",
+        "table_id": TABLE_ID,
+        "path": f"/t/{TABLE_ID}",
+        "rules": "wild ones, 5 dice",
+        "rules_hash": "00112233aabbccdd",
+        "seats": (1, 4),
+        "phase": "lobby",
+        "host_key_prefix": HOST,
+        "locked": True,
+        "cpu": 2,
+    }
+    return Advert(**{**fields, **changes})  # type: ignore[arg-type]
+
+
+def test_the_txt_record_has_the_spec_keys_in_order() -> None:
+    txt = _advert().to_txt()
+    assert list(txt) == [
+        "v",
+        "name",
+        "id",
+        "path",
+        "rules",
+        "rh",
+        "seats",
+        "phase",
+        "hk",
+        "pw",
+        "cpu",
+    ]
+    assert (txt["v"], txt["seats"], txt["pw"], txt["cpu"]) == (
+        str(PROTOCOL_VERSION),
+        "1/4",
+        "1",
+        "2",
+    )
+    assert _advert(locked=False, cpu=0).to_txt()["pw"] == "0"
+
+
+def test_a_record_reads_back_what_was_written() -> None:
+    for advert in (_advert(), _advert(locked=False, cpu=0, seats=(4, 4), phase="playing")):
+        assert Advert.from_txt(advert.to_txt()) == advert
+
+
+def test_a_hostile_record_reads_as_absent_values_and_clean_text() -> None:
+    ad = Advert.from_txt(
+        {
+            "name": "Eve\x1b]52;c;aGk=\x07 \u202eX",
+            "seats": "lots",
+            "cpu": "-1",
+            "pw": "yes",
+            "hk": "0123",
+            "v": "one",
+            "rules": "r" * 500,
+            "id": 7,
+        }
+    )
+    assert ad.name == "Eve X" and ad.seats is None and ad.seats_text == "?"
+    assert (ad.cpu, ad.locked, ad.host_key_prefix, ad.version) == (0, False, None, None)
+    assert len(ad.rules) == TEXT_LIMIT and ad.url("10.0.0.5", 80) is None
+
+
+def test_a_record_must_name_its_table_as_a_host_does_to_have_a_url() -> None:
+    assert _advert().url("10.0.0.5", 8765) == f"ws://10.0.0.5:8765/t/{TABLE_ID}"
+    assert _advert(path="").url("10.0.0.5", 8765) == f"ws://10.0.0.5:8765/t/{TABLE_ID}"
+    assert _advert(path=f"@203.0.113.9:80/t/{TABLE_ID}").url("10.0.0.5", 8765) is None
+
+
+def test_a_listing_refreshes_only_what_changes_during_a_game() -> None:
+    listing = _advert(name="Other", table_id="cd" * 32, seats=(4, 4), phase="playing", cpu=0)
+    fresh = _advert().with_listing(listing)
+    assert (fresh.name, fresh.table_id, fresh.host_key_prefix) == ("Kitchen", TABLE_ID, HOST)
+    assert (fresh.seats, fresh.phase, fresh.cpu) == ((4, 4), "playing", 0)

@@ -1,0 +1,72 @@
+"""hosted/<id>/table.json has one reader and writer, store.TableRecord."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from p2pdice.core.pake import password_verifier
+from p2pdice.store import SavedTableError, TableRecord, unfinished_hosted_tables
+
+TABLE_ID = bytes(range(32))
+
+
+def test_a_record_reads_back_what_it_wrote(tmp_path: Path) -> None:
+    record = TableRecord(
+        name="Kitchen", cpu=("hard", "easy"), password_verifier=b"\x01" * 32, port=7000
+    )
+    record.save(tmp_path)
+    assert TableRecord.load(tmp_path) == record
+    assert (tmp_path / "table.json").stat().st_mode & 0o777 == 0o600
+
+
+def test_a_file_from_before_verifiers_gives_the_passwords_verifier(tmp_path: Path) -> None:
+    (tmp_path / "table.json").write_text(json.dumps({"name": "K", "cpu": [], "password": "pw"}))
+    record = TableRecord.load(tmp_path)
+    assert record.verifier(TABLE_ID) == password_verifier("pw", TABLE_ID)
+    assert TableRecord(name="K", password_verifier=record.verifier(TABLE_ID)).to_json() == {
+        "name": "K",
+        "cpu": [],
+        "password_verifier": password_verifier("pw", TABLE_ID).hex(),
+        "port": 0,
+    }
+
+
+@pytest.mark.parametrize(
+    "saved",
+    [
+        {"name": "K", "cpu": []},  # no password field at all: a password table would open to anyone
+        {"name": "K", "cpu": [], "password_verifier": "ab"},
+        {"name": "K", "cpu": [1], "password_verifier": None},
+        {"cpu": [], "password_verifier": None},
+        [],
+    ],
+)
+def test_a_record_without_a_usable_name_cpu_list_or_verifier_is_corrupt(
+    tmp_path: Path, saved: object
+) -> None:
+    (tmp_path / "table.json").write_text(json.dumps(saved))
+    with pytest.raises(SavedTableError, match="is corrupt"):
+        TableRecord.load(tmp_path)
+
+
+def test_a_bad_port_reads_as_unknown(tmp_path: Path) -> None:
+    for port in (0, 70000, "7000", None):
+        (tmp_path / "table.json").write_text(
+            json.dumps({"name": "K", "cpu": [], "password_verifier": None, "port": port})
+        )
+        assert TableRecord.load(tmp_path).port == 0
+
+
+def test_the_lobby_offers_only_tables_with_a_readable_record(tmp_path: Path) -> None:
+    for table, record in (("a" * 64, TableRecord(name="Kept")), ("b" * 64, None)):
+        folder = tmp_path / "hosted" / table
+        folder.mkdir(parents=True)
+        (folder / "log.jsonl").write_bytes(b'{"seq":0}\n')
+        if record is not None:
+            record.save(folder)
+        else:
+            (folder / "table.json").write_text("{not json")
+    assert [t.name for t in unfinished_hosted_tables(tmp_path)] == ["Kept"]
