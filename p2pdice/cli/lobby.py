@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 PROBE_TIMEOUT = 1.5  #: seconds a host has to answer GET /tables
 PROBE_TICK = 0.5  #: seconds between looks for tables due a probe
 
+
 def joining_hint(name: str, runtime: TableRuntime) -> str:
     """The message line after opening a table: each LAN address to join by, and the name
     only when the table is advertised (without mDNS a join by name cannot find it)."""
