@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import shape
-from .errors import Reason, RemoteError
+from .errors import LocalError, Reason, RemoteError
 
 _ROUND = {"round": shape.positive}
 _ATTEMPT = {"round": shape.positive, "attempt": shape.positive}
@@ -141,7 +141,16 @@ def check_event(obj: Any) -> dict[str, Any]:
 
 
 def make_event(kind: str, **fields: Any) -> dict[str, Any]:
-    """Build and shape-check an event."""
-    return check_event(
-        {"type": kind, **{k: v.hex() if isinstance(v, bytes) else v for k, v in fields.items()}}
-    )
+    """Build and shape-check an event. A shape error here is the builder's own bug: LocalError."""
+    event = {"type": kind, **{k: v.hex() if isinstance(v, bytes) else v for k, v in fields.items()}}
+    try:
+        return check_event(event)
+    except RemoteError as err:
+        raise LocalError(err.reason, f"a {kind} event built here: {err.detail}") from err
+
+
+def seats_acted_for(event: Mapping[str, Any]) -> tuple[int, ...]:
+    """The seats a host act (forced, absent, abort, forfeit) names: those it acted for."""
+    if event["type"] in ("forced", "absent"):
+        return (event["seat"],)
+    return tuple(event.get("missing", event.get("seats", ())))

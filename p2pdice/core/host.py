@@ -56,6 +56,7 @@ from .table import (
     require_round,
 )
 from .transcript import ZERO_HASH, Entry, build_entry, messages_in, parse_entry
+from .transitions import BUFFERED_MESSAGES, MESSAGE_PHASE
 
 __all__ = [
     "ACK_WAIT",
@@ -414,31 +415,30 @@ class HostTable(HostClock):
             return [
                 Rejected(conn, Reason.WRONG_KEY, f"this connection holds seat {seat}", ref.hex())
             ]
-        if msg.type == "commit":
-            return self._buffer(conn, msg, now, self._wait.commits, TablePhase.COMMIT)
-        if msg.type == "contribute":
-            return self._buffer(conn, msg, now, self._wait.contributions, TablePhase.CONTRIBUTE)
-        if msg.type == "next_round" and self.state.phase == TablePhase.RESULT:
+        if msg.type in BUFFERED_MESSAGES:
+            return self._buffer(conn, msg, now, self._wait.buffer_for(msg.type))
+        if msg.type == "next_round" and self.state.phase == MESSAGE_PHASE["next_round"]:
+            # Held until the acknowledgements are in (or ACK_WAIT passes), then posted.
             return self._hold_next_round(conn, msg, now)
         return [*self._post_msg(conn, msg, now), *self.tick(now)]
 
     def _buffer(
-        self, conn: Conn, msg: Message, now: float, store: dict[int, Message], phase: TablePhase
+        self, conn: Conn, msg: Message, now: float, store: dict[int, Message]
     ) -> list[Output]:
         ref = msg.digest().hex()
         held = store.get(msg.seat)
         if held is not None and held.digest() == msg.digest():
             return [Accepted(conn, ref)]  # a resend of what we already hold: acknowledged
         try:
-            self._check_buffered(msg, phase, store)
+            self._check_buffered(msg, store)
         except RemoteError as err:
             return [Rejected(conn, err.reason, err.detail, ref)]
         store[msg.seat] = msg
         return [Accepted(conn, ref), *self.tick(now)]
 
-    def _check_buffered(self, msg: Message, phase: TablePhase, store: dict[int, Message]) -> None:
+    def _check_buffered(self, msg: Message, store: dict[int, Message]) -> None:
         state, attempt = self.state, self.state.attempt
-        if state.phase != phase or attempt is None:
+        if state.phase != BUFFERED_MESSAGES[msg.type] or attempt is None:
             raise TableError(Reason.WRONG_PHASE, f"{msg.type} is not allowed during {state.phase}")
         require_round(state, msg.body, attempt=True)
         if msg.seat not in attempt.seats:
@@ -503,7 +503,16 @@ class HostTable(HostClock):
         )
 
     def _post_event(self, event: dict[str, Any], now: float) -> list[Output]:
-        state, notes = advance(self.state, seq=len(self.chain), chain=self.chain, event=event)
+        """Post an event the host built. Its own table machine refusing it is our bug, not
+        anything a peer sent: a LocalError, so no adapter answers a peer with its code."""
+        try:
+            state, notes = advance(self.state, seq=len(self.chain), chain=self.chain, event=event)
+        except TableError as err:
+            raise LocalError(
+                Reason.INTERNAL,
+                f"the host built a {event['type']} event its own table refuses: "
+                f"{err.reason}: {err.detail}",
+            ) from err
         return self._commit_entry(
             state, notes, build_entry(self.key, len(self.chain), self.head, event=event), now
         )

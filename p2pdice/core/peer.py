@@ -16,12 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import Reason, RemoteError
+from .events import seats_acted_for
 from .fairness import SeatContext, contrib_commitment, derive_dice, seed_commitment
 from .game import Action, Challenge, ExactCall, PlaceBid, StartNextRound, Undo
 from .messages import Message, parse_message, sign_message
 from .signing import SigningKey
 from .table import Note, Replayer, TablePhase, TableState
 from .transcript import Entry, host_signature_ok, parse_entry
+from .transitions import DROPPED_BY, MESSAGE_PHASE
 from .view import SeatView, seat_view
 
 
@@ -65,19 +67,6 @@ class Applied:
 
 
 PeerOutput = Send | NeedSecrets | Alarm | Applied
-
-
-_PHASE_OF = {
-    "commit": TablePhase.COMMIT,
-    "contribute": TablePhase.CONTRIBUTE,
-    "bid": TablePhase.BIDDING,
-    "challenge": TablePhase.BIDDING,
-    "exact": TablePhase.BIDDING,
-    "undo": TablePhase.BIDDING,
-    "open": TablePhase.SHOWDOWN,
-    "ack": TablePhase.RESULT,
-    "next_round": TablePhase.RESULT,
-}
 
 
 @dataclass(slots=True)
@@ -205,7 +194,7 @@ class Peer:
             if body["type"] == "join":
                 continue
             head_seq = self.replayer.chain.seq_of(pending.message.head)
-            wanted = _PHASE_OF.get(body["type"])
+            wanted = MESSAGE_PHASE.get(body["type"])
             stale = (
                 state.phase != wanted
                 or body.get("round") != state.game.round
@@ -244,7 +233,7 @@ class Peer:
         event = entry.event or {}
         kind = event.get("type")
         out: list[PeerOutput] = []
-        if kind in ("forced", "abort", "forfeit", "absent"):
+        if kind in DROPPED_BY:
             out += self._check_dropped(event, entry.seq)
         if self.seat is None or not self.holds_seat or self.quiet:
             return out
@@ -270,16 +259,9 @@ class Peer:
 
     def _check_dropped(self, event: dict[str, Any], seq: int) -> list[PeerOutput]:
         """The host acted for our seat although it may hold a message of ours for that step."""
-        if event.get("seat") != self.seat and self.seat not in event.get("missing", []) + event.get(
-            "seats", []
-        ):
+        if self.seat not in seats_acted_for(event):
             return []
-        wanted = {
-            "forced": ("bid", "challenge", "exact", "next_round"),
-            "abort": ("commit",),
-            "forfeit": ("contribute", "open"),
-            "absent": ("commit", "contribute", "bid", "challenge", "exact", "open", "next_round"),
-        }[event["type"]]
+        wanted = DROPPED_BY[event["type"]]
         dropped = [p for p in self.pending.values() if p.message.type in wanted]
         if not dropped:
             return []

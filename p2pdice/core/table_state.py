@@ -42,6 +42,16 @@ class TableError(RemoteError):
     """An entry (or a message offered for one) that the table cannot accept."""
 
 
+class PhaseRefusal(TableError):
+    """An entry the current phase does not take (`WRONG_PHASE`, or the code of the transition
+    that names it only to refuse it): which entry, and in which phase."""
+
+    def __init__(self, reason: Reason, detail: str, entry: str, phase: TablePhase) -> None:
+        super().__init__(reason, detail)
+        self.entry = entry  #: `msg:<type>` or `event:<type>`
+        self.phase = phase
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeatInfo:
     seat: int

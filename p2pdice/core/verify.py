@@ -17,11 +17,13 @@ from typing import Any
 
 from .describe import bid_words, hand_text, outcome_line
 from .errors import P2PDiceError, Reason
+from .events import seats_acted_for
 from .fairness import comparison_code
 from .game import Outcome
 from .messages import Message, parse_message
 from .table import Note, Replayer, TablePhase, TableState, game_over_reason
 from .transcript import messages_in, parse_entry
+from .transitions import BUFFERED_MESSAGES, ENDS_ATTEMPT_EARLY, GOES_ON_WITHOUT
 
 
 @dataclass(slots=True)
@@ -144,9 +146,8 @@ def verify_lines(
         if mine is not None:  # digests are only needed to match the player's own record
             posted.update(m.digest() for m in messages_in(entry))
             event = entry.event or {}
-            if event.get("type") in ("abort", "forfeit"):
-                blamed = event.get("missing", event.get("seats", []))
-                ended_early[(event["round"], event["attempt"])] = set(blamed)
+            if event.get("type") in ENDS_ATTEMPT_EARLY:
+                ended_early[(event["round"], event["attempt"])] = set(seats_acted_for(event))
         _note_host_acts(report, notes, replayer.state)
         report.entries = index + 1
     state = replayer.state
@@ -322,12 +323,12 @@ def _check_mine(
             continue
         step = (msg.body.get("round"), msg.body.get("attempt"))
         if (
-            msg.type in ("commit", "contribute")
+            msg.type in BUFFERED_MESSAGES
             and step in ended_early
             and msg.seat not in ended_early[step]
         ):
             continue  # the attempt ended for another seat's silence; ours was rightly unused
-        if msg.type == "ack":
+        if msg.type in GOES_ON_WITHOUT:
             # The host moves on without an acknowledgement after ACK_WAIT (SPEC.md 8), and
             # one that came too late (the game's last, say) is refused after the client may
             # have stopped listening: leaving one out changes nothing, so it proves nothing.

@@ -1,0 +1,447 @@
+"""Transitions for entries that carry a host event (protocol/SPEC.md 6.2, 7).
+
+Each handler checks one event against the table and returns the table after it; what the
+host must post (`expected_*`) is computed here too, so the host builds exactly what its own
+peers will recompute. Which handler runs in which phase is declared in `transitions.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import Reason
+from .fairness import SeatCommitment, beacon, commit_set_hash, contribution_matches, draw_starter
+from .frozen import replace
+from .game import (
+    Deal,
+    Forfeit,
+    GameState,
+    Phase,
+    PlaceBid,
+    Reveal,
+    StartNextRound,
+    Void,
+    blind_action,
+    new_game,
+    outcome_decided,
+)
+from .signing import acceptable_public_key
+from .table_messages import seat_messages
+from .table_state import (
+    Attempt,
+    ChainIndex,
+    Note,
+    Outcome,
+    TableError,
+    TablePhase,
+    TableState,
+    fail,
+    require_round,
+    rules_step,
+)
+
+
+def leave_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    if ev["seat"] not in state.joins:
+        raise fail(Reason.BAD_EVENT, f"seat {ev['seat']} is free already")
+    # The key may join again later, with a fresh join (counter 0) answering a fresh challenge.
+    key = state.joins[ev["seat"]].key
+    joins = {s: i for s, i in state.joins.items() if s != ev["seat"]}
+    counters = {k: c for k, c in state.counters.items() if k != key}
+    return replace(state, joins=joins, counters=counters), (Note("left", None, ev["seat"]),)
+
+
+def expected_roster(state: TableState) -> list[dict[str, Any]]:
+    """The roster a start event must carry: every join, in seat order."""
+    return [state.joins[s].to_json() for s in sorted(state.joins)]
+
+
+def start_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    expected = expected_roster(state)
+    if len(state.joins) != state.rules.seats:
+        raise fail(Reason.BAD_EVENT, f"{len(state.joins)} of {state.rules.seats} seats are taken")
+    if ev["roster"] != expected:
+        raise fail(Reason.BAD_EVENT, "the roster differs from the joins")
+    host_run = sum(1 for s in state.joins.values() if s.host_run)
+    if host_run != state.host_cpu:
+        raise fail(
+            Reason.BAD_EVENT,
+            f"genesis declares {state.host_cpu} host-run seats, the roster has {host_run}",
+        )
+    roster = tuple(state.joins[s] for s in sorted(state.joins))
+    return replace(
+        state,
+        phase=TablePhase.BETWEEN,
+        roster=roster,
+        keys={s.seat: s.key for s in roster},
+        game=new_game(state.rules),
+        start_seq=seq,
+    ), (Note("started"),)
+
+
+def expected_round(state: TableState) -> dict[str, Any]:
+    """The fields of the round event that opens the next attempt."""
+    game = state.game
+    assert game is not None
+    return {
+        "round": game.round,
+        "attempt": state.attempt.attempt + 1 if state.after_abort and state.attempt else 1,
+        "seats": list(game.survivors),
+        "dice": list(game.dice),
+        "starter": game.starter,
+        "palifico": game.palifico_round,
+    }
+
+
+def round_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    game = state.game
+    assert game is not None
+    want = expected_round(state)
+    expected_attempt = want["attempt"]
+    got = {k: ev[k] for k in want}
+    if got != want:
+        bad = next(k for k in want if got[k] != want[k])
+        raise fail(
+            Reason.BAD_EVENT, f"the round event's {bad} is {got[bad]}, the game says {want[bad]}"
+        )
+    attempt = Attempt(
+        round=game.round,
+        attempt=expected_attempt,
+        seats=game.survivors,
+        dice=game.dice,
+        starter=game.starter,
+        palifico=game.palifico_round,
+    )
+    return replace(
+        state, phase=TablePhase.COMMIT, attempt=attempt, after_abort=False, acks=frozenset()
+    ), (Note("round", game.round, game.starter, f"attempt {expected_attempt}"),)
+
+
+def commit_set_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev, attempt=True)
+    attempt = state.attempt
+    assert attempt is not None
+    msgs, counters = seat_messages(state, ev["commits"], "commit", chain)
+    values = [m.bytes_field(f) for m in msgs for f in ("seed_commit", "contrib_commit")]
+    if len(set(values)) != len(values):
+        raise fail(Reason.DUPLICATE_COMMITMENT, "a commitment value appears twice")
+    if state.used_commitments.intersection(values):
+        raise fail(Reason.DUPLICATE_COMMITMENT, "a commitment value was already used at this table")
+    commits = {
+        m.seat: (m.bytes_field("seed_commit"), m.bytes_field("contrib_commit")) for m in msgs
+    }
+    cs = commit_set_hash(
+        state.table_id,
+        attempt.round,
+        attempt.attempt,
+        [SeatCommitment(s, *commits[s]) for s in attempt.seats],
+    )
+    return replace(
+        state,
+        phase=TablePhase.CONTRIBUTE,
+        attempt=replace(attempt, commits=commits, commit_set=cs),
+        counters=counters,
+        used_commitments=state.used_commitments.union(values),
+    ), (Note("commit_set", attempt.round, None, cs.hex()),)
+
+
+def abort_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev, attempt=True)
+    attempt = state.attempt
+    assert attempt is not None
+    missing = ev["missing"]
+    if not missing or sorted(set(missing)) != missing or not set(missing) <= set(attempt.seats):
+        raise fail(Reason.BAD_EVENT, "an abort names the seats of the attempt that did not commit")
+    notes = tuple(
+        Note("abort", attempt.round, s, f"attempt {attempt.attempt}: no commitment")
+        for s in missing
+    )
+    return replace(state, phase=TablePhase.BETWEEN, after_abort=True), notes
+
+
+def expected_beacon(state: TableState, contributions: list[bytes]) -> tuple[bytes, int]:
+    """The shared randomness R of the attempt's contributions (in seat order), and the
+    round's starter: the game's, or drawn from R when it is still to be drawn."""
+    attempt = state.attempt
+    assert attempt is not None and attempt.commit_set is not None
+    r = beacon(state.table_id, attempt.round, attempt.attempt, attempt.commit_set, contributions)
+    starter = attempt.starter
+    if starter is None:
+        starter = draw_starter(r, table_id=state.table_id, seats=attempt.seats)
+    return r, starter
+
+
+def beacon_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev, attempt=True)
+    attempt = state.attempt
+    game = state.game
+    assert attempt is not None and attempt.commit_set is not None and game is not None
+    msgs, counters = seat_messages(state, ev["contributions"], "contribute", chain)
+    ts = []
+    for m in msgs:
+        if m.bytes_field("commit_set") != attempt.commit_set:
+            raise fail(
+                Reason.WRONG_COMMIT_SET,
+                f"seat {m.seat}'s contribution answers another commitment set",
+            )
+        t = m.bytes_field("contribution")
+        _, contrib_commit = attempt.commits[m.seat]
+        ctx = attempt.context(state.table_id, m.seat, state.keys[m.seat])
+        if not contribution_matches(ctx, contrib_commit, contribution=t):
+            raise fail(
+                Reason.OPENING_MISMATCH,
+                f"seat {m.seat}'s contribution does not match its commitment",
+            )
+        ts.append(t)
+    r, starter = expected_beacon(state, ts)
+    if bytes.fromhex(ev["beacon"]) != r:
+        raise fail(Reason.BEACON_MISMATCH, "the posted R is not the hash of the contributions")
+    if ev["starter"] != starter:
+        raise fail(Reason.BEACON_MISMATCH, f"the starter is seat {starter}, not {ev['starter']}")
+    after = rules_step(game, Deal(starter if game.starter is None else None))
+    return replace(
+        state,
+        phase=TablePhase.BIDDING,
+        game=after,
+        attempt=replace(attempt, contributions=tuple(ts), beacon=r),
+        counters=counters,
+    ), (Note("beacon", attempt.round, starter, r.hex()),)
+
+
+def forced_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev)
+    game = state.game
+    assert game is not None
+    seat, reason, action = ev["seat"], ev["reason"], ev["action"]
+    if reason == "timer" and state.rules.turn_timer == 0:
+        raise fail(Reason.BAD_EVENT, "a timer move on a table without a turn timer")
+    if reason == "absent" and seat not in state.absent:
+        raise fail(Reason.BAD_EVENT, f"seat {seat} was not declared absent")
+    if state.phase == TablePhase.RESULT:
+        if action != {"type": "next_round"}:
+            raise fail(Reason.BAD_EVENT, "between rounds the host can only start the next round")
+        if seat != game.next_starter:
+            # Like a forced bid for a seat whose turn it is not: the host's event is wrong.
+            raise fail(Reason.BAD_EVENT, f"seat {game.next_starter} starts the next round")
+        after = rules_step(game, StartNextRound(seat))
+        phase = TablePhase.BETWEEN
+    else:
+        blind = blind_action(game, seat) if seat == game.turn else None
+        if blind is None or action_json(blind) != action:
+            raise fail(
+                Reason.BAD_EVENT,
+                "a forced move must be the blind move of the seat whose turn it is",
+            )
+        after = rules_step(game, blind)
+        phase = TablePhase.SHOWDOWN if after.phase == Phase.SHOWDOWN else TablePhase.BIDDING
+    return replace(state, game=after, phase=phase), (
+        Note("forced", game.round, seat, f"{reason}: {action['type']}"),
+    )
+
+
+def action_json(action: Any) -> dict[str, Any]:
+    if isinstance(action, PlaceBid):
+        return {"type": "bid", "quantity": action.bid.quantity, "face": action.bid.face}
+    return {"type": "challenge"}
+
+
+def absent_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev)
+    seat = ev["seat"]
+    game = state.game
+    assert game is not None
+    if seat in state.absent or seat >= len(game.dice) or game.dice[seat] == 0:
+        raise fail(Reason.BAD_EVENT, f"seat {seat} cannot be declared absent")
+    return replace(state, absent=state.absent | {seat}), (
+        Note("absent", ev["round"], seat, ev["reason"]),
+    )
+
+
+def stand_in_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev)
+    seat, key = ev["seat"], bytes.fromhex(ev["key"])
+    if seat not in state.absent or seat in state.stand_ins:
+        raise fail(Reason.BAD_EVENT, f"seat {seat} is not an absent seat without a stand-in")
+    if key in state.used_keys:
+        raise fail(
+            Reason.BAD_EVENT,
+            "a stand-in needs a key never used at this table (not the host's, nor one that "
+            "joined, left or stood in before)",
+        )
+    if not acceptable_public_key(key):
+        raise fail(Reason.BAD_EVENT, "a stand-in key of small order or not canonically encoded")
+    return replace(
+        state,
+        keys={**state.keys, seat: key},
+        stand_ins=state.stand_ins | {seat},
+        used_keys=state.used_keys | {key},
+    ), (Note("stand_in", ev["round"], seat),)
+
+
+def return_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev)
+    seat = ev["seat"]
+    if seat not in state.absent:
+        raise fail(Reason.BAD_EVENT, f"seat {seat} was not absent")
+    own = state.roster[seat].key
+    return replace(
+        state,
+        keys={**state.keys, seat: own},
+        stand_ins=state.stand_ins - {seat},
+        absent=state.absent - {seat},
+    ), (Note("returned", ev["round"], seat),)
+
+
+def _result_json(game_after: GameState) -> dict[str, Any]:
+    r = game_after.last_result
+    assert r is not None
+    return {
+        "hands": [None if h is None else list(h) for h in r.hands],
+        "count": r.count,
+        "outcome": str(r.outcome),
+        "loser": r.loser,
+        "gainer": r.gainer,
+        "dice_after": list(r.dice_after),
+        "eliminated": list(r.eliminated),
+        "next_starter": r.next_starter,
+        "palifico_next": r.palifico_next,
+    }
+
+
+def _opened_hands(state: TableState) -> tuple[tuple[int, ...] | None, ...]:
+    """Every seat's hand as opened so far: None for an unopened survivor, () for a seat out."""
+    game, attempt = state.game, state.attempt
+    assert game is not None and attempt is not None
+    return tuple(attempt.openings.get(s) if game.dice[s] > 0 else () for s in range(len(game.dice)))
+
+
+def result_decided(state: TableState) -> bool:
+    """Whether the openings so far decide the round (RULES.md R4.1)."""
+    assert state.game is not None
+    return outcome_decided(state.game, _opened_hands(state))
+
+
+def _reveal(state: TableState) -> tuple[GameState, dict[str, Any]]:
+    """The game after the openings so far are revealed, and the result event that says so."""
+    game, attempt = state.game, state.attempt
+    assert game is not None and attempt is not None
+    after = rules_step(game, Reveal(_opened_hands(state)))
+    return after, {"round": attempt.round, "attempt": attempt.attempt, **_result_json(after)}
+
+
+def expected_result(state: TableState) -> dict[str, Any]:
+    """The result event the rules give for the openings so far (unopened seats as None)."""
+    return _reveal(state)[1]
+
+
+def _forfeited(state: TableState, seats: list[int]) -> tuple[GameState, dict[str, Any]]:
+    """The game after the forfeit of `seats`, and the fields of the forfeit event that says so:
+    at the showdown the seats forfeit (R4.1); before the beacon the round is void (R4.2)."""
+    assert state.game is not None
+    event = Forfeit(tuple(seats)) if state.phase == TablePhase.SHOWDOWN else Void()
+    after = rules_step(state.game, event)
+    r = after.last_result
+    assert r is not None
+    return after, {"dice_after": list(r.dice_after), "next_starter": r.next_starter}
+
+
+def expected_forfeit(state: TableState, seats: list[int]) -> dict[str, Any]:
+    """What a forfeit of `seats` leaves: the dice after it and the next round's starter."""
+    return _forfeited(state, seats)[1]
+
+
+def result_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev, attempt=True)
+    attempt, game = state.attempt, state.game
+    assert attempt is not None and game is not None
+    missing = [s for s in attempt.seats if s not in attempt.openings]
+    undeclared = [s for s in missing if s not in state.absent]
+    if undeclared:
+        raise fail(
+            Reason.BAD_EVENT, f"seat {undeclared[0]} has not opened and was not declared absent"
+        )
+    try:
+        after, want = _reveal(state)
+    except TableError as err:
+        raise fail(Reason.BAD_EVENT, f"the result cannot be decided yet: {err.detail}") from None
+    got = {k: v for k, v in ev.items() if k != "type"}
+    if got != want:
+        bad = next(k for k in want if got.get(k) != want[k])
+        raise fail(
+            Reason.RESULT_MISMATCH,
+            f"the posted {bad} is {got.get(bad)}, the openings give {want[bad]}",
+        )
+    return replace(state, game=after, phase=TablePhase.RESULT, result_seq=seq, acks=frozenset()), (
+        Note("result", attempt.round, None, want["outcome"]),
+    )
+
+
+def forfeit_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev, attempt=True)
+    attempt, game = state.attempt, state.game
+    assert attempt is not None and game is not None
+    seats = ev["seats"]
+    if not seats or sorted(set(seats)) != seats:
+        raise fail(Reason.BAD_EVENT, "a forfeit names seats in ascending order")
+    if any(s not in state.absent for s in seats):
+        raise fail(Reason.BAD_EVENT, "only seats declared absent can forfeit")
+    if state.phase == TablePhase.SHOWDOWN:
+        if ev["reason"] != "no_opening":
+            raise fail(Reason.BAD_EVENT, "at the showdown a forfeit is for a missing opening")
+        missing = [s for s in attempt.seats if s not in attempt.openings]
+        if seats != missing:
+            raise fail(Reason.BAD_EVENT, f"the unopened seats are {missing}")
+        if result_decided(state):
+            raise fail(
+                Reason.BAD_EVENT,
+                "the opened hands decide the round; it must be resolved, not forfeited",
+            )
+    elif ev["reason"] != "no_contribution":
+        raise fail(Reason.BAD_EVENT, "before the beacon a forfeit is for a missing contribution")
+    elif state.voids >= void_limit(state):
+        raise fail(
+            Reason.BAD_EVENT,
+            f"{state.voids} rounds were voided already, the most a game allows: "
+            "the host can only end the game",
+        )
+    after, want = _forfeited(state, seats)
+    if {k: ev[k] for k in want} != want:
+        raise fail(
+            Reason.RESULT_MISMATCH, "the forfeit's dice or next starter differ from the rules"
+        )
+    voids = state.voids + (state.phase == TablePhase.CONTRIBUTE)
+    return replace(
+        state, game=after, phase=TablePhase.RESULT, result_seq=seq, acks=frozenset(), voids=voids
+    ), tuple(Note("forfeit", attempt.round, s, ev["reason"]) for s in seats)
+
+
+def void_limit(state: TableState) -> int:
+    """How many rounds a game may void for missing contributions (SPEC.md 8): as many as the table has seats.
+    Each void re-deals every hand, which only the host can provoke knowing R, so they are
+    few, and each one is a warning in the verify report."""
+    return state.rules.seats
+
+
+def game_over_reason(state: TableState) -> str:
+    """`finished` when the game has its winner (one survivor), else `abandoned`: a game ended
+    early, or one whose last survivors forfeited together, has no winner (RULES.md R6)."""
+    game = state.game
+    return "finished" if game is not None and game.winner is not None else "abandoned"
+
+
+def game_over_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+    game = state.game
+    want = game_over_reason(state)
+    if ev["reason"] != want:
+        raise fail(
+            Reason.BAD_EVENT,
+            "the game has its winner: it is finished"
+            if want == "finished"
+            else "the game has no winner: it is abandoned",
+        )
+    ranking = list(game.ranking) if game is not None else []
+    if ev["ranking"] != ranking:
+        raise fail(Reason.RESULT_MISMATCH, f"the ranking is {ranking}, not {ev['ranking']}")
+    return replace(state, phase=TablePhase.OVER), (
+        Note("game_over", game.round if game else None, None, ev["reason"]),
+    )
