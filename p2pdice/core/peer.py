@@ -12,7 +12,7 @@ durably, then calls `provide_secrets`, so a crash after committing can still be 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 from .errors import Reason, RemoteError
@@ -21,7 +21,7 @@ from .fairness import SeatContext, contrib_commitment, derive_dice, seed_commitm
 from .game import Action, Challenge, ExactCall, PlaceBid, StartNextRound, Undo
 from .messages import Message, parse_message, sign_message
 from .signing import SigningKey
-from .table import Note, Replayer, TablePhase, TableState
+from .table import Note, Replayer, TableError, TablePhase, TableState
 from .transcript import Entry, host_signature_ok, parse_entry
 from .transitions import DROPPED_BY, MESSAGE_PHASE
 from .view import SeatView, seat_view
@@ -51,11 +51,27 @@ class NeedSecrets:
 
 @dataclass(frozen=True, slots=True)
 class Alarm:
-    """The host did something the protocol forbids, or dropped something of ours."""
+    """The host did something the protocol forbids, or dropped something of ours.
+
+    `detail` is a sentence for people; what a screen needs is in fields of its own, so no
+    front end parses `detail`.
+    """
 
     reason: Reason
     detail: str
     seq: int | None = None
+    _: KW_ONLY
+    #: The seats whose message, hand or place the alarm is about, in the order the check
+    #: names them: the sender of a bad message entry, the seat of a tampered opening or
+    #: contribution, our own seat for a dropped message; () when it is about no seat.
+    seats: tuple[int, ...] = ()
+    entry: str | None = None  #: the refused entry's kind (`msg:open`, `event:beacon`), if any
+    dropped: str | None = None  #: MESSAGE_DROPPED: the type of our message the host never posted
+
+    @property
+    def seat(self) -> int | None:
+        """The first seat the alarm is about, if any."""
+        return self.seats[0] if self.seats else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +192,8 @@ class Peer:
         try:
             notes = self.replayer.feed(entry)
         except RemoteError as err:
-            return self._alarm(err.reason, err.detail, entry.seq)
+            seats = err.seats if isinstance(err, TableError) else ()
+            return self._alarm(err.reason, err.detail, entry.seq, seats=seats, entry=entry.kind)
         outputs: list[PeerOutput] = [Applied(entry, notes)]
         self._clear_pending(entry)
         outputs += self._react(before, entry)
@@ -208,8 +225,17 @@ class Peer:
             if stale:
                 del self.pending[ref]
 
-    def _alarm(self, reason: Reason, detail: str, seq: int | None) -> list[PeerOutput]:
-        alarm = Alarm(reason, detail, seq)
+    def _alarm(
+        self,
+        reason: Reason,
+        detail: str,
+        seq: int | None,
+        *,
+        seats: tuple[int, ...] = (),
+        entry: str | None = None,
+        dropped: str | None = None,
+    ) -> list[PeerOutput]:
+        alarm = Alarm(reason, detail, seq, seats=seats, entry=entry, dropped=dropped)
         self.alarms.append(alarm)
         if reason != Reason.MESSAGE_DROPPED:
             self.halted = True
@@ -276,6 +302,9 @@ class Peer:
             f"your {first.message.type} (message {first.message.counter}) was sent and never "
             f"posted; the host {acted.get(event['type'], 'declared you absent')} instead",
             seq,
+            seats=(self.seat,) if self.seat is not None else (),
+            entry=f"event:{event['type']}",
+            dropped=first.message.type,
         )
 
     # ---- the automatic steps of a round --------------------------------------------------
@@ -316,6 +345,8 @@ class Peer:
                 Reason.COMMIT_SET_MISMATCH,
                 "a commitment set for an attempt we never committed to",
                 seq,
+                seats=(self.seat,),
+                entry="event:commit_set",
             )
         ctx = self._context(state)
         mine = (
@@ -327,6 +358,8 @@ class Peer:
                 Reason.COMMIT_SET_MISMATCH,
                 "the commitment set does not hold our commitment unchanged",
                 seq,
+                seats=(self.seat,),
+                entry="event:commit_set",
             )
         return [
             self._send(
@@ -435,7 +468,12 @@ class Peer:
             except RemoteError as err:
                 alarms += [
                     a
-                    for a in self._alarm(err.reason, f"stored transcript: {err.detail}", None)
+                    for a in self._alarm(
+                        err.reason,
+                        f"stored transcript: {err.detail}",
+                        None,
+                        seats=err.seats if isinstance(err, TableError) else (),
+                    )
                     if isinstance(a, Alarm)
                 ]
                 break

@@ -110,10 +110,15 @@ def advance(
         item = msg
     row = ENTRY_ROWS.get((state.phase, kind))
     if row is None or row.handler is None:
-        raise _refusal(row, kind, state.phase)
+        raise _refusal(row, kind, state.phase).about(*([] if msg is None else [msg.seat]))
     if msg is not None and msg.type != "join" and msg.seat not in state.keys:
-        raise fail(Reason.NOT_SEATED, f"seat {msg.seat} is not taken")
-    after, notes = row.handler(state, item, seq, chain)
+        raise fail(Reason.NOT_SEATED, f"seat {msg.seat} is not taken", msg.seat)
+    try:
+        after, notes = row.handler(state, item, seq, chain)
+    except TableError as err:
+        if msg is not None:
+            err.about(msg.seat)  # a refused message entry is about its sender
+        raise
     if after.phase not in row.next_phases(state.phase):
         raise LocalError(
             Reason.INTERNAL,

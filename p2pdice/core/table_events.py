@@ -43,7 +43,7 @@ from .table_state import (
 
 def leave_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
     if ev["seat"] not in state.joins:
-        raise fail(Reason.BAD_EVENT, f"seat {ev['seat']} is free already")
+        raise fail(Reason.BAD_EVENT, f"seat {ev['seat']} is free already", ev["seat"])
     # The key may join again later, with a fresh join (counter 0) answering a fresh challenge.
     key = state.joins[ev["seat"]].key
     joins = {s: i for s, i in state.joins.items() if s != ev["seat"]}
@@ -114,7 +114,15 @@ def round_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainInd
     )
     return replace(
         state, phase=TablePhase.COMMIT, attempt=attempt, after_abort=False, acks=frozenset()
-    ), (Note("round", game.round, game.starter, f"attempt {expected_attempt}"),)
+    ), (
+        Note(
+            "round",
+            game.round,
+            game.starter,
+            f"attempt {expected_attempt}",
+            attempt=expected_attempt,
+        ),
+    )
 
 
 def commit_set_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
@@ -142,7 +150,7 @@ def commit_set_event(state: TableState, ev: dict[str, Any], seq: int, chain: Cha
         attempt=replace(attempt, commits=commits, commit_set=cs),
         counters=counters,
         used_commitments=state.used_commitments.union(values),
-    ), (Note("commit_set", attempt.round, None, cs.hex()),)
+    ), (Note("commit_set", attempt.round, None, cs.hex(), attempt=attempt.attempt),)
 
 
 def abort_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
@@ -153,7 +161,14 @@ def abort_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainInd
     if not missing or sorted(set(missing)) != missing or not set(missing) <= set(attempt.seats):
         raise fail(Reason.BAD_EVENT, "an abort names the seats of the attempt that did not commit")
     notes = tuple(
-        Note("abort", attempt.round, s, f"attempt {attempt.attempt}: no commitment")
+        Note(
+            "abort",
+            attempt.round,
+            s,
+            f"attempt {attempt.attempt}: no commitment",
+            attempt=attempt.attempt,
+            reason=ev["reason"],
+        )
         for s in missing
     )
     return replace(state, phase=TablePhase.BETWEEN, after_abort=True), notes
@@ -183,6 +198,7 @@ def beacon_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIn
             raise fail(
                 Reason.WRONG_COMMIT_SET,
                 f"seat {m.seat}'s contribution answers another commitment set",
+                m.seat,
             )
         t = m.bytes_field("contribution")
         _, contrib_commit = attempt.commits[m.seat]
@@ -191,6 +207,7 @@ def beacon_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIn
             raise fail(
                 Reason.OPENING_MISMATCH,
                 f"seat {m.seat}'s contribution does not match its commitment",
+                m.seat,
             )
         ts.append(t)
     r, starter = expected_beacon(state, ts)
@@ -205,7 +222,7 @@ def beacon_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIn
         game=after,
         attempt=replace(attempt, contributions=tuple(ts), beacon=r),
         counters=counters,
-    ), (Note("beacon", attempt.round, starter, r.hex()),)
+    ), (Note("beacon", attempt.round, starter, r.hex(), attempt=attempt.attempt),)
 
 
 def forced_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
@@ -216,7 +233,7 @@ def forced_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIn
     if reason == "timer" and state.rules.turn_timer == 0:
         raise fail(Reason.BAD_EVENT, "a timer move on a table without a turn timer")
     if reason == "absent" and seat not in state.absent:
-        raise fail(Reason.BAD_EVENT, f"seat {seat} was not declared absent")
+        raise fail(Reason.BAD_EVENT, f"seat {seat} was not declared absent", seat)
     if state.phase == TablePhase.RESULT:
         if action != {"type": "next_round"}:
             raise fail(Reason.BAD_EVENT, "between rounds the host can only start the next round")
@@ -235,7 +252,14 @@ def forced_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIn
         after = rules_step(game, blind)
         phase = TablePhase.SHOWDOWN if after.phase == Phase.SHOWDOWN else TablePhase.BIDDING
     return replace(state, game=after, phase=phase), (
-        Note("forced", game.round, seat, f"{reason}: {action['type']}"),
+        Note(
+            "forced",
+            game.round,
+            seat,
+            f"{reason}: {action['type']}",
+            reason=reason,
+            action=action["type"],
+        ),
     )
 
 
@@ -251,9 +275,9 @@ def absent_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIn
     game = state.game
     assert game is not None
     if seat in state.absent or seat >= len(game.dice) or game.dice[seat] == 0:
-        raise fail(Reason.BAD_EVENT, f"seat {seat} cannot be declared absent")
+        raise fail(Reason.BAD_EVENT, f"seat {seat} cannot be declared absent", seat)
     return replace(state, absent=state.absent | {seat}), (
-        Note("absent", ev["round"], seat, ev["reason"]),
+        Note("absent", ev["round"], seat, ev["reason"], reason=ev["reason"]),
     )
 
 
@@ -261,7 +285,7 @@ def stand_in_event(state: TableState, ev: dict[str, Any], seq: int, chain: Chain
     require_round(state, ev)
     seat, key = ev["seat"], bytes.fromhex(ev["key"])
     if seat not in state.absent or seat in state.stand_ins:
-        raise fail(Reason.BAD_EVENT, f"seat {seat} is not an absent seat without a stand-in")
+        raise fail(Reason.BAD_EVENT, f"seat {seat} is not an absent seat without a stand-in", seat)
     if key in state.used_keys:
         raise fail(
             Reason.BAD_EVENT,
@@ -282,7 +306,7 @@ def return_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIn
     require_round(state, ev)
     seat = ev["seat"]
     if seat not in state.absent:
-        raise fail(Reason.BAD_EVENT, f"seat {seat} was not absent")
+        raise fail(Reason.BAD_EVENT, f"seat {seat} was not absent", seat)
     own = state.roster[seat].key
     return replace(
         state,
@@ -358,7 +382,9 @@ def result_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIn
     undeclared = [s for s in missing if s not in state.absent]
     if undeclared:
         raise fail(
-            Reason.BAD_EVENT, f"seat {undeclared[0]} has not opened and was not declared absent"
+            Reason.BAD_EVENT,
+            f"seat {undeclared[0]} has not opened and was not declared absent",
+            undeclared[0],
         )
     try:
         after, want = _reveal(state)
@@ -372,7 +398,7 @@ def result_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIn
             f"the posted {bad} is {got.get(bad)}, the openings give {want[bad]}",
         )
     return replace(state, game=after, phase=TablePhase.RESULT, result_seq=seq, acks=frozenset()), (
-        Note("result", attempt.round, None, want["outcome"]),
+        Note("result", attempt.round, None, want["outcome"], outcome=want["outcome"]),
     )
 
 
@@ -412,7 +438,12 @@ def forfeit_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainI
     voids = state.voids + (state.phase == TablePhase.CONTRIBUTE)
     return replace(
         state, game=after, phase=TablePhase.RESULT, result_seq=seq, acks=frozenset(), voids=voids
-    ), tuple(Note("forfeit", attempt.round, s, ev["reason"]) for s in seats)
+    ), tuple(
+        Note(
+            "forfeit", attempt.round, s, ev["reason"], attempt=attempt.attempt, reason=ev["reason"]
+        )
+        for s in seats
+    )
 
 
 def void_limit(state: TableState) -> int:
@@ -443,5 +474,5 @@ def game_over_event(state: TableState, ev: dict[str, Any], seq: int, chain: Chai
     if ev["ranking"] != ranking:
         raise fail(Reason.RESULT_MISMATCH, f"the ranking is {ranking}, not {ev['ranking']}")
     return replace(state, phase=TablePhase.OVER), (
-        Note("game_over", game.round if game else None, None, ev["reason"]),
+        Note("game_over", game.round if game else None, None, ev["reason"], reason=ev["reason"]),
     )

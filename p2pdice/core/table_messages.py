@@ -26,6 +26,7 @@ from .table_state import (
     Note,
     Outcome,
     SeatInfo,
+    TableError,
     TablePhase,
     TableState,
     check_message,
@@ -86,9 +87,11 @@ def _commit_like(
 ) -> Message:
     msg = parse_message(raw)  # its shape and type were checked with the event's (events.py)
     assert msg.type == kind
-    require_round(state, msg.body, attempt=True)
-    probe = replace(state, counters=counters)
-    check_message(probe, msg, chain)
+    try:
+        require_round(state, msg.body, attempt=True)
+        check_message(replace(state, counters=counters), msg, chain)
+    except TableError as err:
+        raise err.about(msg.seat) from None
     return msg
 
 
@@ -131,7 +134,13 @@ def bidding_action(state: TableState, msg: Message, seq: int, chain: ChainIndex)
     check_message(state, msg, chain)
     phase = TablePhase.SHOWDOWN if after.phase == Phase.SHOWDOWN else TablePhase.BIDDING
     return replace(state, game=after, phase=phase, counters=count_of(state, msg)), (
-        Note(msg.type, game.round, seat, _describe(msg)),
+        Note(
+            msg.type,
+            game.round,
+            seat,
+            _describe(msg),
+            bid=msg.bid if msg.type == "bid" else None,
+        ),
     )
 
 
@@ -170,7 +179,16 @@ def open_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Ou
     openings = {**attempt.openings, seat: hand}
     return replace(
         state, attempt=replace(attempt, openings=openings), counters=count_of(state, msg)
-    ), (Note("opened", attempt.round, seat, " ".join(map(str, hand))),)
+    ), (
+        Note(
+            "opened",
+            attempt.round,
+            seat,
+            " ".join(map(str, hand)),
+            attempt=attempt.attempt,
+            hand=hand,
+        ),
+    )
 
 
 def ack_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:

@@ -6,10 +6,11 @@ current attempt, the chain index, and the message checks (protocol/SPEC.md 4.1, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from .bids import Bid
 from .codec import encode
 from .errors import P2PDiceError, Reason, RemoteError, RuleError
 from .events import check_event
@@ -39,7 +40,18 @@ class TablePhase(StrEnum):
 
 
 class TableError(RemoteError):
-    """An entry (or a message offered for one) that the table cannot accept."""
+    """An entry (or a message offered for one) that the table cannot accept; `seats` are the
+    seats whose message or hand it is about (empty when it is about no seat in particular)."""
+
+    def __init__(self, reason: Reason, detail: str = "", seats: tuple[int, ...] = ()) -> None:
+        super().__init__(reason, detail)
+        self.seats = seats
+
+    def about(self, *seats: int) -> TableError:
+        """This error, blaming `seats` unless it already names the seats it is about."""
+        if not self.seats:
+            self.seats = seats
+        return self
 
 
 class PhaseRefusal(TableError):
@@ -97,12 +109,26 @@ class Attempt:
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    """A fact an entry established, for reports and screens."""
+    """A fact an entry established, for reports and screens.
+
+    `detail` is a sentence for people; the facts a screen needs are fields of their own, so
+    no front end parses `detail`.
+    """
 
     kind: str
     round: int | None = None
     seat: int | None = None
     detail: str = ""
+    _: KW_ONLY
+    attempt: int | None = None  #: round, commit_set, abort, beacon, forfeit
+    #: Why the host acted, as the event says it: forced (`timer`, `absent`), absent
+    #: (`grace_expired`, `no_reply`), abort (`commit_timeout`), forfeit (`no_contribution`,
+    #: `no_opening`), game_over (`finished`, `abandoned`)
+    reason: str | None = None
+    action: str | None = None  #: a forced move's action type: `bid`, `challenge`, `next_round`
+    outcome: str | None = None  #: a result's outcome (`bid_stands`, ...)
+    bid: Bid | None = None  #: a bid's bid
+    hand: tuple[int, ...] | None = None  #: an opened hand
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -169,8 +195,9 @@ def table_id_of(genesis: dict[str, Any]) -> bytes:
     return tagged_hash(Tag.TABLE, encode(genesis))
 
 
-def fail(reason: Reason, detail: str) -> TableError:
-    return TableError(reason, detail)
+def fail(reason: Reason, detail: str, *seats: int) -> TableError:
+    """A refusal; `seats` are those whose message or hand it is about."""
+    return TableError(reason, detail, seats)
 
 
 # ---- genesis ---------------------------------------------------------------------------------
@@ -211,25 +238,30 @@ def check_message(
 ) -> None:
     """Table, seat, counter, head, then the signature (cheapest first)."""
     if msg.table != state.table_id:
-        raise fail(Reason.WRONG_TABLE, "the message names another table")
+        raise fail(Reason.WRONG_TABLE, "the message names another table", msg.seat)
     signer = key if key is not None else state.keys.get(msg.seat)
     if signer is None:
-        raise fail(Reason.NOT_SEATED, f"seat {msg.seat} is not taken")
+        raise fail(Reason.NOT_SEATED, f"seat {msg.seat} is not taken", msg.seat)
     last = state.counters.get(signer, -1)
     if msg.counter <= last:
-        raise fail(Reason.REPLAY, f"counter {msg.counter} is not above {last}")
+        raise fail(Reason.REPLAY, f"counter {msg.counter} is not above {last}", msg.seat)
     head_seq = chain.seq_of(msg.head)
     if head_seq is None:
-        raise fail(Reason.UNKNOWN_HEAD, "the message refers to an entry this chain does not hold")
+        raise fail(
+            Reason.UNKNOWN_HEAD, "the message refers to an entry this chain does not hold", msg.seat
+        )
     if msg.type != "join" and head_seq < state.step_seq:
         # Made before the step it acts in began: a message held back and replayed later.
         raise fail(
             Reason.REPLAY,
             f"the {msg.type} was made at entry {head_seq}, before this step began at entry {state.step_seq}",
+            msg.seat,
         )
     if not msg.signature_ok(signer):
         raise fail(
-            Reason.BAD_SIGNATURE, f"the signature of seat {msg.seat}'s {msg.type} does not verify"
+            Reason.BAD_SIGNATURE,
+            f"the signature of seat {msg.seat}'s {msg.type} does not verify",
+            msg.seat,
         )
 
 
