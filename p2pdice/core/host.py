@@ -25,7 +25,6 @@ from .auth import GuessThrottle, auth_parts, sign_auth
 from .errors import LocalError, Reason, RemoteError
 from .events import make_event
 from .fairness import contribution_matches
-from .game import Phase
 from .hashing import Tag
 from .host_clock import ACK_WAIT, COMMIT_WAIT, STRIKES_TO_ABSENT, TIMER_SLACK, HostClock
 from .host_outputs import (
@@ -76,7 +75,7 @@ __all__ = [
 ]
 
 
-class HostTable(HostClock):
+class HostTable:
     """One table on the host. Feed it connections, frames and time; send what it returns."""
 
     def __init__(
@@ -125,12 +124,7 @@ class HostTable(HostClock):
         self._challenges: dict[Conn, tuple[bytes, int | None]] = {}
         self._conn_seat: dict[Conn, int] = {}
         self._connected: dict[int, set[Conn]] = {}
-        self._gone_since: dict[int, float] = {}
-        self._strikes: dict[int, int] = {}
-        self._returning: set[int] = set()
-        self._awaiting_stand_in: set[int] = set()
-        self._ack_grace: set[int] = set()
-        self._wait = _Waiting(since=now)
+        self.clock = HostClock(self, now)
 
     @classmethod
     def resume(
@@ -160,10 +154,10 @@ class HostTable(HostClock):
         table.notes = list(replayer.notes)
         for seat in range(state.rules.seats):
             if state.game is not None and state.game.dice[seat] > 0:
-                table._gone_since[seat] = now
+                table.clock.gone_since[seat] = now
                 if state.phase == TablePhase.RESULT:
-                    table._ack_grace.add(seat)
-        table._after_change(state, now)
+                    table.clock.ack_grace.add(seat)
+        table.clock.after_change(state, now)
         return table
 
     # ---- facts for adapters --------------------------------------------------------------
@@ -269,7 +263,7 @@ class HostTable(HostClock):
             self._proven.pop(conn, None)
             self._bind(conn, msg.seat, now, msg.bytes_field("key"))
             outputs.append(Seated(conn, msg.seat, host_proof))
-            outputs += self._maybe_start(now)
+            outputs += self.clock.maybe_start(now)
             outputs += self.tick(now)
         return outputs
 
@@ -363,9 +357,9 @@ class HostTable(HostClock):
         conns = self._connected.get(seat, set())
         conns.discard(conn)
         if not conns:
-            self._gone_since[seat] = now
-            if self._wait.turn_seat == seat and self._wait.turn_left is None:
-                self._pause_turn(now)
+            self.clock.gone_since[seat] = now
+            if self.clock.wait.turn_seat == seat and self.clock.wait.turn_left is None:
+                self.clock.pause_turn(now)
             if self.state.phase == TablePhase.LOBBY and seat in self.state.joins:
                 return self._post_event(make_event("leave", seat=seat), now)
         return self.tick(now)
@@ -390,12 +384,12 @@ class HostTable(HostClock):
     def _bind(self, conn: Conn, seat: int, now: float, key: bytes) -> None:
         self._conn_seat[conn] = seat
         self._connected.setdefault(seat, set()).add(conn)
-        self._gone_since.pop(seat, None)
+        self.clock.gone_since.pop(seat, None)
         own = self.state.roster[seat].key if self.state.roster else None
         if seat in self.state.absent and key == own:
-            self._returning.add(seat)  # takes the seat back when the next round opens
-        if self._wait.turn_seat == seat and self._wait.turn_left is not None:
-            self._resume_turn(now)
+            self.clock.returning.add(seat)  # takes the seat back when the next round opens
+        if self.clock.wait.turn_seat == seat and self.clock.wait.turn_left is not None:
+            self.clock.resume_turn(now)
 
     # ---- messages ------------------------------------------------------------------------
 
@@ -416,7 +410,7 @@ class HostTable(HostClock):
                 Rejected(conn, Reason.WRONG_KEY, f"this connection holds seat {seat}", ref.hex())
             ]
         if msg.type in BUFFERED_MESSAGES:
-            return self._buffer(conn, msg, now, self._wait.buffer_for(msg.type))
+            return self._buffer(conn, msg, now, self.clock.wait.buffer_for(msg.type))
         if msg.type == "next_round" and self.state.phase == MESSAGE_PHASE["next_round"]:
             # Held until the acknowledgements are in (or ACK_WAIT passes), then posted.
             return self._hold_next_round(conn, msg, now)
@@ -486,7 +480,7 @@ class HostTable(HostClock):
             check_message(self.state, msg, self.chain)
         except RemoteError as err:
             return [Rejected(conn, err.reason, err.detail, ref)]
-        self._wait.next_round, self._wait.next_round_conn = msg, conn
+        self.clock.wait.next_round, self.clock.wait.next_round_conn = msg, conn
         return [Accepted(conn, ref), *self.tick(now)]
 
     def _post_msg(self, conn: Conn | None, msg: Message, now: float) -> list[Output]:
@@ -524,7 +518,7 @@ class HostTable(HostClock):
         self.state = state
         self._append(entry)
         self.notes.extend(notes)
-        self._after_change(before, now)
+        self.clock.after_change(before, now)
         return [Posted(entry)]
 
     def _append(self, entry: Entry) -> None:
@@ -533,31 +527,33 @@ class HostTable(HostClock):
         for msg in messages_in(entry):
             self._posted[msg.digest()] = entry.seq
 
-    def _after_change(self, before: TableState, now: float) -> None:
-        state = self.state
-        if state.phase != before.phase:
-            self._wait = _Waiting(since=now)
-        game = state.game
-        turn = game.turn if game is not None and state.phase == TablePhase.BIDDING else None
-        if state.phase == TablePhase.RESULT and game is not None and game.phase != Phase.GAME_OVER:
-            turn = game.next_starter
-        if turn != self._wait.turn_seat or state.phase != before.phase:
-            self._wait.turn_seat = turn
-            self._wait.turn_since = now
-            self._wait.turn_left = None
-            if turn is not None and not self.seat_connected(turn):
-                self._pause_turn(now)
+    # ---- time (host_clock.py) ------------------------------------------------------------
 
-    def _pause_turn(self, now: float) -> None:
-        timer = self.state.rules.turn_timer
-        if timer:
-            used = now - self._wait.turn_since
-            self._wait.turn_left = max(timer - used, 0.0)
-        else:
-            self._wait.turn_left = 0.0
+    def tick(self, now: float) -> list[Output]:
+        """Do whatever is due at `now`: post sets, decide rounds, declare absences, force moves."""
+        return self.clock.tick(now)
 
-    def _resume_turn(self, now: float) -> None:
-        timer = self.state.rules.turn_timer
-        left = self._wait.turn_left or 0.0
-        self._wait.turn_since = now - (timer - left) if timer else now
-        self._wait.turn_left = None
+    def next_deadline(self, now: float) -> float | None:
+        """When `tick` should next be called, after `now` (None: nothing is timed)."""
+        return self.clock.next_deadline(now)
+
+    def turn_deadline(self) -> tuple[int | None, float | None]:
+        """Whose move the table waits for, and when its turn timer runs out."""
+        return self.clock.turn_deadline()
+
+    @property
+    def grace(self) -> float:
+        return self.clock.grace
+
+    def install_stand_in(self, seat: int, public_key: bytes, now: float) -> list[Output]:
+        """The adapter created the stand-in peer the host asked for."""
+        return self.clock.install_stand_in(seat, public_key, now)
+
+    def abandon(self, now: float) -> list[Output]:
+        """End the game early (the host is shutting down). The log says so."""
+        return self.clock.abandon(now)
+
+    @property
+    def _wait(self) -> _Waiting:
+        """The current phase's waits (kept by the clock); tests compare them across resends."""
+        return self.clock.wait

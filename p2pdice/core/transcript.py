@@ -35,7 +35,7 @@ class Entry:
     def kind(self) -> str:
         """'event:<type>' or 'msg:<type>'."""
         if self.event is not None:
-            return "event:" + self.event["type"]
+            return "event:" + str(self.event["type"])
         assert self.msg is not None
         return "msg:" + self.msg.type
 
@@ -43,7 +43,9 @@ class Entry:
         return _unsigned(self.seq, self.prev, self.event, self.msg)
 
 
-def _unsigned(seq: int, prev: bytes, event: dict | None, msg: Message | None) -> dict[str, Any]:
+def _unsigned(
+    seq: int, prev: bytes, event: dict[str, Any] | None, msg: Message | None
+) -> dict[str, Any]:
     out: dict[str, Any] = {"seq": seq, "prev": prev.hex()}
     if event is not None:
         out["event"] = event
@@ -62,7 +64,7 @@ def build_entry(
     seq: int,
     prev: bytes,
     *,
-    event: dict | None = None,
+    event: dict[str, Any] | None = None,
     msg: Message | None = None,
 ) -> Entry:
     """Sign a new entry (exactly one of `event` and `msg`)."""
