@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import host_clock
 from .auth import GuessThrottle, auth_parts, sign_auth
 from .errors import LocalError, Reason, RemoteError
 from .events import make_event
 from .fairness import contribution_matches
 from .hashing import Tag
-from .host_clock import ACK_WAIT, COMMIT_WAIT, STRIKES_TO_ABSENT, TIMER_SLACK, HostClock
+from .host_clock import ACK_WAIT, COMMIT_WAIT, STRIKES_TO_ABSENT, TIMER_SLACK, HostWaits
 from .host_outputs import (
     Accepted,
     Conn,
@@ -124,7 +125,7 @@ class HostTable:
         self._challenges: dict[Conn, tuple[bytes, int | None]] = {}
         self._conn_seat: dict[Conn, int] = {}
         self._connected: dict[int, set[Conn]] = {}
-        self.clock = HostClock(self, now)
+        self.waits = HostWaits(wait=_Waiting(since=now))
 
     @classmethod
     def resume(
@@ -154,10 +155,10 @@ class HostTable:
         table.notes = list(replayer.notes)
         for seat in range(state.rules.seats):
             if state.game is not None and state.game.dice[seat] > 0:
-                table.clock.gone_since[seat] = now
+                table.waits.gone_since[seat] = now
                 if state.phase == TablePhase.RESULT:
-                    table.clock.ack_grace.add(seat)
-        table.clock.after_change(state, now)
+                    table.waits.ack_grace.add(seat)
+        host_clock.after_change(table, state, now)
         return table
 
     # ---- facts for adapters --------------------------------------------------------------
@@ -263,7 +264,7 @@ class HostTable:
             self._proven.pop(conn, None)
             self._bind(conn, msg.seat, now, msg.bytes_field("key"))
             outputs.append(Seated(conn, msg.seat, host_proof))
-            outputs += self.clock.maybe_start(now)
+            outputs += host_clock.maybe_start(self, now)
             outputs += self.tick(now)
         return outputs
 
@@ -357,9 +358,9 @@ class HostTable:
         conns = self._connected.get(seat, set())
         conns.discard(conn)
         if not conns:
-            self.clock.gone_since[seat] = now
-            if self.clock.wait.turn_seat == seat and self.clock.wait.turn_left is None:
-                self.clock.pause_turn(now)
+            self.waits.gone_since[seat] = now
+            if self.waits.wait.turn_seat == seat and self.waits.wait.turn_left is None:
+                host_clock.pause_turn(self, now)
             if self.state.phase == TablePhase.LOBBY and seat in self.state.joins:
                 return self._post_event(make_event("leave", seat=seat), now)
         return self.tick(now)
@@ -384,12 +385,12 @@ class HostTable:
     def _bind(self, conn: Conn, seat: int, now: float, key: bytes) -> None:
         self._conn_seat[conn] = seat
         self._connected.setdefault(seat, set()).add(conn)
-        self.clock.gone_since.pop(seat, None)
+        self.waits.gone_since.pop(seat, None)
         own = self.state.roster[seat].key if self.state.roster else None
         if seat in self.state.absent and key == own:
-            self.clock.returning.add(seat)  # takes the seat back when the next round opens
-        if self.clock.wait.turn_seat == seat and self.clock.wait.turn_left is not None:
-            self.clock.resume_turn(now)
+            self.waits.returning.add(seat)  # takes the seat back when the next round opens
+        if self.waits.wait.turn_seat == seat and self.waits.wait.turn_left is not None:
+            host_clock.resume_turn(self, now)
 
     # ---- messages ------------------------------------------------------------------------
 
@@ -410,7 +411,7 @@ class HostTable:
                 Rejected(conn, Reason.WRONG_KEY, f"this connection holds seat {seat}", ref.hex())
             ]
         if msg.type in BUFFERED_MESSAGES:
-            return self._buffer(conn, msg, now, self.clock.wait.buffer_for(msg.type))
+            return self._buffer(conn, msg, now, self.waits.wait.buffer_for(msg.type))
         if msg.type == "next_round" and self.state.phase == MESSAGE_PHASE["next_round"]:
             # Held until the acknowledgements are in (or ACK_WAIT passes), then posted.
             return self._hold_next_round(conn, msg, now)
@@ -480,7 +481,7 @@ class HostTable:
             check_message(self.state, msg, self.chain)
         except RemoteError as err:
             return [Rejected(conn, err.reason, err.detail, ref)]
-        self.clock.wait.next_round, self.clock.wait.next_round_conn = msg, conn
+        self.waits.wait.next_round, self.waits.wait.next_round_conn = msg, conn
         return [Accepted(conn, ref), *self.tick(now)]
 
     def _post_msg(self, conn: Conn | None, msg: Message, now: float) -> list[Output]:
@@ -518,7 +519,7 @@ class HostTable:
         self.state = state
         self._append(entry)
         self.notes.extend(notes)
-        self.clock.after_change(before, now)
+        host_clock.after_change(self, before, now)
         return [Posted(entry)]
 
     def _append(self, entry: Entry) -> None:
@@ -531,29 +532,29 @@ class HostTable:
 
     def tick(self, now: float) -> list[Output]:
         """Do whatever is due at `now`: post sets, decide rounds, declare absences, force moves."""
-        return self.clock.tick(now)
+        return host_clock.tick(self, now)
 
     def next_deadline(self, now: float) -> float | None:
         """When `tick` should next be called, after `now` (None: nothing is timed)."""
-        return self.clock.next_deadline(now)
+        return host_clock.next_deadline(self, now)
 
     def turn_deadline(self) -> tuple[int | None, float | None]:
         """Whose move the table waits for, and when its turn timer runs out."""
-        return self.clock.turn_deadline()
+        return host_clock.turn_deadline(self)
 
     @property
     def grace(self) -> float:
-        return self.clock.grace
+        return host_clock.grace(self)
 
     def install_stand_in(self, seat: int, public_key: bytes, now: float) -> list[Output]:
         """The adapter created the stand-in peer the host asked for."""
-        return self.clock.install_stand_in(seat, public_key, now)
+        return host_clock.install_stand_in(self, seat, public_key, now)
 
     def abandon(self, now: float) -> list[Output]:
         """End the game early (the host is shutting down). The log says so."""
-        return self.clock.abandon(now)
+        return host_clock.abandon(self, now)
 
     @property
     def _wait(self) -> _Waiting:
-        """The current phase's waits (kept by the clock); tests compare them across resends."""
-        return self.clock.wait
+        """The current phase's waits; tests compare them across resends."""
+        return self.waits.wait
