@@ -21,10 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import host_clock
+from . import events, host_clock
 from .auth import GuessThrottle, auth_parts, sign_auth
 from .errors import LocalError, Reason, RemoteError
-from .events import make_event
 from .fairness import contribution_matches
 from .hashing import Tag
 from .host_clock import ACK_WAIT, COMMIT_WAIT, STRIKES_TO_ABSENT, TIMER_SLACK, HostWaits
@@ -44,6 +43,7 @@ from .pake import Binding, HostExchange, password_verifier
 from .rules import Rules
 from .signing import SigningKey, verify
 from .table import (
+    PROTOCOL_VERSION,
     ChainIndex,
     Note,
     Replayer,
@@ -92,9 +92,8 @@ class HostTable:
     ) -> None:
         """`password` is stretched into the table's verifier (pake.password_verifier) as soon
         as the table id exists; only the verifier is kept."""
-        genesis = make_event(
-            "genesis",
-            protocol=1,
+        genesis = events.Genesis(
+            protocol=PROTOCOL_VERSION,
             host=key.public,
             name=name,
             rules=rules.to_json(),
@@ -362,7 +361,7 @@ class HostTable:
             if self.waits.wait.turn_seat == seat and self.waits.wait.turn_left is None:
                 host_clock.pause_turn(self, now)
             if self.state.phase == TablePhase.LOBBY and seat in self.state.joins:
-                return self._post_event(make_event("leave", seat=seat), now)
+                return self._post_event(events.Leave(seat=seat), now)
         return self.tick(now)
 
     def _release_seat(self, conn: Conn) -> None:
@@ -435,7 +434,7 @@ class HostTable:
         state, attempt = self.state, self.state.attempt
         if state.phase != BUFFERED_MESSAGES[msg.type] or attempt is None:
             raise TableError(Reason.WRONG_PHASE, f"{msg.type} is not allowed during {state.phase}")
-        require_round(state, msg.body, attempt=True)
+        require_round(state, msg.body["round"], msg.body["attempt"])
         if msg.seat not in attempt.seats:
             raise TableError(Reason.UNKNOWN_SEAT, f"seat {msg.seat} is not in this attempt")
         if msg.seat in store:
@@ -473,7 +472,7 @@ class HostTable:
         game = self.state.game
         assert game is not None
         try:
-            require_round(self.state, msg.body)
+            require_round(self.state, msg.body["round"])
             if msg.seat != game.next_starter:  # None outside ROUND_OVER, so also game over
                 raise TableError(
                     Reason.NOT_YOUR_TURN, f"seat {game.next_starter} starts the next round"
@@ -497,7 +496,7 @@ class HostTable:
             state, notes, build_entry(self.key, len(self.chain), self.head, msg=msg), now
         )
 
-    def _post_event(self, event: dict[str, Any], now: float) -> list[Output]:
+    def _post_event(self, event: events.HostEvent, now: float) -> list[Output]:
         """Post an event the host built. Its own table machine refusing it is our bug, not
         anything a peer sent: a LocalError, so no adapter answers a peer with its code."""
         try:
@@ -505,7 +504,7 @@ class HostTable:
         except TableError as err:
             raise LocalError(
                 Reason.INTERNAL,
-                f"the host built a {event['type']} event its own table refuses: "
+                f"the host built a {event.type} event its own table refuses: "
                 f"{err.reason}: {err.detail}",
             ) from err
         return self._commit_entry(

@@ -8,21 +8,21 @@ clock; the adapter passes `now` in and asks `next_deadline(now)` when to call `t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
-from .events import make_event
+from . import events
 from .game import Phase, blind_action
 from .host_outputs import Conn, NeedStandIn, Output, RetireStandIn, _Waiting
 from .messages import Message
 from .table import (
     TablePhase,
     TableState,
-    action_json,
     expected_beacon,
     expected_forfeit,
     expected_result,
     expected_roster,
     expected_round,
+    forced_move,
     game_over_reason,
     result_decided,
     void_limit,
@@ -59,7 +59,7 @@ class ClockedTable(Protocol):
 
     def seat_connected(self, seat: int) -> bool: ...
 
-    def _post_event(self, event: dict[str, Any], now: float) -> list[Output]: ...
+    def _post_event(self, event: events.HostEvent, now: float) -> list[Output]: ...
 
     def _post_msg(self, conn: Conn | None, msg: Message, now: float) -> list[Output]: ...
 
@@ -142,7 +142,7 @@ def _declare_absent(host: ClockedTable, now: float) -> list[Output] | None:
 def _post_absent(host: ClockedTable, seat: int, reason: str, now: float) -> list[Output]:
     game = host.state.game
     assert game is not None
-    return host._post_event(make_event("absent", round=game.round, seat=seat, reason=reason), now)
+    return host._post_event(events.Absent(round=game.round, seat=seat, reason=reason), now)
 
 
 def _absent_first_silent(host: ClockedTable, missing: list[int], now: float) -> list[Output] | None:
@@ -173,7 +173,7 @@ def maybe_start(host: ClockedTable, now: float) -> list[Output]:
     state = host.state
     if state.phase != TablePhase.LOBBY or len(state.joins) != state.rules.seats:
         return []
-    return host._post_event(make_event("start", roster=expected_roster(state)), now)
+    return host._post_event(events.Start(roster=expected_roster(state)), now)
 
 
 def _step_between(host: ClockedTable, now: float) -> list[Output]:
@@ -182,7 +182,7 @@ def _step_between(host: ClockedTable, now: float) -> list[Output]:
     for seat in sorted(host.waits.returning):
         host.waits.returning.discard(seat)
         if seat in state.absent:
-            outputs = host._post_event(make_event("return", round=game.round, seat=seat), now)
+            outputs = host._post_event(events.Return(round=game.round, seat=seat), now)
             if seat in host.waits.awaiting_stand_in or seat in state.stand_ins:
                 host.waits.awaiting_stand_in.discard(seat)
                 outputs.append(RetireStandIn(seat))
@@ -193,7 +193,7 @@ def _step_between(host: ClockedTable, now: float) -> list[Output]:
                 host.waits.awaiting_stand_in.add(seat)
                 return [NeedStandIn(seat)]
             return []  # the adapter has not installed it yet
-    return host._post_event(make_event("round", **expected_round(state)), now)
+    return host._post_event(expected_round(state), now)
 
 
 def install_stand_in(host: ClockedTable, seat: int, public_key: bytes, now: float) -> list[Output]:
@@ -206,7 +206,7 @@ def install_stand_in(host: ClockedTable, seat: int, public_key: bytes, now: floa
     ):
         return []
     host.waits.awaiting_stand_in.discard(seat)
-    event = make_event("stand_in", round=game.round, seat=seat, key=public_key)
+    event = events.StandIn(round=game.round, seat=seat, key=public_key)
     return [*host._post_event(event, now), *tick(host, now)]
 
 
@@ -215,11 +215,12 @@ def _step_commit(host: ClockedTable, now: float) -> list[Output]:
     assert attempt is not None
     commits = host.waits.wait.commits
     if all(s in commits for s in attempt.seats):
-        raws = [commits[s].to_json() for s in attempt.seats]
-        return host._post_event(
-            make_event("commit_set", round=attempt.round, attempt=attempt.attempt, commits=raws),
-            now,
+        commit_set = events.CommitSet(
+            round=attempt.round,
+            attempt=attempt.attempt,
+            commits=tuple(commits[s] for s in attempt.seats),
         )
+        return host._post_event(commit_set, now)
     missing = [s for s in attempt.seats if s not in commits]
     waiting_for_return = any(
         s in host.waits.gone_since and not _gone_too_long(host, s, now) for s in missing
@@ -228,16 +229,13 @@ def _step_commit(host: ClockedTable, now: float) -> list[Output]:
         return []
     for seat in missing:
         host.waits.strikes[seat] = host.waits.strikes.get(seat, 0) + 1
-    outputs = host._post_event(
-        make_event(
-            "abort",
-            round=attempt.round,
-            attempt=attempt.attempt,
-            missing=missing,
-            reason="commit_timeout",
-        ),
-        now,
+    abort = events.Abort(
+        round=attempt.round,
+        attempt=attempt.attempt,
+        missing=tuple(missing),
+        reason="commit_timeout",
     )
+    outputs = host._post_event(abort, now)
     for seat in missing:
         if host.waits.strikes[seat] >= STRIKES_TO_ABSENT and seat not in host.state.absent:
             host.waits.strikes[seat] = 0
@@ -252,17 +250,14 @@ def _step_contribute(host: ClockedTable, now: float) -> list[Output]:
     if all(s in got for s in attempt.seats):
         ts = [got[s].bytes_field("contribution") for s in attempt.seats]
         r, starter = expected_beacon(host.state, ts)
-        return host._post_event(
-            make_event(
-                "beacon",
-                round=attempt.round,
-                attempt=attempt.attempt,
-                contributions=[got[s].to_json() for s in attempt.seats],
-                beacon=r,
-                starter=starter,
-            ),
-            now,
+        beacon = events.Beacon(
+            round=attempt.round,
+            attempt=attempt.attempt,
+            contributions=tuple(got[s] for s in attempt.seats),
+            beacon=r,
+            starter=starter,
         )
+        return host._post_event(beacon, now)
     missing = [s for s in attempt.seats if s not in got]
     if now < host.waits.wait.since + grace(host):
         return []
@@ -275,19 +270,7 @@ def _step_contribute(host: ClockedTable, now: float) -> list[Output]:
 
 
 def _forfeit(host: ClockedTable, seats: list[int], reason: str, now: float) -> list[Output]:
-    attempt = host.state.attempt
-    assert attempt is not None
-    return host._post_event(
-        make_event(
-            "forfeit",
-            round=attempt.round,
-            attempt=attempt.attempt,
-            seats=seats,
-            reason=reason,
-            **expected_forfeit(host.state, seats),
-        ),
-        now,
-    )
+    return host._post_event(expected_forfeit(host.state, tuple(seats), reason), now)
 
 
 def _step_bidding(host: ClockedTable, now: float) -> list[Output]:
@@ -311,11 +294,11 @@ def _force(host: ClockedTable, seat: int, reason: str, now: float) -> list[Outpu
     game = host.state.game
     assert game is not None
     if host.state.phase == TablePhase.RESULT:
-        action: dict[str, Any] = {"type": "next_round"}
+        action = events.ForcedMove(type="next_round")
     else:
-        action = action_json(blind_action(game, seat))
+        action = forced_move(blind_action(game, seat))
     return host._post_event(
-        make_event("forced", round=game.round, seat=seat, reason=reason, action=action), now
+        events.Forced(round=game.round, seat=seat, reason=reason, action=action), now
     )
 
 
@@ -324,10 +307,10 @@ def _step_showdown(host: ClockedTable, now: float) -> list[Output]:
     assert attempt is not None
     missing = [s for s in attempt.seats if s not in attempt.openings]
     if not missing:
-        return host._post_event(make_event("result", **expected_result(state)), now)
+        return host._post_event(expected_result(state), now)
     if all(s in state.absent and s not in state.stand_ins for s in missing):
         if result_decided(state):
-            return host._post_event(make_event("result", **expected_result(state)), now)
+            return host._post_event(expected_result(state), now)
         return _forfeit(host, missing, "no_opening", now)
     if now < host.waits.wait.since + grace(host):
         return []
@@ -347,9 +330,7 @@ def _step_result(host: ClockedTable, now: float) -> list[Output]:
     if game.phase == Phase.GAME_OVER:
         if settled:
             reason = game_over_reason(state)
-            return host._post_event(
-                make_event("game_over", ranking=list(game.ranking), reason=reason), now
-            )
+            return host._post_event(events.GameOver(ranking=game.ranking, reason=reason), now)
         return []
     if not settled:
         return []
@@ -371,11 +352,11 @@ def abandon(host: ClockedTable, now: float) -> list[Output]:
     if host.state.phase == TablePhase.OVER:
         return []
     game = host.state.game
-    ranking = list(game.ranking) if game is not None else []
+    ranking = game.ranking if game is not None else ()
     # Stopped in the seconds between the final result and its game-over entry: finished
     # when the game has its winner.
     reason = game_over_reason(host.state)
-    return host._post_event(make_event("game_over", ranking=ranking, reason=reason), now)
+    return host._post_event(events.GameOver(ranking=ranking, reason=reason), now)
 
 
 def after_change(host: ClockedTable, before: TableState, now: float) -> None:

@@ -16,13 +16,13 @@ from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 from .errors import Reason, RemoteError
-from .events import seats_acted_for
+from .events import HostEvent
 from .fairness import SeatContext, contrib_commitment, derive_dice, seed_commitment
 from .game import Action, Challenge, ExactCall, PlaceBid, StartNextRound, Undo
-from .messages import Message, parse_message, sign_message
+from .messages import Message, sign_message
 from .signing import SigningKey
 from .table import Note, Replayer, TableError, TablePhase, TableState
-from .transcript import Entry, host_signature_ok, parse_entry
+from .transcript import Entry, host_signature_ok, messages_in, parse_entry
 from .transitions import DROPPED_BY, MESSAGE_PHASE
 from .view import SeatView, seat_view
 
@@ -244,22 +244,16 @@ class Peer:
     def _clear_pending(self, entry: Entry) -> None:
         if not self.pending:
             return
-        inner: list[Any] = []
-        if entry.msg is not None:
-            inner.append(entry.msg)
-        elif entry.event is not None:
-            for key in ("commits", "contributions"):
-                inner += [parse_message(raw) for raw in entry.event.get(key, ())]
-        for msg in inner:
+        for msg in messages_in(entry):
             self.pending.pop(msg.digest(), None)
 
     def _react(self, before: TableState | None, entry: Entry) -> list[PeerOutput]:
         state = self.state
         assert state is not None
-        event = entry.event or {}
-        kind = event.get("type")
+        event = entry.host_event
+        kind = None if event is None else event.type
         out: list[PeerOutput] = []
-        if kind in DROPPED_BY:
+        if event is not None and event.type in DROPPED_BY:
             out += self._check_dropped(event, entry.seq)
         if self.seat is None or not self.holds_seat or self.quiet:
             return out
@@ -283,11 +277,11 @@ class Peer:
             out += self._ack(state, entry)
         return out
 
-    def _check_dropped(self, event: dict[str, Any], seq: int) -> list[PeerOutput]:
+    def _check_dropped(self, event: HostEvent, seq: int) -> list[PeerOutput]:
         """The host acted for our seat although it may hold a message of ours for that step."""
-        if self.seat not in seats_acted_for(event):
+        if self.seat not in event.acted_for:
             return []
-        wanted = DROPPED_BY[event["type"]]
+        wanted = DROPPED_BY[event.type]
         dropped = [p for p in self.pending.values() if p.message.type in wanted]
         if not dropped:
             return []
@@ -300,10 +294,10 @@ class Peer:
         return self._alarm(
             Reason.MESSAGE_DROPPED,
             f"your {first.message.type} (message {first.message.counter}) was sent and never "
-            f"posted; the host {acted.get(event['type'], 'declared you absent')} instead",
+            f"posted; the host {acted.get(event.type, 'declared you absent')} instead",
             seq,
             seats=(self.seat,) if self.seat is not None else (),
-            entry=f"event:{event['type']}",
+            entry=f"event:{event.type}",
             dropped=first.message.type,
         )
 

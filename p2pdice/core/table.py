@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import LocalError, Reason
+from .events import HostEvent, SeatInfo, parse_event
 from .frozen import replace
 from .messages import Message
 from .table_events import (
@@ -38,6 +39,7 @@ from .table_events import (
     expected_result,
     expected_roster,
     expected_round,
+    forced_move,
     game_over_reason,
     result_decided,
     void_limit,
@@ -49,7 +51,6 @@ from .table_state import (
     Note,
     Outcome,
     PhaseRefusal,
-    SeatInfo,
     TableError,
     TablePhase,
     TableState,
@@ -83,6 +84,7 @@ __all__ = [
     "expected_result",
     "expected_roster",
     "expected_round",
+    "forced_move",
     "game_over_reason",
     "genesis_state",
     "require_round",
@@ -97,13 +99,14 @@ def advance(
     *,
     seq: int,
     chain: ChainIndex,
-    event: dict[str, Any] | None = None,
+    event: HostEvent | dict[str, Any] | None = None,
     msg: Message | None = None,
 ) -> Outcome:
-    """The table after entry `seq` carrying `event` or `msg`; TableError (state unchanged) if refused."""
+    """The table after entry `seq` carrying `event` or `msg`; TableError (state unchanged) if
+    refused. An event may come as JSON, parsed here (RemoteError for a bad shape)."""
     if event is not None:
-        kind = "event:" + event["type"]
-        item: Any = event
+        item: Any = parse_event(event) if isinstance(event, dict) else event
+        kind = "event:" + item.type
     else:
         assert msg is not None
         kind = "msg:" + msg.type
@@ -165,7 +168,7 @@ class Replayer:
         if self.state is None:
             if entry.event is None:
                 raise fail(Reason.BAD_EVENT, "a transcript starts with a genesis event")
-            state = genesis_state(entry.event)
+            state = genesis_state(entry.host_event or entry.event)
             check_link(entry, seq=0, prev=ZERO_HASH, host_key=state.host_key)
             notes: tuple[Note, ...] = (Note("genesis", None, None, state.name),)
         else:
@@ -173,7 +176,11 @@ class Replayer:
                 entry, seq=len(self.chain), prev=self.chain.head, host_key=self.state.host_key
             )
             state, notes = advance(
-                self.state, seq=entry.seq, chain=self.chain, event=entry.event, msg=entry.msg
+                self.state,
+                seq=entry.seq,
+                chain=self.chain,
+                event=entry.host_event or entry.event,
+                msg=entry.msg,
             )
         self.state = state
         self.chain.append(entry.hash)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import events
 from .errors import Reason
+from .events import SeatInfo
 from .fairness import SeatCommitment, beacon, commit_set_hash, contribution_matches, draw_starter
 from .frozen import replace
 from .game import (
+    Action,
     Deal,
-    Forfeit,
     GameState,
     Phase,
     PlaceBid,
@@ -25,6 +27,7 @@ from .game import (
     new_game,
     outcome_decided,
 )
+from .game import Forfeit as SeatsForfeit
 from .signing import acceptable_public_key
 from .table_messages import seat_messages
 from .table_state import (
@@ -41,26 +44,26 @@ from .table_state import (
 )
 
 
-def leave_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    if ev["seat"] not in state.joins:
-        raise fail(Reason.BAD_EVENT, f"seat {ev['seat']} is free already", ev["seat"])
+def leave_event(state: TableState, ev: events.Leave, seq: int, chain: ChainIndex) -> Outcome:
+    if ev.seat not in state.joins:
+        raise fail(Reason.BAD_EVENT, f"seat {ev.seat} is free already", ev.seat)
     # The key may join again later, with a fresh join (counter 0) answering a fresh challenge.
-    key = state.joins[ev["seat"]].key
-    joins = {s: i for s, i in state.joins.items() if s != ev["seat"]}
+    key = state.joins[ev.seat].key
+    joins = {s: i for s, i in state.joins.items() if s != ev.seat}
     counters = {k: c for k, c in state.counters.items() if k != key}
-    return replace(state, joins=joins, counters=counters), (Note("left", None, ev["seat"]),)
+    return replace(state, joins=joins, counters=counters), (Note("left", None, ev.seat),)
 
 
-def expected_roster(state: TableState) -> list[dict[str, Any]]:
+def expected_roster(state: TableState) -> tuple[SeatInfo, ...]:
     """The roster a start event must carry: every join, in seat order."""
-    return [state.joins[s].to_json() for s in sorted(state.joins)]
+    return tuple(state.joins[s] for s in sorted(state.joins))
 
 
-def start_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+def start_event(state: TableState, ev: events.Start, seq: int, chain: ChainIndex) -> Outcome:
     expected = expected_roster(state)
     if len(state.joins) != state.rules.seats:
         raise fail(Reason.BAD_EVENT, f"{len(state.joins)} of {state.rules.seats} seats are taken")
-    if ev["roster"] != expected:
+    if ev.roster != expected:
         raise fail(Reason.BAD_EVENT, "the roster differs from the joins")
     host_run = sum(1 for s in state.joins.values() if s.host_run)
     if host_run != state.host_cpu:
@@ -68,7 +71,7 @@ def start_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainInd
             Reason.BAD_EVENT,
             f"genesis declares {state.host_cpu} host-run seats, the roster has {host_run}",
         )
-    roster = tuple(state.joins[s] for s in sorted(state.joins))
+    roster = expected
     return replace(
         state,
         phase=TablePhase.BETWEEN,
@@ -79,26 +82,25 @@ def start_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainInd
     ), (Note("started"),)
 
 
-def expected_round(state: TableState) -> dict[str, Any]:
-    """The fields of the round event that opens the next attempt."""
+def expected_round(state: TableState) -> events.Round:
+    """The round event that opens the next attempt."""
     game = state.game
     assert game is not None
-    return {
-        "round": game.round,
-        "attempt": state.attempt.attempt + 1 if state.after_abort and state.attempt else 1,
-        "seats": list(game.survivors),
-        "dice": list(game.dice),
-        "starter": game.starter,
-        "palifico": game.palifico_round,
-    }
+    return events.Round(
+        round=game.round,
+        attempt=state.attempt.attempt + 1 if state.after_abort and state.attempt else 1,
+        seats=game.survivors,
+        dice=game.dice,
+        starter=game.starter,
+        palifico=game.palifico_round,
+    )
 
 
-def round_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+def round_event(state: TableState, ev: events.Round, seq: int, chain: ChainIndex) -> Outcome:
     game = state.game
     assert game is not None
-    want = expected_round(state)
+    want, got = _fields(expected_round(state)), _fields(ev)
     expected_attempt = want["attempt"]
-    got = {k: ev[k] for k in want}
     if got != want:
         bad = next(k for k in want if got[k] != want[k])
         raise fail(
@@ -125,11 +127,13 @@ def round_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainInd
     )
 
 
-def commit_set_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    require_round(state, ev, attempt=True)
+def commit_set_event(
+    state: TableState, ev: events.CommitSet, seq: int, chain: ChainIndex
+) -> Outcome:
+    require_round(state, ev.round, ev.attempt)
     attempt = state.attempt
     assert attempt is not None
-    msgs, counters = seat_messages(state, ev["commits"], "commit", chain)
+    msgs, counters = seat_messages(state, ev.commits, "commit", chain)
     values = [m.bytes_field(f) for m in msgs for f in ("seed_commit", "contrib_commit")]
     if len(set(values)) != len(values):
         raise fail(Reason.DUPLICATE_COMMITMENT, "a commitment value appears twice")
@@ -153,12 +157,12 @@ def commit_set_event(state: TableState, ev: dict[str, Any], seq: int, chain: Cha
     ), (Note("commit_set", attempt.round, None, cs.hex(), attempt=attempt.attempt),)
 
 
-def abort_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    require_round(state, ev, attempt=True)
+def abort_event(state: TableState, ev: events.Abort, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev.round, ev.attempt)
     attempt = state.attempt
     assert attempt is not None
-    missing = ev["missing"]
-    if not missing or sorted(set(missing)) != missing or not set(missing) <= set(attempt.seats):
+    missing = ev.missing
+    if not _ascending(missing) or not set(missing) <= set(attempt.seats):
         raise fail(Reason.BAD_EVENT, "an abort names the seats of the attempt that did not commit")
     notes = tuple(
         Note(
@@ -167,7 +171,7 @@ def abort_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainInd
             s,
             f"attempt {attempt.attempt}: no commitment",
             attempt=attempt.attempt,
-            reason=ev["reason"],
+            reason=ev.reason,
         )
         for s in missing
     )
@@ -186,12 +190,12 @@ def expected_beacon(state: TableState, contributions: list[bytes]) -> tuple[byte
     return r, starter
 
 
-def beacon_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    require_round(state, ev, attempt=True)
+def beacon_event(state: TableState, ev: events.Beacon, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev.round, ev.attempt)
     attempt = state.attempt
     game = state.game
     assert attempt is not None and attempt.commit_set is not None and game is not None
-    msgs, counters = seat_messages(state, ev["contributions"], "contribute", chain)
+    msgs, counters = seat_messages(state, ev.contributions, "contribute", chain)
     ts = []
     for m in msgs:
         if m.bytes_field("commit_set") != attempt.commit_set:
@@ -211,10 +215,10 @@ def beacon_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIn
             )
         ts.append(t)
     r, starter = expected_beacon(state, ts)
-    if bytes.fromhex(ev["beacon"]) != r:
+    if ev.beacon != r:
         raise fail(Reason.BEACON_MISMATCH, "the posted R is not the hash of the contributions")
-    if ev["starter"] != starter:
-        raise fail(Reason.BEACON_MISMATCH, f"the starter is seat {starter}, not {ev['starter']}")
+    if ev.starter != starter:
+        raise fail(Reason.BEACON_MISMATCH, f"the starter is seat {starter}, not {ev.starter}")
     after = rules_step(game, Deal(starter if game.starter is None else None))
     return replace(
         state,
@@ -225,17 +229,17 @@ def beacon_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIn
     ), (Note("beacon", attempt.round, starter, r.hex(), attempt=attempt.attempt),)
 
 
-def forced_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    require_round(state, ev)
+def forced_event(state: TableState, ev: events.Forced, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev.round)
     game = state.game
     assert game is not None
-    seat, reason, action = ev["seat"], ev["reason"], ev["action"]
+    seat, reason, action = ev.seat, ev.reason, ev.action
     if reason == "timer" and state.rules.turn_timer == 0:
         raise fail(Reason.BAD_EVENT, "a timer move on a table without a turn timer")
     if reason == "absent" and seat not in state.absent:
         raise fail(Reason.BAD_EVENT, f"seat {seat} was not declared absent", seat)
     if state.phase == TablePhase.RESULT:
-        if action != {"type": "next_round"}:
+        if action != events.ForcedMove(type="next_round"):
             raise fail(Reason.BAD_EVENT, "between rounds the host can only start the next round")
         if seat != game.next_starter:
             # Like a forced bid for a seat whose turn it is not: the host's event is wrong.
@@ -244,7 +248,7 @@ def forced_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIn
         phase = TablePhase.BETWEEN
     else:
         blind = blind_action(game, seat) if seat == game.turn else None
-        if blind is None or action_json(blind) != action:
+        if blind is None or forced_move(blind) != action:
             raise fail(
                 Reason.BAD_EVENT,
                 "a forced move must be the blind move of the seat whose turn it is",
@@ -256,34 +260,40 @@ def forced_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIn
             "forced",
             game.round,
             seat,
-            f"{reason}: {action['type']}",
+            f"{reason}: {action.type}",
             reason=reason,
-            action=action["type"],
+            action=action.type,
         ),
     )
 
 
-def action_json(action: Any) -> dict[str, Any]:
+def forced_move(action: Action) -> events.ForcedMove:
+    """A blind move (RULES.md R8: a bid or a challenge) as a forced event carries it."""
     if isinstance(action, PlaceBid):
-        return {"type": "bid", "quantity": action.bid.quantity, "face": action.bid.face}
-    return {"type": "challenge"}
+        return events.ForcedMove(type="bid", quantity=action.bid.quantity, face=action.bid.face)
+    return events.ForcedMove(type="challenge")
 
 
-def absent_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    require_round(state, ev)
-    seat = ev["seat"]
+def action_json(action: Action) -> dict[str, Any]:
+    """The JSON of `forced_move(action)`."""
+    return forced_move(action).to_json()
+
+
+def absent_event(state: TableState, ev: events.Absent, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev.round)
+    seat = ev.seat
     game = state.game
     assert game is not None
     if seat in state.absent or seat >= len(game.dice) or game.dice[seat] == 0:
         raise fail(Reason.BAD_EVENT, f"seat {seat} cannot be declared absent", seat)
     return replace(state, absent=state.absent | {seat}), (
-        Note("absent", ev["round"], seat, ev["reason"], reason=ev["reason"]),
+        Note("absent", ev.round, seat, ev.reason, reason=ev.reason),
     )
 
 
-def stand_in_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    require_round(state, ev)
-    seat, key = ev["seat"], bytes.fromhex(ev["key"])
+def stand_in_event(state: TableState, ev: events.StandIn, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev.round)
+    seat, key = ev.seat, ev.key
     if seat not in state.absent or seat in state.stand_ins:
         raise fail(Reason.BAD_EVENT, f"seat {seat} is not an absent seat without a stand-in", seat)
     if key in state.used_keys:
@@ -299,12 +309,12 @@ def stand_in_event(state: TableState, ev: dict[str, Any], seq: int, chain: Chain
         keys={**state.keys, seat: key},
         stand_ins=state.stand_ins | {seat},
         used_keys=state.used_keys | {key},
-    ), (Note("stand_in", ev["round"], seat),)
+    ), (Note("stand_in", ev.round, seat),)
 
 
-def return_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    require_round(state, ev)
-    seat = ev["seat"]
+def return_event(state: TableState, ev: events.Return, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev.round)
+    seat = ev.seat
     if seat not in state.absent:
         raise fail(Reason.BAD_EVENT, f"seat {seat} was not absent", seat)
     own = state.roster[seat].key
@@ -313,23 +323,7 @@ def return_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIn
         keys={**state.keys, seat: own},
         stand_ins=state.stand_ins - {seat},
         absent=state.absent - {seat},
-    ), (Note("returned", ev["round"], seat),)
-
-
-def _result_json(game_after: GameState) -> dict[str, Any]:
-    r = game_after.last_result
-    assert r is not None
-    return {
-        "hands": [None if h is None else list(h) for h in r.hands],
-        "count": r.count,
-        "outcome": str(r.outcome),
-        "loser": r.loser,
-        "gainer": r.gainer,
-        "dice_after": list(r.dice_after),
-        "eliminated": list(r.eliminated),
-        "next_starter": r.next_starter,
-        "palifico_next": r.palifico_next,
-    }
+    ), (Note("returned", ev.round, seat),)
 
 
 def _opened_hands(state: TableState) -> tuple[tuple[int, ...] | None, ...]:
@@ -345,37 +339,63 @@ def result_decided(state: TableState) -> bool:
     return outcome_decided(state.game, _opened_hands(state))
 
 
-def _reveal(state: TableState) -> tuple[GameState, dict[str, Any]]:
+def _reveal(state: TableState) -> tuple[GameState, events.Result]:
     """The game after the openings so far are revealed, and the result event that says so."""
     game, attempt = state.game, state.attempt
     assert game is not None and attempt is not None
     after = rules_step(game, Reveal(_opened_hands(state)))
-    return after, {"round": attempt.round, "attempt": attempt.attempt, **_result_json(after)}
+    r = after.last_result
+    assert r is not None and r.next_starter is not None and r.count is not None
+    return after, events.Result(
+        round=attempt.round,
+        attempt=attempt.attempt,
+        hands=r.hands,
+        count=r.count,
+        outcome=str(r.outcome),
+        loser=r.loser,
+        gainer=r.gainer,
+        dice_after=r.dice_after,
+        eliminated=r.eliminated,
+        next_starter=r.next_starter,
+        palifico_next=r.palifico_next,
+    )
 
 
-def expected_result(state: TableState) -> dict[str, Any]:
+def expected_result(state: TableState) -> events.Result:
     """The result event the rules give for the openings so far (unopened seats as None)."""
     return _reveal(state)[1]
 
 
-def _forfeited(state: TableState, seats: list[int]) -> tuple[GameState, dict[str, Any]]:
-    """The game after the forfeit of `seats`, and the fields of the forfeit event that says so:
+def _forfeited(
+    state: TableState, seats: tuple[int, ...]
+) -> tuple[GameState, tuple[int, ...], int | None]:
+    """The game after the forfeit of `seats`, the dice after it and the next round's starter:
     at the showdown the seats forfeit (R4.1); before the beacon the round is void (R4.2)."""
     assert state.game is not None
-    event = Forfeit(tuple(seats)) if state.phase == TablePhase.SHOWDOWN else Void()
+    event = SeatsForfeit(seats) if state.phase == TablePhase.SHOWDOWN else Void()
     after = rules_step(state.game, event)
     r = after.last_result
     assert r is not None
-    return after, {"dice_after": list(r.dice_after), "next_starter": r.next_starter}
+    return after, r.dice_after, r.next_starter
 
 
-def expected_forfeit(state: TableState, seats: list[int]) -> dict[str, Any]:
-    """What a forfeit of `seats` leaves: the dice after it and the next round's starter."""
-    return _forfeited(state, seats)[1]
+def expected_forfeit(state: TableState, seats: tuple[int, ...], reason: str) -> events.Forfeit:
+    """The forfeit event of `seats` for `reason`, with the dice and starter the rules give."""
+    attempt = state.attempt
+    assert attempt is not None
+    _, dice_after, next_starter = _forfeited(state, seats)
+    return events.Forfeit(
+        round=attempt.round,
+        attempt=attempt.attempt,
+        seats=seats,
+        reason=reason,
+        dice_after=dice_after,
+        next_starter=next_starter,
+    )
 
 
-def result_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    require_round(state, ev, attempt=True)
+def result_event(state: TableState, ev: events.Result, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev.round, ev.attempt)
     attempt, game = state.attempt, state.game
     assert attempt is not None and game is not None
     missing = [s for s in attempt.seats if s not in attempt.openings]
@@ -390,39 +410,39 @@ def result_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIn
         after, want = _reveal(state)
     except TableError as err:
         raise fail(Reason.BAD_EVENT, f"the result cannot be decided yet: {err.detail}") from None
-    got = {k: v for k, v in ev.items() if k != "type"}
-    if got != want:
-        bad = next(k for k in want if got.get(k) != want[k])
+    got, wanted = _fields(ev), _fields(want)
+    if got != wanted:
+        bad = next(k for k in wanted if got[k] != wanted[k])
         raise fail(
             Reason.RESULT_MISMATCH,
-            f"the posted {bad} is {got.get(bad)}, the openings give {want[bad]}",
+            f"the posted {bad} is {got[bad]}, the openings give {wanted[bad]}",
         )
     return replace(state, game=after, phase=TablePhase.RESULT, result_seq=seq, acks=frozenset()), (
-        Note("result", attempt.round, None, want["outcome"], outcome=want["outcome"]),
+        Note("result", attempt.round, None, want.outcome, outcome=want.outcome),
     )
 
 
-def forfeit_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
-    require_round(state, ev, attempt=True)
+def forfeit_event(state: TableState, ev: events.Forfeit, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev.round, ev.attempt)
     attempt, game = state.attempt, state.game
     assert attempt is not None and game is not None
-    seats = ev["seats"]
-    if not seats or sorted(set(seats)) != seats:
+    seats = ev.seats
+    if not _ascending(seats):
         raise fail(Reason.BAD_EVENT, "a forfeit names seats in ascending order")
     if any(s not in state.absent for s in seats):
         raise fail(Reason.BAD_EVENT, "only seats declared absent can forfeit")
     if state.phase == TablePhase.SHOWDOWN:
-        if ev["reason"] != "no_opening":
+        if ev.reason != "no_opening":
             raise fail(Reason.BAD_EVENT, "at the showdown a forfeit is for a missing opening")
         missing = [s for s in attempt.seats if s not in attempt.openings]
-        if seats != missing:
+        if list(seats) != missing:
             raise fail(Reason.BAD_EVENT, f"the unopened seats are {missing}")
         if result_decided(state):
             raise fail(
                 Reason.BAD_EVENT,
                 "the opened hands decide the round; it must be resolved, not forfeited",
             )
-    elif ev["reason"] != "no_contribution":
+    elif ev.reason != "no_contribution":
         raise fail(Reason.BAD_EVENT, "before the beacon a forfeit is for a missing contribution")
     elif state.voids >= void_limit(state):
         raise fail(
@@ -430,8 +450,8 @@ def forfeit_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainI
             f"{state.voids} rounds were voided already, the most a game allows: "
             "the host can only end the game",
         )
-    after, want = _forfeited(state, seats)
-    if {k: ev[k] for k in want} != want:
+    after, dice_after, next_starter = _forfeited(state, seats)
+    if (ev.dice_after, ev.next_starter) != (dice_after, next_starter):
         raise fail(
             Reason.RESULT_MISMATCH, "the forfeit's dice or next starter differ from the rules"
         )
@@ -439,9 +459,7 @@ def forfeit_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainI
     return replace(
         state, game=after, phase=TablePhase.RESULT, result_seq=seq, acks=frozenset(), voids=voids
     ), tuple(
-        Note(
-            "forfeit", attempt.round, s, ev["reason"], attempt=attempt.attempt, reason=ev["reason"]
-        )
+        Note("forfeit", attempt.round, s, ev.reason, attempt=attempt.attempt, reason=ev.reason)
         for s in seats
     )
 
@@ -460,10 +478,10 @@ def game_over_reason(state: TableState) -> str:
     return "finished" if game is not None and game.winner is not None else "abandoned"
 
 
-def game_over_event(state: TableState, ev: dict[str, Any], seq: int, chain: ChainIndex) -> Outcome:
+def game_over_event(state: TableState, ev: events.GameOver, seq: int, chain: ChainIndex) -> Outcome:
     game = state.game
     want = game_over_reason(state)
-    if ev["reason"] != want:
+    if ev.reason != want:
         raise fail(
             Reason.BAD_EVENT,
             "the game has its winner: it is finished"
@@ -471,8 +489,20 @@ def game_over_event(state: TableState, ev: dict[str, Any], seq: int, chain: Chai
             else "the game has no winner: it is abandoned",
         )
     ranking = list(game.ranking) if game is not None else []
-    if ev["ranking"] != ranking:
-        raise fail(Reason.RESULT_MISMATCH, f"the ranking is {ranking}, not {ev['ranking']}")
+    if list(ev.ranking) != ranking:
+        raise fail(Reason.RESULT_MISMATCH, f"the ranking is {ranking}, not {list(ev.ranking)}")
     return replace(state, phase=TablePhase.OVER), (
-        Note("game_over", game.round if game else None, None, ev["reason"], reason=ev["reason"]),
+        Note("game_over", game.round if game else None, None, ev.reason, reason=ev.reason),
     )
+
+
+def _fields(event: events.HostEvent) -> dict[str, Any]:
+    """An event's fields as its JSON spells them, for comparing and for naming a difference."""
+    fields = event.to_json()
+    del fields["type"]
+    return fields
+
+
+def _ascending(seats: tuple[int, ...]) -> bool:
+    """Non-empty, ascending, no seat twice: how abort and forfeit events name their seats."""
+    return bool(seats) and sorted(set(seats)) == list(seats)

@@ -13,7 +13,7 @@ from typing import Any
 from .bids import Bid
 from .codec import encode
 from .errors import P2PDiceError, Reason, RemoteError, RuleError
-from .events import check_event
+from .events import Genesis, HostEvent, SeatInfo, parse_event
 from .fairness import (
     SeatContext,
 )
@@ -62,24 +62,6 @@ class PhaseRefusal(TableError):
         super().__init__(reason, detail)
         self.entry = entry  #: `msg:<type>` or `event:<type>`
         self.phase = phase
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SeatInfo:
-    seat: int
-    key: bytes
-    name: str
-    cpu: bool
-    host_run: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "key": self.key.hex(),
-            "name": self.name,
-            "cpu": self.cpu,
-            "host_run": self.host_run,
-        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -191,8 +173,10 @@ class ChainIndex:
         return len(self.hashes)
 
 
-def table_id_of(genesis: dict[str, Any]) -> bytes:
-    return tagged_hash(Tag.TABLE, encode(genesis))
+def table_id_of(genesis: Genesis | dict[str, Any]) -> bytes:
+    """The table id: the hash of the genesis event's canonical JSON (SPEC.md 3.1)."""
+    obj = genesis.to_json() if isinstance(genesis, Genesis) else genesis
+    return tagged_hash(Tag.TABLE, encode(obj))
 
 
 def fail(reason: Reason, detail: str, *seats: int) -> TableError:
@@ -203,30 +187,30 @@ def fail(reason: Reason, detail: str, *seats: int) -> TableError:
 # ---- genesis ---------------------------------------------------------------------------------
 
 
-def genesis_state(event: dict[str, Any]) -> TableState:
-    """The table as its genesis event creates it."""
-    check_event(event)
-    if event["type"] != "genesis":
+def genesis_state(event: HostEvent | dict[str, Any]) -> TableState:
+    """The table as its genesis event (typed, or JSON parsed here) creates it."""
+    genesis = parse_event(event) if isinstance(event, dict) else event
+    if not isinstance(genesis, Genesis):
         raise fail(Reason.BAD_EVENT, "a transcript starts with a genesis event")
-    if event["protocol"] != PROTOCOL_VERSION:
+    if genesis.protocol != PROTOCOL_VERSION:
         raise fail(
             Reason.BAD_EVENT,
-            f"protocol {event['protocol']} is not supported (this is {PROTOCOL_VERSION})",
+            f"protocol {genesis.protocol} is not supported (this is {PROTOCOL_VERSION})",
         )
     try:
-        rules = Rules.from_json(event["rules"])
+        rules = Rules.from_json(genesis.rules)
     except P2PDiceError as err:
         raise fail(Reason.BAD_EVENT, f"genesis rules: {err.detail}") from None
-    if event["host_cpu"] > rules.seats:
+    if genesis.host_cpu > rules.seats:
         raise fail(Reason.BAD_EVENT, "more host-run CPU seats than seats")
     return TableState(
-        table_id=table_id_of(event),
-        host_key=bytes.fromhex(event["host"]),
-        name=event["name"],
+        table_id=table_id_of(event if isinstance(event, dict) else genesis),
+        host_key=genesis.host,
+        name=genesis.name,
         rules=rules,
-        host_cpu=event["host_cpu"],
+        host_cpu=genesis.host_cpu,
         phase=TablePhase.LOBBY,
-        used_keys=frozenset({bytes.fromhex(event["host"])}),
+        used_keys=frozenset({genesis.host}),
     )
 
 
@@ -270,20 +254,16 @@ def count_of(state: TableState, msg: Message, key: bytes | None = None) -> dict[
     return {**state.counters, signer: msg.counter}
 
 
-def require_round(
-    state: TableState, msg_or_event: dict[str, Any], *, attempt: bool = False
-) -> None:
+def require_round(state: TableState, round_: int, attempt: int | None = None) -> None:
+    """An entry names the game's current round (and, when it names one, the current attempt)."""
     game = state.game
     assert game is not None
-    if msg_or_event["round"] != game.round:
-        raise fail(Reason.WRONG_ROUND, f"round {msg_or_event['round']}, not {game.round}")
-    if attempt:
+    if round_ != game.round:
+        raise fail(Reason.WRONG_ROUND, f"round {round_}, not {game.round}")
+    if attempt is not None:
         assert state.attempt is not None
-        if msg_or_event["attempt"] != state.attempt.attempt:
-            raise fail(
-                Reason.WRONG_ROUND,
-                f"attempt {msg_or_event['attempt']}, not {state.attempt.attempt}",
-            )
+        if attempt != state.attempt.attempt:
+            raise fail(Reason.WRONG_ROUND, f"attempt {attempt}, not {state.attempt.attempt}")
 
 
 def rules_step(game: GameState, event: Any) -> GameState:

@@ -13,10 +13,12 @@ from p2pdice.bots.protosim import LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core import host_clock
 from p2pdice.core.errors import LocalError, Reason, RemoteError
-from p2pdice.core.events import make_event
+from p2pdice.core.events import Absent, Round, SeatInfo, make_event
+from p2pdice.core.frozen import replace
 from p2pdice.core.game import StartNextRound
 from p2pdice.core.host_outputs import Rejected
 from p2pdice.core.rules import Rules
+from p2pdice.core.transcript import build_entry
 
 
 def _table(seats: int = 2) -> LocalTable:
@@ -28,8 +30,8 @@ def _table(seats: int = 2) -> LocalTable:
 def test_a_start_event_with_a_wrong_roster_raises_a_local_error_on_the_last_join(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def reversed_roster(state: Any) -> list[dict[str, Any]]:
-        return [state.joins[s].to_json() for s in sorted(state.joins, reverse=True)]
+    def reversed_roster(state: Any) -> tuple[SeatInfo, ...]:
+        return tuple(state.joins[s] for s in sorted(state.joins, reverse=True))
 
     monkeypatch.setattr(host_clock, "expected_roster", reversed_roster)
     lt = _table()
@@ -46,8 +48,8 @@ def test_a_round_event_that_contradicts_the_game_is_a_local_error_not_a_rejectio
 ) -> None:
     real = host_clock.expected_round
 
-    def wrong_attempt(state: Any) -> dict[str, Any]:
-        return {**real(state), "attempt": 7}
+    def wrong_attempt(state: Any) -> Round:
+        return replace(real(state), attempt=7)
 
     monkeypatch.setattr(host_clock, "expected_round", wrong_attempt)
     lt = _table()
@@ -61,6 +63,10 @@ def test_a_round_event_that_contradicts_the_game_is_a_local_error_not_a_rejectio
 def test_an_event_of_a_bad_shape_built_here_is_a_local_error() -> None:
     with pytest.raises(LocalError) as err:
         make_event("absent", round=1, seat=9, reason="no_reply")
+    assert err.value.reason == Reason.SCHEMA
+    lt = _table()
+    with pytest.raises(LocalError) as err:
+        build_entry(lt.host.key, 1, lt.host.head, event=Absent(round=1, seat=9, reason="no_reply"))
     assert err.value.reason == Reason.SCHEMA
 
 
