@@ -28,8 +28,10 @@ half-changed).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from .bids import Bid, check_bid, count_matching, legal_bids, ones_are_wild
 from .errors import LocalError, Reason, RuleError
@@ -540,7 +542,7 @@ def _start_next_round(state: GameState, event: StartNextRound) -> GameState:
     )
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
     PlaceBid: _place_bid,
     Challenge: _challenge,
     ExactCall: _exact,

@@ -21,13 +21,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import events, host_clock
 from .auth import GuessThrottle, auth_parts, sign_auth
 from .errors import LocalError, Reason, RemoteError
-from .events import make_event
 from .fairness import contribution_matches
-from .game import Phase
 from .hashing import Tag
-from .host_clock import ACK_WAIT, COMMIT_WAIT, STRIKES_TO_ABSENT, TIMER_SLACK, HostClock
+from .host_clock import ACK_WAIT, COMMIT_WAIT, STRIKES_TO_ABSENT, TIMER_SLACK, HostWaits
 from .host_outputs import (
     Accepted,
     Conn,
@@ -56,6 +55,7 @@ from .table import (
     require_round,
 )
 from .transcript import ZERO_HASH, Entry, build_entry, messages_in, parse_entry
+from .transitions import BUFFERED_MESSAGES, MESSAGE_PHASE
 from .version import PROTOCOL_VERSION
 
 __all__ = [
@@ -76,7 +76,7 @@ __all__ = [
 ]
 
 
-class HostTable(HostClock):
+class HostTable:
     """One table on the host. Feed it connections, frames and time; send what it returns."""
 
     def __init__(
@@ -92,8 +92,7 @@ class HostTable(HostClock):
     ) -> None:
         """`password` is stretched into the table's verifier (pake.password_verifier) as soon
         as the table id exists; only the verifier is kept."""
-        genesis = make_event(
-            "genesis",
+        genesis = events.Genesis(
             protocol=PROTOCOL_VERSION,
             host=key.public,
             name=name,
@@ -125,12 +124,7 @@ class HostTable(HostClock):
         self._challenges: dict[Conn, tuple[bytes, int | None]] = {}
         self._conn_seat: dict[Conn, int] = {}
         self._connected: dict[int, set[Conn]] = {}
-        self._gone_since: dict[int, float] = {}
-        self._strikes: dict[int, int] = {}
-        self._returning: set[int] = set()
-        self._awaiting_stand_in: set[int] = set()
-        self._ack_grace: set[int] = set()
-        self._wait = _Waiting(since=now)
+        self.waits = HostWaits(wait=_Waiting(since=now))
 
     @classmethod
     def resume(
@@ -160,10 +154,10 @@ class HostTable(HostClock):
         table.notes = list(replayer.notes)
         for seat in range(state.rules.seats):
             if state.game is not None and state.game.dice[seat] > 0:
-                table._gone_since[seat] = now
+                table.waits.gone_since[seat] = now
                 if state.phase == TablePhase.RESULT:
-                    table._ack_grace.add(seat)
-        table._after_change(state, now)
+                    table.waits.ack_grace.add(seat)
+        host_clock.after_change(table, state, now)
         return table
 
     # ---- facts for adapters --------------------------------------------------------------
@@ -269,7 +263,7 @@ class HostTable(HostClock):
             self._proven.pop(conn, None)
             self._bind(conn, msg.seat, now, msg.bytes_field("key"))
             outputs.append(Seated(conn, msg.seat, host_proof))
-            outputs += self._maybe_start(now)
+            outputs += host_clock.maybe_start(self, now)
             outputs += self.tick(now)
         return outputs
 
@@ -363,11 +357,11 @@ class HostTable(HostClock):
         conns = self._connected.get(seat, set())
         conns.discard(conn)
         if not conns:
-            self._gone_since[seat] = now
-            if self._wait.turn_seat == seat and self._wait.turn_left is None:
-                self._pause_turn(now)
+            self.waits.gone_since[seat] = now
+            if self.waits.wait.turn_seat == seat and self.waits.wait.turn_left is None:
+                host_clock.pause_turn(self, now)
             if self.state.phase == TablePhase.LOBBY and seat in self.state.joins:
-                return self._post_event(make_event("leave", seat=seat), now)
+                return self._post_event(events.Leave(seat=seat), now)
         return self.tick(now)
 
     def _release_seat(self, conn: Conn) -> None:
@@ -390,12 +384,12 @@ class HostTable(HostClock):
     def _bind(self, conn: Conn, seat: int, now: float, key: bytes) -> None:
         self._conn_seat[conn] = seat
         self._connected.setdefault(seat, set()).add(conn)
-        self._gone_since.pop(seat, None)
+        self.waits.gone_since.pop(seat, None)
         own = self.state.roster[seat].key if self.state.roster else None
         if seat in self.state.absent and key == own:
-            self._returning.add(seat)  # takes the seat back when the next round opens
-        if self._wait.turn_seat == seat and self._wait.turn_left is not None:
-            self._resume_turn(now)
+            self.waits.returning.add(seat)  # takes the seat back when the next round opens
+        if self.waits.wait.turn_seat == seat and self.waits.wait.turn_left is not None:
+            host_clock.resume_turn(self, now)
 
     # ---- messages ------------------------------------------------------------------------
 
@@ -415,33 +409,32 @@ class HostTable(HostClock):
             return [
                 Rejected(conn, Reason.WRONG_KEY, f"this connection holds seat {seat}", ref.hex())
             ]
-        if msg.type == "commit":
-            return self._buffer(conn, msg, now, self._wait.commits, TablePhase.COMMIT)
-        if msg.type == "contribute":
-            return self._buffer(conn, msg, now, self._wait.contributions, TablePhase.CONTRIBUTE)
-        if msg.type == "next_round" and self.state.phase == TablePhase.RESULT:
+        if msg.type in BUFFERED_MESSAGES:
+            return self._buffer(conn, msg, now, self.waits.wait.buffer_for(msg.type))
+        if msg.type == "next_round" and self.state.phase == MESSAGE_PHASE["next_round"]:
+            # Held until the acknowledgements are in (or ACK_WAIT passes), then posted.
             return self._hold_next_round(conn, msg, now)
         return [*self._post_msg(conn, msg, now), *self.tick(now)]
 
     def _buffer(
-        self, conn: Conn, msg: Message, now: float, store: dict[int, Message], phase: TablePhase
+        self, conn: Conn, msg: Message, now: float, store: dict[int, Message]
     ) -> list[Output]:
         ref = msg.digest().hex()
         held = store.get(msg.seat)
         if held is not None and held.digest() == msg.digest():
             return [Accepted(conn, ref)]  # a resend of what we already hold: acknowledged
         try:
-            self._check_buffered(msg, phase, store)
+            self._check_buffered(msg, store)
         except RemoteError as err:
             return [Rejected(conn, err.reason, err.detail, ref)]
         store[msg.seat] = msg
         return [Accepted(conn, ref), *self.tick(now)]
 
-    def _check_buffered(self, msg: Message, phase: TablePhase, store: dict[int, Message]) -> None:
+    def _check_buffered(self, msg: Message, store: dict[int, Message]) -> None:
         state, attempt = self.state, self.state.attempt
-        if state.phase != phase or attempt is None:
+        if state.phase != BUFFERED_MESSAGES[msg.type] or attempt is None:
             raise TableError(Reason.WRONG_PHASE, f"{msg.type} is not allowed during {state.phase}")
-        require_round(state, msg.body, attempt=True)
+        require_round(state, msg.body["round"], msg.body["attempt"])
         if msg.seat not in attempt.seats:
             raise TableError(Reason.UNKNOWN_SEAT, f"seat {msg.seat} is not in this attempt")
         if msg.seat in store:
@@ -479,7 +472,7 @@ class HostTable(HostClock):
         game = self.state.game
         assert game is not None
         try:
-            require_round(self.state, msg.body)
+            require_round(self.state, msg.body["round"])
             if msg.seat != game.next_starter:  # None outside ROUND_OVER, so also game over
                 raise TableError(
                     Reason.NOT_YOUR_TURN, f"seat {game.next_starter} starts the next round"
@@ -487,7 +480,7 @@ class HostTable(HostClock):
             check_message(self.state, msg, self.chain)
         except RemoteError as err:
             return [Rejected(conn, err.reason, err.detail, ref)]
-        self._wait.next_round, self._wait.next_round_conn = msg, conn
+        self.waits.wait.next_round, self.waits.wait.next_round_conn = msg, conn
         return [Accepted(conn, ref), *self.tick(now)]
 
     def _post_msg(self, conn: Conn | None, msg: Message, now: float) -> list[Output]:
@@ -503,8 +496,17 @@ class HostTable(HostClock):
             state, notes, build_entry(self.key, len(self.chain), self.head, msg=msg), now
         )
 
-    def _post_event(self, event: dict[str, Any], now: float) -> list[Output]:
-        state, notes = advance(self.state, seq=len(self.chain), chain=self.chain, event=event)
+    def _post_event(self, event: events.HostEvent, now: float) -> list[Output]:
+        """Post an event the host built. Its own table machine refusing it is our bug, not
+        anything a peer sent: a LocalError, so no adapter answers a peer with its code."""
+        try:
+            state, notes = advance(self.state, seq=len(self.chain), chain=self.chain, event=event)
+        except TableError as err:
+            raise LocalError(
+                Reason.INTERNAL,
+                f"the host built a {event.type} event its own table refuses: "
+                f"{err.reason}: {err.detail}",
+            ) from err
         return self._commit_entry(
             state, notes, build_entry(self.key, len(self.chain), self.head, event=event), now
         )
@@ -516,7 +518,7 @@ class HostTable(HostClock):
         self.state = state
         self._append(entry)
         self.notes.extend(notes)
-        self._after_change(before, now)
+        host_clock.after_change(self, before, now)
         return [Posted(entry)]
 
     def _append(self, entry: Entry) -> None:
@@ -525,31 +527,33 @@ class HostTable(HostClock):
         for msg in messages_in(entry):
             self._posted[msg.digest()] = entry.seq
 
-    def _after_change(self, before: TableState, now: float) -> None:
-        state = self.state
-        if state.phase != before.phase:
-            self._wait = _Waiting(since=now)
-        game = state.game
-        turn = game.turn if game is not None and state.phase == TablePhase.BIDDING else None
-        if state.phase == TablePhase.RESULT and game is not None and game.phase != Phase.GAME_OVER:
-            turn = game.next_starter
-        if turn != self._wait.turn_seat or state.phase != before.phase:
-            self._wait.turn_seat = turn
-            self._wait.turn_since = now
-            self._wait.turn_left = None
-            if turn is not None and not self.seat_connected(turn):
-                self._pause_turn(now)
+    # ---- time (host_clock.py) ------------------------------------------------------------
 
-    def _pause_turn(self, now: float) -> None:
-        timer = self.state.rules.turn_timer
-        if timer:
-            used = now - self._wait.turn_since
-            self._wait.turn_left = max(timer - used, 0.0)
-        else:
-            self._wait.turn_left = 0.0
+    def tick(self, now: float) -> list[Output]:
+        """Do whatever is due at `now`: post sets, decide rounds, declare absences, force moves."""
+        return host_clock.tick(self, now)
 
-    def _resume_turn(self, now: float) -> None:
-        timer = self.state.rules.turn_timer
-        left = self._wait.turn_left or 0.0
-        self._wait.turn_since = now - (timer - left) if timer else now
-        self._wait.turn_left = None
+    def next_deadline(self, now: float) -> float | None:
+        """When `tick` should next be called, after `now` (None: nothing is timed)."""
+        return host_clock.next_deadline(self, now)
+
+    def turn_deadline(self) -> tuple[int | None, float | None]:
+        """Whose move the table waits for, and when its turn timer runs out."""
+        return host_clock.turn_deadline(self)
+
+    @property
+    def grace(self) -> float:
+        return host_clock.grace(self)
+
+    def install_stand_in(self, seat: int, public_key: bytes, now: float) -> list[Output]:
+        """The adapter created the stand-in peer the host asked for."""
+        return host_clock.install_stand_in(self, seat, public_key, now)
+
+    def abandon(self, now: float) -> list[Output]:
+        """End the game early (the host is shutting down). The log says so."""
+        return host_clock.abandon(self, now)
+
+    @property
+    def _wait(self) -> _Waiting:
+        """The current phase's waits; tests compare them across resends."""
+        return self.waits.wait

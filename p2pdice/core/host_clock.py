@@ -1,26 +1,28 @@
 """The host's sense of time: deadlines, and what each phase does when one passes.
 
-A mixin of HostTable, split out so each file holds one idea: `host.py` reacts to what
-connections send, this module reacts to `now` (protocol/SPEC.md 8). Nothing here reads a
+Plain functions over the host table and its `HostWaits`: `host.py` reacts to what connections
+send, this module reacts to `now` (protocol/SPEC.md 8). Nothing here reads a
 clock; the adapter passes `now` in and asks `next_deadline(now)` when to call `tick` again.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Protocol
 
-from .events import make_event
+from . import events
 from .game import Phase, blind_action
-from .host_outputs import NeedStandIn, Output, RetireStandIn, _Waiting
+from .host_outputs import Conn, NeedStandIn, Output, RetireStandIn, _Waiting
+from .messages import Message
 from .table import (
     TablePhase,
     TableState,
-    action_json,
     expected_beacon,
     expected_forfeit,
     expected_result,
     expected_roster,
     expected_round,
+    forced_move,
     game_over_reason,
     result_decided,
     void_limit,
@@ -32,309 +34,361 @@ TIMER_SLACK = 2.0  #: extra seconds the host gives a client's own timer move bef
 STRIKES_TO_ABSENT = 2  #: aborts blamed on one seat before it is declared absent
 
 
-class HostClock:
-    """Timekeeping for HostTable (which provides the attributes and helpers used here)."""
+@dataclass(slots=True)
+class HostWaits:
+    """What the host keeps about time and absences; none of it reaches the log."""
 
-    state: TableState
-    _wait: _Waiting
-    _gone_since: dict[int, float]
-    _strikes: dict[int, int]
-    _returning: set[int]
-    _awaiting_stand_in: set[int]
+    wait: _Waiting  #: the current phase's waits (renewed on each phase)
+    gone_since: dict[int, float] = field(default_factory=dict)  #: seat -> when it went
+    strikes: dict[int, int] = field(default_factory=dict)  #: aborts blamed on each seat
+    returning: set[int] = field(default_factory=set)  #: absent seats back with their own key
+    awaiting_stand_in: set[int] = field(default_factory=set)  #: stand-ins the adapter owes
     #: Seats whose acknowledgement a resumed host still waits for although they have not
     #: reconnected yet: theirs may have died with the old process, and a resent one must not
     #: find the round gone (verify --mine would call it dropped).
-    _ack_grace: set[int]
+    ack_grace: set[int] = field(default_factory=set)
 
-    # ---- the clock -----------------------------------------------------------------------
 
-    def next_deadline(self, now: float) -> float | None:
-        """When `tick` should next be called, after `now` (None: nothing is timed).
+class ClockedTable(Protocol):
+    """The host table these functions act on and post through."""
 
-        Deadlines at or before `now` were dealt with by the last `tick(now)` or wait on
-        something else (another deadline, a reconnection); returning them would make the
-        adapter's clock spin.
-        """
-        candidates = [
-            self._gone_since[s] + self.grace for s in self._gone_since if self._matters(s)
-        ]
-        phase, wait = self.state.phase, self._wait
-        if phase == TablePhase.COMMIT:
-            candidates.append(wait.since + COMMIT_WAIT)
-        elif phase in (TablePhase.CONTRIBUTE, TablePhase.SHOWDOWN):
-            candidates.append(wait.since + self.grace)
-        elif phase == TablePhase.RESULT:
-            candidates.append(wait.since + ACK_WAIT)
-        if wait.turn_seat is not None and wait.turn_left is None and self.state.rules.turn_timer:
-            candidates.append(wait.turn_since + self.state.rules.turn_timer + TIMER_SLACK)
-        future = [c for c in candidates if c > now]
-        return min(future) if future else None
-
-    def turn_deadline(self) -> tuple[int | None, float | None]:
-        """Whose move the table waits for, and when its turn timer runs out (None: no timer or paused)."""
-        wait = self._wait
-        timer = self.state.rules.turn_timer
-        if wait.turn_seat is None or not timer or wait.turn_left is not None:
-            return wait.turn_seat, None
-        return wait.turn_seat, wait.turn_since + timer
+    waits: HostWaits
 
     @property
-    def grace(self) -> float:
-        return float(self.state.rules.grace_period)
+    def state(self) -> TableState: ...
 
-    def _matters(self, seat: int) -> bool:
-        game = self.state.game
-        return (
-            game is not None
-            and seat < len(game.dice)
-            and game.dice[seat] > 0
-            and seat not in self.state.absent
-        )
+    def seat_connected(self, seat: int) -> bool: ...
 
-    def tick(self, now: float) -> list[Output]:
-        """Do whatever is due at `now`: post sets, decide rounds, declare absences, force moves."""
-        outputs: list[Output] = []
-        for _ in range(64):  # each step posts at most one entry; the loop ends when nothing is due
-            step = self._step(now)
-            if not step:
-                break
-            outputs += step
-        return outputs
+    def _post_event(self, event: events.HostEvent, now: float) -> list[Output]: ...
 
-    def _gone_too_long(self, seat: int, now: float) -> bool:
-        since = self._gone_since.get(seat)
-        return since is not None and now >= since + self.grace
+    def _post_msg(self, conn: Conn | None, msg: Message, now: float) -> list[Output]: ...
 
-    def _declare_absent(self, now: float) -> list[Output] | None:
-        state, game = self.state, self.state.game
-        if game is None or state.phase in (TablePhase.LOBBY, TablePhase.OVER):
-            return None
-        for seat in game.survivors:
-            if seat not in state.absent and self._gone_too_long(seat, now):
-                return self._post_absent(seat, "grace_expired", now)
+
+# ---- the clock -----------------------------------------------------------------------
+
+
+def next_deadline(host: ClockedTable, now: float) -> float | None:
+    """When `tick` should next be called, after `now` (None: nothing is timed).
+
+    Deadlines at or before `now` were dealt with by the last `tick(now)` or wait on
+    something else (another deadline, a reconnection); returning them would make the
+    adapter's clock spin.
+    """
+    candidates = [
+        host.waits.gone_since[s] + grace(host) for s in host.waits.gone_since if _matters(host, s)
+    ]
+    phase, wait = host.state.phase, host.waits.wait
+    if phase == TablePhase.COMMIT:
+        candidates.append(wait.since + COMMIT_WAIT)
+    elif phase in (TablePhase.CONTRIBUTE, TablePhase.SHOWDOWN):
+        candidates.append(wait.since + grace(host))
+    elif phase == TablePhase.RESULT:
+        candidates.append(wait.since + ACK_WAIT)
+    if wait.turn_seat is not None and wait.turn_left is None and host.state.rules.turn_timer:
+        candidates.append(wait.turn_since + host.state.rules.turn_timer + TIMER_SLACK)
+    future = [c for c in candidates if c > now]
+    return min(future) if future else None
+
+
+def turn_deadline(host: ClockedTable) -> tuple[int | None, float | None]:
+    """Whose move the table waits for, and when its turn timer runs out (None: no timer or paused)."""
+    wait = host.waits.wait
+    timer = host.state.rules.turn_timer
+    if wait.turn_seat is None or not timer or wait.turn_left is not None:
+        return wait.turn_seat, None
+    return wait.turn_seat, wait.turn_since + timer
+
+
+def grace(host: ClockedTable) -> float:
+    return float(host.state.rules.grace_period)
+
+
+def _matters(host: ClockedTable, seat: int) -> bool:
+    game = host.state.game
+    return (
+        game is not None
+        and seat < len(game.dice)
+        and game.dice[seat] > 0
+        and seat not in host.state.absent
+    )
+
+
+def tick(host: ClockedTable, now: float) -> list[Output]:
+    """Do whatever is due at `now`: post sets, decide rounds, declare absences, force moves."""
+    outputs: list[Output] = []
+    for _ in range(64):  # each step posts at most one entry; the loop ends when nothing is due
+        step = _step(host, now)
+        if not step:
+            break
+        outputs += step
+    return outputs
+
+
+def _gone_too_long(host: ClockedTable, seat: int, now: float) -> bool:
+    since = host.waits.gone_since.get(seat)
+    return since is not None and now >= since + grace(host)
+
+
+def _declare_absent(host: ClockedTable, now: float) -> list[Output] | None:
+    state, game = host.state, host.state.game
+    if game is None or state.phase in (TablePhase.LOBBY, TablePhase.OVER):
         return None
+    for seat in game.survivors:
+        if seat not in state.absent and _gone_too_long(host, seat, now):
+            return _post_absent(host, seat, "grace_expired", now)
+    return None
 
-    def _post_absent(self, seat: int, reason: str, now: float) -> list[Output]:
-        game = self.state.game
-        assert game is not None
-        return self._post_event(
-            make_event("absent", round=game.round, seat=seat, reason=reason), now
-        )
 
-    def _absent_first_silent(self, missing: list[int], now: float) -> list[Output] | None:
-        """Declare the first seat of `missing` not yet absent; None when all of them are."""
-        for seat in missing:
-            if seat not in self.state.absent:
-                return self._post_absent(seat, "no_reply", now)
-        return None
+def _post_absent(host: ClockedTable, seat: int, reason: str, now: float) -> list[Output]:
+    game = host.state.game
+    assert game is not None
+    return host._post_event(events.Absent(round=game.round, seat=seat, reason=reason), now)
 
-    def _step(self, now: float) -> list[Output]:
-        absent = self._declare_absent(now)
-        if absent:
-            return absent
-        handler = {
-            TablePhase.BETWEEN: self._step_between,
-            TablePhase.COMMIT: self._step_commit,
-            TablePhase.CONTRIBUTE: self._step_contribute,
-            TablePhase.BIDDING: self._step_bidding,
-            TablePhase.SHOWDOWN: self._step_showdown,
-            TablePhase.RESULT: self._step_result,
-        }.get(self.state.phase)
-        return handler(now) if handler else []
 
-    def _maybe_start(self, now: float) -> list[Output]:
-        state = self.state
-        if state.phase != TablePhase.LOBBY or len(state.joins) != state.rules.seats:
-            return []
-        return self._post_event(make_event("start", roster=expected_roster(state)), now)
+def _absent_first_silent(host: ClockedTable, missing: list[int], now: float) -> list[Output] | None:
+    """Declare the first seat of `missing` not yet absent; None when all of them are."""
+    for seat in missing:
+        if seat not in host.state.absent:
+            return _post_absent(host, seat, "no_reply", now)
+    return None
 
-    def _step_between(self, now: float) -> list[Output]:
-        state, game = self.state, self.state.game
-        assert game is not None
-        for seat in sorted(self._returning):
-            self._returning.discard(seat)
-            if seat in state.absent:
-                outputs = self._post_event(make_event("return", round=game.round, seat=seat), now)
-                if seat in self._awaiting_stand_in or seat in state.stand_ins:
-                    self._awaiting_stand_in.discard(seat)
-                    outputs.append(RetireStandIn(seat))
-                return outputs
-        for seat in game.survivors:
-            if seat in state.absent and seat not in state.stand_ins:
-                if seat not in self._awaiting_stand_in:
-                    self._awaiting_stand_in.add(seat)
-                    return [NeedStandIn(seat)]
-                return []  # the adapter has not installed it yet
-        return self._post_event(make_event("round", **expected_round(state)), now)
 
-    def install_stand_in(self, seat: int, public_key: bytes, now: float) -> list[Output]:
-        """The adapter created the stand-in peer the host asked for."""
-        state, game = self.state, self.state.game
-        if seat not in self._awaiting_stand_in or game is None or state.phase != TablePhase.BETWEEN:
-            return []
-        self._awaiting_stand_in.discard(seat)
-        event = make_event("stand_in", round=game.round, seat=seat, key=public_key)
-        return [*self._post_event(event, now), *self.tick(now)]
+def _step(host: ClockedTable, now: float) -> list[Output]:
+    absent = _declare_absent(host, now)
+    if absent:
+        return absent
+    handler = {
+        TablePhase.BETWEEN: _step_between,
+        TablePhase.COMMIT: _step_commit,
+        TablePhase.CONTRIBUTE: _step_contribute,
+        TablePhase.BIDDING: _step_bidding,
+        TablePhase.SHOWDOWN: _step_showdown,
+        TablePhase.RESULT: _step_result,
+    }.get(host.state.phase)
+    return handler(host, now) if handler else []
 
-    def _step_commit(self, now: float) -> list[Output]:
-        attempt = self.state.attempt
-        assert attempt is not None
-        commits = self._wait.commits
-        if all(s in commits for s in attempt.seats):
-            raws = [commits[s].to_json() for s in attempt.seats]
-            return self._post_event(
-                make_event(
-                    "commit_set", round=attempt.round, attempt=attempt.attempt, commits=raws
-                ),
-                now,
-            )
-        missing = [s for s in attempt.seats if s not in commits]
-        waiting_for_return = any(
-            s in self._gone_since and not self._gone_too_long(s, now) for s in missing
-        )
-        if now < self._wait.since + COMMIT_WAIT or waiting_for_return:
-            return []
-        for seat in missing:
-            self._strikes[seat] = self._strikes.get(seat, 0) + 1
-        outputs = self._post_event(
-            make_event(
-                "abort",
-                round=attempt.round,
-                attempt=attempt.attempt,
-                missing=missing,
-                reason="commit_timeout",
-            ),
-            now,
-        )
-        for seat in missing:
-            if self._strikes[seat] >= STRIKES_TO_ABSENT and seat not in self.state.absent:
-                self._strikes[seat] = 0
-                outputs += self._post_absent(seat, "no_reply", now)
-        return outputs
 
-    def _step_contribute(self, now: float) -> list[Output]:
-        attempt = self.state.attempt
-        assert attempt is not None
-        got = self._wait.contributions
-        if all(s in got for s in attempt.seats):
-            ts = [got[s].bytes_field("contribution") for s in attempt.seats]
-            r, starter = expected_beacon(self.state, ts)
-            return self._post_event(
-                make_event(
-                    "beacon",
-                    round=attempt.round,
-                    attempt=attempt.attempt,
-                    contributions=[got[s].to_json() for s in attempt.seats],
-                    beacon=r,
-                    starter=starter,
-                ),
-                now,
-            )
-        missing = [s for s in attempt.seats if s not in got]
-        if now < self._wait.since + self.grace:
-            return []
-        absent = self._absent_first_silent(missing, now)
-        if absent is not None:
-            return absent
-        if self.state.voids >= void_limit(self.state):
-            return self.abandon(now)  # no more voids: the game cannot go on (SPEC.md 8)
-        return self._forfeit(missing, "no_contribution", now)
-
-    def _forfeit(self, seats: list[int], reason: str, now: float) -> list[Output]:
-        attempt = self.state.attempt
-        assert attempt is not None
-        return self._post_event(
-            make_event(
-                "forfeit",
-                round=attempt.round,
-                attempt=attempt.attempt,
-                seats=seats,
-                reason=reason,
-                **expected_forfeit(self.state, seats),
-            ),
-            now,
-        )
-
-    def _step_bidding(self, now: float) -> list[Output]:
-        game = self.state.game
-        assert game is not None and game.turn is not None
-        seat = game.turn
-        if seat in self.state.absent and seat not in self.state.stand_ins:
-            return self._force(seat, "absent", now)
-        if self._timer_expired(now):
-            return self._force(seat, "timer", now)
+def maybe_start(host: ClockedTable, now: float) -> list[Output]:
+    """Post the start event once every seat is taken."""
+    state = host.state
+    if state.phase != TablePhase.LOBBY or len(state.joins) != state.rules.seats:
         return []
+    return host._post_event(events.Start(roster=expected_roster(state)), now)
 
-    def _timer_expired(self, now: float) -> bool:
-        timer = self.state.rules.turn_timer
-        wait = self._wait
-        return (
-            bool(timer) and wait.turn_left is None and now >= wait.turn_since + timer + TIMER_SLACK
+
+def _step_between(host: ClockedTable, now: float) -> list[Output]:
+    state, game = host.state, host.state.game
+    assert game is not None
+    for seat in sorted(host.waits.returning):
+        host.waits.returning.discard(seat)
+        if seat in state.absent:
+            outputs = host._post_event(events.Return(round=game.round, seat=seat), now)
+            if seat in host.waits.awaiting_stand_in or seat in state.stand_ins:
+                host.waits.awaiting_stand_in.discard(seat)
+                outputs.append(RetireStandIn(seat))
+            return outputs
+    for seat in game.survivors:
+        if seat in state.absent and seat not in state.stand_ins:
+            if seat not in host.waits.awaiting_stand_in:
+                host.waits.awaiting_stand_in.add(seat)
+                return [NeedStandIn(seat)]
+            return []  # the adapter has not installed it yet
+    return host._post_event(expected_round(state), now)
+
+
+def install_stand_in(host: ClockedTable, seat: int, public_key: bytes, now: float) -> list[Output]:
+    """The adapter created the stand-in peer the host asked for."""
+    state, game = host.state, host.state.game
+    if (
+        seat not in host.waits.awaiting_stand_in
+        or game is None
+        or state.phase != TablePhase.BETWEEN
+    ):
+        return []
+    host.waits.awaiting_stand_in.discard(seat)
+    event = events.StandIn(round=game.round, seat=seat, key=public_key)
+    return [*host._post_event(event, now), *tick(host, now)]
+
+
+def _step_commit(host: ClockedTable, now: float) -> list[Output]:
+    attempt = host.state.attempt
+    assert attempt is not None
+    commits = host.waits.wait.commits
+    if all(s in commits for s in attempt.seats):
+        commit_set = events.CommitSet(
+            round=attempt.round,
+            attempt=attempt.attempt,
+            commits=tuple(commits[s] for s in attempt.seats),
         )
+        return host._post_event(commit_set, now)
+    missing = [s for s in attempt.seats if s not in commits]
+    waiting_for_return = any(
+        s in host.waits.gone_since and not _gone_too_long(host, s, now) for s in missing
+    )
+    if now < host.waits.wait.since + COMMIT_WAIT or waiting_for_return:
+        return []
+    for seat in missing:
+        host.waits.strikes[seat] = host.waits.strikes.get(seat, 0) + 1
+    abort = events.Abort(
+        round=attempt.round,
+        attempt=attempt.attempt,
+        missing=tuple(missing),
+        reason="commit_timeout",
+    )
+    outputs = host._post_event(abort, now)
+    for seat in missing:
+        if host.waits.strikes[seat] >= STRIKES_TO_ABSENT and seat not in host.state.absent:
+            host.waits.strikes[seat] = 0
+            outputs += _post_absent(host, seat, "no_reply", now)
+    return outputs
 
-    def _force(self, seat: int, reason: str, now: float) -> list[Output]:
-        game = self.state.game
-        assert game is not None
-        if self.state.phase == TablePhase.RESULT:
-            action: dict[str, Any] = {"type": "next_round"}
-        else:
-            action = action_json(blind_action(game, seat))
-        return self._post_event(
-            make_event("forced", round=game.round, seat=seat, reason=reason, action=action), now
+
+def _step_contribute(host: ClockedTable, now: float) -> list[Output]:
+    attempt = host.state.attempt
+    assert attempt is not None
+    got = host.waits.wait.contributions
+    if all(s in got for s in attempt.seats):
+        ts = [got[s].bytes_field("contribution") for s in attempt.seats]
+        r, starter = expected_beacon(host.state, ts)
+        beacon = events.Beacon(
+            round=attempt.round,
+            attempt=attempt.attempt,
+            contributions=tuple(got[s] for s in attempt.seats),
+            beacon=r,
+            starter=starter,
         )
+        return host._post_event(beacon, now)
+    missing = [s for s in attempt.seats if s not in got]
+    if now < host.waits.wait.since + grace(host):
+        return []
+    absent = _absent_first_silent(host, missing, now)
+    if absent is not None:
+        return absent
+    if host.state.voids >= void_limit(host.state):
+        return abandon(host, now)  # no more voids: the game cannot go on (SPEC.md 8)
+    return _forfeit(host, missing, "no_contribution", now)
 
-    def _step_showdown(self, now: float) -> list[Output]:
-        state, attempt = self.state, self.state.attempt
-        assert attempt is not None
-        missing = [s for s in attempt.seats if s not in attempt.openings]
-        if not missing:
-            return self._post_event(make_event("result", **expected_result(state)), now)
-        if all(s in state.absent and s not in state.stand_ins for s in missing):
-            if result_decided(state):
-                return self._post_event(make_event("result", **expected_result(state)), now)
-            return self._forfeit(missing, "no_opening", now)
-        if now < self._wait.since + self.grace:
-            return []
-        return self._absent_first_silent(missing, now) or []
 
-    def _step_result(self, now: float) -> list[Output]:
-        state, game = self.state, self.state.game
-        assert game is not None
-        acked = all(
-            s in state.acks or not (self.seat_connected(s) or s in self._ack_grace)
-            for s in range(len(game.dice))
-        )
-        settled = acked or now >= self._wait.since + ACK_WAIT
+def _forfeit(host: ClockedTable, seats: list[int], reason: str, now: float) -> list[Output]:
+    return host._post_event(expected_forfeit(host.state, tuple(seats), reason), now)
+
+
+def _step_bidding(host: ClockedTable, now: float) -> list[Output]:
+    game = host.state.game
+    assert game is not None and game.turn is not None
+    seat = game.turn
+    if seat in host.state.absent and seat not in host.state.stand_ins:
+        return _force(host, seat, "absent", now)
+    if _timer_expired(host, now):
+        return _force(host, seat, "timer", now)
+    return []
+
+
+def _timer_expired(host: ClockedTable, now: float) -> bool:
+    timer = host.state.rules.turn_timer
+    wait = host.waits.wait
+    return bool(timer) and wait.turn_left is None and now >= wait.turn_since + timer + TIMER_SLACK
+
+
+def _force(host: ClockedTable, seat: int, reason: str, now: float) -> list[Output]:
+    game = host.state.game
+    assert game is not None
+    if host.state.phase == TablePhase.RESULT:
+        action = events.ForcedMove(type="next_round")
+    else:
+        action = forced_move(blind_action(game, seat))
+    return host._post_event(
+        events.Forced(round=game.round, seat=seat, reason=reason, action=action), now
+    )
+
+
+def _step_showdown(host: ClockedTable, now: float) -> list[Output]:
+    state, attempt = host.state, host.state.attempt
+    assert attempt is not None
+    missing = [s for s in attempt.seats if s not in attempt.openings]
+    if not missing:
+        return host._post_event(expected_result(state), now)
+    if all(s in state.absent and s not in state.stand_ins for s in missing):
+        if result_decided(state):
+            return host._post_event(expected_result(state), now)
+        return _forfeit(host, missing, "no_opening", now)
+    if now < host.waits.wait.since + grace(host):
+        return []
+    return _absent_first_silent(host, missing, now) or []
+
+
+def _step_result(host: ClockedTable, now: float) -> list[Output]:
+    state, game = host.state, host.state.game
+    assert game is not None
+    acked = all(
+        s in state.acks or not (host.seat_connected(s) or s in host.waits.ack_grace)
+        for s in range(len(game.dice))
+    )
+    settled = acked or now >= host.waits.wait.since + ACK_WAIT
+    if settled:
+        host.waits.ack_grace.clear()
+    if game.phase == Phase.GAME_OVER:
         if settled:
-            self._ack_grace.clear()
-        if game.phase == Phase.GAME_OVER:
-            if settled:
-                reason = game_over_reason(state)
-                return self._post_event(
-                    make_event("game_over", ranking=list(game.ranking), reason=reason), now
-                )
-            return []
-        if not settled:
-            return []
-        held = self._wait.next_round
-        if held is not None:
-            self._wait.next_round = None
-            return self._post_msg(self._wait.next_round_conn, held, now)
-        starter = game.next_starter
-        assert starter is not None
-        if starter in state.absent and starter not in state.stand_ins:
-            return self._force(starter, "absent", now)
-        if self._timer_expired(now):
-            return self._force(starter, "timer", now)
+            reason = game_over_reason(state)
+            return host._post_event(events.GameOver(ranking=game.ranking, reason=reason), now)
         return []
+    if not settled:
+        return []
+    held = host.waits.wait.next_round
+    if held is not None:
+        host.waits.wait.next_round = None
+        return host._post_msg(host.waits.wait.next_round_conn, held, now)
+    starter = game.next_starter
+    assert starter is not None
+    if starter in state.absent and starter not in state.stand_ins:
+        return _force(host, starter, "absent", now)
+    if _timer_expired(host, now):
+        return _force(host, starter, "timer", now)
+    return []
 
-    def abandon(self, now: float) -> list[Output]:
-        """End the game early (the host is shutting down). The log says so."""
-        if self.state.phase == TablePhase.OVER:
-            return []
-        game = self.state.game
-        ranking = list(game.ranking) if game is not None else []
-        # Stopped in the seconds between the final result and its game-over entry: finished
-        # when the game has its winner.
-        reason = game_over_reason(self.state)
-        return self._post_event(make_event("game_over", ranking=ranking, reason=reason), now)
+
+def abandon(host: ClockedTable, now: float) -> list[Output]:
+    """End the game early (the host is shutting down). The log says so."""
+    if host.state.phase == TablePhase.OVER:
+        return []
+    game = host.state.game
+    ranking = game.ranking if game is not None else ()
+    # Stopped in the seconds between the final result and its game-over entry: finished
+    # when the game has its winner.
+    reason = game_over_reason(host.state)
+    return host._post_event(events.GameOver(ranking=ranking, reason=reason), now)
+
+
+def after_change(host: ClockedTable, before: TableState, now: float) -> None:
+    """The table moved on from `before`: restart the phase's waits and the turn timer."""
+    state = host.state
+    if state.phase != before.phase:
+        host.waits.wait = _Waiting(since=now)
+    game = state.game
+    turn = game.turn if game is not None and state.phase == TablePhase.BIDDING else None
+    if state.phase == TablePhase.RESULT and game is not None and game.phase != Phase.GAME_OVER:
+        turn = game.next_starter
+    if turn != host.waits.wait.turn_seat or state.phase != before.phase:
+        host.waits.wait.turn_seat = turn
+        host.waits.wait.turn_since = now
+        host.waits.wait.turn_left = None
+        if turn is not None and not host.seat_connected(turn):
+            pause_turn(host, now)
+
+
+def pause_turn(host: ClockedTable, now: float) -> None:
+    """The seat whose turn it is went away: its turn timer stops until it is back."""
+    timer = host.state.rules.turn_timer
+    if timer:
+        used = now - host.waits.wait.turn_since
+        host.waits.wait.turn_left = max(timer - used, 0.0)
+    else:
+        host.waits.wait.turn_left = 0.0
+
+
+def resume_turn(host: ClockedTable, now: float) -> None:
+    """The seat whose turn it is came back: its turn timer runs on from where it stopped."""
+    timer = host.state.rules.turn_timer
+    left = host.waits.wait.turn_left or 0.0
+    host.waits.wait.turn_since = now - (timer - left) if timer else now
+    host.waits.wait.turn_left = None

@@ -73,3 +73,7 @@ class _Waiting:
     turn_seat: int | None = None
     turn_left: float | None = None  #: seconds left on the turn timer when paused
     turn_since: float = 0.0
+
+    def buffer_for(self, kind: str) -> dict[int, Message]:
+        """Where the buffered messages of type `kind` (`commit`, `contribute`) wait, by seat."""
+        return {"commit": self.commits, "contribute": self.contributions}[kind]

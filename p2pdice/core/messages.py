@@ -70,15 +70,17 @@ class Message:
 
     @property
     def type(self) -> str:
-        return self.body["type"]
+        return str(self.body["type"])
 
     @property
     def seat(self) -> int:
-        return self.body["seat"]
+        seat: int = self.body["seat"]
+        return seat
 
     @property
     def counter(self) -> int:
-        return self.body["counter"]
+        counter: int = self.body["counter"]
+        return counter
 
     @property
     def table(self) -> bytes:

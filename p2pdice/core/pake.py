@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
@@ -53,7 +54,7 @@ def password_verifier(password: str, table_id: bytes) -> bytes:
     return kdf.derive(data)
 
 
-def _entropy(data: bytes):
+def _entropy(data: bytes) -> Callable[[int], bytes]:
     """A SPAKE2 `entropy_f` that hands over exactly the bytes it was given, once."""
     if len(data) != ENTROPY_BYTES:
         raise ValueError(f"a SPAKE2 side needs {ENTROPY_BYTES} bytes of entropy")

@@ -12,16 +12,18 @@ durably, then calls `provide_secrets`, so a crash after committing can still be 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 from .errors import Reason, RemoteError
+from .events import HostEvent
 from .fairness import SeatContext, contrib_commitment, derive_dice, seed_commitment
 from .game import Action, Challenge, ExactCall, PlaceBid, StartNextRound, Undo
-from .messages import Message, parse_message, sign_message
+from .messages import Message, sign_message
 from .signing import SigningKey
-from .table import Note, Replayer, TablePhase, TableState
-from .transcript import Entry, host_signature_ok, parse_entry
+from .table import Note, Replayer, TableError, TablePhase, TableState
+from .transcript import Entry, host_signature_ok, messages_in, parse_entry
+from .transitions import DROPPED_BY, MESSAGE_PHASE
 from .view import SeatView, seat_view
 
 
@@ -49,11 +51,27 @@ class NeedSecrets:
 
 @dataclass(frozen=True, slots=True)
 class Alarm:
-    """The host did something the protocol forbids, or dropped something of ours."""
+    """The host did something the protocol forbids, or dropped something of ours.
+
+    `detail` is a sentence for people; what a screen needs is in fields of its own, so no
+    front end parses `detail`.
+    """
 
     reason: Reason
     detail: str
     seq: int | None = None
+    _: KW_ONLY
+    #: The seats whose message, hand or place the alarm is about, in the order the check
+    #: names them: the sender of a bad message entry, the seat of a tampered opening or
+    #: contribution, our own seat for a dropped message; () when it is about no seat.
+    seats: tuple[int, ...] = ()
+    entry: str | None = None  #: the refused entry's kind (`msg:open`, `event:beacon`), if any
+    dropped: str | None = None  #: MESSAGE_DROPPED: the type of our message the host never posted
+
+    @property
+    def seat(self) -> int | None:
+        """The first seat the alarm is about, if any."""
+        return self.seats[0] if self.seats else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,19 +83,6 @@ class Applied:
 
 
 PeerOutput = Send | NeedSecrets | Alarm | Applied
-
-
-_PHASE_OF = {
-    "commit": TablePhase.COMMIT,
-    "contribute": TablePhase.CONTRIBUTE,
-    "bid": TablePhase.BIDDING,
-    "challenge": TablePhase.BIDDING,
-    "exact": TablePhase.BIDDING,
-    "undo": TablePhase.BIDDING,
-    "open": TablePhase.SHOWDOWN,
-    "ack": TablePhase.RESULT,
-    "next_round": TablePhase.RESULT,
-}
 
 
 @dataclass(slots=True)
@@ -187,7 +192,8 @@ class Peer:
         try:
             notes = self.replayer.feed(entry)
         except RemoteError as err:
-            return self._alarm(err.reason, err.detail, entry.seq)
+            seats = err.seats if isinstance(err, TableError) else ()
+            return self._alarm(err.reason, err.detail, entry.seq, seats=seats, entry=entry.kind)
         outputs: list[PeerOutput] = [Applied(entry, notes)]
         self._clear_pending(entry)
         outputs += self._react(before, entry)
@@ -205,7 +211,7 @@ class Peer:
             if body["type"] == "join":
                 continue
             head_seq = self.replayer.chain.seq_of(pending.message.head)
-            wanted = _PHASE_OF.get(body["type"])
+            wanted = MESSAGE_PHASE.get(body["type"])
             stale = (
                 state.phase != wanted
                 or body.get("round") != state.game.round
@@ -219,8 +225,17 @@ class Peer:
             if stale:
                 del self.pending[ref]
 
-    def _alarm(self, reason: Reason, detail: str, seq: int | None) -> list[PeerOutput]:
-        alarm = Alarm(reason, detail, seq)
+    def _alarm(
+        self,
+        reason: Reason,
+        detail: str,
+        seq: int | None,
+        *,
+        seats: tuple[int, ...] = (),
+        entry: str | None = None,
+        dropped: str | None = None,
+    ) -> list[PeerOutput]:
+        alarm = Alarm(reason, detail, seq, seats=seats, entry=entry, dropped=dropped)
         self.alarms.append(alarm)
         if reason != Reason.MESSAGE_DROPPED:
             self.halted = True
@@ -229,22 +244,16 @@ class Peer:
     def _clear_pending(self, entry: Entry) -> None:
         if not self.pending:
             return
-        inner: list[Any] = []
-        if entry.msg is not None:
-            inner.append(entry.msg)
-        elif entry.event is not None:
-            for key in ("commits", "contributions"):
-                inner += [parse_message(raw) for raw in entry.event.get(key, ())]
-        for msg in inner:
+        for msg in messages_in(entry):
             self.pending.pop(msg.digest(), None)
 
     def _react(self, before: TableState | None, entry: Entry) -> list[PeerOutput]:
         state = self.state
         assert state is not None
-        event = entry.event or {}
-        kind = event.get("type")
+        event = entry.host_event
+        kind = None if event is None else event.type
         out: list[PeerOutput] = []
-        if kind in ("forced", "abort", "forfeit", "absent"):
+        if event is not None and event.type in DROPPED_BY:
             out += self._check_dropped(event, entry.seq)
         if self.seat is None or not self.holds_seat or self.quiet:
             return out
@@ -268,18 +277,11 @@ class Peer:
             out += self._ack(state, entry)
         return out
 
-    def _check_dropped(self, event: dict[str, Any], seq: int) -> list[PeerOutput]:
+    def _check_dropped(self, event: HostEvent, seq: int) -> list[PeerOutput]:
         """The host acted for our seat although it may hold a message of ours for that step."""
-        if event.get("seat") != self.seat and self.seat not in event.get("missing", []) + event.get(
-            "seats", []
-        ):
+        if self.seat not in event.acted_for:
             return []
-        wanted = {
-            "forced": ("bid", "challenge", "exact", "next_round"),
-            "abort": ("commit",),
-            "forfeit": ("contribute", "open"),
-            "absent": ("commit", "contribute", "bid", "challenge", "exact", "open", "next_round"),
-        }[event["type"]]
+        wanted = DROPPED_BY[event.type]
         dropped = [p for p in self.pending.values() if p.message.type in wanted]
         if not dropped:
             return []
@@ -292,8 +294,11 @@ class Peer:
         return self._alarm(
             Reason.MESSAGE_DROPPED,
             f"your {first.message.type} (message {first.message.counter}) was sent and never "
-            f"posted; the host {acted.get(event['type'], 'declared you absent')} instead",
+            f"posted; the host {acted.get(event.type, 'declared you absent')} instead",
             seq,
+            seats=(self.seat,) if self.seat is not None else (),
+            entry=f"event:{event.type}",
+            dropped=first.message.type,
         )
 
     # ---- the automatic steps of a round --------------------------------------------------
@@ -334,6 +339,8 @@ class Peer:
                 Reason.COMMIT_SET_MISMATCH,
                 "a commitment set for an attempt we never committed to",
                 seq,
+                seats=(self.seat,),
+                entry="event:commit_set",
             )
         ctx = self._context(state)
         mine = (
@@ -345,6 +352,8 @@ class Peer:
                 Reason.COMMIT_SET_MISMATCH,
                 "the commitment set does not hold our commitment unchanged",
                 seq,
+                seats=(self.seat,),
+                entry="event:commit_set",
             )
         return [
             self._send(
@@ -453,7 +462,12 @@ class Peer:
             except RemoteError as err:
                 alarms += [
                     a
-                    for a in self._alarm(err.reason, f"stored transcript: {err.detail}", None)
+                    for a in self._alarm(
+                        err.reason,
+                        f"stored transcript: {err.detail}",
+                        None,
+                        seats=err.seats if isinstance(err, TableError) else (),
+                    )
                     if isinstance(a, Alarm)
                 ]
                 break

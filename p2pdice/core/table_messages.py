@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import Reason
+from .events import SeatInfo
 from .fairness import (
     derive_dice,
     opening_matches,
@@ -18,14 +19,14 @@ from .game import (
     StartNextRound,
     Undo,
 )
-from .messages import Message, parse_message
+from .messages import Message
 from .names import name_key, reserved_for_cpu
 from .signing import acceptable_public_key
 from .table_state import (
     ChainIndex,
     Note,
     Outcome,
-    SeatInfo,
+    TableError,
     TablePhase,
     TableState,
     check_message,
@@ -81,29 +82,29 @@ def join_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Ou
     ), (Note("joined", None, msg.seat, info.name),)
 
 
-def _commit_like(
-    state: TableState, raw: Any, kind: str, chain: ChainIndex, counters: dict[bytes, int]
-) -> Message:
-    msg = parse_message(raw)  # its shape and type were checked with the event's (events.py)
-    assert msg.type == kind
-    require_round(state, msg.body, attempt=True)
-    probe = replace(state, counters=counters)
-    check_message(probe, msg, chain)
-    return msg
+def _check_carried(
+    state: TableState, msg: Message, chain: ChainIndex, counters: dict[bytes, int]
+) -> None:
+    """One message of a commitment set or beacon: its round, attempt and §4.1 checks."""
+    try:
+        require_round(state, msg.body["round"], msg.body["attempt"])
+        check_message(replace(state, counters=counters), msg, chain)
+    except TableError as err:
+        raise err.about(msg.seat) from None
 
 
 def seat_messages(
-    state: TableState, raws: list[Any], kind: str, chain: ChainIndex
-) -> tuple[list[Message], dict[bytes, int]]:
-    """Messages of every seat of the attempt, exactly once each, in seat order."""
+    state: TableState, msgs: tuple[Message, ...], kind: str, chain: ChainIndex
+) -> tuple[tuple[Message, ...], dict[bytes, int]]:
+    """Messages of every seat of the attempt (their shape and type checked with the event's),
+    exactly once each, in seat order; and the counters after them."""
     attempt = state.attempt
     assert attempt is not None
     counters = dict(state.counters)
-    msgs = []
-    for raw in raws:
-        msg = _commit_like(state, raw, kind, chain, counters)
+    for msg in msgs:
+        assert msg.type == kind
+        _check_carried(state, msg, chain, counters)
         counters[state.keys[msg.seat]] = msg.counter
-        msgs.append(msg)
     seats = tuple(m.seat for m in msgs)
     if seats != attempt.seats:
         code = Reason.COMMIT_SET_MISMATCH if kind == "commit" else Reason.BAD_EVENT
@@ -116,7 +117,7 @@ def seat_messages(
 def bidding_action(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
     game = state.game
     assert game is not None
-    require_round(state, msg.body)
+    require_round(state, msg.body["round"])
     seat = msg.seat
     event: Any
     if msg.type == "bid":
@@ -131,7 +132,13 @@ def bidding_action(state: TableState, msg: Message, seq: int, chain: ChainIndex)
     check_message(state, msg, chain)
     phase = TablePhase.SHOWDOWN if after.phase == Phase.SHOWDOWN else TablePhase.BIDDING
     return replace(state, game=after, phase=phase, counters=count_of(state, msg)), (
-        Note(msg.type, game.round, seat, _describe(msg)),
+        Note(
+            msg.type,
+            game.round,
+            seat,
+            _describe(msg),
+            bid=msg.bid if msg.type == "bid" else None,
+        ),
     )
 
 
@@ -144,7 +151,7 @@ def _describe(msg: Message) -> str:
 def open_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
     attempt = state.attempt
     assert attempt is not None and attempt.beacon is not None
-    require_round(state, msg.body, attempt=True)
+    require_round(state, msg.body["round"], msg.body["attempt"])
     seat = msg.seat
     if seat not in attempt.seats:
         raise fail(Reason.UNKNOWN_SEAT, f"seat {seat} has no hand this round")
@@ -170,11 +177,20 @@ def open_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Ou
     openings = {**attempt.openings, seat: hand}
     return replace(
         state, attempt=replace(attempt, openings=openings), counters=count_of(state, msg)
-    ), (Note("opened", attempt.round, seat, " ".join(map(str, hand))),)
+    ), (
+        Note(
+            "opened",
+            attempt.round,
+            seat,
+            " ".join(map(str, hand)),
+            attempt=attempt.attempt,
+            hand=hand,
+        ),
+    )
 
 
 def ack_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
-    require_round(state, msg.body)
+    require_round(state, msg.body["round"])
     assert state.result_seq is not None
     if msg.bytes_field("result") != chain.hashes[state.result_seq]:
         raise fail(Reason.UNKNOWN_HEAD, "the acknowledgement names another result")
@@ -187,7 +203,7 @@ def ack_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Out
 
 
 def next_round_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Outcome:
-    require_round(state, msg.body)
+    require_round(state, msg.body["round"])
     game = state.game
     assert game is not None
     after = rules_step(game, StartNextRound(msg.seat))

@@ -6,13 +6,14 @@ current attempt, the chain index, and the message checks (protocol/SPEC.md 4.1, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from .bids import Bid
 from .codec import encode
 from .errors import P2PDiceError, Reason, RemoteError, RuleError
-from .events import check_event
+from .events import Genesis, HostEvent, SeatInfo, parse_event
 from .fairness import (
     SeatContext,
 )
@@ -38,25 +39,28 @@ class TablePhase(StrEnum):
 
 
 class TableError(RemoteError):
-    """An entry (or a message offered for one) that the table cannot accept."""
+    """An entry (or a message offered for one) that the table cannot accept; `seats` are the
+    seats whose message or hand it is about (empty when it is about no seat in particular)."""
+
+    def __init__(self, reason: Reason, detail: str = "", seats: tuple[int, ...] = ()) -> None:
+        super().__init__(reason, detail)
+        self.seats = seats
+
+    def about(self, *seats: int) -> TableError:
+        """This error, blaming `seats` unless it already names the seats it is about."""
+        if not self.seats:
+            self.seats = seats
+        return self
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SeatInfo:
-    seat: int
-    key: bytes
-    name: str
-    cpu: bool
-    host_run: bool
+class PhaseRefusal(TableError):
+    """An entry the current phase does not take (`WRONG_PHASE`, or the code of the transition
+    that names it only to refuse it): which entry, and in which phase."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "key": self.key.hex(),
-            "name": self.name,
-            "cpu": self.cpu,
-            "host_run": self.host_run,
-        }
+    def __init__(self, reason: Reason, detail: str, entry: str, phase: TablePhase) -> None:
+        super().__init__(reason, detail)
+        self.entry = entry  #: `msg:<type>` or `event:<type>`
+        self.phase = phase
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -86,12 +90,26 @@ class Attempt:
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    """A fact an entry established, for reports and screens."""
+    """A fact an entry established, for reports and screens.
+
+    `detail` is a sentence for people; the facts a screen needs are fields of their own, so
+    no front end parses `detail`.
+    """
 
     kind: str
     round: int | None = None
     seat: int | None = None
     detail: str = ""
+    _: KW_ONLY
+    attempt: int | None = None  #: round, commit_set, abort, beacon, forfeit
+    #: Why the host acted, as the event says it: forced (`timer`, `absent`), absent
+    #: (`grace_expired`, `no_reply`), abort (`commit_timeout`), forfeit (`no_contribution`,
+    #: `no_opening`), game_over (`finished`, `abandoned`)
+    reason: str | None = None
+    action: str | None = None  #: a forced move's action type: `bid`, `challenge`, `next_round`
+    outcome: str | None = None  #: a result's outcome (`bid_stands`, ...)
+    bid: Bid | None = None  #: a bid's bid
+    hand: tuple[int, ...] | None = None  #: an opened hand
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -154,41 +172,44 @@ class ChainIndex:
         return len(self.hashes)
 
 
-def table_id_of(genesis: dict[str, Any]) -> bytes:
-    return tagged_hash(Tag.TABLE, encode(genesis))
+def table_id_of(genesis: Genesis | dict[str, Any]) -> bytes:
+    """The table id: the hash of the genesis event's canonical JSON (SPEC.md 3.1)."""
+    obj = genesis.to_json() if isinstance(genesis, Genesis) else genesis
+    return tagged_hash(Tag.TABLE, encode(obj))
 
 
-def fail(reason: Reason, detail: str) -> TableError:
-    return TableError(reason, detail)
+def fail(reason: Reason, detail: str, *seats: int) -> TableError:
+    """A refusal; `seats` are those whose message or hand it is about."""
+    return TableError(reason, detail, seats)
 
 
 # ---- genesis ---------------------------------------------------------------------------------
 
 
-def genesis_state(event: dict[str, Any]) -> TableState:
-    """The table as its genesis event creates it."""
-    check_event(event)
-    if event["type"] != "genesis":
+def genesis_state(event: HostEvent | dict[str, Any]) -> TableState:
+    """The table as its genesis event (typed, or JSON parsed here) creates it."""
+    genesis = parse_event(event) if isinstance(event, dict) else event
+    if not isinstance(genesis, Genesis):
         raise fail(Reason.BAD_EVENT, "a transcript starts with a genesis event")
-    if event["protocol"] != PROTOCOL_VERSION:
+    if genesis.protocol != PROTOCOL_VERSION:
         raise fail(
             Reason.BAD_EVENT,
-            f"protocol {event['protocol']} is not supported (this is {PROTOCOL_VERSION})",
+            f"protocol {genesis.protocol} is not supported (this is {PROTOCOL_VERSION})",
         )
     try:
-        rules = Rules.from_json(event["rules"])
+        rules = Rules.from_json(genesis.rules)
     except P2PDiceError as err:
         raise fail(Reason.BAD_EVENT, f"genesis rules: {err.detail}") from None
-    if event["host_cpu"] > rules.seats:
+    if genesis.host_cpu > rules.seats:
         raise fail(Reason.BAD_EVENT, "more host-run CPU seats than seats")
     return TableState(
-        table_id=table_id_of(event),
-        host_key=bytes.fromhex(event["host"]),
-        name=event["name"],
+        table_id=table_id_of(event if isinstance(event, dict) else genesis),
+        host_key=genesis.host,
+        name=genesis.name,
         rules=rules,
-        host_cpu=event["host_cpu"],
+        host_cpu=genesis.host_cpu,
         phase=TablePhase.LOBBY,
-        used_keys=frozenset({bytes.fromhex(event["host"])}),
+        used_keys=frozenset({genesis.host}),
     )
 
 
@@ -200,25 +221,30 @@ def check_message(
 ) -> None:
     """Table, seat, counter, head, then the signature (cheapest first)."""
     if msg.table != state.table_id:
-        raise fail(Reason.WRONG_TABLE, "the message names another table")
+        raise fail(Reason.WRONG_TABLE, "the message names another table", msg.seat)
     signer = key if key is not None else state.keys.get(msg.seat)
     if signer is None:
-        raise fail(Reason.NOT_SEATED, f"seat {msg.seat} is not taken")
+        raise fail(Reason.NOT_SEATED, f"seat {msg.seat} is not taken", msg.seat)
     last = state.counters.get(signer, -1)
     if msg.counter <= last:
-        raise fail(Reason.REPLAY, f"counter {msg.counter} is not above {last}")
+        raise fail(Reason.REPLAY, f"counter {msg.counter} is not above {last}", msg.seat)
     head_seq = chain.seq_of(msg.head)
     if head_seq is None:
-        raise fail(Reason.UNKNOWN_HEAD, "the message refers to an entry this chain does not hold")
+        raise fail(
+            Reason.UNKNOWN_HEAD, "the message refers to an entry this chain does not hold", msg.seat
+        )
     if msg.type != "join" and head_seq < state.step_seq:
         # Made before the step it acts in began: a message held back and replayed later.
         raise fail(
             Reason.REPLAY,
             f"the {msg.type} was made at entry {head_seq}, before this step began at entry {state.step_seq}",
+            msg.seat,
         )
     if not msg.signature_ok(signer):
         raise fail(
-            Reason.BAD_SIGNATURE, f"the signature of seat {msg.seat}'s {msg.type} does not verify"
+            Reason.BAD_SIGNATURE,
+            f"the signature of seat {msg.seat}'s {msg.type} does not verify",
+            msg.seat,
         )
 
 
@@ -227,20 +253,16 @@ def count_of(state: TableState, msg: Message, key: bytes | None = None) -> dict[
     return {**state.counters, signer: msg.counter}
 
 
-def require_round(
-    state: TableState, msg_or_event: dict[str, Any], *, attempt: bool = False
-) -> None:
+def require_round(state: TableState, round_: int, attempt: int | None = None) -> None:
+    """An entry names the game's current round (and, when it names one, the current attempt)."""
     game = state.game
     assert game is not None
-    if msg_or_event["round"] != game.round:
-        raise fail(Reason.WRONG_ROUND, f"round {msg_or_event['round']}, not {game.round}")
-    if attempt:
+    if round_ != game.round:
+        raise fail(Reason.WRONG_ROUND, f"round {round_}, not {game.round}")
+    if attempt is not None:
         assert state.attempt is not None
-        if msg_or_event["attempt"] != state.attempt.attempt:
-            raise fail(
-                Reason.WRONG_ROUND,
-                f"attempt {msg_or_event['attempt']}, not {state.attempt.attempt}",
-            )
+        if attempt != state.attempt.attempt:
+            raise fail(Reason.WRONG_ROUND, f"attempt {attempt}, not {state.attempt.attempt}")
 
 
 def rules_step(game: GameState, event: Any) -> GameState:

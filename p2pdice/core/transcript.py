@@ -7,13 +7,13 @@ a line that is not byte-identical to it is refused, so a log has exactly one val
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import shape
 from .codec import decode, encode
 from .errors import Reason, RemoteError
-from .events import check_event
+from .events import HostEvent, checked, parse_event
 from .hashing import Tag, tagged_hash
 from .messages import Message, parse_message
 from .signing import SigningKey, verify_raw
@@ -25,17 +25,19 @@ ZERO_HASH = bytes(32)
 class Entry:
     seq: int
     prev: bytes
-    event: dict[str, Any] | None
+    event: dict[str, Any] | None  #: the host event as the line spells it (JSON)
     msg: Message | None
     sig: bytes
     line: bytes  #: canonical encoding, without the line feed
     hash: bytes
+    #: The host event, parsed once from `event` (what the core reads).
+    host_event: HostEvent | None = field(default=None, compare=False, repr=False)
 
     @property
     def kind(self) -> str:
         """'event:<type>' or 'msg:<type>'."""
         if self.event is not None:
-            return "event:" + self.event["type"]
+            return "event:" + str(self.event["type"])
         assert self.msg is not None
         return "msg:" + self.msg.type
 
@@ -43,7 +45,9 @@ class Entry:
         return _unsigned(self.seq, self.prev, self.event, self.msg)
 
 
-def _unsigned(seq: int, prev: bytes, event: dict | None, msg: Message | None) -> dict[str, Any]:
+def _unsigned(
+    seq: int, prev: bytes, event: dict[str, Any] | None, msg: Message | None
+) -> dict[str, Any]:
     out: dict[str, Any] = {"seq": seq, "prev": prev.hex()}
     if event is not None:
         out["event"] = event
@@ -62,18 +66,40 @@ def build_entry(
     seq: int,
     prev: bytes,
     *,
-    event: dict | None = None,
+    event: HostEvent | dict[str, Any] | None = None,
     msg: Message | None = None,
 ) -> Entry:
-    """Sign a new entry (exactly one of `event` and `msg`)."""
+    """Sign a new entry (exactly one of `event` and `msg`). An event given as JSON is taken
+    as it is (a test may sign what no honest host would); a typed one is shape-checked."""
     if (event is None) == (msg is None):
         raise ValueError("an entry carries exactly one of event and msg")
-    unsigned = _unsigned(seq, prev, event, msg)
+    raw: dict[str, Any] | None = None
+    typed: HostEvent | None = None
+    if isinstance(event, dict):
+        raw, typed = event, _parsed_or_none(event)
+    elif event is not None:
+        raw, typed = checked(event), event
+    unsigned = _unsigned(seq, prev, raw, msg)
     sig = host.sign(Tag.SIG_ENTRY, unsigned)
     line = encode({**unsigned, "sig": sig.hex()})
     return Entry(
-        seq=seq, prev=prev, event=event, msg=msg, sig=sig, line=line, hash=entry_hash(line)
+        seq=seq,
+        prev=prev,
+        event=raw,
+        msg=msg,
+        sig=sig,
+        line=line,
+        hash=entry_hash(line),
+        host_event=typed,
     )
+
+
+def _parsed_or_none(event: dict[str, Any]) -> HostEvent | None:
+    """A forged event of a bad shape has no typed form; whoever reads the line refuses it."""
+    try:
+        return parse_event(event)
+    except RemoteError:
+        return None
 
 
 _ENTRY_COMMON = {"seq": shape.uint, "prev": shape.HEX32, "sig": shape.HEX64}
@@ -90,16 +116,17 @@ def parse_entry(line: bytes) -> Entry:
     if has_event == has_msg:
         raise RemoteError(Reason.SCHEMA, "an entry carries exactly one of event and msg")
     shape.check_object(obj, _EVENT_ENTRY if has_event else _MSG_ENTRY, "entry")
-    event = check_event(obj["event"]) if has_event else None
+    host_event = parse_event(obj["event"]) if has_event else None
     msg = parse_message(obj["msg"], body_bytes=_body_bytes(line, obj)) if has_msg else None
     return Entry(
         seq=obj["seq"],
         prev=bytes.fromhex(obj["prev"]),
-        event=event,
+        event=obj["event"] if has_event else None,
         msg=msg,
         sig=bytes.fromhex(obj["sig"]),
         line=bytes(line),
         hash=entry_hash(line),
+        host_event=host_event,
     )
 
 
@@ -166,9 +193,4 @@ def messages_in(entry: Entry) -> list[Message]:
     """The player messages an entry carries: its own, or the sets inside a host event."""
     if entry.msg is not None:
         return [entry.msg]
-    assert entry.event is not None
-    return [
-        parse_message(raw)
-        for key in ("commits", "contributions")
-        for raw in entry.event.get(key, ())
-    ]
+    return [] if entry.host_event is None else list(entry.host_event.messages)

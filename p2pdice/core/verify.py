@@ -17,11 +17,13 @@ from typing import Any
 
 from .describe import bid_words, hand_text, outcome_line
 from .errors import P2PDiceError, Reason
+from .events import Abort, Absent, Beacon, CommitSet, Forfeit, Round
 from .fairness import comparison_code
 from .game import Outcome
 from .messages import Message, parse_message
 from .table import Note, Replayer, TablePhase, TableState, game_over_reason
 from .transcript import messages_in, parse_entry
+from .transitions import BUFFERED_MESSAGES, ENDS_ATTEMPT_EARLY, GOES_ON_WITHOUT
 
 
 @dataclass(slots=True)
@@ -143,10 +145,9 @@ def verify_lines(
         activity.see(report, index, entry, before)
         if mine is not None:  # digests are only needed to match the player's own record
             posted.update(m.digest() for m in messages_in(entry))
-            event = entry.event or {}
-            if event.get("type") in ("abort", "forfeit"):
-                blamed = event.get("missing", event.get("seats", []))
-                ended_early[(event["round"], event["attempt"])] = set(blamed)
+            ended = entry.host_event
+            if isinstance(ended, Abort | Forfeit) and ended.type in ENDS_ATTEMPT_EARLY:
+                ended_early[(ended.round, ended.attempt)] = set(ended.acted_for)
         _note_host_acts(report, notes, replayer.state)
         report.entries = index + 1
     state = replayer.state
@@ -175,18 +176,17 @@ class _Activity:
         self.signed: dict[int, int] = {}  #: seat -> index of its latest message in the log
 
     def see(self, report: Report, index: int, entry: Any, before: TableState | None) -> None:
-        event = entry.event
+        event = entry.host_event
         if event is None:
             self.signed[entry.msg.seat] = index
             return
-        kind = event["type"]
-        if kind == "round" and event["attempt"] == 1:
+        if isinstance(event, Round) and event.attempt == 1:
             self.round_start, self.signed = index, {}
-        elif kind in ("commit_set", "beacon"):
-            for raw in event["commits" if kind == "commit_set" else "contributions"]:
-                self.signed[raw["body"]["seat"]] = index
-        elif kind == "absent":
-            seat = event["seat"]
+        elif isinstance(event, CommitSet | Beacon):
+            for msg in event.messages:
+                self.signed[msg.seat] = index
+        elif isinstance(event, Absent):
+            seat = event.seat
             seen = self.signed.get(seat)
             if seen is not None and seen >= self.round_start:
                 report.warnings.append(
@@ -194,26 +194,26 @@ class _Activity:
                         index,
                         seat,
                         "absent_while_active",
-                        f"seat {seat} was declared absent ({event['reason']}) in round "
-                        f"{event['round']} although its message at entry {seen} shows it at the "
+                        f"seat {seat} was declared absent ({event.reason}) in round "
+                        f"{event.round} although its message at entry {seen} shows it at the "
                         "table this round; the claim is the host's alone",
                     )
                 )
-        elif kind == "forfeit":
-            for seat in event["seats"]:
+        elif isinstance(event, Forfeit):
+            for seat in event.seats:
                 seen = self.signed.get(seat)
                 since = (
                     f" (its message at entry {seen} shows it at the table)"
                     if seen is not None
                     else ""
                 )
-                if event["reason"] == "no_contribution":
+                if event.reason == "no_contribution":
                     report.warnings.append(
                         VerifyWarning(
                             index,
                             seat,
                             "void_no_contribution",
-                            f"round {event['round']} was voided and every hand re-dealt: the host "
+                            f"round {event.round} was voided and every hand re-dealt: the host "
                             f"says seat {seat}'s contribution never arrived{since}. Only the host "
                             "holds every contribution before it posts them, so it may have "
                             "withheld this one to re-roll; nobody lost a die",
@@ -225,7 +225,7 @@ class _Activity:
                             index,
                             seat,
                             "forfeit_no_opening",
-                            f"seat {seat} is out in round {event['round']} because the host "
+                            f"seat {seat} is out in round {event.round} because the host "
                             f"says its opening never arrived{since}; only that seat's own "
                             "record (verify --mine) can show whether the host dropped it",
                         )
@@ -322,12 +322,12 @@ def _check_mine(
             continue
         step = (msg.body.get("round"), msg.body.get("attempt"))
         if (
-            msg.type in ("commit", "contribute")
+            msg.type in BUFFERED_MESSAGES
             and step in ended_early
             and msg.seat not in ended_early[step]
         ):
             continue  # the attempt ended for another seat's silence; ours was rightly unused
-        if msg.type == "ack":
+        if msg.type in GOES_ON_WITHOUT:
             # The host moves on without an acknowledgement after ACK_WAIT (SPEC.md 8), and
             # one that came too late (the game's last, say) is refused after the client may
             # have stopped listening: leaving one out changes nothing, so it proves nothing.

@@ -1,0 +1,508 @@
+"""Transitions for entries that carry a host event (protocol/SPEC.md 6.2, 7).
+
+Each handler checks one event against the table and returns the table after it; what the
+host must post (`expected_*`) is computed here too, so the host builds exactly what its own
+peers will recompute. Which handler runs in which phase is declared in `transitions.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import events
+from .errors import Reason
+from .events import SeatInfo
+from .fairness import SeatCommitment, beacon, commit_set_hash, contribution_matches, draw_starter
+from .frozen import replace
+from .game import (
+    Action,
+    Deal,
+    GameState,
+    Phase,
+    PlaceBid,
+    Reveal,
+    StartNextRound,
+    Void,
+    blind_action,
+    new_game,
+    outcome_decided,
+)
+from .game import Forfeit as SeatsForfeit
+from .signing import acceptable_public_key
+from .table_messages import seat_messages
+from .table_state import (
+    Attempt,
+    ChainIndex,
+    Note,
+    Outcome,
+    TableError,
+    TablePhase,
+    TableState,
+    fail,
+    require_round,
+    rules_step,
+)
+
+
+def leave_event(state: TableState, ev: events.Leave, seq: int, chain: ChainIndex) -> Outcome:
+    if ev.seat not in state.joins:
+        raise fail(Reason.BAD_EVENT, f"seat {ev.seat} is free already", ev.seat)
+    # The key may join again later, with a fresh join (counter 0) answering a fresh challenge.
+    key = state.joins[ev.seat].key
+    joins = {s: i for s, i in state.joins.items() if s != ev.seat}
+    counters = {k: c for k, c in state.counters.items() if k != key}
+    return replace(state, joins=joins, counters=counters), (Note("left", None, ev.seat),)
+
+
+def expected_roster(state: TableState) -> tuple[SeatInfo, ...]:
+    """The roster a start event must carry: every join, in seat order."""
+    return tuple(state.joins[s] for s in sorted(state.joins))
+
+
+def start_event(state: TableState, ev: events.Start, seq: int, chain: ChainIndex) -> Outcome:
+    expected = expected_roster(state)
+    if len(state.joins) != state.rules.seats:
+        raise fail(Reason.BAD_EVENT, f"{len(state.joins)} of {state.rules.seats} seats are taken")
+    if ev.roster != expected:
+        raise fail(Reason.BAD_EVENT, "the roster differs from the joins")
+    host_run = sum(1 for s in state.joins.values() if s.host_run)
+    if host_run != state.host_cpu:
+        raise fail(
+            Reason.BAD_EVENT,
+            f"genesis declares {state.host_cpu} host-run seats, the roster has {host_run}",
+        )
+    roster = expected
+    return replace(
+        state,
+        phase=TablePhase.BETWEEN,
+        roster=roster,
+        keys={s.seat: s.key for s in roster},
+        game=new_game(state.rules),
+        start_seq=seq,
+    ), (Note("started"),)
+
+
+def expected_round(state: TableState) -> events.Round:
+    """The round event that opens the next attempt."""
+    game = state.game
+    assert game is not None
+    return events.Round(
+        round=game.round,
+        attempt=state.attempt.attempt + 1 if state.after_abort and state.attempt else 1,
+        seats=game.survivors,
+        dice=game.dice,
+        starter=game.starter,
+        palifico=game.palifico_round,
+    )
+
+
+def round_event(state: TableState, ev: events.Round, seq: int, chain: ChainIndex) -> Outcome:
+    game = state.game
+    assert game is not None
+    want, got = _fields(expected_round(state)), _fields(ev)
+    expected_attempt = want["attempt"]
+    if got != want:
+        bad = next(k for k in want if got[k] != want[k])
+        raise fail(
+            Reason.BAD_EVENT, f"the round event's {bad} is {got[bad]}, the game says {want[bad]}"
+        )
+    attempt = Attempt(
+        round=game.round,
+        attempt=expected_attempt,
+        seats=game.survivors,
+        dice=game.dice,
+        starter=game.starter,
+        palifico=game.palifico_round,
+    )
+    return replace(
+        state, phase=TablePhase.COMMIT, attempt=attempt, after_abort=False, acks=frozenset()
+    ), (
+        Note(
+            "round",
+            game.round,
+            game.starter,
+            f"attempt {expected_attempt}",
+            attempt=expected_attempt,
+        ),
+    )
+
+
+def commit_set_event(
+    state: TableState, ev: events.CommitSet, seq: int, chain: ChainIndex
+) -> Outcome:
+    require_round(state, ev.round, ev.attempt)
+    attempt = state.attempt
+    assert attempt is not None
+    msgs, counters = seat_messages(state, ev.commits, "commit", chain)
+    values = [m.bytes_field(f) for m in msgs for f in ("seed_commit", "contrib_commit")]
+    if len(set(values)) != len(values):
+        raise fail(Reason.DUPLICATE_COMMITMENT, "a commitment value appears twice")
+    if state.used_commitments.intersection(values):
+        raise fail(Reason.DUPLICATE_COMMITMENT, "a commitment value was already used at this table")
+    commits = {
+        m.seat: (m.bytes_field("seed_commit"), m.bytes_field("contrib_commit")) for m in msgs
+    }
+    cs = commit_set_hash(
+        state.table_id,
+        attempt.round,
+        attempt.attempt,
+        [SeatCommitment(s, *commits[s]) for s in attempt.seats],
+    )
+    return replace(
+        state,
+        phase=TablePhase.CONTRIBUTE,
+        attempt=replace(attempt, commits=commits, commit_set=cs),
+        counters=counters,
+        used_commitments=state.used_commitments.union(values),
+    ), (Note("commit_set", attempt.round, None, cs.hex(), attempt=attempt.attempt),)
+
+
+def abort_event(state: TableState, ev: events.Abort, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev.round, ev.attempt)
+    attempt = state.attempt
+    assert attempt is not None
+    missing = ev.missing
+    if not _ascending(missing) or not set(missing) <= set(attempt.seats):
+        raise fail(Reason.BAD_EVENT, "an abort names the seats of the attempt that did not commit")
+    notes = tuple(
+        Note(
+            "abort",
+            attempt.round,
+            s,
+            f"attempt {attempt.attempt}: no commitment",
+            attempt=attempt.attempt,
+            reason=ev.reason,
+        )
+        for s in missing
+    )
+    return replace(state, phase=TablePhase.BETWEEN, after_abort=True), notes
+
+
+def expected_beacon(state: TableState, contributions: list[bytes]) -> tuple[bytes, int]:
+    """The shared randomness R of the attempt's contributions (in seat order), and the
+    round's starter: the game's, or drawn from R when it is still to be drawn."""
+    attempt = state.attempt
+    assert attempt is not None and attempt.commit_set is not None
+    r = beacon(state.table_id, attempt.round, attempt.attempt, attempt.commit_set, contributions)
+    starter = attempt.starter
+    if starter is None:
+        starter = draw_starter(r, table_id=state.table_id, seats=attempt.seats)
+    return r, starter
+
+
+def beacon_event(state: TableState, ev: events.Beacon, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev.round, ev.attempt)
+    attempt = state.attempt
+    game = state.game
+    assert attempt is not None and attempt.commit_set is not None and game is not None
+    msgs, counters = seat_messages(state, ev.contributions, "contribute", chain)
+    ts = []
+    for m in msgs:
+        if m.bytes_field("commit_set") != attempt.commit_set:
+            raise fail(
+                Reason.WRONG_COMMIT_SET,
+                f"seat {m.seat}'s contribution answers another commitment set",
+                m.seat,
+            )
+        t = m.bytes_field("contribution")
+        _, contrib_commit = attempt.commits[m.seat]
+        ctx = attempt.context(state.table_id, m.seat, state.keys[m.seat])
+        if not contribution_matches(ctx, contrib_commit, contribution=t):
+            raise fail(
+                Reason.OPENING_MISMATCH,
+                f"seat {m.seat}'s contribution does not match its commitment",
+                m.seat,
+            )
+        ts.append(t)
+    r, starter = expected_beacon(state, ts)
+    if ev.beacon != r:
+        raise fail(Reason.BEACON_MISMATCH, "the posted R is not the hash of the contributions")
+    if ev.starter != starter:
+        raise fail(Reason.BEACON_MISMATCH, f"the starter is seat {starter}, not {ev.starter}")
+    after = rules_step(game, Deal(starter if game.starter is None else None))
+    return replace(
+        state,
+        phase=TablePhase.BIDDING,
+        game=after,
+        attempt=replace(attempt, contributions=tuple(ts), beacon=r),
+        counters=counters,
+    ), (Note("beacon", attempt.round, starter, r.hex(), attempt=attempt.attempt),)
+
+
+def forced_event(state: TableState, ev: events.Forced, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev.round)
+    game = state.game
+    assert game is not None
+    seat, reason, action = ev.seat, ev.reason, ev.action
+    if reason == "timer" and state.rules.turn_timer == 0:
+        raise fail(Reason.BAD_EVENT, "a timer move on a table without a turn timer")
+    if reason == "absent" and seat not in state.absent:
+        raise fail(Reason.BAD_EVENT, f"seat {seat} was not declared absent", seat)
+    if state.phase == TablePhase.RESULT:
+        if action != events.ForcedMove(type="next_round"):
+            raise fail(Reason.BAD_EVENT, "between rounds the host can only start the next round")
+        if seat != game.next_starter:
+            # Like a forced bid for a seat whose turn it is not: the host's event is wrong.
+            raise fail(Reason.BAD_EVENT, f"seat {game.next_starter} starts the next round")
+        after = rules_step(game, StartNextRound(seat))
+        phase = TablePhase.BETWEEN
+    else:
+        blind = blind_action(game, seat) if seat == game.turn else None
+        if blind is None or forced_move(blind) != action:
+            raise fail(
+                Reason.BAD_EVENT,
+                "a forced move must be the blind move of the seat whose turn it is",
+            )
+        after = rules_step(game, blind)
+        phase = TablePhase.SHOWDOWN if after.phase == Phase.SHOWDOWN else TablePhase.BIDDING
+    return replace(state, game=after, phase=phase), (
+        Note(
+            "forced",
+            game.round,
+            seat,
+            f"{reason}: {action.type}",
+            reason=reason,
+            action=action.type,
+        ),
+    )
+
+
+def forced_move(action: Action) -> events.ForcedMove:
+    """A blind move (RULES.md R8: a bid or a challenge) as a forced event carries it."""
+    if isinstance(action, PlaceBid):
+        return events.ForcedMove(type="bid", quantity=action.bid.quantity, face=action.bid.face)
+    return events.ForcedMove(type="challenge")
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """The JSON of `forced_move(action)`."""
+    return forced_move(action).to_json()
+
+
+def absent_event(state: TableState, ev: events.Absent, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev.round)
+    seat = ev.seat
+    game = state.game
+    assert game is not None
+    if seat in state.absent or seat >= len(game.dice) or game.dice[seat] == 0:
+        raise fail(Reason.BAD_EVENT, f"seat {seat} cannot be declared absent", seat)
+    return replace(state, absent=state.absent | {seat}), (
+        Note("absent", ev.round, seat, ev.reason, reason=ev.reason),
+    )
+
+
+def stand_in_event(state: TableState, ev: events.StandIn, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev.round)
+    seat, key = ev.seat, ev.key
+    if seat not in state.absent or seat in state.stand_ins:
+        raise fail(Reason.BAD_EVENT, f"seat {seat} is not an absent seat without a stand-in", seat)
+    if key in state.used_keys:
+        raise fail(
+            Reason.BAD_EVENT,
+            "a stand-in needs a key never used at this table (not the host's, nor one that "
+            "joined, left or stood in before)",
+        )
+    if not acceptable_public_key(key):
+        raise fail(Reason.BAD_EVENT, "a stand-in key of small order or not canonically encoded")
+    return replace(
+        state,
+        keys={**state.keys, seat: key},
+        stand_ins=state.stand_ins | {seat},
+        used_keys=state.used_keys | {key},
+    ), (Note("stand_in", ev.round, seat),)
+
+
+def return_event(state: TableState, ev: events.Return, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev.round)
+    seat = ev.seat
+    if seat not in state.absent:
+        raise fail(Reason.BAD_EVENT, f"seat {seat} was not absent", seat)
+    own = state.roster[seat].key
+    return replace(
+        state,
+        keys={**state.keys, seat: own},
+        stand_ins=state.stand_ins - {seat},
+        absent=state.absent - {seat},
+    ), (Note("returned", ev.round, seat),)
+
+
+def _opened_hands(state: TableState) -> tuple[tuple[int, ...] | None, ...]:
+    """Every seat's hand as opened so far: None for an unopened survivor, () for a seat out."""
+    game, attempt = state.game, state.attempt
+    assert game is not None and attempt is not None
+    return tuple(attempt.openings.get(s) if game.dice[s] > 0 else () for s in range(len(game.dice)))
+
+
+def result_decided(state: TableState) -> bool:
+    """Whether the openings so far decide the round (RULES.md R4.1)."""
+    assert state.game is not None
+    return outcome_decided(state.game, _opened_hands(state))
+
+
+def _reveal(state: TableState) -> tuple[GameState, events.Result]:
+    """The game after the openings so far are revealed, and the result event that says so."""
+    game, attempt = state.game, state.attempt
+    assert game is not None and attempt is not None
+    after = rules_step(game, Reveal(_opened_hands(state)))
+    r = after.last_result
+    assert r is not None and r.next_starter is not None and r.count is not None
+    return after, events.Result(
+        round=attempt.round,
+        attempt=attempt.attempt,
+        hands=r.hands,
+        count=r.count,
+        outcome=str(r.outcome),
+        loser=r.loser,
+        gainer=r.gainer,
+        dice_after=r.dice_after,
+        eliminated=r.eliminated,
+        next_starter=r.next_starter,
+        palifico_next=r.palifico_next,
+    )
+
+
+def expected_result(state: TableState) -> events.Result:
+    """The result event the rules give for the openings so far (unopened seats as None)."""
+    return _reveal(state)[1]
+
+
+def _forfeited(
+    state: TableState, seats: tuple[int, ...]
+) -> tuple[GameState, tuple[int, ...], int | None]:
+    """The game after the forfeit of `seats`, the dice after it and the next round's starter:
+    at the showdown the seats forfeit (R4.1); before the beacon the round is void (R4.2)."""
+    assert state.game is not None
+    event = SeatsForfeit(seats) if state.phase == TablePhase.SHOWDOWN else Void()
+    after = rules_step(state.game, event)
+    r = after.last_result
+    assert r is not None
+    return after, r.dice_after, r.next_starter
+
+
+def expected_forfeit(state: TableState, seats: tuple[int, ...], reason: str) -> events.Forfeit:
+    """The forfeit event of `seats` for `reason`, with the dice and starter the rules give."""
+    attempt = state.attempt
+    assert attempt is not None
+    _, dice_after, next_starter = _forfeited(state, seats)
+    return events.Forfeit(
+        round=attempt.round,
+        attempt=attempt.attempt,
+        seats=seats,
+        reason=reason,
+        dice_after=dice_after,
+        next_starter=next_starter,
+    )
+
+
+def result_event(state: TableState, ev: events.Result, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev.round, ev.attempt)
+    attempt, game = state.attempt, state.game
+    assert attempt is not None and game is not None
+    missing = [s for s in attempt.seats if s not in attempt.openings]
+    undeclared = [s for s in missing if s not in state.absent]
+    if undeclared:
+        raise fail(
+            Reason.BAD_EVENT,
+            f"seat {undeclared[0]} has not opened and was not declared absent",
+            undeclared[0],
+        )
+    try:
+        after, want = _reveal(state)
+    except TableError as err:
+        raise fail(Reason.BAD_EVENT, f"the result cannot be decided yet: {err.detail}") from None
+    got, wanted = _fields(ev), _fields(want)
+    if got != wanted:
+        bad = next(k for k in wanted if got[k] != wanted[k])
+        raise fail(
+            Reason.RESULT_MISMATCH,
+            f"the posted {bad} is {got[bad]}, the openings give {wanted[bad]}",
+        )
+    return replace(state, game=after, phase=TablePhase.RESULT, result_seq=seq, acks=frozenset()), (
+        Note("result", attempt.round, None, want.outcome, outcome=want.outcome),
+    )
+
+
+def forfeit_event(state: TableState, ev: events.Forfeit, seq: int, chain: ChainIndex) -> Outcome:
+    require_round(state, ev.round, ev.attempt)
+    attempt, game = state.attempt, state.game
+    assert attempt is not None and game is not None
+    seats = ev.seats
+    if not _ascending(seats):
+        raise fail(Reason.BAD_EVENT, "a forfeit names seats in ascending order")
+    if any(s not in state.absent for s in seats):
+        raise fail(Reason.BAD_EVENT, "only seats declared absent can forfeit")
+    if state.phase == TablePhase.SHOWDOWN:
+        if ev.reason != "no_opening":
+            raise fail(Reason.BAD_EVENT, "at the showdown a forfeit is for a missing opening")
+        missing = [s for s in attempt.seats if s not in attempt.openings]
+        if list(seats) != missing:
+            raise fail(Reason.BAD_EVENT, f"the unopened seats are {missing}")
+        if result_decided(state):
+            raise fail(
+                Reason.BAD_EVENT,
+                "the opened hands decide the round; it must be resolved, not forfeited",
+            )
+    elif ev.reason != "no_contribution":
+        raise fail(Reason.BAD_EVENT, "before the beacon a forfeit is for a missing contribution")
+    elif state.voids >= void_limit(state):
+        raise fail(
+            Reason.BAD_EVENT,
+            f"{state.voids} rounds were voided already, the most a game allows: "
+            "the host can only end the game",
+        )
+    after, dice_after, next_starter = _forfeited(state, seats)
+    if (ev.dice_after, ev.next_starter) != (dice_after, next_starter):
+        raise fail(
+            Reason.RESULT_MISMATCH, "the forfeit's dice or next starter differ from the rules"
+        )
+    voids = state.voids + (state.phase == TablePhase.CONTRIBUTE)
+    return replace(
+        state, game=after, phase=TablePhase.RESULT, result_seq=seq, acks=frozenset(), voids=voids
+    ), tuple(
+        Note("forfeit", attempt.round, s, ev.reason, attempt=attempt.attempt, reason=ev.reason)
+        for s in seats
+    )
+
+
+def void_limit(state: TableState) -> int:
+    """How many rounds a game may void for missing contributions (SPEC.md 8): as many as the table has seats.
+    Each void re-deals every hand, which only the host can provoke knowing R, so they are
+    few, and each one is a warning in the verify report."""
+    return state.rules.seats
+
+
+def game_over_reason(state: TableState) -> str:
+    """`finished` when the game has its winner (one survivor), else `abandoned`: a game ended
+    early, or one whose last survivors forfeited together, has no winner (RULES.md R6)."""
+    game = state.game
+    return "finished" if game is not None and game.winner is not None else "abandoned"
+
+
+def game_over_event(state: TableState, ev: events.GameOver, seq: int, chain: ChainIndex) -> Outcome:
+    game = state.game
+    want = game_over_reason(state)
+    if ev.reason != want:
+        raise fail(
+            Reason.BAD_EVENT,
+            "the game has its winner: it is finished"
+            if want == "finished"
+            else "the game has no winner: it is abandoned",
+        )
+    ranking = list(game.ranking) if game is not None else []
+    if list(ev.ranking) != ranking:
+        raise fail(Reason.RESULT_MISMATCH, f"the ranking is {ranking}, not {list(ev.ranking)}")
+    return replace(state, phase=TablePhase.OVER), (
+        Note("game_over", game.round if game else None, None, ev.reason, reason=ev.reason),
+    )
+
+
+def _fields(event: events.HostEvent) -> dict[str, Any]:
+    """An event's fields as its JSON spells them, for comparing and for naming a difference."""
+    fields = event.to_json()
+    del fields["type"]
+    return fields
+
+
+def _ascending(seats: tuple[int, ...]) -> bool:
+    """Non-empty, ascending, no seat twice: how abort and forfeit events name their seats."""
+    return bool(seats) and sorted(set(seats)) == list(seats)
