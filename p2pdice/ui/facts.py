@@ -1,15 +1,11 @@
-"""The log's notes and our alarms as structured facts: the one place that parses their text.
+"""The log's notes and our alarms as the snapshot holds them: immutable facts for screens.
 
-The core hands notes and alarms to the ui with their facts folded into display strings
-(`Note.detail` "timer: challenge", the seat named inside an alarm's sentence). The screens
-read the fields below instead; `note_facts` and `alarm_facts` are the only functions that
-look inside those strings, so when the core carries the fields itself, these two read them
-and nothing else in the ui changes.
+The core's `Note` and `Alarm` carry their facts as fields (a forced move's cause and action,
+the seats an alarm is about); `detail` is a sentence for people and nothing here parses it.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ..core.table import Note
@@ -38,19 +34,11 @@ class AlarmFacts:
     seat: int | None = None  #: the seat the alarm is about (a tampered opening), if any
 
 
-_REASON_NOTES = ("absent", "forfeit")
-_SEAT_IN_TEXT = re.compile(r"\bseat (\d+)")
-
-
 def note_facts(note: Note) -> NoteFacts:
-    if note.kind == "forced":
-        reason, _, action = note.detail.partition(": ")
-        return NoteFacts(note.kind, note.round, note.seat, reason=reason, action=action)
-    reason = note.detail if note.kind in _REASON_NOTES else ""
-    return NoteFacts(note.kind, note.round, note.seat, reason=reason)
+    return NoteFacts(
+        note.kind, note.round, note.seat, reason=note.reason or "", action=note.action or ""
+    )
 
 
 def alarm_facts(alarm: AlarmLike) -> AlarmFacts:
-    match = _SEAT_IN_TEXT.search(alarm.detail)
-    seat = int(match.group(1)) if match else None
-    return AlarmFacts(str(alarm.reason), alarm.detail, seat)
+    return AlarmFacts(str(alarm.reason), alarm.detail, alarm.seat)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from p2pdice.core.bids import Bid
 from p2pdice.core.errors import Reason
 from p2pdice.core.game import (
@@ -76,9 +78,12 @@ def snap_of(
     )
 
 
-def alarms(*pairs: tuple[str, str]) -> tuple[AlarmFacts, ...]:
-    """Alarms of our own checks, (reason, detail) each, as the snapshot carries them."""
-    return tuple(alarm_facts(Alarm(Reason(reason), detail)) for reason, detail in pairs)
+def alarms(*found: tuple[Any, ...]) -> tuple[AlarmFacts, ...]:
+    """Alarms of our own checks, (reason, detail[, seats]) each, as the snapshot carries them."""
+    return tuple(
+        alarm_facts(Alarm(Reason(reason), detail, seats=tuple(seats[0]) if seats else ()))
+        for reason, detail, *seats in found
+    )
 
 
 def opened(round_: int, seats) -> tuple[Note, ...]:

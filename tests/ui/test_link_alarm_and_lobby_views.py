@@ -32,7 +32,7 @@ def test_an_alarm_on_a_forfeited_round_reads_as_on_any_other_round() -> None:
     state = bidding(bids=((0, Bid(2, 4)), (1, Bid(3, 4))))
     state = apply(apply(state, Challenge(2)), Forfeit((1,)))
     detail = "seat 1's opening does not match its commitment"
-    snap = snap_of(state, me=0, alarms=alarms(("OPENING_MISMATCH", detail)))
+    snap = snap_of(state, me=0, alarms=alarms(("OPENING_MISMATCH", detail, (1,))))
     model = reveal_model(snap)
     assert model is not None
     row = next(r for r in model.rows if r.seat == 1)

@@ -37,7 +37,7 @@ def test_missing_tick_and_alarm_replace_verified() -> None:
     state = revealed()
     detail = "seat 1's opening does not match its commitment"
     snap = snap_of(
-        state, me=0, notes=opened(1, (0, 2)), alarms=alarms(("OPENING_MISMATCH", detail))
+        state, me=0, notes=opened(1, (0, 2)), alarms=alarms(("OPENING_MISMATCH", detail, (1,)))
     )
     model = reveal_model(snap)
     assert model.rows[1].check == "alarm" and "opening mismatch" in model.rows[1].check_text
@@ -84,7 +84,10 @@ def test_live_showdown_shows_openings_as_they_verify() -> None:
 
 
 def test_forced_moves_and_absences_are_listed_on_the_reveal() -> None:
-    notes = (*opened(1, (0, 1, 2)), Note("forced", 1, 2, "timer: challenge"))
+    notes = (
+        *opened(1, (0, 1, 2)),
+        Note("forced", 1, 2, "timer: challenge", reason="timer", action="challenge"),
+    )
     model = reveal_model(snap_of(revealed(), me=0, notes=notes))
     assert model.faults == ("Cid's time ran out, so the host called Liar for them",)
 

@@ -73,7 +73,7 @@ def test_reveal_fits_and_marks_in_text() -> None:
 def test_alarm_banner_is_in_the_text() -> None:
     detail = "seat 1's opening does not match its commitment"
     snap = snap_of(
-        revealed(), me=0, notes=opened(1, (0, 2)), alarms=alarms(("OPENING_MISMATCH", detail))
+        revealed(), me=0, notes=opened(1, (0, 2)), alarms=alarms(("OPENING_MISMATCH", detail, (1,)))
     )
     text = fits(render_reveal(reveal_model(snap)))
     assert "ALARM OPENING_MISMATCH: seat 1's opening does not match" in text

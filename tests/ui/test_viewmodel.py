@@ -114,7 +114,7 @@ def test_timer_and_code_are_shown() -> None:
 
 def test_alarm_is_shown_and_names_the_seat() -> None:
     detail = "seat 2's opening does not match its commitment"
-    snap = snap_of(bidding(), me=0, alarms=alarms(("OPENING_MISMATCH", detail)), halted=True)
+    snap = snap_of(bidding(), me=0, alarms=alarms(("OPENING_MISMATCH", detail, (2,))), halted=True)
     model = table_model(snap)
     assert model.alarm is not None and "OPENING_MISMATCH" in model.alarm
     assert "stopped following" in model.alarm
@@ -150,7 +150,10 @@ def test_connecting_and_spectating() -> None:
 
 
 def test_faults_are_attributed() -> None:
-    notes = (Note("forced", 1, 1, "timer: challenge"), Note("absent", 1, 2, "no_reply"))
+    notes = (
+        Note("forced", 1, 1, "timer: challenge", reason="timer", action="challenge"),
+        Note("absent", 1, 2, "no_reply", reason="no_reply"),
+    )
     model = table_model(snap_of(bidding(), me=0, notes=notes))
     assert (
         "Cid is away (no answer from their device): the host moves for them when needed"
@@ -166,10 +169,10 @@ def test_host_moves_and_forfeits_are_said_in_plain_words() -> None:
     from p2pdice.ui.viewmodel import faults_of_round
 
     notes = (
-        Note("forced", 1, 0, "absent: next_round"),
-        Note("forced", 1, 1, "absent: bid"),
-        Note("forfeit", 1, 2, "no_opening"),
-        Note("forfeit", 1, 1, "no_contribution"),
+        Note("forced", 1, 0, "absent: next_round", reason="absent", action="next_round"),
+        Note("forced", 1, 1, "absent: bid", reason="absent", action="bid"),
+        Note("forfeit", 1, 2, "no_opening", reason="no_opening"),
+        Note("forfeit", 1, 1, "no_contribution", reason="no_contribution"),
     )
     lines = faults_of_round(snap_of(bidding(), notes=notes), 1)
     assert lines == [
