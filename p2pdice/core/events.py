@@ -466,7 +466,7 @@ def parse_event(obj: Any) -> HostEvent:
     return cls(**{f.name: _value(f.name, obj[f.name]) for f in fields(cls)})
 
 
-def checked(event: HostEvent) -> dict[str, Any]:
+def checked_json(event: HostEvent) -> dict[str, Any]:
     """The JSON form of an event built here, shape-checked: a bad one is our bug (LocalError)."""
     obj = event.to_json()
     try:

@@ -13,7 +13,7 @@ from typing import Any
 from . import shape
 from .codec import decode, encode
 from .errors import Reason, RemoteError
-from .events import HostEvent, checked, parse_event
+from .events import HostEvent, checked_json, parse_event
 from .hashing import Tag, tagged_hash
 from .messages import Message, parse_message
 from .signing import SigningKey, verify_raw
@@ -78,7 +78,7 @@ def build_entry(
     if isinstance(event, dict):
         raw, typed = event, _parsed_or_none(event)
     elif event is not None:
-        raw, typed = checked(event), event
+        raw, typed = checked_json(event), event
     unsigned = _unsigned(seq, prev, raw, msg)
     sig = host.sign(Tag.SIG_ENTRY, unsigned)
     line = encode({**unsigned, "sig": sig.hex()})

@@ -76,6 +76,7 @@ def test_a_bad_message_from_a_peer_is_still_refused_with_its_code() -> None:
     lt.seat_everyone()
     conn, seat = next(iter(lt.seats.items()))
     assert lt.host.phase != "result"
+    assert seat.peer.seat is not None
     early = seat.peer.act(StartNextRound(seat.peer.seat)).message
     outputs = lt.host.receive(conn, early.to_json(), lt.now)
     assert [type(o) for o in outputs] == [Rejected]

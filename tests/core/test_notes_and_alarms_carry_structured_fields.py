@@ -10,12 +10,14 @@ from p2pdice.bots.registry import load_bot
 from p2pdice.core.bids import Bid
 from p2pdice.core.errors import Reason
 from p2pdice.core.rules import Rules
+from p2pdice.core.table import Note
+from p2pdice.core.transcript import Entry
 from tests.support.cheats import Game, kinds
 
 VICTIM = 0
 
 
-def _notes_of_a_game_with_faults() -> list:
+def _notes_of_a_game_with_faults() -> list[Note]:
     lt = LocalTable(
         Rules(seats=3, starting_dice=2, turn_timer=30),
         [load_bot("easy")] * 3,
@@ -29,7 +31,7 @@ def _notes_of_a_game_with_faults() -> list:
 
 def test_each_note_names_its_facts_in_fields_as_well_as_in_its_sentence() -> None:
     notes = _notes_of_a_game_with_faults()
-    by_kind: dict[str, list] = {}
+    by_kind: dict[str, list[Note]] = {}
     for note in notes:
         by_kind.setdefault(note.kind, []).append(note)
     for note in by_kind["round"]:
@@ -74,10 +76,10 @@ def test_a_dropped_message_alarm_names_our_seat_and_the_type_of_what_was_dropped
 
 def test_an_alarm_about_a_tampered_contribution_names_that_seat() -> None:
     g = Game(seed=2)
-    honest = []
+    honest: list[Entry] = []
 
-    def swap_contribution(entry):
-        if entry.kind != "event:beacon" or honest:
+    def swap_contribution(entry: Entry) -> Entry | None:
+        if entry.event is None or entry.kind != "event:beacon" or honest:
             return None
         honest.append(entry)
         event = {**entry.event, "contributions": list(entry.event["contributions"])}

@@ -38,13 +38,14 @@ def _finished_game() -> LocalTable:
     return lt
 
 
-def _replayed_until(lt: LocalTable, kind: str) -> tuple[Replayer, int]:
+def _replayed_until(lt: LocalTable, kind: str) -> tuple[Replayer, TableState, int]:
     """The host's log replayed up to (not including) its first entry of `kind`."""
     index = next(i for i, e in enumerate(lt.host.entries) if e.kind == kind)
     replayer = Replayer()
     for entry in lt.host.entries[:index]:
         replayer.feed(entry)
-    return replayer, index
+    assert replayer.state is not None
+    return replayer, replayer.state, index
 
 
 def test_spec_section_7_is_the_text_generated_from_the_transitions_table() -> None:
@@ -66,10 +67,10 @@ def test_every_phase_and_entry_pair_has_at_most_one_row_and_every_row_a_declared
 
 def test_an_entry_the_phase_does_not_take_is_refused_naming_the_entry_and_the_phase() -> None:
     lt = _finished_game()
-    replayer, index = _replayed_until(lt, "event:start")
+    replayer, state, index = _replayed_until(lt, "event:start")
     bid_entry = next(e for e in lt.host.entries if e.kind == "msg:bid")
     with pytest.raises(PhaseRefusal) as err:
-        advance(replayer.state, seq=index, chain=replayer.chain, msg=bid_entry.msg)
+        advance(state, seq=index, chain=replayer.chain, msg=bid_entry.msg)
     assert err.value.reason == Reason.WRONG_PHASE
     assert (err.value.entry, err.value.phase) == ("msg:bid", TablePhase.LOBBY)
     assert err.value.detail == "bid is not allowed during lobby"
@@ -77,10 +78,10 @@ def test_an_entry_the_phase_does_not_take_is_refused_naming_the_entry_and_the_ph
 
 def test_a_fresh_attempt_after_the_commitment_set_is_refused_with_its_own_code() -> None:
     lt = _finished_game()
-    replayer, index = _replayed_until(lt, "event:beacon")
+    replayer, state, index = _replayed_until(lt, "event:beacon")
     round_event = next(e for e in lt.host.entries if e.kind == "event:round").event
     with pytest.raises(PhaseRefusal) as err:
-        advance(replayer.state, seq=index, chain=replayer.chain, event=round_event)
+        advance(state, seq=index, chain=replayer.chain, event=round_event)
     assert err.value.reason == Reason.FRESH_RANDOMNESS
     assert (err.value.entry, err.value.phase) == ("event:round", TablePhase.CONTRIBUTE)
 
@@ -89,7 +90,7 @@ def test_a_handler_that_lands_in_an_undeclared_phase_is_a_local_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     lt = _finished_game()
-    replayer, index = _replayed_until(lt, "event:start")
+    replayer, state, index = _replayed_until(lt, "event:start")
     start = lt.host.entries[index].event
     row = ENTRY_ROWS[(TablePhase.LOBBY, "event:start")]
     wrong = replace(row, next=(TablePhase.COMMIT,))
@@ -97,7 +98,7 @@ def test_a_handler_that_lands_in_an_undeclared_phase_is_a_local_error(
         table, "ENTRY_ROWS", {**ENTRY_ROWS, (TablePhase.LOBBY, "event:start"): wrong}
     )
     with pytest.raises(LocalError) as err:
-        advance(replayer.state, seq=index, chain=replayer.chain, event=start)
+        advance(state, seq=index, chain=replayer.chain, event=start)
     assert err.value.reason == Reason.INTERNAL
     assert "event:start during lobby led to between" in err.value.detail
 
@@ -148,6 +149,7 @@ def test_the_state_after_every_entry_of_a_game_is_in_a_phase_its_row_declares() 
     for entry in lt.host.entries:
         before = replayer.state
         replayer.feed(entry)
-        if isinstance(before, TableState):
+        after = replayer.state
+        if isinstance(before, TableState) and after is not None:
             row = ENTRY_ROWS[(before.phase, entry.kind)]
-            assert replayer.state.phase in row.next_phases(before.phase)
+            assert after.phase in row.next_phases(before.phase)
