@@ -45,7 +45,6 @@ from .table_events import (
     void_limit,
 )
 from .table_state import (
-    PROTOCOL_VERSION,
     Attempt,
     ChainIndex,
     Note,
@@ -64,7 +63,6 @@ from .transcript import ZERO_HASH, Entry, check_link
 from .transitions import ENTRY_ROWS, TRANSITIONS, Transition
 
 __all__ = [
-    "PROTOCOL_VERSION",
     "TRANSITIONS",
     "Attempt",
     "ChainIndex",

@@ -78,6 +78,9 @@ class Transition:
     #: For host events: the host acts in the place of the seats it names (so the act may hide
     #: a message of theirs that it never posted).
     in_seats_place: bool = False
+    #: For messages: a move the seat's player decides (a person or a bot), as opposed to one
+    #: the peer sends by itself when the protocol asks for it (commit, contribute, open, ack).
+    chosen: bool = False
 
     def next_phases(self, phase: TablePhase) -> tuple[TablePhase, ...]:
         """The phases the table may be in after this row's entry arrives in `phase`."""
@@ -216,6 +219,7 @@ TRANSITIONS: tuple[Transition, ...] = (
         "round; the rules (RULES.md R2, R3: `NOT_YOUR_TURN`, `BID_NOT_HIGHER`, ...); message "
         "valid (§4.1); a call leads to SHOWDOWN",
         if_missing=IfMissing.HOST_ACTS,
+        chosen=True,
     ),
     Transition(
         ("msg:undo",),
@@ -223,6 +227,7 @@ TRANSITIONS: tuple[Transition, ...] = (
         (_P.BIDDING,),
         bidding_action,
         "as a bid: round; the rules (RULES.md R3); message valid (§4.1)",
+        chosen=True,
     ),
     Transition(
         ("event:forced",),
@@ -275,6 +280,7 @@ TRANSITIONS: tuple[Transition, ...] = (
         next_round_msg,
         "round; the designated starter (`NOT_YOUR_TURN`); not after the final round",
         if_missing=IfMissing.HOST_ACTS,
+        chosen=True,
     ),
     Transition(
         ("event:forced",),
@@ -347,6 +353,12 @@ SEAT_MESSAGES: Mapping[TablePhase, tuple[str, ...]] = MappingProxyType(
         phase: tuple(k for row in _MESSAGE_ROWS if phase in row.phases for k in row.kinds)
         for phase in TablePhase
     }
+)
+
+#: Message types a seat's player chooses (bids, calls, undo, the next round), in table order:
+#: what a screen waits on after a key, and what a bot decides.
+CHOSEN_MESSAGES: tuple[str, ...] = tuple(
+    k for row in _MESSAGE_ROWS if row.chosen for k in row.kinds
 )
 
 #: Messages the host buffers and posts inside a host event (never entries of their own):

@@ -18,13 +18,14 @@ from ..core.bids import Bid
 from ..core.describe import bid_words
 from ..core.game import Phase
 from ..core.rules import Rules, TableKind
+from ..core.transitions import CHOSEN_MESSAGES
 from ..core.view import SeatView
 from .bidentry import BidChoices, BidSyntaxError, parse_bid
 from .facts import AlarmFacts, NoteFacts
 from .text import safe_name, safe_text
 
 #: Message types a player sends by choice (the others are sent by the protocol itself).
-USER_KINDS = ("bid", "challenge", "exact", "undo", "next_round")
+USER_KINDS = CHOSEN_MESSAGES
 #: Log notes that record something done to a seat rather than by it.
 FAULT_KINDS = ("forced", "absent", "abort", "forfeit", "stand_in", "returned")
 

@@ -28,6 +28,7 @@ from p2pdice.core.game import Action, Challenge, PlaceBid
 from p2pdice.core.messages import parse_message
 from p2pdice.core.table import Replayer, TablePhase, TableState
 from p2pdice.core.transcript import parse_entry
+from p2pdice.core.transitions import BUFFERED_MESSAGES, GOES_ON_WITHOUT, MESSAGE_PHASE
 from p2pdice.core.verify import messages_in
 from p2pdice.core.view import SeatView
 from p2pdice.store import AppendLog
@@ -103,15 +104,15 @@ TIMEOUT_EVENTS = ("abort", "forced", "forfeit", "absent")
 def may_still_be_posted(message: dict[str, Any], state: TableState) -> bool:
     """False for a message of an attempt or result the table has left: the host refuses or
     drops it (SPEC §8), so it can never add a line to the log."""
-    if message["type"] in ("commit", "contribute"):
+    if message["type"] in BUFFERED_MESSAGES:
         attempt = state.attempt
         return attempt is not None and (attempt.round, attempt.attempt) == (
             message["round"],
             message["attempt"],
         )
-    if message["type"] == "ack":
+    if message["type"] in GOES_ON_WITHOUT:
         return (
-            state.phase == TablePhase.RESULT
+            state.phase == MESSAGE_PHASE[message["type"]]
             and state.game is not None
             and (state.game.round == message["round"])
         )
