@@ -40,7 +40,8 @@ from ..core.rules import Rules
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
 from .registry import Bot
-from .sim import Summary, bot_move
+from .driver import bot_move
+from .sim import Summary
 
 Conn = int
 
