@@ -38,6 +38,7 @@ from .client_intents import (
     Intent,
     OpenStore,
     Progressed,
+    RaiseAlarm,
     Reconnect,
     RecordRefused,
     RecordSent,
@@ -45,6 +46,7 @@ from .client_intents import (
     SaveSeat,
     SaveSecrets,
     SendFrame,
+    SendMessage,
     ShowStatus,
     StartTimer,
     Stopped,
@@ -114,6 +116,7 @@ class ClientConnection:
         expect_host: bytes | None = None,
         expect_host_prefix: str | None = None,
         seat_hint: int | None = None,
+        in_order: bool = False,
     ) -> None:
         self.key = key
         self.name = name  #: may become "Name 2" when the name is taken
@@ -128,6 +131,10 @@ class ClientConnection:
         self.expect_host = expect_host
         self.expect_host_prefix = expect_host_prefix  #: from the advertisement (TXT `hk`)
         self.seat_hint = seat_hint
+        #: The link delivers every entry in order (an in-memory one): an entry ahead of a gap
+        #: is the host skipping one, not a broadcast that overtook the answer to a sync (a
+        #: host feeds a long answer in parts while it broadcasts new entries).
+        self.in_order = in_order
         self.peer: Peer | None = None
         self.errors: list[tuple[Reason, str]] = []
         self.fatal: tuple[Reason, str] | None = None
@@ -491,9 +498,12 @@ class ClientConnection:
         else:
             peer.seat = seat
             host = self.expect_host
-            if self.keeps_records and host is not None and self._seat_record is None:
+            if host is not None and self._seat_record is None:
+                # Remembered for the next challenge (a reconnect authenticates), and saved
+                # when this client keeps records (a restart does too).
                 self._seat_record = (seat, host.hex())
-                out.append(SaveSeat(seat, host.hex()))
+                if self.keeps_records:
+                    out.append(SaveSeat(seat, host.hex()))
         # Entries posted while we were joining: ask again from what we hold (duplicates are ignored).
         out.append(self._sync())
         return [*out, *self._maybe_resume(now)]
@@ -512,7 +522,7 @@ class ClientConnection:
             out = self._handle(peer.receive_line(line), now)  # the peer raises the alarm and stops
             self.errors.append((err.reason, f"unreadable entry from the host: {err.detail}"))
             return out
-        if entry.seq > len(peer.replayer.chain):
+        if entry.seq > len(peer.replayer.chain) and not self.in_order:
             # A broadcast overtook the answer to our sync: hold it until the gap is filled.
             if len(self._early) < MAX_EARLY:
                 self._early[entry.seq] = entry
@@ -608,7 +618,7 @@ class ClientConnection:
     def _resend_pending(self) -> list[Intent]:
         if self.peer is None or not self.connected:
             return []
-        return [SendFrame("send", {"msg": m.to_json()}) for m in self.peer.pending_messages()]
+        return [SendMessage(m) for m in self.peer.pending_messages()]
 
     def provide_secrets(
         self, round_: int, attempt: int, secrets: Secrets, now: float
@@ -665,6 +675,7 @@ class ClientConnection:
                 out.append(DrawSecrets(output.round, output.attempt))
             elif isinstance(output, Alarm):
                 self.errors.append((output.reason, output.detail))
+                out.append(RaiseAlarm(output))
         return out
 
     def _transmit(self, send: Send, now: float) -> list[Intent]:
@@ -672,7 +683,7 @@ class ClientConnection:
         self.sent_log.append({"at": _ms(now), "msg": message})
         # Never sent unrecorded: `verify --mine` must find every message we sent.
         recorded: list[Intent] = [RecordSent(message, _ms(now))] if self.keeps_records else []
-        return [*recorded, SendFrame("send", {"msg": message})]
+        return [*recorded, SendMessage(send.message)]
 
 
 def _ms(now: float) -> int:

@@ -15,7 +15,8 @@ from typing import Any
 
 from .codec import encode
 from .errors import Reason
-from .peer import Secrets
+from .messages import Message
+from .peer import Alarm, Secrets
 from .transcript import Entry
 
 
@@ -54,6 +55,24 @@ class SendFrame:
     def text(self) -> str:
         """The frame's canonical JSON (SPEC.md 10)."""
         return encode({"type": self.kind, **self.fields}).decode("utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class SendMessage:
+    """Queue one of our signed messages for the host (a `send` frame)."""
+
+    message: Message
+
+    def text(self) -> str:
+        return SendFrame("send", {"msg": self.message.to_json()}).text()
+
+
+@dataclass(frozen=True, slots=True)
+class RaiseAlarm:
+    """The host did something the protocol forbids, or dropped something of ours (it is in
+    `errors` and the peer's `alarms` already): say so."""
+
+    alarm: Alarm
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +195,8 @@ class ShowStatus:
 
 Intent = (
     SendFrame
+    | SendMessage
+    | RaiseAlarm
     | OpenStore
     | DrawSecrets
     | SaveSecrets

@@ -38,6 +38,7 @@ from ..core.client_intents import (
     SaveSeat,
     SaveSecrets,
     SendFrame,
+    SendMessage,
     ShowStatus,
     StartTimer,
     Stopped,
@@ -294,7 +295,7 @@ class ClientSession:
         self._review_bot()
 
     def _execute(self, intent: Intent) -> None:
-        if isinstance(intent, SendFrame):
+        if isinstance(intent, (SendFrame, SendMessage)):
             self._send_frame(intent.text())
         elif isinstance(intent, OpenStore):
             self._open_store(intent.table_id)
@@ -321,8 +322,8 @@ class ClientSession:
                 self.on_fatal()
         elif isinstance(intent, _WRITES):
             self._write(intent)
-        # Fatal and Reconnect need nothing done: the transport reads `fatal` and
-        # `reconnect_requested` after each frame.
+        # Fatal, Reconnect and RaiseAlarm need nothing done: the transport reads `fatal` and
+        # `reconnect_requested` after each frame, and the front ends read `alarms`.
 
     def _send_frame(self, frame: str) -> None:
         if not self.stopped:
