@@ -19,7 +19,7 @@ import random
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, cast
 
 from ..core.client import ClientConnection
 from ..core.client_intents import (
@@ -93,7 +93,8 @@ class Faults:
         """Every fault with the same probability."""
         if not 0.0 <= rate <= 1.0:
             raise ValueError("a fault rate is between 0 and 1")
-        return cls(**{f.name: rate for f in fields(cls) if f.name != "limit"})
+        rates: dict[str, Any] = {f.name: rate for f in fields(cls) if f.name != "limit"}
+        return cls(**rates)
 
 
 @dataclass(slots=True)
@@ -319,23 +320,23 @@ class LocalTable:
             for conn, client, connected in self._everyone():
                 if not connected:
                     continue
-                line = out.entry.line
+                line: bytes | None = out.entry.line
                 if self.on_deliver is not None:
-                    line = self.on_deliver(conn, line)
-                    if line is None:
-                        continue
-                self._client_intents(conn, client.receive_entry_line(line, self.now))
+                    line = self.on_deliver(conn, out.entry.line)
+                if line is not None:
+                    self._client_intents(conn, client.receive_entry_line(line, self.now))
         elif isinstance(out, Rejected):
             self.stats.rejected.append(out)
-            client = self._clients.get(out.conn)
-            if client is not None:
+            refused = cast(Conn, out.conn)
+            told = self._clients.get(refused)
+            if told is not None:
                 error = {
                     "type": "error",
                     "reason": str(out.reason),
                     "detail": out.detail,
                     "ref": out.ref,
                 }
-                self._client_intents(out.conn, client.receive_frame(error, self.now))
+                self._client_intents(refused, told.receive_frame(error, self.now))
         elif isinstance(out, NeedStandIn):
             self._create_stand_in(out.seat)
         elif isinstance(out, RetireStandIn):
@@ -425,20 +426,24 @@ class LocalTable:
                         seat.peer.drop_pending(digest)
         msg = entry.msg
         if msg is not None and msg.type == "bid" and self.host.state.rules.undo:
-            conn = next(
+            bidder = next(
                 (c for c, s in self.seats.items() if s.peer.seat == msg.seat and s.connected),
                 None,
             )
-            if conn is not None and self.seats[conn].stand_in_for is None and self._fault("undo"):
-                self._undo_next.add(conn)
+            if (
+                bidder is not None
+                and self.seats[bidder].stand_in_for is None
+                and self._fault("undo")
+            ):
+                self._undo_next.add(bidder)
 
     def _maybe_disconnect(self, conn: Conn) -> bool:
         """A seat about to move drops; it comes back before or after its grace period."""
         seat = self.seats[conn]
         if seat.stand_in_for is not None or self._fault_rng is None:
             return False
-        state = self.host.state
-        if state.roster[seat.peer.seat].host_run:
+        state, seat_no = self.host.state, seat.peer.seat
+        if seat_no is None or state.roster[seat_no].host_run:
             return False
         if any(not s.connected for s in self.seats.values()) or not self._fault("disconnect"):
             return False
@@ -495,8 +500,9 @@ class LocalTable:
             self._undo_next.discard(conn)
             seat = self.seats[conn]
             game = self.host.state.game
-            if seat.connected and game is not None and game.standing_bidder == seat.peer.seat:
-                self._client_intents(conn, seat.client.act(Undo(seat.peer.seat), self.now))
+            bidder = game.standing_bidder if game is not None else None
+            if seat.connected and bidder is not None and bidder == seat.peer.seat:
+                self._client_intents(conn, seat.client.act(Undo(bidder), self.now))
                 return True
         for conn, seat in self.seats.items():
             if not seat.connected:

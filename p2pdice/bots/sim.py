@@ -113,15 +113,17 @@ def play_game(
                 if state.palifico_round
                 else ""
             )
+            opener = state.turn
+            assert opener is not None  # a deal names who opens
             out(
-                f"Round {state.round}: {state.dice_in_play} dice in play, {names[state.turn]} starts{kind}"
+                f"Round {state.round}: {state.dice_in_play} dice in play, {names[opener]} starts{kind}"
             )
             for seat in state.survivors:
                 out(f"  {names[seat]:<16} {hand_text(hands[seat])}")
         while state.phase == Phase.BIDDING:
-            seat = state.turn
-            assert seat is not None
-            action, faulted = decide_safely(bots[seat], state, seat, hands[seat], rng)
+            mover = state.turn
+            assert mover is not None
+            action, faulted = decide_safely(bots[mover], state, mover, hands[mover], rng)
             faults += faulted
             state = apply(state, action)
             if out:

@@ -364,9 +364,11 @@ class ClientSession:
             elif isinstance(intent, AppendEntry):
                 store.append_entry(intent.entry.line)
                 if ends_a_round(intent.entry):
-                    # Once a round, on the loop: an fsync of a few kilobytes appended since the
-                    # last one takes about a millisecond on a local disk, and the table waits
-                    # for nothing of ours meanwhile (the next round's commitment comes later).
+                    # Once a round, on the loop, measured: an fsync of the ~16 KB a round
+                    # appends took 0.3 ms (median), 4 ms (p90) and 15 ms at worst of 30 on
+                    # this project's virtual disk while other jobs ran, far under asyncio's
+                    # 100 ms slow-callback mark; moving it to a thread would let the next
+                    # round's writes race it on the same file.
                     store.sync()
             elif isinstance(intent, SaveSeat):
                 store.save_seat(SeatRecord(seat=intent.seat, host=intent.host))

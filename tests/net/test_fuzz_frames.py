@@ -32,10 +32,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from p2pdice.core.auth import sign_auth
 from p2pdice.core.codec import CodecError, encode
 from p2pdice.core.errors import Reason, RemoteError
 from p2pdice.core.hashing import Tag
-from p2pdice.core.host import sign_auth
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import TablePhase
