@@ -255,7 +255,7 @@ class LocalTable:
             if isinstance(intent, (SendMessage, DrawSecrets, RaiseAlarm)):
                 self._queue.append(("client", (conn, intent)))
             elif isinstance(intent, OpenStore):  # an in-memory client keeps no records
-                self._client_intents(conn, client.store_opened(None, self.now))
+                self._client_intents(conn, client.store_opened(None))
             elif isinstance(intent, StretchPassword):
                 verifier = (
                     None

@@ -245,7 +245,7 @@ class ClientConnection:
             return []
         kind = frame["type"]
         if kind == "challenge":
-            return self._on_challenge(frame, now)
+            return self._on_challenge(frame)
         if kind == "welcome":
             return self._on_welcome(frame, now)
         if kind == "entry":
@@ -278,7 +278,7 @@ class ClientConnection:
         self.fatal = (reason, detail)
         return [Fatal(reason, detail)]
 
-    def _on_challenge(self, frame: Mapping[str, Any], now: float) -> list[Intent]:
+    def _on_challenge(self, frame: Mapping[str, Any]) -> list[Intent]:
         table, host = bytes.fromhex(frame["table"]), bytes.fromhex(frame["host"])
         if self.expect_table is not None and table != self.expect_table:
             return self._fail(Reason.BAD_CHALLENGE, "this address now serves another table")
@@ -295,16 +295,16 @@ class ClientConnection:
         if self.peer is None:
             self._waiting_store = frame
             return [OpenStore(table)]
-        return self._answer_challenge(frame, now)
+        return self._answer_challenge(frame)
 
-    def store_opened(self, saved: SavedSeat | None, now: float) -> list[Intent]:
+    def store_opened(self, saved: SavedSeat | None) -> list[Intent]:
         """The answer to OpenStore: the seat's records (None: this client keeps none)."""
         frame, self._waiting_store = self._waiting_store, None
         if self.peer is not None or frame is None:
             return []  # the records are read once per connection object
         self.keeps_records = saved is not None
         self.peer = self._restored(saved) if saved is not None else Peer(key=self.key)
-        return self._answer_challenge(frame, now)
+        return self._answer_challenge(frame)
 
     def store_unavailable(self, detail: str) -> list[Intent]:
         """The records could not be opened (an unwritable folder, say). Unanswered, the
@@ -339,7 +339,7 @@ class ClientConnection:
             self._seat_record = (saved.seat, saved.seat_host)
         return peer
 
-    def _answer_challenge(self, frame: Mapping[str, Any], now: float) -> list[Intent]:
+    def _answer_challenge(self, frame: Mapping[str, Any]) -> list[Intent]:
         peer = self.peer
         assert peer is not None  # store_opened made it
         self._catch_up_to = frame["entries"]
@@ -604,7 +604,7 @@ class ClientConnection:
 
     # ---- inputs: timers, the adapter's answers, our actions ----------------------------------
 
-    def timer_fired(self, timer: Timer, now: float) -> list[Intent]:
+    def timer_fired(self, timer: Timer) -> list[Intent]:
         if self.stopped:
             return []
         if timer == Timer.RESEND:

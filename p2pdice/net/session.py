@@ -331,7 +331,7 @@ class ClientSession:
 
     def _open_store(self, table: bytes) -> None:
         if self.home is None:
-            self._run(self.core.store_opened(None, time.time()))
+            self._run(self.core.store_opened(None))
             return
         try:
             store = ClientStore(self.home, table)
@@ -347,7 +347,7 @@ class ClientSession:
             self._run(self.core.store_unavailable(str(err)))
             return
         self.store = store
-        self._run(self.core.store_opened(saved, time.time()))
+        self._run(self.core.store_opened(saved))
 
     def _write(self, intent: Write) -> None:
         """One write to this seat's records, in the order the core asked for them."""
@@ -414,9 +414,7 @@ class ClientSession:
 
     def _timer_fired(self, timer: Timer) -> None:
         self._timers.pop(timer, None)
-        self._guarded(
-            f"the {timer} timer", lambda: self._run(self.core.timer_fired(timer, time.time()))
-        )
+        self._guarded(f"the {timer} timer", lambda: self._run(self.core.timer_fired(timer)))
 
     # ---- actions and the bot ---------------------------------------------------------------
 

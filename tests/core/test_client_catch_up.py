@@ -39,7 +39,7 @@ def test_entries_ahead_of_a_gap_wait_for_it() -> None:
     watcher = ClientConnection(key=SigningKey(b"\x0a" * 32), name="w", mode="spectate")
     challenge = link.host.challenge(4, b"\x04" * 16, reserve=False)
     watcher.receive_frame({"type": "challenge", "protocol": 1, "entries": have, **challenge}, 0)
-    watcher.store_opened(None, 0)
+    watcher.store_opened(None)
     for line in link.host.lines()[:have]:
         watcher.receive_entry_line(line, 0)
     assert watcher.peer is not None and len(watcher.peer.replayer.chain) == have
@@ -57,7 +57,7 @@ def test_on_a_link_that_keeps_order_a_skipped_entry_is_the_hosts_fault() -> None
     honest = client(5, in_order=True)
     challenge = link.host.challenge(7, b"\x07" * 16, reserve=False)
     honest.receive_frame({"type": "challenge", "protocol": 1, "entries": 1, **challenge}, 0)
-    honest.store_opened(None, 0)
+    honest.store_opened(None)
     lines = link.host.lines()
     honest.receive_entry_line(lines[0], 0)
     honest.receive_entry_line(lines[2], 0)  # entry 1 never came

@@ -106,7 +106,7 @@ def test_a_late_password_answer_for_a_gone_challenge_is_ignored() -> None:
     challenge = link.host.challenge(1, b"\x01" * 16, pake_entropy=b"\x02" * 64)
     frame = {"type": "challenge", "protocol": 1, "entries": 1, **challenge}
     intents = client.receive_frame(frame, link.now)  # OpenStore
-    intents = client.store_opened(None, link.now)
+    intents = client.store_opened(None)
     (ask,) = [i for i in intents if isinstance(i, StretchPassword)]
     client.connection_lost()
     assert client.password_ready(ask.attempt, b"\x00" * 32, b"\x03" * 64) == []
@@ -148,7 +148,7 @@ def test_a_spectator_catches_up_and_keeps_asking_now_and_then() -> None:
     assert watcher.peer is not None
     assert watcher.peer.replayer.chain.hashes == link.host.chain.hashes
     assert StartTimer(Timer.KEEPALIVE, SPECTATOR_KEEPALIVE) in link.intents[3]
-    again = watcher.timer_fired(Timer.KEEPALIVE, link.now)
+    again = watcher.timer_fired(Timer.KEEPALIVE)
     assert again == [
         SendFrame("sync", {"from": len(link.host.entries)}),
         StartTimer(Timer.KEEPALIVE, SPECTATOR_KEEPALIVE),

@@ -63,7 +63,7 @@ def test_a_log_of_another_table_than_the_challenge_named_halts_the_client() -> N
     who = client()
     challenge = real.host.challenge(1, b"\x05" * 16)
     who.receive_frame({"type": "challenge", "protocol": 1, "entries": 1, **challenge}, 0)
-    asked = who.store_opened(None, 0)  # it asks for the log; another table's comes back
+    asked = who.store_opened(None)  # it asks for the log; another table's comes back
     assert SendFrame("sync", {"from": 0}) in asked
     out = who.receive_entry_line(other.host.lines()[0], 0)
     assert Fatal(Reason.BAD_CHALLENGE, "the log does not belong to the table the host named") in out
@@ -185,7 +185,7 @@ def test_a_burst_of_rate_limit_refusals_arms_one_resend() -> None:
     who = joined()
     arms = [who.receive_frame(error(Reason.RATE_LIMITED), 0) for _ in range(5)]
     assert arms == [[StartTimer(Timer.RESEND, 1.0)], [], [], [], []]
-    assert who.timer_fired(Timer.RESEND, 1) == []  # nothing of ours is unconfirmed
+    assert who.timer_fired(Timer.RESEND) == []  # nothing of ours is unconfirmed
     assert who.receive_frame(error(Reason.RATE_LIMITED), 2) == [StartTimer(Timer.RESEND, 1.0)]
 
 

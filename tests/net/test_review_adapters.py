@@ -171,9 +171,9 @@ async def test_a_burst_of_rate_limit_refusals_schedules_one_resend() -> None:
     resends = []
     fired = session.core.timer_fired
 
-    def count(timer: Timer, now: float) -> list[Intent]:
+    def count(timer: Timer) -> list[Intent]:
         resends.extend([1] if timer == Timer.RESEND else [])
-        return fired(timer, now)
+        return fired(timer)
 
     session.core.timer_fired = count  # type: ignore[method-assign]
     refusal = encode_frame("error", reason="RATE_LIMITED", detail="slow down", ref=None)

@@ -111,7 +111,7 @@ class Link:
             if client.stopped:
                 return
             if isinstance(intent, OpenStore):
-                self.run(conn, client.store_opened(self.saved.get(conn), self.now))
+                self.run(conn, client.store_opened(self.saved.get(conn)))
             elif isinstance(intent, StretchPassword):
                 verifier = (
                     None
