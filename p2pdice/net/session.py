@@ -441,10 +441,13 @@ class ClientSession:
 
     def _think_over(self) -> None:
         self._timers.pop("think", None)
+        self._guarded("the bot's move", self._play_thought)
+
+    def _play_thought(self) -> None:
         assert self.driver is not None
         play = self.driver.think_over(self.peer, may_play=self._bot_may_play())
         if play is not None:
-            self._guarded("the bot's move", self.act, play.action)
+            self.act(play.action)
 
     def _stop_thinking(self) -> None:
         if self.driver is not None and self.driver.forget() is not None:
