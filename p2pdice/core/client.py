@@ -53,11 +53,11 @@ from .client_intents import (
     StretchPassword,
     Timer,
 )
+from .client_restore import restore_seat
 from .codec import encode
 from .errors import Reason, RemoteError
 from .fairness import comparison_code
 from .game import Action
-from .messages import parse_message
 from .names import free_name, reserved_for_cpu
 from .pake import ENTROPY_BYTES, Binding, joiner_answer
 from .peer import Alarm, Applied, NeedSecrets, Peer, PeerOutput, Secrets, Send
@@ -315,29 +315,12 @@ class ClientConnection:
         return self._fail(Reason.INTERNAL, f"could not answer the host's challenge: {detail}")
 
     def _restored(self, saved: SavedSeat) -> Peer:
-        peer = Peer(key=self.key)
-        peer.secrets.update(saved.secrets)
-        # Sent messages first: replaying the saved log then clears every one it shows, and
-        # what is left is exactly what the host may never have received.
-        refused = {r.get("ref") for r in saved.sent}
-        for record in saved.sent:
-            try:
-                msg = parse_message(record["msg"]) if "msg" in record else None
-                at = float(record.get("at", 0)) / 1000
-            except (RemoteError, KeyError, TypeError, ValueError):
-                continue  # a record we cannot read cannot be resent either
-            if msg is not None and msg.digest().hex() not in refused:
-                peer.restore_sent(msg, sent_at=at)
+        restored = restore_seat(self.key, saved)
         self.sent_log.extend(saved.sent)
-        alarms = peer.restore(list(saved.transcript))
-        self.lines.extend(saved.transcript[: len(peer.replayer.chain)])
-        if alarms:
-            self.errors.append(
-                (alarms[0].reason, f"the saved transcript did not verify: {alarms[0].detail}")
-            )
-        if saved.seat is not None and saved.seat_host is not None:
-            self._seat_record = (saved.seat, saved.seat_host)
-        return peer
+        self.lines.extend(restored.lines)
+        self.errors.extend(restored.errors)
+        self._seat_record = restored.seat_record
+        return restored.peer
 
     def _answer_challenge(self, frame: Mapping[str, Any]) -> list[Intent]:
         peer = self.peer
