@@ -16,13 +16,14 @@ from tests.support.client_link import Link
 
 def to_move() -> tuple[Link, int, Peer]:
     """A started two-seat table and the connection and peer whose turn it is."""
-    link = Link.table(Rules(seats=2, starting_dice=2, first_starter="seat0"))
+    link = Link.table(Rules(seats=2, starting_dice=2))
     for n in range(2):
         who = ClientConnection(key=SigningKey(bytes([n + 1]) * 32), name=f"P{n}", cpu=True)
         link.connect(n + 1, who)
-    peer = link.clients[1].peer
-    assert peer is not None and bot_due(peer) is not None
-    return link, 1, peer
+    for conn, client in link.clients.items():
+        if client.peer is not None and bot_due(client.peer) is not None:
+            return link, conn, client.peer
+    raise AssertionError("nobody is to move")
 
 
 def test_without_think_time_the_bot_moves_at_once() -> None:
