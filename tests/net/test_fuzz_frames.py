@@ -24,6 +24,7 @@ import dataclasses
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -490,21 +491,26 @@ def mutated_frame(data: st.DataObject, target: Target) -> tuple[str, dict[str, A
         frame = {"type": "spectate"}
     frame = copy.deepcopy(frame)  # never edit the host's own entries in place
     how = data.draw(st.sampled_from(["as is", "tamper", "tamper", "structure", "structure"]))
-    msg = frame.get("msg") if isinstance(frame.get("msg"), dict) else None
-    if how == "tamper" and msg is not None:
-        tamper(data, target, msg)
+    found = frame.get("msg")
+    carried = found if isinstance(found, dict) else None
+    if how == "tamper" and carried is not None:
+        tamper(data, target, carried)
     elif how != "as is":
-        body = msg.get("body") if msg is not None else None
-        if isinstance(body, dict) and data.draw(st.integers(0, 9), label="in body") > 2:
-            msg["body"] = mutate(data, body)  # a field of the signed body
+        body = carried.get("body") if carried is not None else None
+        if (
+            carried is not None
+            and isinstance(body, dict)
+            and data.draw(st.integers(0, 9), label="in body") > 2
+        ):
+            carried["body"] = mutate(data, body)  # a field of the signed body
         else:
             frame = mutate(data, frame)
         if data.draw(st.integers(0, 9), label="re-sign") > 2 and isinstance(frame, dict):
-            msg = frame.get("msg")
-            if isinstance(msg, dict) and isinstance(msg.get("body"), dict):
-                sig = sign_body(target.player.key, msg["body"])
+            signed = frame.get("msg")
+            if isinstance(signed, dict) and isinstance(signed.get("body"), dict):
+                sig = sign_body(target.player.key, signed["body"])
                 if sig is not None:
-                    msg["sig"] = sig
+                    signed["sig"] = sig
     return base, frame
 
 
@@ -585,6 +591,7 @@ async def test_fuzzed_frames_over_a_real_websocket(tmp_path: Path) -> None:
         for start in range(0, len(cases), 20):
             async with await RawClient.connect(url) as raw:
                 if start % 40 == 0:
+                    assert raw.challenge is not None
                     await raw.send(auth_frame(target.player.key, raw.challenge))
                     assert (await raw.recv_type("welcome", "error"))["type"] == "welcome"
                 for _, data in cases[start : start + 20]:
@@ -676,12 +683,11 @@ def shaped_frames(challenge: dict[str, Any]) -> st.SearchStrategy[str | bytes]:
         ),
         "closing": st.fixed_dictionaries({"reason": st.text(max_size=40)}),
     }
-    return st.one_of(
-        *(
-            fields.map(lambda f, kind=kind: to_wire({"type": kind, **f}, True, 1))
-            for kind, fields in kinds.items()
-        )
-    )
+
+    def framed(kind: str) -> Callable[[dict[str, Any]], str | bytes]:
+        return lambda fields: to_wire({"type": kind, **fields}, True, 1)
+
+    return st.one_of(*(fields.map(framed(kind)) for kind, fields in kinds.items()))
 
 
 def hostile_client_challenge() -> dict[str, Any]:
