@@ -120,12 +120,7 @@ class ClientSession:
             expect_host_prefix=expect_host_prefix,
             seat_hint=seat_hint,
         )
-        self.key = key
         self.home = home
-        self.mode = mode
-        self.password = password
-        self.cpu = cpu
-        self.host_run = host_run
         self.bot = bot
         self.rng = rng or random.Random()
         #: Seconds a bot waits before it moves (see bots.driver.BotDriver). 0: at once.
@@ -154,6 +149,26 @@ class ClientSession:
     @property
     def peer(self) -> Peer | None:
         return self.core.peer
+
+    @property
+    def key(self) -> SigningKey:
+        return self.core.key
+
+    @property
+    def mode(self) -> str:
+        return self.core.mode
+
+    @property
+    def password(self) -> str | None:
+        return self.core.password
+
+    @property
+    def cpu(self) -> bool:
+        return self.core.cpu
+
+    @property
+    def host_run(self) -> bool:
+        return self.core.host_run
 
     @property
     def name(self) -> str:
