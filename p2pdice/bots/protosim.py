@@ -19,8 +19,18 @@ import random
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, cast
 
+from ..core.client import ClientConnection
+from ..core.client_intents import (
+    DrawSecrets,
+    Intent,
+    OpenStore,
+    RaiseAlarm,
+    SendFrame,
+    SendMessage,
+    StretchPassword,
+)
 from ..core.describe import ranking_line
 from ..core.game import PlaceBid, Undo
 from ..core.host import (
@@ -32,16 +42,16 @@ from ..core.host import (
     Rejected,
     RetireStandIn,
     Seated,
-    sign_auth,
 )
 from ..core.messages import Message
-from ..core.pake import ENTROPY_BYTES, Binding, joiner_answer, password_verifier
+from ..core.pake import ENTROPY_BYTES, password_verifier
 from ..core.peer import Alarm, NeedSecrets, Peer, PeerOutput, Secrets, Send
 from ..core.rules import Rules
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
+from .driver import bot_move
 from .registry import Bot
-from .sim import Summary, bot_move
+from .sim import Summary
 
 Conn = int
 
@@ -49,11 +59,21 @@ Conn = int
 @dataclass(slots=True)
 class Seat:
     conn: Conn
-    peer: Peer
+    client: ClientConnection  #: the same client connection every real client runs
     bot: Bot
     name: str
     connected: bool = True
     stand_in_for: int | None = None
+
+    @property
+    def peer(self) -> Peer:
+        assert self.client.peer is not None, "the client has not answered a challenge yet"
+        return self.client.peer
+
+    @peer.setter
+    def peer(self, peer: Peer) -> None:
+        """A test restarts a seat's client from its records: the connection follows on."""
+        self.client.peer = peer
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,7 +94,8 @@ class Faults:
         """Every fault with the same probability."""
         if not 0.0 <= rate <= 1.0:
             raise ValueError("a fault rate is between 0 and 1")
-        return cls(**{f.name: rate for f in fields(cls) if f.name != "limit"})
+        rates: dict[str, Any] = {f.name: rate for f in fields(cls) if f.name != "limit"}
+        return cls(**rates)
 
 
 @dataclass(slots=True)
@@ -112,6 +133,8 @@ class LocalTable:
         )
         self.seats: dict[Conn, Seat] = {}
         self.spectators: dict[Conn, Peer] = {}
+        self._clients: dict[Conn, ClientConnection] = {}  #: every connection's client
+        self._opened_at: dict[Conn, int] = {}  #: the log's length when each connection opened
         self.stats = LinkStats()
         self._queue: deque[tuple[str, Any]] = deque()
         self._bots = list(bots)
@@ -163,15 +186,14 @@ class LocalTable:
         self.run_until_idle()
 
     def _rejoin(self, conn: Conn) -> None:
-        """A player whose lobby seat was freed joins afresh: same key, new challenge."""
+        """A player whose lobby seat was freed joins afresh: same key, new challenge (a new
+        client, which knows of no seat to authenticate for)."""
         seat = self.seats[conn]
+        old = seat.client
+        seat.client = ClientConnection(key=old.key, name=seat.name, cpu=old.cpu, in_order=True)
         seat.connected = True
-        for line in self.host.lines(len(seat.peer.replayer.chain)):
-            seat.peer.receive_line(line)
-        challenge = self.host.challenge(conn, self.rng.randbytes(16))
-        join = seat.peer.make_join(challenge, name=seat.name, cpu=True)
-        seat.peer.seat = challenge["seat"]
-        self._host_outputs(self.host.join(conn, join.to_json(), None, self.now, trusted=True))
+        self._open(conn, seat.client)
+        self._challenge(conn)
         self.run_until_idle()
 
     def add_player(
@@ -184,47 +206,98 @@ class LocalTable:
         password: str | None = None,
     ) -> Conn:
         conn = self._new_conn()
-        peer = Peer(key=SigningKey(self.rng.randbytes(32)))
-        self._follow(peer)
+        client = ClientConnection(
+            key=SigningKey(self.rng.randbytes(32)),
+            name=name,
+            cpu=cpu,
+            host_run=host_run,
+            password=password if password is not None else (self._password or ""),
+            in_order=True,
+        )
+        self.seats[conn] = Seat(conn, client, bot, name)
+        self._open(conn, client)
         # Entropy for a password exchange only at a password table, so the games of the
         # other tables (and the corpora drawn from them) stay as they were.
         entropy = self.rng.randbytes(ENTROPY_BYTES) if self.host.password_verifier else b""
-        challenge = self.host.challenge(conn, self.rng.randbytes(16), pake_entropy=entropy)
-        join = peer.make_join(challenge, name=name, cpu=cpu, host_run=host_run)
-        pake = proof = None
-        if challenge["password"]:
-            table = self.host.table_id
-            answer = joiner_answer(
-                password_verifier(
-                    password if password is not None else (self._password or ""), table
-                ),
-                self.rng.randbytes(ENTROPY_BYTES),
-                bytes.fromhex(challenge["pake"]),
-                Binding(
-                    table, self.host.key.public, bytes.fromhex(challenge["nonce"]), peer.key.public
-                ),
-            )
-            pake, proof = answer.message, answer.proof
-        peer.seat = challenge["seat"]
-        self.seats[conn] = Seat(conn, peer, bot, name)
-        self._host_outputs(
-            self.host.join(conn, join.to_json(), proof, self.now, pake=pake, trusted=True)
-        )
+        self._challenge(conn, pake_entropy=entropy)
         return conn
 
     def add_spectator(self) -> Conn:
         conn = self._new_conn()
-        peer = Peer(key=SigningKey(self.rng.randbytes(32)))
-        self._follow(peer)
-        self.spectators[conn] = peer
-        self.host.challenge(conn, self.rng.randbytes(16))
-        self._host_outputs(self.host.spectate(conn))
+        client = ClientConnection(
+            key=SigningKey(self.rng.randbytes(32)), name="watcher", mode="spectate", in_order=True
+        )
+        self._open(conn, client)
+        self._challenge(conn)
+        assert client.peer is not None
+        self.spectators[conn] = client.peer
         return conn
 
-    def _follow(self, peer: Peer) -> None:
-        """A new follower first receives the whole log so far."""
-        for line in self.host.lines():
-            peer.receive_line(line)
+    # ---- the client's side of the link -------------------------------------------------------
+
+    def _open(self, conn: Conn, client: ClientConnection) -> None:
+        """A connection opens. The host answers a sync with what its log held at this moment;
+        what it posts later reaches the client as broadcasts, in order (the queue), so the
+        link never delivers an entry ahead of the ones still on their way."""
+        self._clients[conn] = client
+        self._opened_at[conn] = len(self.host.entries)
+
+    def _challenge(self, conn: Conn, *, pake_entropy: bytes = b"") -> None:
+        challenge = self.host.challenge(conn, self.rng.randbytes(16), pake_entropy=pake_entropy)
+        frame = {"type": "challenge", "protocol": 1, "entries": len(self.host.entries), **challenge}
+        self._client_intents(conn, self._clients[conn].receive_frame(frame, self.now))
+
+    def _client_intents(self, conn: Conn, intents: list[Intent]) -> None:
+        """What a client asks for. Its messages and secrets take their turn in the queue with
+        everything else on the link (the order the host sees them in is the game's); the
+        handshake (challenge, records, password, join, welcome) happens at once."""
+        client = self._clients[conn]
+        for intent in intents:
+            if isinstance(intent, (SendMessage, DrawSecrets, RaiseAlarm)):
+                self._queue.append(("client", (conn, intent)))
+            elif isinstance(intent, OpenStore):  # an in-memory client keeps no records
+                self._client_intents(conn, client.store_opened(None))
+            elif isinstance(intent, StretchPassword):
+                verifier = (
+                    None
+                    if intent.password is None
+                    else password_verifier(intent.password, intent.table_id)
+                )
+                entropy = self.rng.randbytes(intent.entropy_bytes)
+                self._client_intents(conn, client.password_ready(intent.attempt, verifier, entropy))
+            elif isinstance(intent, SendFrame):
+                self._frame_to_host(conn, intent)
+            # Timers, status, progress, fatal and reconnect mean nothing on this link.
+
+    def _frame_to_host(self, conn: Conn, frame: SendFrame) -> None:
+        fields = frame.fields
+        client = self._clients[conn]
+        if frame.kind == "sync":
+            start = fields["from"]
+            for line in self.host.lines(start)[: max(0, self._opened_at[conn] - start)]:
+                self._client_intents(conn, client.receive_entry_line(line, self.now))
+        elif frame.kind == "join":
+            pake = None if fields["pake"] is None else bytes.fromhex(fields["pake"])
+            proof = None if fields["proof"] is None else bytes.fromhex(fields["proof"])
+            outputs = self.host.join(conn, fields["msg"], proof, self.now, pake=pake, trusted=True)
+            self._handshake_outputs(conn, outputs)
+        elif frame.kind == "auth":
+            self._handshake_outputs(conn, self.host.authenticate(conn, fields["auth"], self.now))
+        elif frame.kind == "spectate":
+            self._handshake_outputs(conn, self.host.spectate(conn))
+
+    def _handshake_outputs(self, conn: Conn, outputs: list[Output]) -> None:
+        """The host's answer to a join, auth or spectate: queued like any output, but the
+        welcome reaches the client at once (nothing of the game passes before it)."""
+        self._host_outputs(outputs)
+        for out in outputs:
+            if isinstance(out, Seated) and out.conn == conn:
+                welcome = {
+                    "type": "welcome",
+                    "seat": out.seat,
+                    "proof": None if out.proof is None else out.proof.hex(),
+                }
+                self._client_intents(conn, self._clients[conn].receive_frame(welcome, self.now))
 
     # ---- the link ------------------------------------------------------------------------
 
@@ -233,80 +306,94 @@ class LocalTable:
             self._queue.append(("host", out))
 
     def _peer_outputs(self, conn: Conn, outputs: list[PeerOutput]) -> None:
+        """Outputs of a seat's peer driven directly (tests act for a seat this way)."""
         for out in outputs:
             self._queue.append(("peer", (conn, out)))
 
-    def _everyone(self) -> list[tuple[Conn, Peer, bool]]:
-        rows = [(c, s.peer, s.connected) for c, s in self.seats.items()]
-        rows += [(c, p, True) for c, p in self.spectators.items()]
+    def _everyone(self) -> list[tuple[Conn, ClientConnection, bool]]:
+        rows = [(c, s.client, s.connected) for c, s in self.seats.items()]
+        rows += [(c, self._clients[c], True) for c in self.spectators]
         return rows
 
     def _handle_host(self, out: Output) -> None:
         if isinstance(out, Posted):
             self._after_posted(out)
-            for conn, peer, connected in self._everyone():
+            for conn, client, connected in self._everyone():
                 if not connected:
                     continue
-                line = out.entry.line
+                line: bytes | None = out.entry.line
                 if self.on_deliver is not None:
-                    line = self.on_deliver(conn, line)
-                    if line is None:
-                        continue
-                self._peer_outputs(conn, peer.receive_line(line))
+                    line = self.on_deliver(conn, out.entry.line)
+                if line is not None:
+                    self._client_intents(conn, client.receive_entry_line(line, self.now))
         elif isinstance(out, Rejected):
             self.stats.rejected.append(out)
-            seat = self.seats.get(out.conn)
-            if seat is not None and out.ref is not None:
-                seat.peer.drop_pending(bytes.fromhex(out.ref))
+            refused = cast(Conn, out.conn)
+            told = self._clients.get(refused)
+            if told is not None:
+                error = {
+                    "type": "error",
+                    "reason": str(out.reason),
+                    "detail": out.detail,
+                    "ref": out.ref,
+                }
+                self._client_intents(refused, told.receive_frame(error, self.now))
         elif isinstance(out, NeedStandIn):
             self._create_stand_in(out.seat)
         elif isinstance(out, RetireStandIn):
             for conn, seat in list(self.seats.items()):
                 if seat.stand_in_for == out.seat:
-                    seat.connected = False
-                    self._host_outputs(self.host.disconnected(conn, self.now))
+                    self.disconnect(conn)
         elif isinstance(out, (Accepted, Seated)):
-            pass
+            pass  # a welcome reached its client with the handshake
 
     def _handle_peer(self, conn: Conn, out: PeerOutput) -> None:
         if isinstance(out, Send):
-            msg = out.message
+            self._handle_client(conn, SendMessage(out.message))
+        elif isinstance(out, NeedSecrets):
+            self._handle_client(conn, DrawSecrets(out.round, out.attempt))
+        elif isinstance(out, Alarm):
+            self._handle_client(conn, RaiseAlarm(out))
+
+    def _handle_client(self, conn: Conn, intent: Intent) -> None:
+        if isinstance(intent, SendMessage):
+            msg: Message | None = intent.message
             if self.on_send is not None:
-                msg = self.on_send(conn, msg)
-                if msg is None:
-                    return
-            if self._lost(conn, msg):
+                msg = self.on_send(conn, intent.message)
+            if msg is None or self._lost(conn, msg):
                 return
             self.stats.messages += 1
             self._host_outputs(self.host.receive(conn, msg.to_json(), self.now))
-        elif isinstance(out, NeedSecrets):
-            seat = self.seats[conn]
+        elif isinstance(intent, DrawSecrets):
             secrets = Secrets(
                 self.rng.randbytes(32), self.rng.randbytes(32), self.rng.randbytes(32)
             )
-            self._peer_outputs(conn, seat.peer.provide_secrets(out.round, out.attempt, secrets))
-        elif isinstance(out, Alarm):
-            self.stats.alarms.append((conn, out))
+            client = self.seats[conn].client
+            self._client_intents(
+                conn, client.provide_secrets(intent.round, intent.attempt, secrets, self.now)
+            )
+        elif isinstance(intent, RaiseAlarm):
+            self.stats.alarms.append((conn, intent.alarm))
 
     def _create_stand_in(self, seat_no: int) -> None:
-        """A host-run CPU for an absent seat: registered first, so it hears every entry."""
+        """A host-run CPU for an absent seat: its connection opens first, so it hears every
+        entry from the stand-in's on."""
         from .registry import load_bot
 
         conn = self._new_conn()
-        peer = Peer(key=SigningKey(self.rng.randbytes(32)), seat=seat_no)
-        self._follow(peer)
-        self.seats[conn] = Seat(
-            conn, peer, load_bot("medium"), f"CPU for seat {seat_no}", stand_in_for=seat_no
+        name = f"CPU for seat {seat_no}"
+        client = ClientConnection(
+            key=SigningKey(self.rng.randbytes(32)),
+            name=name,
+            cpu=True,
+            host_run=True,
+            seat_hint=seat_no,
+            in_order=True,
         )
-        self._host_outputs(self.host.install_stand_in(seat_no, peer.key.public, self.now))
-        challenge = self.host.challenge(conn, self.rng.randbytes(16))
-        auth = sign_auth(
-            peer.key,
-            table=self.host.table_id,
-            host=self.host.key.public,
-            nonce=bytes.fromhex(challenge["nonce"]),
-        )
-        self._host_outputs(self.host.authenticate(conn, auth, self.now))
+        self.seats[conn] = Seat(conn, client, load_bot("medium"), name, stand_in_for=seat_no)
+        self._open(conn, client)
+        self._host_outputs(self.host.install_stand_in(seat_no, client.key.public, self.now))
+        self._challenge(conn)
 
     # ---- faults ----------------------------------------------------------------------------
 
@@ -340,20 +427,24 @@ class LocalTable:
                         seat.peer.drop_pending(digest)
         msg = entry.msg
         if msg is not None and msg.type == "bid" and self.host.state.rules.undo:
-            conn = next(
+            bidder = next(
                 (c for c, s in self.seats.items() if s.peer.seat == msg.seat and s.connected),
                 None,
             )
-            if conn is not None and self.seats[conn].stand_in_for is None and self._fault("undo"):
-                self._undo_next.add(conn)
+            if (
+                bidder is not None
+                and self.seats[bidder].stand_in_for is None
+                and self._fault("undo")
+            ):
+                self._undo_next.add(bidder)
 
     def _maybe_disconnect(self, conn: Conn) -> bool:
         """A seat about to move drops; it comes back before or after its grace period."""
         seat = self.seats[conn]
         if seat.stand_in_for is not None or self._fault_rng is None:
             return False
-        state = self.host.state
-        if state.roster[seat.peer.seat].host_run:
+        state, seat_no = self.host.state, seat.peer.seat
+        if seat_no is None or state.roster[seat_no].host_run:
             return False
         if any(not s.connected for s in self.seats.values()) or not self._fault("disconnect"):
             return False
@@ -369,25 +460,22 @@ class LocalTable:
 
     def disconnect(self, conn: Conn) -> None:
         self.seats[conn].connected = False
+        self.seats[conn].client.connection_lost()  # its timers: none on this link
         self._host_outputs(self.host.disconnected(conn, self.now))
 
     def reconnect(self, conn: Conn) -> None:
-        """The same peer comes back: catches up on the log, authenticates, resends what is pending."""
+        """The same client comes back: it authenticates, and resends what is pending once
+        welcomed. The link hands it what it missed first, before the challenge, as this
+        harness always has: a real client catches up after its welcome, quietly, and owes
+        the same, but the order in which the host then hears the seats would differ, and
+        protocol/examples holds games played in this order."""
         seat = self.seats[conn]
         seat.connected = True
-        have = len(seat.peer.replayer.chain)
-        for line in self.host.lines(have):
-            self._peer_outputs(conn, seat.peer.receive_line(line))
-        challenge = self.host.challenge(conn, self.rng.randbytes(16))
-        auth = sign_auth(
-            seat.peer.key,
-            table=self.host.table_id,
-            host=self.host.key.public,
-            nonce=bytes.fromhex(challenge["nonce"]),
-        )
-        self._host_outputs(self.host.authenticate(conn, auth, self.now))
-        for msg in seat.peer.pending_messages():
-            self._peer_outputs(conn, [Send(msg)])
+        client = seat.client
+        for line in self.host.lines(len(seat.peer.replayer.chain)):
+            self._client_intents(conn, client.receive_entry_line(line, self.now))
+        self._open(conn, client)
+        self._challenge(conn)
 
     # ---- driving -------------------------------------------------------------------------
 
@@ -397,6 +485,8 @@ class LocalTable:
                 source, item = self._queue.popleft()
                 if source == "host":
                     self._handle_host(item)
+                elif source == "client":
+                    self._handle_client(*item)
                 else:
                     self._handle_peer(*item)
                 continue
@@ -411,8 +501,9 @@ class LocalTable:
             self._undo_next.discard(conn)
             seat = self.seats[conn]
             game = self.host.state.game
-            if seat.connected and game is not None and game.standing_bidder == seat.peer.seat:
-                self._peer_outputs(conn, [seat.peer.act(Undo(seat.peer.seat), now=self.now)])
+            bidder = game.standing_bidder if game is not None else None
+            if seat.connected and bidder is not None and bidder == seat.peer.seat:
+                self._client_intents(conn, seat.client.act(Undo(bidder), self.now))
                 return True
         for conn, seat in self.seats.items():
             if not seat.connected:
@@ -421,7 +512,7 @@ class LocalTable:
             if action is not None:
                 if isinstance(action, PlaceBid) and self._maybe_disconnect(conn):
                     return True
-                self._peer_outputs(conn, [seat.peer.act(action, now=self.now)])
+                self._client_intents(conn, seat.client.act(action, self.now))
                 return True
         return False
 

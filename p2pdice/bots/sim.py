@@ -27,9 +27,7 @@ from ..core.game import (
     blind_action,
     new_game,
 )
-from ..core.peer import Peer
 from ..core.rules import Rules
-from ..core.table import TablePhase
 from ..core.view import seat_view
 from .registry import Bot
 
@@ -89,41 +87,6 @@ def decide_safely(
     return action, False
 
 
-def bot_due(peer: Peer) -> tuple[int, int, str] | None:
-    """The move a bot playing `peer`'s seat owes now, as (round, bids so far, phase), or None:
-    its bid or call on its turn, "start next round" when it is the designated starter, and
-    nothing while a move of its own waits for the log (it must not decide twice on one turn).
-    A seat that pauses before moving (think time) waits for as long as this stays the same."""
-    state = peer.state
-    if state is None or state.game is None or not peer.holds_seat or peer.halted:
-        return None
-    if any(p.message.type != "ack" for p in peer.pending.values()):
-        return None
-    game, seat = state.game, peer.seat
-    assert seat is not None
-    if state.phase == TablePhase.BIDDING and game.turn == seat:
-        return (game.round, len(game.bids), "bid")
-    if (
-        state.phase == TablePhase.RESULT
-        and game.phase == Phase.ROUND_OVER
-        and game.next_starter == seat
-    ):
-        return (game.round, len(game.bids), "next_round")
-    return None
-
-
-def bot_move(peer: Peer, bot: Bot, rng: random.Random) -> Action | None:
-    """What a bot playing `peer`'s seat does now (see `bot_due`), or None."""
-    due = bot_due(peer)
-    if due is None:
-        return None
-    state = peer.state
-    assert state is not None and state.game is not None and peer.seat is not None
-    if due[2] == "bid":
-        return decide_safely(bot, state.game, peer.seat, peer.hand, rng)[0]
-    return StartNextRound(peer.seat)
-
-
 def roll(rng: random.Random, dice: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(rng.randint(1, 6) for _ in range(n)) for n in dice)
 
@@ -150,15 +113,17 @@ def play_game(
                 if state.palifico_round
                 else ""
             )
+            opener = state.turn
+            assert opener is not None  # a deal names who opens
             out(
-                f"Round {state.round}: {state.dice_in_play} dice in play, {names[state.turn]} starts{kind}"
+                f"Round {state.round}: {state.dice_in_play} dice in play, {names[opener]} starts{kind}"
             )
             for seat in state.survivors:
                 out(f"  {names[seat]:<16} {hand_text(hands[seat])}")
         while state.phase == Phase.BIDDING:
-            seat = state.turn
-            assert seat is not None
-            action, faulted = decide_safely(bots[seat], state, seat, hands[seat], rng)
+            mover = state.turn
+            assert mover is not None
+            action, faulted = decide_safely(bots[mover], state, mover, hands[mover], rng)
             faults += faulted
             state = apply(state, action)
             if out:

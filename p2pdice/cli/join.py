@@ -100,40 +100,6 @@ def say(text: str) -> None:
 SAY_LIMIT = 2000
 
 
-def after_game_alarms(session, *, complete: bool) -> list[str]:
-    """What the client's own checks during play cannot see, checked on its saved files once
-    it stops: `verify` of the transcript with this seat's record of its sent messages (a
-    message the host received and never posted or refused), and forfeits a host could use to
-    re-roll hands (of its own CPU seats, whose silence it controls, or of this seat)."""
-    from ..core.verify import verify_lines
-
-    store, peer = session.store, session.peer
-    if store is None or peer is None:
-        return []
-    seated = peer.seat is not None and session.mode != "spectate"
-    report = verify_lines(
-        store.load_transcript(),
-        partial=not complete,
-        mine=store.load_sent() if seated else None,
-    )
-    out = []
-    if report.failure is not None:
-        out.append(f"verify{' --mine' if seated else ''}: {report.failure.describe()}")
-    state = peer.state
-    roster = state.roster if state is not None else ()
-    for note in peer.replayer.notes:
-        if note.kind != "forfeit" or note.seat is None or note.seat >= len(roster):
-            continue
-        seat = roster[note.seat]
-        if seat.host_run or (seated and note.seat == peer.seat):
-            whose = "its own CPU seat" if seat.host_run else "your seat"
-            out.append(
-                f"round {note.round}: the host forfeited {whose} {seat.name} ({note.detail}): "
-                "the round was replayed with fresh hands, which a host can use to re-roll them"
-            )
-    return out
-
-
 def run_join(args: argparse.Namespace) -> int:
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if args.bot is None and (interactive or not args.spectate):
@@ -210,9 +176,12 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     session.close()
     on_update()
     path = session.store.transcript_path if session.store is not None else None
-    late = after_game_alarms(session, complete=outcome == Outcome.OVER)
-    for line in late:
-        say(f"ALARM: {line}")
+    # The client's own check once it stops (core/client_check.py): the game's final check,
+    # or the same on the partial log when it stopped early.
+    check = session.final_check if outcome == Outcome.OVER else session.self_check(complete=False)
+    late = check.alarms if check is not None else ()
+    for alarm in late:
+        say(f"ALARM: {alarm.describe()}")
     alarmed = bool(session.alarms or late)
     if outcome == Outcome.OVER:
         state = session.peer.state if session.peer else None

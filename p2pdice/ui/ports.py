@@ -32,11 +32,17 @@ class AlarmLike(Protocol):
     def seat(self) -> int | None: ...
 
 
+class CheckFinding(Protocol):
+    """One finding of the end-of-game self-check (core.client_check.CheckAlarm)."""
+
+    def describe(self) -> str: ...
+
+
 class FinalCheck(Protocol):
     """The end-of-game self-check of a session (`verify --mine` and the host-act alarms)."""
 
     @property
-    def alarms(self) -> Sequence[AlarmLike]: ...
+    def alarms(self) -> Sequence[CheckFinding]: ...
     @property
     def verified(self) -> bool: ...
 
@@ -104,8 +110,8 @@ class TableSession(Protocol):
     @property
     def store(self) -> SeatRecords | None: ...
 
-    # The end-of-game self-check, `final_check: FinalCheck | None`, joins these members once
-    # ClientSession has it; until then `ui.snapshot` reads it with getattr (see there).
+    @property
+    def final_check(self) -> FinalCheck | None: ...  #: None until the game is over
 
     def view(self) -> SeatView | None: ...
     def pending_kinds(self) -> set[str]: ...  #: message types sent and not yet logged

@@ -17,7 +17,6 @@ from ..core.rules import TableKind
 from .text import die_cell, safe_text
 from .viewmodel import (
     Snapshot,
-    alarm_line,
     alarm_seats,
     alarm_text,
     can_undo,
@@ -348,7 +347,9 @@ def game_over_model(snap: Snapshot, *, rematch: bool = False) -> GameOverModel:
         label = f"Verified transcript{practice} saved:"
     else:
         label = f"Transcript{practice} saved, but the end-of-game check failed:"
-    check_alarms = () if check is None else tuple(alarm_line(a) for a in check.alarms)
+    check_alarms = (
+        () if check is None else tuple(f"ALARM: {safe_text(f, 160)}" for f in check.findings)
+    )
     if check is not None and not check.verified and not check_alarms:
         check_alarms = ("ALARM: the transcript did not verify",)
     return GameOverModel(

@@ -69,10 +69,7 @@ def snapshot(session: TableSession, *, mine: tuple[int, ...] = ()) -> Snapshot:
         transcript=str(path) if path is not None else None,
         link="connected" if session.connected else "reconnecting",
         fatal=_pair(session.fatal),
-        # ClientSession gains `final_check` with the core client (issue 20); until then a
-        # session without it has simply not been checked yet. The lead replaces this getattr
-        # with `session.final_check` (and adds it to TableSession) after the merge.
-        final_check=_end_check(getattr(session, "final_check", None)),
+        final_check=_end_check(session.final_check),
     )
 
 
@@ -105,7 +102,7 @@ def project(
 def _end_check(check: FinalCheck | None) -> EndCheck | None:
     if check is None:
         return None
-    return EndCheck(verified=check.verified, alarms=tuple(alarm_facts(a) for a in check.alarms))
+    return EndCheck(verified=check.verified, findings=tuple(a.describe() for a in check.alarms))
 
 
 def _pair(value: tuple[object, str] | None) -> tuple[str, str] | None:

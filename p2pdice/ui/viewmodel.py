@@ -39,10 +39,11 @@ class SeatFacts:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EndCheck:
-    """The end-of-game self-check: the transcript verified, and our checks of the host."""
+    """The end-of-game self-check: the transcript verified, and what our checks of the host
+    found (each a sentence, as `p2pdice join` prints it)."""
 
     verified: bool
-    alarms: tuple[AlarmFacts, ...] = ()
+    findings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -20,9 +20,9 @@ from subprocess import PIPE, STDOUT, Popen
 import aiohttp
 import pytest
 
+from p2pdice.core import client as client_core
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
-from p2pdice.net import session as session_module
 from p2pdice.net.client import Outcome, run_websocket
 from p2pdice.net.hostapp import HostedTable, HostService, TableConfig
 from p2pdice.net.server import Limits
@@ -434,7 +434,7 @@ async def test_a_spectator_that_never_syncs_is_closed_and_one_that_does_stays(
 ) -> None:
     """Spectator sockets lived for ever. A spectator must show now and then that it follows
     the table (a `sync`, which honest clients send every 30 s); one that does not is closed."""
-    monkeypatch.setattr(session_module, "SPECTATOR_KEEPALIVE", 0.2)
+    monkeypatch.setattr(client_core, "SPECTATOR_KEEPALIVE", 0.2)
     limits = Limits(spectator_idle=1.0)
     async with hosted(tmp_path / "h", limits=limits) as (service, table):
         url = url_of(service, table)

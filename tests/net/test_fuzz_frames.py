@@ -24,6 +24,7 @@ import dataclasses
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,15 +33,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from p2pdice.core.auth import sign_auth
 from p2pdice.core.codec import CodecError, encode
-from p2pdice.core.errors import Reason
+from p2pdice.core.errors import Reason, RemoteError
 from p2pdice.core.hashing import Tag
-from p2pdice.core.host import sign_auth
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import TablePhase
 from p2pdice.net.client import LocalClient
-from p2pdice.net.frames import TO_CLIENT, decode_frame
+from p2pdice.net.frames import TO_CLIENT, decode_frame, encode_frame
 from p2pdice.net.hostapp import HostedTable
 from p2pdice.net.server import Connection, TableServer
 from p2pdice.net.session import ClientSession
@@ -490,21 +491,26 @@ def mutated_frame(data: st.DataObject, target: Target) -> tuple[str, dict[str, A
         frame = {"type": "spectate"}
     frame = copy.deepcopy(frame)  # never edit the host's own entries in place
     how = data.draw(st.sampled_from(["as is", "tamper", "tamper", "structure", "structure"]))
-    msg = frame.get("msg") if isinstance(frame.get("msg"), dict) else None
-    if how == "tamper" and msg is not None:
-        tamper(data, target, msg)
+    found = frame.get("msg")
+    carried = found if isinstance(found, dict) else None
+    if how == "tamper" and carried is not None:
+        tamper(data, target, carried)
     elif how != "as is":
-        body = msg.get("body") if msg is not None else None
-        if isinstance(body, dict) and data.draw(st.integers(0, 9), label="in body") > 2:
-            msg["body"] = mutate(data, body)  # a field of the signed body
+        body = carried.get("body") if carried is not None else None
+        if (
+            carried is not None
+            and isinstance(body, dict)
+            and data.draw(st.integers(0, 9), label="in body") > 2
+        ):
+            carried["body"] = mutate(data, body)  # a field of the signed body
         else:
             frame = mutate(data, frame)
         if data.draw(st.integers(0, 9), label="re-sign") > 2 and isinstance(frame, dict):
-            msg = frame.get("msg")
-            if isinstance(msg, dict) and isinstance(msg.get("body"), dict):
-                sig = sign_body(target.player.key, msg["body"])
+            signed = frame.get("msg")
+            if isinstance(signed, dict) and isinstance(signed.get("body"), dict):
+                sig = sign_body(target.player.key, signed["body"])
                 if sig is not None:
-                    msg["sig"] = sig
+                    signed["sig"] = sig
     return base, frame
 
 
@@ -585,6 +591,7 @@ async def test_fuzzed_frames_over_a_real_websocket(tmp_path: Path) -> None:
         for start in range(0, len(cases), 20):
             async with await RawClient.connect(url) as raw:
                 if start % 40 == 0:
+                    assert raw.challenge is not None
                     await raw.send(auth_frame(target.player.key, raw.challenge))
                     assert (await raw.recv_type("welcome", "error"))["type"] == "welcome"
                 for _, data in cases[start : start + 20]:
@@ -610,14 +617,84 @@ async def test_fuzzed_frames_over_a_real_websocket(tmp_path: Path) -> None:
     assert replies["RATE_LIMITED"] == 0
 
 
-async def test_fuzzed_frames_never_crash_a_client(tmp_path: Path) -> None:
-    """A hostile host (or a man in the middle) sends junk: the client records it, never raises."""
-    key = SigningKey(b"\x07" * 32)
-    host_key = SigningKey(b"\x08" * 32)
-    challenge = {
+def client_state(session: ClientSession) -> tuple[Any, ...]:
+    """What a frame could change in a client, besides the errors it records."""
+    peer = session.peer
+    return (
+        None if peer is None else (len(peer.replayer.chain), peer.seat, peer.halted),
+        session.connected,
+        session.reconnect_requested,
+        session.outgoing.qsize(),
+        sorted(session.pending_kinds()),
+        session.name,
+    )
+
+
+def feed_checked(session: ClientSession, data: str | bytes) -> None:
+    """Feed one frame from a hostile host and check the client's side of the contract: no
+    exception escapes the core or the pump (the pump would catch it, log it and keep it in
+    `internal_errors`: that is a bug, never the host's doing), and a frame that does not
+    decode is recorded as an error and changes nothing else."""
+    before, errors = client_state(session), len(session.errors)
+    session.on_frame(data)
+    assert session.internal_errors == [], (data, session.internal_errors)
+    try:
+        decode_frame(data, TO_CLIENT)
+    except RemoteError:
+        assert len(session.errors) == errors + 1, data
+        assert client_state(session) == before, data
+
+
+def shaped_frames(challenge: dict[str, Any]) -> st.SearchStrategy[str | bytes]:
+    """Frames that pass the client's frame check: hostile content in the right shape."""
+    seat = st.one_of(st.none(), st.integers(0, 5))
+    kinds = {
+        "challenge": st.fixed_dictionaries(
+            {
+                **{k: st.just(v) for k, v in challenge.items()},
+                "entries": st.integers(0, 3),
+                "seat": seat,
+                "password": st.booleans(),
+                "pake": st.one_of(st.none(), hexes(33)),
+                "table": st.one_of(st.just(challenge["table"]), hexes(32)),
+            }
+        ),
+        "welcome": st.fixed_dictionaries({"seat": seat, "proof": st.one_of(st.none(), hexes(32))}),
+        "entry": st.fixed_dictionaries(
+            {"entry": st.dictionaries(st.sampled_from(KEYS), json_values, max_size=6)}
+        ),
+        "accepted": st.fixed_dictionaries(
+            {"ref": hexes(32), "seq": st.one_of(st.none(), st.integers(0, 9))}
+        ),
+        "error": st.fixed_dictionaries(
+            {
+                "reason": st.sampled_from(sorted(Reason.__members__)),
+                "detail": st.text(max_size=40),
+                "ref": st.one_of(st.none(), hexes(32)),
+            }
+        ),
+        "status": st.fixed_dictionaries(
+            {
+                "phase": st.text(max_size=20),
+                "connected": st.lists(st.integers(0, 5), max_size=6),
+                "turn": seat,
+                "deadline_ms": st.one_of(st.none(), st.integers(0, 10**6)),
+            }
+        ),
+        "closing": st.fixed_dictionaries({"reason": st.text(max_size=40)}),
+    }
+
+    def framed(kind: str) -> Callable[[dict[str, Any]], str | bytes]:
+        return lambda fields: to_wire({"type": kind, **fields}, True, 1)
+
+    return st.one_of(*(fields.map(framed(kind)) for kind, fields in kinds.items()))
+
+
+def hostile_client_challenge() -> dict[str, Any]:
+    return {
         "type": "challenge",
         "entries": 1,
-        "host": host_key.public.hex(),
+        "host": SigningKey(b"\x08" * 32).public.hex(),
         "nonce": "ab" * 16,
         "password": False,
         "pake": None,
@@ -625,6 +702,14 @@ async def test_fuzzed_frames_never_crash_a_client(tmp_path: Path) -> None:
         "seat": 0,
         "table": "cd" * 32,
     }
+
+
+async def test_fuzzed_frames_never_crash_a_client(tmp_path: Path) -> None:
+    """A hostile host (or a man in the middle) sends junk and well-shaped lies: the client
+    refuses each explicitly (recorded, nothing changed for a frame that does not decode),
+    and no exception ever escapes (see test_a_bug_in_the_client_is_not_swallowed)."""
+    key = SigningKey(b"\x07" * 32)
+    challenge = hostile_client_challenge()
     count = Counter[str]()
     client_frames = st.fixed_dictionaries(
         {"type": st.one_of(st.sampled_from(sorted(TO_CLIENT)), json_values)},
@@ -644,6 +729,7 @@ async def test_fuzzed_frames_never_crash_a_client(tmp_path: Path) -> None:
                 client_frames.map(lambda v: to_wire(v, True, 1)),
                 st.binary(max_size=100),
                 st.just(json.dumps(challenge, sort_keys=True, separators=(",", ":"))),
+                shaped_frames(challenge),
             ),
             max_size=6,
         ),
@@ -651,14 +737,38 @@ async def test_fuzzed_frames_never_crash_a_client(tmp_path: Path) -> None:
     def feed(after_challenge: bool, frames: list[str | bytes]) -> None:
         session = ClientSession(key=key, name="target", home=None, rng=random.Random(0))
         if after_challenge:
-            session.on_frame(encode(challenge))
+            feed_checked(session, encode(challenge).decode("utf-8"))
         for frame in frames:
-            session.on_frame(frame)
+            feed_checked(session, frame)
             count["frames"] += 1
+            count["refused" if session.errors else "taken"] += 1
 
     feed()
-    print(f"\nframes fuzzed at a client: {count['frames']}")
+    print(f"\nframes fuzzed at a client: {dict(count)}")
     assert count["frames"] > CLIENT_SIDE
+    assert count["refused"] and count["taken"]
+
+
+async def test_a_bug_in_the_client_is_not_swallowed(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The fuzz check above can fail: a fault injected into the core's frame handling is
+    caught by the pump (the event loop survives), logged with its traceback and kept in
+    `internal_errors`, never mistaken for a hostile frame in `errors`; and `feed_checked`
+    reports it."""
+    from p2pdice.core.client import ClientConnection
+
+    def broken(self: ClientConnection, frame: Any) -> list[Any]:
+        raise KeyError("an injected bug")
+
+    monkeypatch.setattr(ClientConnection, "_on_status", broken)
+    session = ClientSession(key=SigningKey(b"\x07" * 32), name="target", home=None)
+    status = encode_frame("status", phase="lobby", connected=[], turn=None, deadline_ms=None)
+    with pytest.raises(AssertionError, match="an injected bug"):
+        feed_checked(session, status)
+    assert session.errors == []
+    assert session.internal_errors == ["a frame from the host: KeyError: 'an injected bug'"]
+    assert "handling a frame from the host failed" in caplog.text
 
 
 def hostile_challenge(entries: int) -> dict[str, Any]:

@@ -271,3 +271,39 @@ def test_a_stolen_verifier_costs_scrypt_per_guess() -> None:
     times.sort()
     print(f"\nscrypt N=2^15 r=8 p=1 (32 MiB): median {times[1] * 1000:.0f} ms per guess")
     assert password_verifier(PASSWORD, table_id) != password_verifier(PASSWORD, bytes([1]) * 32)
+
+
+async def test_the_password_is_stretched_off_the_event_loop() -> None:
+    """scrypt (about 0.1 s, 32 MiB) runs in a thread: the challenge is handled at once and the
+    loop keeps turning while the joiner's answer is computed; the join leaves when it is done."""
+    from p2pdice.core.host import HostTable
+
+    host = HostTable(
+        key=key(9), name="locked", rules=Rules(seats=2), nonce=b"\x01" * 16, password=PASSWORD
+    )
+    challenge = host.challenge(1, b"\x02" * 16, pake_entropy=b"\x03" * 64)
+    frame = encode({"type": "challenge", "protocol": 1, "entries": 1, **challenge}).decode()
+    session = ClientSession(key=key(3), name="patient", home=None, password=PASSWORD)
+    loop = asyncio.get_running_loop()
+    began = time.perf_counter()
+    session.on_frame(frame)
+    assert time.perf_counter() - began < 0.05  # no scrypt in the frame's handling
+    session.on_frame(encode({"type": "entry", "entry": json.loads(host.lines()[0])}).decode())
+    ticks = 0
+    deadline = loop.time() + 10
+    while session.password_verifier is None and loop.time() < deadline:
+        await asyncio.sleep(0.005)
+        ticks += 1
+    assert session.password_verifier == password_verifier(PASSWORD, host.table_id)
+    assert ticks >= 3  # the loop ran other callbacks while the password was stretched
+    frames = [json.loads(session.outgoing.get_nowait()) for _ in range(session.outgoing.qsize())]
+    assert [f["type"] for f in frames] == ["sync", "join"]
+    outputs = host.join(
+        1,
+        frames[1]["msg"],
+        bytes.fromhex(frames[1]["proof"]),
+        0.0,
+        pake=bytes.fromhex(frames[1]["pake"]),
+    )
+    assert [type(o).__name__ for o in outputs][:2] == ["Posted", "Seated"]
+    session.close()

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from p2pdice.core.advert import Advert
+from p2pdice.core.client_intents import Intent, Timer
 from p2pdice.core.errors import Reason, UserError
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
@@ -169,7 +170,13 @@ async def test_a_challenge_the_client_cannot_answer_stops_it_with_the_reason(
 async def test_a_burst_of_rate_limit_refusals_schedules_one_resend() -> None:
     session = ClientSession(key=SigningKey(b"\x07" * 32), name="x", home=None)
     resends = []
-    session._resend_pending = lambda: (resends.append(1), setattr(session, "_resend_timer", None))  # type: ignore[method-assign]
+    fired = session.core.timer_fired
+
+    def count(timer: Timer) -> list[Intent]:
+        resends.extend([1] if timer == Timer.RESEND else [])
+        return fired(timer)
+
+    session.core.timer_fired = count  # type: ignore[method-assign]
     refusal = encode_frame("error", reason="RATE_LIMITED", detail="slow down", ref=None)
     for _ in range(50):
         session.on_frame(refusal)

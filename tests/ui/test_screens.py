@@ -153,11 +153,11 @@ def test_game_over_says_verified_only_when_the_final_check_verified_the_transcri
 
 
 def test_game_over_shows_the_final_checks_alarms_when_it_failed() -> None:
-    found = alarms(("RESULT_MISMATCH", "round 2: the posted result differs"))
-    screen = game_over_screen(EndCheck(verified=False, alarms=found))
+    found = ("verify --mine: round 2: the posted result differs",)
+    screen = game_over_screen(EndCheck(verified=False, findings=found))
     assert "Verified" not in screen
     assert "Transcript saved, but the end-of-game check failed:" in screen
-    assert "ALARM RESULT_MISMATCH: round 2: the posted result differs" in screen
+    assert "ALARM: verify --mine: round 2: the posted result differs" in screen
     bare = game_over_screen(EndCheck(verified=False))
     assert "the transcript did not verify" in bare and "Verified" not in bare
 

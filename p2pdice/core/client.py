@@ -1,0 +1,673 @@
+"""The client side of one connection to a host, sans-I/O (in the manner of h11).
+
+A `ClientConnection` is one identity at one table. It owns every decision a client makes:
+whether the host's challenge is the table it meant (table id, host key, the advertised key
+prefix), whether to authenticate a seat it holds, join, or watch, the password exchange
+(SPAKE2: the joiner's answer, and the host's proof in the welcome), another name after
+NAME_TAKEN, names kept for CPU players, catching up with the log (holding back entries that
+overtook the answer to a sync), resuming what a restarted seat owes, resending after
+RATE_LIMITED, a spectator's keepalive, which refusals are fatal, and giving up a seat the
+host no longer holds.
+
+Inputs are method calls: a decoded frame from the host, the seat's saved records, a timer
+that fired, fresh secrets or a stretched password, a write that failed, our own action, the
+connection lost. Each returns the intents (core/client_intents.py) the adapter must execute
+in order: frames to send, records to write before what depends on them, secrets or a
+password to derive, timers. Time is an input (`now`, wall-clock seconds); nothing here reads
+a clock, draws randomness or touches a file.
+
+Every frame handler validates what it relies on: a frame that does not fit the connection's
+state is recorded in `errors` and changes nothing. An exception escaping from here is a bug.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .auth import sign_auth
+from .client_check import FinalCheck, check_client
+from .client_intents import (
+    AppendEntry,
+    CancelTimer,
+    DrawSecrets,
+    Fatal,
+    ForgetSeat,
+    Intent,
+    OpenStore,
+    Progressed,
+    RaiseAlarm,
+    Reconnect,
+    RecordRefused,
+    RecordSent,
+    SavedSeat,
+    SaveSeat,
+    SaveSecrets,
+    SendFrame,
+    SendMessage,
+    ShowStatus,
+    StartTimer,
+    Stopped,
+    StretchPassword,
+    Timer,
+)
+from .client_restore import restore_seat
+from .codec import encode
+from .errors import Reason, RemoteError
+from .fairness import comparison_code
+from .game import Action
+from .names import free_name, reserved_for_cpu
+from .pake import ENTROPY_BYTES, Binding, joiner_answer
+from .peer import Alarm, Applied, NeedSecrets, Peer, PeerOutput, Secrets, Send
+from .signing import SigningKey
+from .table import TablePhase
+from .transcript import Entry, parse_entry
+from .view import SeatView
+
+#: Seconds between two `sync`s of a spectator that is up to date: the host closes a spectator
+#: that sends none for two minutes (SPEC.md 10.3), so a quiet table does not lose its watchers.
+SPECTATOR_KEEPALIVE = 30.0
+
+#: Seconds to wait after a RATE_LIMITED refusal before resending what is unconfirmed.
+RESEND_AFTER = 1.0
+
+#: Entries held back while a gap before them is filled (more is a host flooding us).
+MAX_EARLY = 4096
+
+#: Refusals after which retrying cannot help.
+FATAL = frozenset(
+    {
+        Reason.BAD_PASSWORD,
+        Reason.PASSWORD_THROTTLED,
+        Reason.TABLE_FULL,
+        Reason.BAD_CHALLENGE,
+        Reason.NOT_SEATED,
+        Reason.BAD_NAME,
+        Reason.NAME_RESERVED,
+    }
+)
+
+
+@dataclass(slots=True)
+class _PendingJoin:
+    """A join that waits for the log as of its challenge (and for the password's answer)."""
+
+    challenge: Mapping[str, Any]
+    pake: tuple[bytes, bytes] | None = None  #: (our SPAKE2 message, our confirmation)
+    needs_password: bool = False  #: the password exchange is still being computed
+
+
+class ClientConnection:
+    """One identity's connection to one table. See the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        key: SigningKey,
+        name: str,
+        mode: str = "play",  # "play" or "spectate"
+        password: str | None = None,
+        password_verifier: bytes | None = None,
+        cpu: bool = False,
+        host_run: bool = False,
+        expect_table: bytes | None = None,
+        expect_host: bytes | None = None,
+        expect_host_prefix: str | None = None,
+        seat_hint: int | None = None,
+        in_order: bool = False,
+    ) -> None:
+        self.key = key
+        self.name = name  #: may become "Name 2" when the name is taken
+        self.mode = mode
+        self.password = password
+        #: The table's stretched password, once known (host-run seats get it from their host,
+        #: which keeps no plain password); kept for reconnects.
+        self.password_verifier = password_verifier
+        self.cpu = cpu
+        self.host_run = host_run
+        self.expect_table = expect_table
+        self.expect_host = expect_host
+        self.expect_host_prefix = expect_host_prefix  #: from the advertisement (TXT `hk`)
+        self.seat_hint = seat_hint
+        #: The link delivers every entry in order (an in-memory one): an entry ahead of a gap
+        #: is the host skipping one, not a broadcast that overtook the answer to a sync (a
+        #: host feeds a long answer in parts while it broadcasts new entries).
+        self.in_order = in_order
+        self.peer: Peer | None = None
+        self.errors: list[tuple[Reason, str]] = []
+        self.fatal: tuple[Reason, str] | None = None
+        self.connected = False
+        self.reconnect_requested = False
+        self.stopped = False  #: a local failure: nothing more is read, sent or stored
+        #: Whether this client keeps records (a seat folder); without, no writes are asked for.
+        self.keeps_records = False
+        #: Every applied transcript line and sent-log record, for the end-of-game self-check.
+        self.lines: list[bytes] = []
+        self.sent_log: list[Mapping[str, Any]] = []
+        self._seat_record: tuple[int, str] | None = None  #: (seat, host hex) as saved
+        self._waiting_store: Mapping[str, Any] | None = None  #: a challenge before the records
+        self._attempt = 0  #: counts challenges, so a late password answer is recognised
+        self._catch_up_to = 0
+        self._resumed = False
+        self._answered = (
+            False  #: we answered the challenge (auth, join, spectate): a welcome is due
+        )
+        self._authing = False
+        self._seatless = False
+        self._pending_join: _PendingJoin | None = None
+        #: The join we sent, to sign again with another name after NAME_TAKEN.
+        self._join_sent: _PendingJoin | None = None
+        self._names_refused: set[str] = set()
+        self._host_proof: bytes | None = None  #: what the welcome must carry after a password join
+        self._early: dict[int, Entry] = {}  #: entries that arrived ahead of a gap
+        self._resend_armed = False
+        self._final_check: FinalCheck | None = None
+
+    # ---- facts ---------------------------------------------------------------------------
+
+    @property
+    def table_id(self) -> bytes | None:
+        state = self.peer.state if self.peer is not None else None
+        return state.table_id if state is not None else None
+
+    @property
+    def seat(self) -> int | None:
+        return self.peer.seat if self.peer is not None else None
+
+    @property
+    def alarms(self) -> list[Alarm]:
+        return self.peer.alarms if self.peer is not None else []
+
+    @property
+    def finished(self) -> bool:
+        state = self.peer.state if self.peer is not None else None
+        return state is not None and state.phase == TablePhase.OVER
+
+    @property
+    def resumed(self) -> bool:
+        """Caught up with the log and owing nothing from before: our seat may act."""
+        return self._resumed
+
+    def view(self) -> SeatView | None:
+        return self.peer.view() if self.peer is not None else None
+
+    @property
+    def names(self) -> list[str]:
+        """Display names by seat (roster after the start, joins before)."""
+        state = self.peer.state if self.peer is not None else None
+        if state is None:
+            return []
+        if state.roster:
+            return [s.name for s in state.roster]
+        return [
+            state.joins[s].name if s in state.joins else "(free)" for s in range(state.rules.seats)
+        ]
+
+    @property
+    def comparison_code(self) -> str | None:
+        peer = self.peer
+        state = peer.state if peer is not None else None
+        if peer is None or state is None or state.start_seq is None:
+            return None
+        return comparison_code(peer.replayer.chain.hashes[state.start_seq])
+
+    def self_check(self, *, complete: bool) -> FinalCheck | None:
+        """The end-of-game check (core/client_check.py) of what we verified and sent, as
+        partial when the game is not `complete`; None before we followed any table."""
+        peer = self.peer
+        if peer is None:
+            return None
+        seated = peer.seat is not None and self.mode != "spectate"
+        return check_client(peer, self.lines, self.sent_log, seated=seated, complete=complete)
+
+    @property
+    def final_check(self) -> FinalCheck | None:
+        """The check once the game is over (None before). It replays the whole log, so it
+        runs when first asked for, once: host-run CPU seats, which nobody asks, never pay it."""
+        if not self.finished:
+            return None
+        if self._final_check is None:
+            self._final_check = self.self_check(complete=True)
+        return self._final_check
+
+    def pending_kinds(self) -> set[str]:
+        if self.peer is None:
+            return set()
+        return {p.message.type for p in self.peer.pending.values()}
+
+    # ---- inputs: frames --------------------------------------------------------------------
+
+    def receive_frame(self, frame: Mapping[str, Any], now: float) -> list[Intent]:
+        """A frame from the host, already decoded and shape-checked (net/frames.TO_CLIENT)."""
+        if self.stopped:
+            return []
+        kind = frame["type"]
+        if kind == "challenge":
+            return self._on_challenge(frame)
+        if kind == "welcome":
+            return self._on_welcome(frame, now)
+        if kind == "entry":
+            return self.receive_entry_line(encode(frame["entry"]), now)
+        if kind == "error":
+            return self._on_error(frame, now)
+        if kind == "status":
+            return self._on_status(frame)
+        if kind == "closing":
+            self.errors.append((Reason.INTERNAL, f"the host closed the table: {frame['reason']}"))
+            return []
+        if kind == "accepted":
+            return []  # the message shows up in the log in due course
+        self.errors.append((Reason.UNKNOWN_TYPE, f"a frame of unknown type {kind!r}"))
+        return []
+
+    def unreadable_frame(self, raw: str | bytes, reason: Reason, detail: str) -> list[Intent]:
+        """A frame the adapter could not decode (net/frames.decode_frame's refusal)."""
+        if self.stopped:
+            return []
+        self.errors.append((reason, f"unreadable frame from the host: {detail}"))
+        if isinstance(raw, str) and '"type":"challenge"' in raw:
+            # Without a challenge we answer we can never sit down: stop, say why.
+            return self._fail(
+                reason, "the host's challenge is unreadable (another protocol version?)"
+            )
+        return []
+
+    def _fail(self, reason: Reason, detail: str) -> list[Intent]:
+        self.fatal = (reason, detail)
+        return [Fatal(reason, detail)]
+
+    def _on_challenge(self, frame: Mapping[str, Any]) -> list[Intent]:
+        table, host = bytes.fromhex(frame["table"]), bytes.fromhex(frame["host"])
+        if self.expect_table is not None and table != self.expect_table:
+            return self._fail(Reason.BAD_CHALLENGE, "this address now serves another table")
+        if self.expect_host_prefix and not frame["host"].startswith(self.expect_host_prefix):
+            return self._fail(
+                Reason.BAD_CHALLENGE, "the host key differs from the one it advertised"
+            )
+        if self.expect_host is not None and host != self.expect_host:
+            return self._fail(
+                Reason.BAD_CHALLENGE, "the host key changed: this may not be the same table"
+            )
+        self.expect_table, self.expect_host = table, host
+        self._attempt += 1
+        if self.peer is None:
+            self._waiting_store = frame
+            return [OpenStore(table)]
+        return self._answer_challenge(frame)
+
+    def store_opened(self, saved: SavedSeat | None) -> list[Intent]:
+        """The answer to OpenStore: the seat's records (None: this client keeps none)."""
+        frame, self._waiting_store = self._waiting_store, None
+        if self.peer is not None or frame is None:
+            return []  # the records are read once per connection object
+        self.keeps_records = saved is not None
+        self.peer = self._restored(saved) if saved is not None else Peer(key=self.key)
+        return self._answer_challenge(frame)
+
+    def store_unavailable(self, detail: str) -> list[Intent]:
+        """The records could not be opened (an unwritable folder, say). Unanswered, the
+        challenge times out and every retry fails the same way: a local problem is said,
+        not retried forever."""
+        self._waiting_store = None
+        self.errors.append((Reason.INTERNAL, f"could not handle the host's challenge: {detail}"))
+        return self._fail(Reason.INTERNAL, f"could not answer the host's challenge: {detail}")
+
+    def _restored(self, saved: SavedSeat) -> Peer:
+        restored = restore_seat(self.key, saved)
+        self.sent_log.extend(saved.sent)
+        self.lines.extend(restored.lines)
+        self.errors.extend(restored.errors)
+        self._seat_record = restored.seat_record
+        return restored.peer
+
+    def _answer_challenge(self, frame: Mapping[str, Any]) -> list[Intent]:
+        peer = self.peer
+        assert peer is not None  # store_opened made it
+        self._catch_up_to = frame["entries"]
+        self._resumed = False
+        self._answered = True
+        peer.quiet = len(peer.replayer.chain) < self._catch_up_to
+        record = self._seat_record
+        seat = record[0] if record is not None and record[1] == frame["host"] else self.seat_hint
+        if self.mode == "spectate":
+            seat = None  # a watcher never holds a seat, even one this identity owns
+        self._authing = seat is not None
+        if seat is not None:
+            table, host = bytes.fromhex(frame["table"]), bytes.fromhex(frame["host"])
+            auth = sign_auth(self.key, table=table, host=host, nonce=bytes.fromhex(frame["nonce"]))
+            peer.seat = seat
+            return [SendFrame("auth", {"auth": auth})]
+        if self.mode == "spectate":
+            return [SendFrame("spectate", {})]
+        if frame["seat"] is None:
+            # No seat offered: the game has started, or every free seat is held by someone
+            # still answering their challenge. Read the log first, then watch or try again.
+            self._answered = False
+            self._seatless = True
+            return [self._sync(), *self._settle_seatless()]
+        return self._join(frame)
+
+    def _sync(self) -> SendFrame:
+        assert self.peer is not None
+        return SendFrame("sync", {"from": len(self.peer.replayer.chain)})
+
+    def _settle_seatless(self) -> list[Intent]:
+        peer = self.peer
+        if not self._seatless or peer is None:
+            return []
+        if len(peer.replayer.chain) < max(1, self._catch_up_to):
+            return []
+        self._seatless = False
+        state = peer.state
+        if state is not None and state.phase == TablePhase.LOBBY:
+            self.reconnect_requested = True  # seats may free up in a moment: ask again
+            return [Reconnect()]
+        self._answered = True
+        return [SendFrame("spectate", {})]
+
+    def _join(self, frame: Mapping[str, Any]) -> list[Intent]:
+        out: list[Intent] = [self._sync()]
+        self._host_proof = None
+        join = _PendingJoin(frame)
+        if frame["password"]:
+            if self.password is None and self.password_verifier is None:
+                return [*out, *self._fail(Reason.BAD_PASSWORD, "this table needs a password")]
+            if frame["pake"] is None:
+                return [
+                    *out,
+                    *self._fail(
+                        Reason.BAD_CHALLENGE,
+                        "the host asks for a password but opened no password exchange",
+                    ),
+                ]
+            join.needs_password = True
+            stretch = self.password if self.password_verifier is None else None
+            out.append(
+                StretchPassword(
+                    self._attempt, bytes.fromhex(frame["table"]), stretch, ENTROPY_BYTES
+                )
+            )
+        self._pending_join = join
+        return [*out, *self._try_join()]
+
+    def password_ready(self, attempt: int, verifier: bytes | None, entropy: bytes) -> list[Intent]:
+        """The answer to StretchPassword: the verifier (None when it was known) and entropy."""
+        join = self._pending_join
+        if self.stopped or attempt != self._attempt or join is None or not join.needs_password:
+            return []  # the connection this was for is gone
+        if verifier is not None:
+            self.password_verifier = verifier  # once per table, kept for reconnects
+        assert self.password_verifier is not None
+        frame = join.challenge
+        binding = Binding(
+            bytes.fromhex(frame["table"]),
+            bytes.fromhex(frame["host"]),
+            bytes.fromhex(frame["nonce"]),
+            self.key.public,
+        )
+        try:
+            answer = joiner_answer(
+                self.password_verifier, entropy, bytes.fromhex(frame["pake"]), binding
+            )
+        except ValueError as err:
+            self._pending_join = None
+            return self._fail(Reason.BAD_CHALLENGE, str(err))
+        join.pake, join.needs_password = (answer.message, answer.proof), False
+        self._host_proof = answer.host_proof
+        return self._try_join()
+
+    def _try_join(self) -> list[Intent]:
+        """Send the join once we hold the whole log as of the challenge (its head must be ours)."""
+        peer, join = self.peer, self._pending_join
+        # A join names an entry we verified, so we need at least the genesis (whatever the
+        # challenge claims about the log's length).
+        if peer is None or join is None or join.needs_password:
+            return []
+        if len(peer.replayer.chain) < max(1, self._catch_up_to):
+            return []
+        self._pending_join = None
+        if not self.cpu and reserved_for_cpu(self.name):
+            return self._fail(
+                Reason.NAME_RESERVED,
+                f"names starting with CPU are kept for computer players: {self.name!r} "
+                "needs another name (--name)",
+            )
+        # One seat per name (SPEC.md 10.5): "Hana" joins as "Hana 2" if a Hana is seated.
+        state = peer.state
+        taken = [s.name for s in state.joins.values()] if state is not None else []
+        self.name = free_name(self.name, [*taken, *self._names_refused])
+        self._join_sent = join
+        challenge = dict(join.challenge)
+        message = peer.make_join(challenge, name=self.name, cpu=self.cpu, host_run=self.host_run)
+        peer.seat = challenge["seat"]
+        pake, proof = join.pake if join.pake is not None else (None, None)
+        return [
+            SendFrame(
+                "join",
+                {
+                    "msg": message.to_json(),
+                    "pake": pake.hex() if pake else None,
+                    "proof": proof.hex() if proof else None,
+                },
+            )
+        ]
+
+    def _on_welcome(self, frame: Mapping[str, Any], now: float) -> list[Intent]:
+        peer = self.peer
+        if peer is None or not self._answered:
+            self.errors.append((Reason.BAD_CHALLENGE, "a welcome we did not ask for"))
+            return []
+        self._answered = False
+        self._authing = False
+        self._join_sent = None
+        expected, self._host_proof = self._host_proof, None
+        if expected is not None and (
+            frame["proof"] is None
+            or not hmac.compare_digest(bytes.fromhex(frame["proof"]), expected)
+        ):
+            # The host let us in without proving it knows the password: whoever answered is
+            # not the table's host (or not only), so nothing we play here can be trusted.
+            return self._fail(
+                Reason.BAD_PASSWORD,
+                "the host did not prove it knows the table password: it may be an impostor",
+            )
+        self.connected = True
+        out: list[Intent] = [Progressed()]
+        seat = frame["seat"]
+        if seat is None:
+            out.append(StartTimer(Timer.KEEPALIVE, SPECTATOR_KEEPALIVE))
+        else:
+            peer.seat = seat
+            host = self.expect_host
+            if host is not None and self._seat_record is None:
+                # Remembered for the next challenge (a reconnect authenticates), and saved
+                # when this client keeps records (a restart does too).
+                self._seat_record = (seat, host.hex())
+                if self.keeps_records:
+                    out.append(SaveSeat(seat, host.hex()))
+        # Entries posted while we were joining: ask again from what we hold (duplicates are ignored).
+        out.append(self._sync())
+        return [*out, *self._maybe_resume(now)]
+
+    def receive_entry_line(self, line: bytes, now: float) -> list[Intent]:
+        """One transcript entry from the host, as its canonical line."""
+        peer = self.peer
+        if self.stopped:
+            return []
+        if peer is None:
+            self.errors.append((Reason.BAD_SEQ, "an entry before the host's challenge"))
+            return []
+        try:
+            entry = parse_entry(line)
+        except RemoteError as err:
+            out = self._handle(peer.receive_line(line), now)  # the peer raises the alarm and stops
+            self.errors.append((err.reason, f"unreadable entry from the host: {err.detail}"))
+            return out
+        if entry.seq > len(peer.replayer.chain) and not self.in_order:
+            # A broadcast overtook the answer to our sync: hold it until the gap is filled.
+            if len(self._early) < MAX_EARLY:
+                self._early[entry.seq] = entry
+            return []
+        started = peer.state is not None
+        out = self._handle(peer.receive_entry(entry), now)
+        state = peer.state
+        if not started and state is not None and state.table_id != self.expect_table:
+            # The challenge named one table and the log is another's: not the table we chose.
+            peer.halted = True
+            return [
+                *out,
+                *self._fail(
+                    Reason.BAD_CHALLENGE, "the log does not belong to the table the host named"
+                ),
+            ]
+        out.append(Progressed())
+        while len(peer.replayer.chain) in self._early and not peer.halted:
+            out += self._handle(peer.receive_entry(self._early.pop(len(peer.replayer.chain))), now)
+        return [*out, *self._try_join(), *self._settle_seatless(), *self._maybe_resume(now)]
+
+    def _maybe_resume(self, now: float) -> list[Intent]:
+        """Once caught up with the log: owe the phase what we owe it, and resend what is pending."""
+        peer = self.peer
+        if peer is None or self._resumed or not self.connected:
+            return []
+        if len(peer.replayer.chain) < self._catch_up_to:
+            return []
+        self._resumed = True
+        peer.quiet = False
+        return [*self._resend_pending(), *self._handle(peer.resume(), now)]
+
+    def _on_error(self, frame: Mapping[str, Any], now: float) -> list[Intent]:
+        reason = Reason(frame["reason"])
+        if reason == Reason.NAME_TAKEN and self._join_sent is not None:
+            # Another join took the name first: sign again, on the same challenge (the host
+            # keeps the seat offered after such a refusal), with the next free name.
+            self._names_refused.add(self.name)
+            self._pending_join, self._join_sent = self._join_sent, None
+            return self._try_join()
+        self.errors.append((reason, frame["detail"]))
+        if frame["ref"] is not None and self.peer is not None:
+            self.peer.drop_pending(bytes.fromhex(frame["ref"]))
+            record = {"at": _ms(now), "ref": frame["ref"], "rejected": str(reason)}
+            self.sent_log.append(record)
+            if self.keeps_records:
+                return [RecordRefused(frame["ref"], reason, _ms(now))]
+            return []
+        if reason == Reason.NOT_SEATED and self._authing:
+            # Our seat was given up while we were away in the lobby: forget it, join afresh.
+            out: list[Intent] = [ForgetSeat()] if self.keeps_records else []
+            self._seat_record = None
+            if self.peer is not None:
+                self.peer.seat = None
+            self.seat_hint = None
+            self.reconnect_requested = True
+            return [*out, Reconnect()]
+        if reason == Reason.RATE_LIMITED:
+            # The host dropped a frame unread; whatever of ours is unconfirmed goes again,
+            # once: a burst of these must not queue a resend of everything for each.
+            if self._resend_armed:
+                return []
+            self._resend_armed = True
+            return [StartTimer(Timer.RESEND, RESEND_AFTER)]
+        if reason in FATAL:
+            return self._fail(reason, frame["detail"])
+        return []
+
+    def _on_status(self, frame: Mapping[str, Any]) -> list[Intent]:
+        deadline = frame["deadline_ms"]
+        return [
+            ShowStatus(
+                phase=frame["phase"],
+                connected=tuple(frame["connected"]),
+                turn=frame["turn"],
+                deadline_in=None if deadline is None else deadline / 1000,
+            )
+        ]
+
+    # ---- inputs: timers, the adapter's answers, our actions ----------------------------------
+
+    def timer_fired(self, timer: Timer) -> list[Intent]:
+        if self.stopped:
+            return []
+        if timer == Timer.RESEND:
+            self._resend_armed = False
+            return self._resend_pending()
+        # A spectator asks for what it lacks now and then, which is how the host tells a
+        # watcher from a socket left open to fill the table (usually nothing comes back).
+        out: list[Intent] = [self._sync()] if self.peer is not None and self.connected else []
+        return [*out, StartTimer(Timer.KEEPALIVE, SPECTATOR_KEEPALIVE)]
+
+    def _resend_pending(self) -> list[Intent]:
+        if self.peer is None or not self.connected:
+            return []
+        return [SendMessage(m) for m in self.peer.pending_messages()]
+
+    def provide_secrets(
+        self, round_: int, attempt: int, secrets: Secrets, now: float
+    ) -> list[Intent]:
+        """The answer to DrawSecrets: they are saved before the commitment that binds them."""
+        if self.stopped or self.peer is None:
+            return []
+        out: list[Intent] = [SaveSecrets(round_, attempt, secrets)] if self.keeps_records else []
+        return [*out, *self._handle(self.peer.provide_secrets(round_, attempt, secrets), now)]
+
+    def act(self, action: Action, now: float) -> list[Intent]:
+        """A bid, call, undo or start-next-round for our seat (the host checks it)."""
+        if self.stopped or self.peer is None:
+            return []
+        return self._transmit(self.peer.act(action, now=now), now)
+
+    def storage_failed(self, what: str, error: str) -> list[Intent]:
+        """A write of this seat's records failed (a full disk, no file descriptors left, a
+        refused link): the seat stops with a clear local error instead of playing on without
+        its records, which would stall the table at the next commitment."""
+        detail = f"could not save {what}: {error}; this seat stops"
+        self.fatal = (Reason.INTERNAL, detail)
+        self.errors.append((Reason.INTERNAL, detail))
+        if self.stopped:
+            return []
+        self.stopped = True
+        return [Stopped(detail)]
+
+    def connection_lost(self) -> list[Intent]:
+        self.connected = False
+        self.reconnect_requested = False
+        self._seatless = False
+        self._authing = False
+        self._answered = False
+        self._resumed = False
+        self._pending_join = self._join_sent = None
+        self._attempt += 1  # a password answer still being computed is for a gone challenge
+        self._early.clear()
+        self._resend_armed = False
+        return [CancelTimer(Timer.RESEND), CancelTimer(Timer.KEEPALIVE)]
+
+    # ---- peer outputs --------------------------------------------------------------------
+
+    def _handle(self, outputs: list[PeerOutput], now: float) -> list[Intent]:
+        out: list[Intent] = []
+        for output in outputs:
+            if isinstance(output, Applied):
+                self.lines.append(output.entry.line)
+                if self.keeps_records:
+                    out.append(AppendEntry(output.entry))
+            elif isinstance(output, Send):
+                out += self._transmit(output, now)
+            elif isinstance(output, NeedSecrets):
+                out.append(DrawSecrets(output.round, output.attempt))
+            elif isinstance(output, Alarm):
+                self.errors.append((output.reason, output.detail))
+                out.append(RaiseAlarm(output))
+        return out
+
+    def _transmit(self, send: Send, now: float) -> list[Intent]:
+        message = send.message.to_json()
+        self.sent_log.append({"at": _ms(now), "msg": message})
+        # Never sent unrecorded: `verify --mine` must find every message we sent.
+        recorded: list[Intent] = [RecordSent(message, _ms(now))] if self.keeps_records else []
+        return [*recorded, SendMessage(send.message)]
+
+
+def _ms(now: float) -> int:
+    return int(now * 1000)

@@ -1,0 +1,96 @@
+"""The client's own check once it stops following a table, the same for every front end.
+
+What the checks during play cannot see: `verify` of the whole transcript with this seat's
+record of its sent messages (a message the host received and never posted nor refused: the
+`verify --mine` check), and forfeits a host could use to re-roll hands (of its own CPU seats,
+whose silence it controls, or of this seat).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .peer import Alarm, Peer
+from .verify import Failure, verify_lines
+
+
+@dataclass(frozen=True, slots=True)
+class CheckAlarm:
+    """One finding of the check."""
+
+    kind: str  #: "verify": the log or our sent record failed; "forfeit": a re-roll the host chose
+    detail: str
+    round: int | None = None
+    seat: int | None = None  #: the forfeited seat (kind "forfeit")
+    mine: bool = False  #: "verify": our sent record was checked too (`verify --mine`)
+
+    def describe(self) -> str:
+        """One line for a person."""
+        if self.kind == "verify":
+            return f"verify{' --mine' if self.mine else ''}: {self.detail}"
+        return self.detail
+
+
+@dataclass(frozen=True, slots=True)
+class FinalCheck:
+    """The check's result: `verified` when the transcript (and, for a seat, every message it
+    sent) verifies; `alarms` what it found; `play_alarms` what was raised during play."""
+
+    verified: bool
+    alarms: tuple[CheckAlarm, ...]
+    play_alarms: tuple[Alarm, ...]
+    complete: bool  #: the log ended with its game-over entry (else checked as partial)
+
+    @property
+    def clean(self) -> bool:
+        """Nothing to raise at all: the game was fair to us as far as we can tell."""
+        return self.verified and not self.alarms and not self.play_alarms
+
+
+def check_client(
+    peer: Peer,
+    lines: Sequence[bytes],
+    sent: Sequence[Mapping[str, Any]],
+    *,
+    seated: bool,
+    complete: bool,
+) -> FinalCheck:
+    """Check the transcript `lines` a client verified and, when `seated`, its `sent` record
+    (sent-message and refusal records). `complete`: the game is over (a log that stops
+    early is checked as partial)."""
+    report = verify_lines(
+        lines, partial=not complete, mine=[dict(r) for r in sent] if seated else None
+    )
+    alarms: list[CheckAlarm] = []
+    if report.failure is not None:
+        alarms.append(_verify_alarm(report.failure, seated))
+    state = peer.state
+    roster = state.roster if state is not None else ()
+    for note in peer.replayer.notes:
+        if note.kind != "forfeit" or note.seat is None or note.seat >= len(roster):
+            continue
+        seat = roster[note.seat]
+        if seat.host_run or (seated and note.seat == peer.seat):
+            whose = "its own CPU seat" if seat.host_run else "your seat"
+            alarms.append(
+                CheckAlarm(
+                    "forfeit",
+                    f"round {note.round}: the host forfeited {whose} {seat.name} "
+                    f"({note.detail}): the round was replayed with fresh hands, which a host "
+                    "can use to re-roll them",
+                    round=note.round,
+                    seat=note.seat,
+                )
+            )
+    return FinalCheck(
+        verified=report.failure is None,
+        alarms=tuple(alarms),
+        play_alarms=tuple(peer.alarms),
+        complete=complete,
+    )
+
+
+def _verify_alarm(failure: Failure, mine: bool) -> CheckAlarm:
+    return CheckAlarm("verify", failure.describe(), mine=mine)

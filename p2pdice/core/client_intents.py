@@ -1,0 +1,216 @@
+"""What the client connection (core/client.py) asks its adapter to do, and what it is told back.
+
+Every intent is a frozen value; the adapter executes them in the order given, and stops at
+the first one that fails (a write it cannot make: it reports `storage_failed`, which stops the
+connection, so nothing after that write happens). Nothing here reads a clock, draws a random
+byte or touches a file: those are the adapter's, fed back in as inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from .codec import encode
+from .errors import Reason
+from .messages import Message
+from .peer import Alarm, Secrets
+from .transcript import Entry
+
+
+class Timer(StrEnum):
+    """The client's own timers (the adapter arms them and reports `timer_fired`)."""
+
+    RESEND = "resend"  #: resend what is unconfirmed after the host refused a frame for speed
+    KEEPALIVE = "keepalive"  #: a spectator's periodic sync
+
+
+# ---- inputs that carry data --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SavedSeat:
+    """What this identity's folder for one table held when it was opened (empty when new, or
+    when the client keeps no records): the answer to `OpenStore`."""
+
+    secrets: Mapping[tuple[int, int], Secrets] = field(default_factory=dict)
+    sent: tuple[Mapping[str, Any], ...] = ()  #: sent-message and refusal records, oldest first
+    transcript: tuple[bytes, ...] = ()
+    seat: int | None = None  #: the seat record, when there is one ...
+    seat_host: str | None = None  #: ... and the host key (hex) it was given by
+
+
+# ---- intents -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SendFrame:
+    """Queue this frame for the host."""
+
+    kind: str
+    fields: Mapping[str, Any]
+
+    def text(self) -> str:
+        """The frame's canonical JSON (SPEC.md 10)."""
+        return encode({"type": self.kind, **self.fields}).decode("utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class SendMessage:
+    """Queue one of our signed messages for the host (a `send` frame)."""
+
+    message: Message
+
+    def text(self) -> str:
+        return SendFrame("send", {"msg": self.message.to_json()}).text()
+
+
+@dataclass(frozen=True, slots=True)
+class RaiseAlarm:
+    """The host did something the protocol forbids, or dropped something of ours (it is in
+    `errors` and the peer's `alarms` already): say so."""
+
+    alarm: Alarm
+
+
+@dataclass(frozen=True, slots=True)
+class OpenStore:
+    """Open this table's records and answer with `store_opened(SavedSeat(...))`."""
+
+    table_id: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class DrawSecrets:
+    """Draw a round's secrets (3 x 32 fresh random bytes) and answer with `provide_secrets`."""
+
+    round: int
+    attempt: int
+
+
+@dataclass(frozen=True, slots=True)
+class SaveSecrets:
+    """Durably store a round's secrets: this comes before the commitment that binds them."""
+
+    round: int
+    attempt: int
+    secrets: Secrets
+
+
+@dataclass(frozen=True, slots=True)
+class RecordSent:
+    """Append a signed message to the sent log before it leaves (`verify --mine` reads it)."""
+
+    message: Mapping[str, Any]
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRefused:
+    """Append the host's refusal of one of our messages to the sent log."""
+
+    ref: str
+    reason: Reason
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class AppendEntry:
+    """Append a verified entry to the saved transcript."""
+
+    entry: Entry
+
+
+@dataclass(frozen=True, slots=True)
+class SaveSeat:
+    seat: int
+    host: str  #: the host key, hex
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetSeat:
+    """The seat record is stale (the host gave the seat up): delete it."""
+
+
+@dataclass(frozen=True, slots=True)
+class StretchPassword:
+    """Derive the table's password verifier (`pake.password_verifier`, scrypt: slow, so off
+    the event loop) when `password` is given, draw `entropy_bytes` fresh random bytes, then
+    answer with `password_ready(attempt, verifier, entropy)`."""
+
+    attempt: int  #: which challenge asked: an answer for an older one is ignored
+    table_id: bytes
+    password: str | None  #: None: the verifier is known already (pass None back)
+    entropy_bytes: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartTimer:
+    timer: Timer
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class CancelTimer:
+    timer: Timer
+
+
+@dataclass(frozen=True, slots=True)
+class Reconnect:
+    """Drop this connection and open a new one (seats may be free in a moment)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fatal:
+    """Retrying cannot help: stop and say why."""
+
+    reason: Reason
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stopped:
+    """A local failure (a record that could not be written): this seat stops for good."""
+
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Progressed:
+    """A sign of a working table (a welcome, a verified entry): the adapter's give-up clock
+    starts again."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShowStatus:
+    """The host's status line: who is connected, whose turn, and the turn timer."""
+
+    phase: str
+    connected: tuple[int, ...]
+    turn: int | None
+    deadline_in: float | None  #: seconds from now until the turn timer runs out
+
+
+Intent = (
+    SendFrame
+    | SendMessage
+    | RaiseAlarm
+    | OpenStore
+    | DrawSecrets
+    | SaveSecrets
+    | RecordSent
+    | RecordRefused
+    | AppendEntry
+    | SaveSeat
+    | ForgetSeat
+    | StretchPassword
+    | StartTimer
+    | CancelTimer
+    | Reconnect
+    | Fatal
+    | Stopped
+    | Progressed
+    | ShowStatus
+)
