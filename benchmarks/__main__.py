@@ -34,6 +34,7 @@ BENCHMARKS: dict[str, tuple[str, bool]] = {
     "host_scale": ("benchmarks.host_scale", True),
     "discovery": ("benchmarks.discovery", True),
     "attacks": ("benchmarks.attacks", True),
+    "ui_snapshots": ("benchmarks.ui_snapshots", True),
 }
 
 
