@@ -2,21 +2,26 @@
 
 Not a benchmark itself; the benchmarks start it in child processes (inside their private
 network). Each session is the product's own `ClientSession` driven by
-`p2pdice.net.client.run_websocket`; a subclass only adds clocks:
+`p2pdice.net.client.run_websocket`, its moves made by the product's `BotDriver`. The clocks
+sit in `TimedConnection`, the core `ClientConnection` with its public inputs timed (the
+session pumps frames into it and carries out its intents exactly as it does for the product's
+own connection):
 
 - `sent`: for every message this seat sent, (counter, type, t) with t taken when the action
-  was decided (before signing) or, for automatic messages (commit, open, ack...), when it was
-  handed to the socket writer;
+  was decided (before signing) or, for automatic messages (commit, open, ack...), when the
+  core handed it to the session to send;
 - `applied`: for every entry, (seq, t) with t taken once the entry has been verified and
-  applied to the session's state, plus what the entry is (seat, counter and type of the
-  message it carries, or the event type).
+  applied to the connection's state (before the session writes it to the transcript), plus
+  what the entry is (seat, counter and type of the message it carries, or the event type);
+- `echo`: for every message of ours that reached the log, (type, t sent, latency).
 
 Times are `time.monotonic_ns()` (CLOCK_MONOTONIC), comparable between processes on one
 machine. Two ways to play:
 
-- `--paced GAP_MS`: a scripted bidder that waits GAP_MS after it is its turn, then makes the
-  smallest raise (never bidding ones) until no raise is left, then calls: long rounds, one
-  bid in flight at a time, so latency is measured without queueing;
+- `--paced GAP_MS`: a scripted bidder that waits GAP_MS after it is its turn (the driver's
+  think time, without its jitter), then makes the smallest raise (never bidding ones) until
+  no raise is left, then calls: long rounds, one bid in flight at a time, so latency is
+  measured without queueing;
 - `--bot LEVEL`: a registry bot playing as fast as it can (load tests).
 
 With `--host-url` the worker asks a `benchmarks.hostproc` for new tables itself
@@ -37,18 +42,21 @@ import secrets
 import signal
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 
+from p2pdice.bots.driver import BotDriver
 from p2pdice.bots.registry import load_bot
-from p2pdice.bots.sim import decide_safely
 from p2pdice.core.bids import Bid
-from p2pdice.core.game import Action, Challenge, Phase, PlaceBid, StartNextRound
-from p2pdice.core.peer import Applied, PeerOutput, Send
+from p2pdice.core.client import ClientConnection
+from p2pdice.core.client_intents import AppendEntry, Intent, SendMessage, Timer
+from p2pdice.core.game import Action, Challenge, PlaceBid
+from p2pdice.core.peer import Secrets
 from p2pdice.core.signing import SigningKey
-from p2pdice.core.table import TablePhase
+from p2pdice.core.transcript import Entry, parse_entry
 from p2pdice.core.view import SeatView
 from p2pdice.net.client import run_websocket
 from p2pdice.net.session import ClientSession
@@ -70,132 +78,133 @@ def minimal_raise(view: SeatView, rng: random.Random) -> Action:
     return PlaceBid(seat, best)
 
 
-class TimedSession(ClientSession):
-    """A ClientSession that notes when it sends and when it has applied each entry."""
+class TimedConnection(ClientConnection):
+    """The core client connection, noting when it sends and when it has applied each entry.
 
-    def __init__(
-        self, *args: Any, record_all: bool = True, paced: float | None = None, **kwargs: Any
-    ) -> None:
-        super().__init__(*args, **kwargs)
+    Only public inputs are overridden, and each returns exactly what the product's would:
+    the clocks read the intents and the connection's public facts (`lines`, `peer.pending`).
+    """
+
+    def __init__(self, *, record_all: bool = True, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.record_all = record_all
-        self.paced = paced
         self.sent: list[tuple[int, str, int]] = []  #: (counter, type, t_ns)
         self.applied: list[tuple[int, int]] = []  #: (seq, t_ns)
-        self.kinds: dict[
-            int, tuple[int | None, int | None, str]
-        ] = {}  #: seq -> seat, counter, type
+        #: seq -> seat, counter, type
+        self.kinds: dict[int, tuple[int | None, int | None, str]] = {}
         self.echo: list[tuple[str, int, int]] = []  #: own messages: (type, t_sent, latency_ns)
         self.entries = 0
-        self._decided_at: int | None = None
         self._own: dict[int, tuple[str, int]] = {}  #: counter -> (type, t_sent) awaiting echo
-        self._scheduled: asyncio.TimerHandle | None = None
+        self._noted: set[int] = set()  #: counters of every message noted in `sent`
 
-    # ---- clocks ------------------------------------------------------------------------------
+    # ---- sends: every input that can make the core send one of our messages ------------------
 
-    def act(self, action: Action) -> None:
-        self._decided_at = time.monotonic_ns()
-        super().act(action)
+    def act(self, action: Action, now: float) -> list[Intent]:
+        decided = time.monotonic_ns()  # before signing
+        return self._note_sends(super().act(action, now), decided)
 
-    def _transmit(self, send: Send) -> None:
-        t = self._decided_at if self._decided_at is not None else time.monotonic_ns()
-        self._decided_at = None
-        msg = send.message
-        self.sent.append((msg.counter, msg.type, t))
-        self._own[msg.counter] = (msg.type, t)
-        super()._transmit(send)
+    def receive_frame(self, frame: Mapping[str, Any], now: float) -> list[Intent]:
+        return self._note_sends(super().receive_frame(frame, now))
 
-    def _handle(self, outputs: list[PeerOutput]) -> None:
-        t = time.monotonic_ns()
-        seat = self.seat
-        for out in outputs:
-            if not isinstance(out, Applied):
+    def provide_secrets(
+        self, round_: int, attempt: int, secrets: Secrets, now: float
+    ) -> list[Intent]:
+        return self._note_sends(super().provide_secrets(round_, attempt, secrets, now))
+
+    def timer_fired(self, timer: Timer) -> list[Intent]:
+        return self._note_sends(super().timer_fired(timer))
+
+    def _note_sends(self, intents: list[Intent], t: int | None = None) -> list[Intent]:
+        for intent in intents:
+            if not isinstance(intent, SendMessage):
                 continue
-            entry = out.entry
-            self.entries += 1
-            msg = entry.msg
-            if msg is not None and msg.seat == seat:
-                own = self._own.pop(msg.counter, None)
-                if own is not None:
-                    self.echo.append((own[0], own[1], t - own[1]))
+            msg = intent.message
+            if msg.counter in self._noted:
+                continue  # a resend, or noted by a nested input (an entry inside a frame)
+            self._noted.add(msg.counter)
+            at = t if t is not None else time.monotonic_ns()
+            self.sent.append((msg.counter, msg.type, at))
+            self._own[msg.counter] = (msg.type, at)
+        return intents
+
+    # ---- entries -----------------------------------------------------------------------------
+
+    def receive_entry_line(self, line: bytes, now: float) -> list[Intent]:
+        peer = self.peer
+        waiting = (
+            {ref: p.message.counter for ref, p in peer.pending.items()}
+            if peer is not None and peer.pending
+            else {}
+        )
+        before = len(self.lines)
+        intents = super().receive_entry_line(line, now)
+        t = time.monotonic_ns()
+        new = len(self.lines) - before
+        if new:
+            self.entries += new
+            if waiting and peer is not None:
+                # Ours left the pending set because the log now holds them.
+                for ref, counter in waiting.items():
+                    if ref not in peer.pending:
+                        own = self._own.pop(counter, None)
+                        if own is not None:
+                            self.echo.append((own[0], own[1], t - own[1]))
             if self.record_all:
-                self.applied.append((entry.seq, t))
-                if msg is not None:
-                    self.kinds[entry.seq] = (msg.seat, msg.counter, msg.type)
-                elif entry.event is not None:
-                    self.kinds[entry.seq] = (None, None, "event:" + entry.event["type"])
-        super()._handle(outputs)
+                self._record(intents, self.lines[before:], t)
+        return self._note_sends(intents, t)
 
-    # ---- pacing ------------------------------------------------------------------------------
-
-    def _maybe_decide(self) -> None:
-        if self.paced is None:
-            super()._maybe_decide()
-            return
-        if self._due() is not None and self._scheduled is None:
-            loop = asyncio.get_running_loop()
-            self._scheduled = loop.call_later(self.paced, self._paced_act)
-
-    def _due(self) -> str | None:
-        """'bid' or 'next' when our seat owes a move now (same conditions as the product)."""
-        peer = self.peer
-        if self.bot is None or peer is None or not self.connected or not self._resumed:
-            return None
-        state = peer.state
-        if state is None or state.game is None or not peer.holds_seat or peer.halted:
-            return None
-        if self.pending_kinds() - {"ack"}:
-            return None
-        game = state.game
-        if state.phase == TablePhase.BIDDING and game.turn == peer.seat:
-            return "bid"
-        if (
-            state.phase == TablePhase.RESULT
-            and game.phase == Phase.ROUND_OVER
-            and game.next_starter == peer.seat
-        ):
-            return "next"
-        return None
-
-    def _paced_act(self) -> None:
-        self._scheduled = None
-        due = self._due()
-        peer = self.peer
-        if due is None or peer is None or peer.state is None or peer.state.game is None:
-            return
-        if due == "bid":
-            assert self.bot is not None and peer.seat is not None
-            action, _ = decide_safely(self.bot, peer.state.game, peer.seat, peer.hand, self.rng)
-        else:
-            assert peer.seat is not None
-            action = StartNextRound(peer.seat)
-        self.act(action)
-
-    def results(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "sent": self.sent,
-            "applied": self.applied,
-            "kinds": {str(k): v for k, v in self.kinds.items()},
-            "echo": self.echo,
-            "entries": self.entries,
-            "errors": [[str(r), d] for r, d in self.errors[:20]],
-            "finished": self.finished,
-        }
+    def _record(self, intents: Sequence[Intent], lines: Sequence[bytes], t: int) -> None:
+        # A client that keeps records hands each applied entry over to be written; one that
+        # keeps none has only its lines, parsed again here (after the clock was read).
+        entries: list[Entry] = [i.entry for i in intents if isinstance(i, AppendEntry)]
+        if len(entries) != len(lines):
+            entries = [parse_entry(line) for line in lines]
+        for entry in entries:
+            self.applied.append((entry.seq, t))
+            msg = entry.msg
+            if msg is not None:
+                self.kinds[entry.seq] = (msg.seat, msg.counter, msg.type)
+            elif entry.event is not None:
+                self.kinds[entry.seq] = (None, None, "event:" + entry.event["type"])
 
 
-def new_session(args: argparse.Namespace, index: int, home: Path | None) -> TimedSession:
+class _Exact(random.Random):
+    """A think time without the driver's +-30% jitter: the paced bidder waits exactly GAP."""
+
+    def uniform(self, a: float, b: float) -> float:
+        return 1.0
+
+
+def new_session(args: argparse.Namespace, index: int, home: Path | None) -> ClientSession:
     rng = random.Random(args.seed * 1000 + index)
-    bot = minimal_raise if args.paced is not None else load_bot(args.bot)
-    return TimedSession(
-        key=SigningKey(secrets.token_bytes(32)),
-        name=f"bench {index}",
-        home=home,
-        cpu=True,
-        bot=bot,
-        rng=rng,
-        record_all=not args.own_only,
-        paced=None if args.paced is None else args.paced / 1000,
-    )
+    paced = None if args.paced is None else args.paced / 1000
+    bot = minimal_raise if paced is not None else load_bot(args.bot)
+    key = SigningKey(secrets.token_bytes(32))
+    name = f"bench {index}"
+    session = ClientSession(key=key, name=name, home=home, cpu=True, bot=bot, rng=rng)
+    # The session built its connection from these same arguments and has not used it yet;
+    # the timed one takes its place before the first frame. (ClientSession has no parameter
+    # for a connection of the caller's; assigning `core` is the public way in meanwhile.)
+    session.core = TimedConnection(key=key, name=name, cpu=True, record_all=not args.own_only)
+    if paced is not None:
+        session.driver = BotDriver(bot, rng, think=paced, jitter=_Exact())
+    return session
+
+
+def results(session: ClientSession) -> dict[str, Any]:
+    core = session.core
+    assert isinstance(core, TimedConnection)
+    return {
+        "seat": session.seat,
+        "sent": core.sent,
+        "applied": core.applied,
+        "kinds": {str(k): v for k, v in core.kinds.items()},
+        "echo": core.echo,
+        "entries": core.entries,
+        "errors": [[str(r), d] for r, d in session.errors[:20]],
+        "internal_errors": session.internal_errors[:20],
+        "finished": session.finished,
+    }
 
 
 async def play(args: argparse.Namespace, stop: asyncio.Event, out: list[dict[str, Any]]) -> None:
@@ -210,7 +219,7 @@ async def play(args: argparse.Namespace, stop: asyncio.Event, out: list[dict[str
             return await run_websocket(session, url, stop=stop, give_up_after=30.0, linger=0.2)
         finally:
             session.close()
-            out.append({"index": index, "url": url, **session.results()})
+            out.append({"index": index, "url": url, **results(session)})
 
     if args.host_url is None:
         await asyncio.gather(*(one(i, args.url) for i in range(args.sessions)))
@@ -248,8 +257,7 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    require_isolation()
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.player")
     parser.add_argument("--url", help="ws:// URL of the table")
     parser.add_argument("--host-url", help="http:// of a benchmarks.hostproc: open tables there")
@@ -261,18 +269,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="write a cProfile of this process here")
     parser.add_argument("--out", required=True)
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    require_isolation()
+    args = parse_args(argv)
     profiler = cProfile.Profile() if args.profile else None
     if profiler is not None:
         profiler.enable()
     try:
-        results = asyncio.run(main_async(args))
+        sessions = asyncio.run(main_async(args))
     finally:
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(args.profile)
-    Path(args.out).write_text(json.dumps({"sessions": results}))
-    return 0 if all(r.get("finished") or args.host_url for r in results) else 1
+    Path(args.out).write_text(json.dumps({"sessions": sessions}))
+    return 0 if all(r.get("finished") or args.host_url for r in sessions) else 1
 
 
 if __name__ == "__main__":

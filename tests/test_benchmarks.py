@@ -1,17 +1,31 @@
-"""The benchmark harness's own arithmetic (no timing is asserted: figures depend on the machine)."""
+"""The benchmark harness: its arithmetic, and that its player worker drives the product's
+client through the paths the figures are about (no timing is asserted: figures depend on the
+machine)."""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import json
 import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
-from benchmarks import common
+import pytest
+
+from benchmarks import common, player
 from benchmarks.bid_latency import SEATS, bids, latencies_ns
+from benchmarks.host_scale import ACTIONS
+from benchmarks.hostproc import BenchHost
 from benchmarks.player import minimal_raise
 from benchmarks.profile_split import category
 from p2pdice.core.bids import Bid
 from p2pdice.core.game import Challenge, Deal, PlaceBid, apply, new_game
 from p2pdice.core.rules import Rules
+from p2pdice.core.transcript import parse_entry
 from p2pdice.core.view import seat_view
+from p2pdice.net.hostapp import HostedTable
 
 
 def test_percentiles_are_nearest_rank() -> None:
@@ -80,3 +94,100 @@ def test_profile_categories() -> None:
     assert category(ed) == "Ed25519 (cryptography)"
     assert category("/x/json/decoder.py:343(raw_decode)").startswith("JSON")
     assert category("/x/asyncio/base_events.py:1845(_run_once)").startswith("asyncio")
+
+
+# ---- the player worker against the product's host (in this process, on the loopback) --------
+
+
+async def _bench_host(folder: Path) -> BenchHost:
+    """The load benchmarks' host (benchmarks.hostproc), six seats of one die each."""
+    args = argparse.Namespace(
+        home=str(folder), seats=SEATS, starting_dice=1, max_connections=64, record=None
+    )
+    bench = BenchHost(args)
+    await bench.service.start()
+    return bench
+
+
+def _logged(table: HostedTable, kinds: Sequence[str]) -> list[tuple[int, int]]:
+    """(seat, counter) of every message of these kinds in the table's log."""
+    out = []
+    for line in table.host.lines():
+        msg = parse_entry(line).msg
+        if msg is not None and msg.type in kinds:
+            out.append((msg.seat, msg.counter))
+    return out
+
+
+def _as_written(sessions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return json.loads(json.dumps(sessions))  # as bid_latency reads them back from the workers
+
+
+@pytest.mark.usefixtures("private_network")
+async def test_the_paced_bidders_deliver_every_bid_to_every_other_seat(tmp_path: Path) -> None:
+    """bid_latency and spectators: each bid the log holds was timed at its bidder and at the
+    five other seats."""
+    bench = await _bench_host(tmp_path / "host")
+    try:
+        table = await bench.open_table()
+        args = player.parse_args(
+            ["--url", bench.url(table), "--sessions", str(SEATS), "--paced", "1",
+             "--home", str(tmp_path / "homes"), "--out", str(tmp_path / "unused.json")]
+        )  # fmt: skip
+        out: list[dict[str, Any]] = []
+        await asyncio.wait_for(player.play(args, asyncio.Event(), out), 120)
+        logged = _logged(table, ["bid"])
+    finally:
+        await bench.service.stop()
+    sessions = _as_written(out)
+    assert [s["internal_errors"] for s in sessions] == [[]] * SEATS
+    assert all(s["finished"] for s in sessions)
+    rows = bids(sessions)
+    assert sorted((r["seat"], r["sent"]) for r in rows) == sorted(
+        (s["seat"], t) for s in sessions for _, kind, t in s["sent"] if kind == "bid"
+    )
+    assert sorted(sessions[0]["kinds"][str(r["seq"])][:2] for r in rows) == sorted(
+        list(b) for b in logged
+    )
+    assert {r["seat"] for r in rows} == set(range(SEATS))  # everyone bid
+    assert len(latencies_ns(rows)) == len(rows) == len(logged)  # each reached all five others
+    assert all(lat > 0 for lat in latencies_ns(rows, pick=min))
+    entries = {s["entries"] for s in sessions}
+    assert len(entries) == 1 and entries.pop() == len(table.host.entries)
+
+
+@pytest.mark.usefixtures("private_network")
+async def test_the_load_players_time_every_action_they_see_in_the_log(tmp_path: Path) -> None:
+    """host_scale: the bot seats open their own table, play it out, and every bid and call
+    the log holds was timed from its decision to its echo."""
+    bench = await _bench_host(tmp_path / "host")
+    try:
+        args = player.parse_args(
+            ["--host-url", f"http://127.0.0.1:{bench.service.port}", "--sessions", str(SEATS),
+             "--bot", "medium", "--own-only", "--out", str(tmp_path / "unused.json")]
+        )  # fmt: skip
+        out: list[dict[str, Any]] = []
+        stop = asyncio.Event()
+        playing = asyncio.create_task(player.play(args, stop, out))
+
+        async def first_game_played() -> None:
+            # The group goes on to a table of its own after each game: stop it after the first.
+            while len(out) < SEATS:
+                await asyncio.sleep(0.05)
+
+        await asyncio.wait_for(first_game_played(), 120)
+        stop.set()
+        await asyncio.wait_for(playing, 30)
+        first = bench.tables[0]
+        logged = _logged(first, ACTIONS)
+    finally:
+        await bench.service.stop()
+    sessions = _as_written(out)[:SEATS]
+    assert {s["url"] for s in sessions} == {bench.url(first)}
+    assert len(sessions) == SEATS
+    assert [s["internal_errors"] for s in sessions] == [[]] * SEATS
+    assert all(s["finished"] and s["entries"] == len(first.host.entries) for s in sessions)
+    echoed = [(s["seat"], kind, lat) for s in sessions for kind, _, lat in s["echo"]]
+    actions = [(seat, kind) for seat, kind, _ in echoed if kind in ACTIONS]
+    assert len(actions) == len(logged) > 0
+    assert all(lat > 0 for _, _, lat in echoed)
