@@ -147,7 +147,11 @@ class SyncFlood:
 
 
 async def _sync_scenario(tmp: Path, games: int) -> dict[str, Any]:
-    plain, attacked, ratios, growth, copies = [], [], [], [], []
+    plain: list[float] = []
+    attacked: list[float] = []
+    ratios: list[float] = []
+    growth: list[float] = []
+    copies: list[float] = []
     for game in range(games * 2):
         under_attack = game % 2 == 1
         home = tmp / f"sync-{game}"
@@ -295,7 +299,7 @@ async def _half_open_scenario(tmp: Path, hold: float) -> dict[str, Any]:
     home = tmp / "halfopen"
     proc, ready = _host(home, "--seats", "2", "--cpu", "1:easy", preexec=_soft_limit)
     port, url = ready["port"], ready["url"]
-    writers = []
+    writers: list[asyncio.StreamWriter] = []
     try:
         failures = 0
         while len(writers) < HALF_OPEN and failures < 50:

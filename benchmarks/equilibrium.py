@@ -218,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from p2pdice.bots.hard import hard_policy
 
     figures: dict[str, dict[str, float]] = {}
-    games = [("openspiel", openspiel_liars_dice(), None)]
+    games: list[tuple[str, Game, Rules | None]] = [("openspiel", openspiel_liars_dice(), None)]
     games += [(mode, p2pdice_game(ours(mode)), ours(mode)) for mode in ("classic", "natural")]
     for name, game, rules in games:
         started = time.perf_counter()

@@ -83,7 +83,7 @@ async def serve(args: argparse.Namespace) -> None:
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
-    port = site._server.sockets[0].getsockname()[1] if site._server else 0
+    port = runner.addresses[0][1] if runner.addresses else 0
     print(json.dumps({"port": port, "url": f"http://127.0.0.1:{port}"}), flush=True)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
@@ -194,12 +194,11 @@ async def clients(args: argparse.Namespace) -> dict[str, Any]:
         tasks = [asyncio.create_task(p.run()) for p in players]
         tasks += [asyncio.create_task(li.run()) for li in listeners]
         stopping = asyncio.create_task(stop.wait())
-        finished = [asyncio.create_task(p.done.wait()) for p in players]
+        finished: list[asyncio.Task[Any]] = [asyncio.create_task(p.done.wait()) for p in players]
         finished += tasks[len(players) :]
         waiting = asyncio.gather(*finished, return_exceptions=True)
-        await asyncio.wait(
-            {waiting, stopping}, timeout=args.timeout, return_when=asyncio.FIRST_COMPLETED
-        )
+        waits: set[asyncio.Future[Any]] = {waiting, stopping}
+        await asyncio.wait(waits, timeout=args.timeout, return_when=asyncio.FIRST_COMPLETED)
         for task in tasks + finished:
             task.cancel()
         stopping.cancel()

@@ -24,15 +24,18 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .common import rss_kib
+
+if TYPE_CHECKING:
+    from p2pdice.net.session import ClientSession
 
 TABLE = "soak"
 SERVICE_WAIT = 60.0
 
 
-_CURRENT: list[Any] = []
+_CURRENT: list[ClientSession] = []
 
 
 def _dump_tasks() -> None:
@@ -49,9 +52,12 @@ def _dump_tasks() -> None:
                 "fatal": session.fatal,
                 "chain": len(peer.replayer.chain) if peer else None,
                 "pending": session.pending_kinds(),
-                "catch_up_to": session._catch_up_to,
-                "pending_join": session._pending_join is not None,
-                "resumed": session._resumed,
+                # Caught up and owing nothing: whether the bot may play (how far the catch-up
+                # has to go and whether a join waits for it are the core's own, unexposed).
+                "resumed": session.core.resumed,
+                "reconnect_requested": session.reconnect_requested,
+                "stopped": session.stopped,
+                "internal_errors": session.internal_errors[-3:],
             },
             file=sys.stderr,
         )
@@ -111,7 +117,9 @@ async def run_player(home: Path, seed: int, stop_file: Path) -> None:
             target = await resolve(TABLE, timeout=3.0)
         except ResolveError:
             continue
-        if target.table_id in seen:
+        table_id = target.table_id
+        assert table_id is not None  # found by name in an advertisement, which names its id
+        if table_id in seen:
             await asyncio.sleep(0.2)
             continue
         session = ClientSession(
@@ -120,16 +128,16 @@ async def run_player(home: Path, seed: int, stop_file: Path) -> None:
             home=home,
             bot=load_bot("medium"),
             rng=rng,
-            expect_table=target.table_id,
+            expect_table=table_id,
         )
         _CURRENT[:] = [session]
         outcome = await run_websocket(session, target.url, give_up_after=30)
         session.close()
         if outcome == "over":
-            seen.add(target.table_id)
+            seen.add(table_id)
         else:  # worth knowing in a soak: say why, then try the same table again
             print(
-                f"player {seed}: {outcome} at {target.table_id.hex()[:8]}: {session.errors[-3:]} {session.fatal}",
+                f"player {seed}: {outcome} at {table_id.hex()[:8]}: {session.errors[-3:]} {session.fatal}",
                 file=sys.stderr,
                 flush=True,
             )
@@ -168,8 +176,8 @@ def _netns_exec(ns: str, *args: str) -> list[str]:
 def check(work: Path, host_report: dict[str, Any]) -> dict[str, Any]:
     """Compare and verify every transcript; match every sent message to the log."""
     from p2pdice.core.messages import parse_message
-    from p2pdice.core.transcript import parse_entry
-    from p2pdice.core.verify import messages_in, split_lines, verify_lines
+    from p2pdice.core.transcript import messages_in, parse_entry
+    from p2pdice.core.verify import split_lines, verify_lines
     from p2pdice.store import AppendLog
 
     problems: list[str] = []

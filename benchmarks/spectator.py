@@ -19,6 +19,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 
@@ -72,9 +73,8 @@ async def run(args: argparse.Namespace) -> dict[str, list[int]]:
         tasks = [asyncio.create_task(w.watch(ws)) for w, ws in zip(watchers, sockets, strict=True)]
         everyone = asyncio.gather(*tasks, return_exceptions=True)
         stopping = asyncio.create_task(stop.wait())
-        await asyncio.wait(
-            {everyone, stopping}, timeout=args.timeout, return_when=asyncio.FIRST_COMPLETED
-        )
+        waits: set[asyncio.Future[Any]] = {everyone, stopping}
+        await asyncio.wait(waits, timeout=args.timeout, return_when=asyncio.FIRST_COMPLETED)
         for task in tasks:
             task.cancel()
         stopping.cancel()

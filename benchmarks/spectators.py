@@ -70,8 +70,9 @@ def run_p2pdice(folder: Path, *, starting_dice: int, timeout: float) -> dict[str
     arrivals: dict[int, list[int]] = {}
     for i in range(PROCESSES):
         for seq, (first, last, count) in load_json(folder / f"spec{i}.json")["entries"].items():
-            row = arrivals.setdefault(int(seq), [first, last, 0])
-            row[0], row[1], row[2] = min(row[0], first), max(row[1], last), row[2] + count
+            arrival = arrivals.setdefault(int(seq), [first, last, 0])
+            arrival[0], arrival[1] = min(arrival[0], first), max(arrival[1], last)
+            arrival[2] += count
     rows = bids(load_players(folder))[WARMUP_BIDS:]
     from_send, from_post, spread, incomplete = [], [], [], 0
     for row in rows:

@@ -28,8 +28,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from p2pdice.bots.protosim import LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core.rules import Rules
-from p2pdice.core.transcript import parse_entry
-from p2pdice.core.verify import messages_in, verify_lines
+from p2pdice.core.transcript import messages_in, parse_entry
+from p2pdice.core.verify import verify_lines
 
 from . import common
 from .common import figure, rate_stats

@@ -40,7 +40,7 @@ from p2pdice.core.verify import Report, verify_lines
 #: message never trips REPLAY unless a test wants it to.
 FRESH_COUNTER = 10_000
 
-HoldRule = Callable[[int, Message], bool]
+HoldRule = Callable[[int | None, Message], bool]
 
 #: Returned by a `tamper` function: do not deliver this entry to the victim at all.
 DROP = b"<drop>"

@@ -27,9 +27,8 @@ from p2pdice.core.fairness import derive_dice
 from p2pdice.core.game import Action, Challenge, PlaceBid
 from p2pdice.core.messages import parse_message
 from p2pdice.core.table import Replayer, TablePhase, TableState
-from p2pdice.core.transcript import parse_entry
+from p2pdice.core.transcript import messages_in, parse_entry
 from p2pdice.core.transitions import BUFFERED_MESSAGES, GOES_ON_WITHOUT, MESSAGE_PHASE
-from p2pdice.core.verify import messages_in
 from p2pdice.core.view import SeatView
 from p2pdice.store import AppendLog
 

@@ -145,7 +145,7 @@ class RawClient:
 
     async def closed(self, timeout: float = 5.0) -> list[dict[str, Any]]:
         """Read until the host closes the socket; the frames read on the way."""
-        frames = []
+        frames: list[dict[str, Any]] = []
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
