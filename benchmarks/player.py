@@ -143,7 +143,9 @@ class TimedConnection(ClientConnection):
         if new:
             self.entries += new
             if waiting and peer is not None:
-                # Ours left the pending set because the log now holds them.
+                # Ours left the pending set: the log holds them now. (The peer also drops
+                # a message a later entry made moot; without a turn clock, as at these
+                # tables, no entry but our own can do that to a move of ours.)
                 for ref, counter in waiting.items():
                     if ref not in peer.pending:
                         own = self._own.pop(counter, None)
