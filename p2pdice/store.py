@@ -18,8 +18,9 @@ fsynced, renamed into place and the directory fsynced, so they are either old or
 torn. Secrets are written this way *before* the commitment that binds them is sent.
 Append-only logs are written and flushed line by line, which survives the process being
 killed (SIGKILL) because the data is in the kernel; they are fsynced at round boundaries
-rather than per line, so a power cut can lose at most the current round's tail, which the
-host's copy (or a peer's) restores.
+rather than per line (which entries end a round is the core's rule,
+`core.client_intents.ends_a_round`), so a power cut can lose at most the current round's
+tail, which the host's copy (or a peer's) restores.
 """
 
 from __future__ import annotations
@@ -34,11 +35,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+# The core's rule, not this module's: importable here still for a test that does so.
+from .core.client_intents import ends_a_round as ends_a_round
 from .core.codec import CodecError, decode, encode
 from .core.errors import UserError
 from .core.peer import Secrets
 from .core.signing import SigningKey
-from .core.transcript import Entry
 
 
 def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
@@ -97,13 +99,6 @@ def load_or_create_key(path: Path) -> SigningKey:
     secret = random_source.token_bytes(32)
     atomic_write(path, secret.hex().encode() + b"\n", private=True)
     return SigningKey(secret)
-
-
-def ends_a_round(entry: Entry) -> bool:
-    """Whether a log is made durable (fsynced) after this entry: a round's result or forfeit,
-    or the game's end. In between, a killed process loses nothing (the lines are in the
-    kernel) and a power cut loses at most the round in play, which its secrets replay."""
-    return entry.event is not None and entry.event["type"] in ("result", "forfeit", "game_over")
 
 
 def new_secrets() -> Secrets:
@@ -508,10 +503,11 @@ def _last_line(path: Path, tail: int = 65536) -> bytes | None:
 
 def _is_game_over(line: bytes) -> bool:
     from .core.errors import RemoteError
+    from .core.events import GameOver
     from .core.transcript import parse_entry
 
     try:
         entry = parse_entry(line)
     except RemoteError:
         return False
-    return entry.event is not None and entry.event["type"] == "game_over"
+    return isinstance(entry.host_event, GameOver)

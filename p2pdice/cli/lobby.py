@@ -50,6 +50,9 @@ class CliLobby:
     def __init__(self, home: Path) -> None:
         self.home = home
         self.tasks: list[asyncio.Task[None]] = []
+        #: The unfinished tables this device hosted, as last scanned off the loop (the lobby
+        #: asks for them on every note; the scan reads and locks a file of each).
+        self._hosted: list[HostedTableSummary] = []
 
     # ---- background: browse and probe ---------------------------------------------------
 
@@ -78,6 +81,7 @@ class CliLobby:
         from ..net.discovery import Browser, new_zeroconf
 
         book = c.ui.book
+        await self.rescan_hosted()  # before the note that offers to resume one
         try:
             azc = new_zeroconf()
         except Exception as err:
@@ -96,7 +100,8 @@ class CliLobby:
                     book.goodbye(t.service)
                 else:
                     book.announce(t.service, t.name, t.addresses, t.port, t.advert, loop.time())
-                    if self.holds_seat(t.table_id, t.advert.host_key_prefix or ""):
+                    prefix = t.advert.host_key_prefix or ""
+                    if await asyncio.to_thread(self.holds_seat, t.table_id, prefix):
                         book.seated.add(t.table_id)
                 c.refresh()
         finally:
@@ -113,6 +118,7 @@ class CliLobby:
         async with aiohttp.ClientSession(timeout=timeout) as http:
             for rounds in itertools.count():
                 if rounds % 10 == 9:  # a hosted game resumed or ended meanwhile
+                    await self.rescan_hosted()
                     lobby.update_note()
                 due = c.ui.book.due(loop.time())
                 if due:
@@ -141,9 +147,16 @@ class CliLobby:
         return default_name()
 
     def hosted_tables(self) -> Sequence[HostedTableSummary]:
-        return unfinished_hosted_tables(self.home)
+        """As of the last `rescan_hosted` (at most a few seconds old while browsing)."""
+        return self._hosted
+
+    async def rescan_hosted(self) -> None:
+        """Look for unfinished hosted tables again, off the loop."""
+        self._hosted = await asyncio.to_thread(unfinished_hosted_tables, self.home)
 
     def holds_seat(self, table_id: str, host_prefix: str) -> bool:
+        # Reads one small file (seat.json), never writes: the browse asks it on a thread for
+        # every table it hears of; the ui's port asks it on the loop, once per key press.
         record = saved_seat(self.home, table_id)
         return record is not None and bool(host_prefix) and record.host.startswith(host_prefix)
 
@@ -189,11 +202,11 @@ class CliLobby:
         return host
 
     def resume_table(self, table_id: str, *, player: str) -> TableFactory:
-        saved = load_saved_table(self.home, table_id)  # a UserError before any screen changes
-
         async def host() -> TableRuntime:
             from .runtime import start_hosting
 
+            # The whole log is read (off the loop); a UserError lands on the message line.
+            saved = await asyncio.to_thread(load_saved_table, self.home, table_id)
             runtime = await start_hosting(
                 self.home,
                 name=saved.name,

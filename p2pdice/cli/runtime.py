@@ -19,7 +19,7 @@ from typing import Any
 
 from ..core.rules import Rules
 from ..net.client import LocalClient, Outcome, run_websocket
-from ..net.hostapp import HostService, TableConfig
+from ..net.hostapp import HostedTable, HostService, TableConfig
 from ..net.limits import clean_name
 from ..net.session import ClientSession
 from ..store import load_or_create_key
@@ -77,12 +77,24 @@ class TableRuntime:
                 await self.service.stop(end_games=end_game)
         for session in self.sessions:
             with contextlib.suppress(Exception):
-                session.close()
+                await session.aclose()
 
 
-def _seat_session(home: Path, name: str, **kw: Any) -> ClientSession:
-    key = load_or_create_key(home / "identity.key")
+async def _seat_session(home: Path, name: str, **kw: Any) -> ClientSession:
+    # The key is created (written and fsynced) on first use: off the loop.
+    key = await asyncio.to_thread(load_or_create_key, home / "identity.key")
     return ClientSession(key=key, name=clean_name(name) or "player", home=home, **kw)
+
+
+async def _sit_down(
+    runtime: TableRuntime, table: HostedTable, home: Path, name: str, **kw: Any
+) -> None:
+    """One of this device's seats at a table it hosts: a session over an in-process link."""
+    session = await _seat_session(home, name, **kw)
+    client = LocalClient(session, table.server)
+    runtime.sessions.append(session)
+    runtime.clients.append(client)
+    client.start()
 
 
 async def _local_table(
@@ -103,11 +115,7 @@ async def _local_table(
             TableConfig(name=name, rules=rules, cpu=cpu, cpu_think=cpu_think)
         )
         for i, who in enumerate(humans, 1):
-            session = _seat_session(base / str(i), who)
-            client = LocalClient(session, table.server)
-            runtime.sessions.append(session)
-            runtime.clients.append(client)
-            client.start()
+            await _sit_down(runtime, table, base / str(i), who)
     except BaseException:
         await runtime.close()
         raise
@@ -185,11 +193,7 @@ async def start_hosting(
             TableConfig(name=name, rules=rules, cpu=cpu, password=password, cpu_think=cpu_think),
             resume_lines=resume_lines,
         )
-        session = _seat_session(home / "seat", player, password=password)
-        client = LocalClient(session, table.server)
-        runtime.sessions.append(session)
-        runtime.clients.append(client)
-        client.start()
+        await _sit_down(runtime, table, home / "seat", player, password=password)
     except BaseException:
         await runtime.close()
         raise
@@ -207,7 +211,7 @@ async def start_join(
     give_up_after: float = 120.0,
 ) -> TableRuntime:
     """Join (or watch) a table over the network, reconnecting after drops."""
-    session = _seat_session(
+    session = await _seat_session(
         home,
         name,
         password=password,

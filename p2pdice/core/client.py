@@ -6,8 +6,10 @@ prefix), whether to authenticate a seat it holds, join, or watch, the password e
 (SPAKE2: the joiner's answer, and the host's proof in the welcome), another name after
 NAME_TAKEN, names kept for CPU players, catching up with the log (holding back entries that
 overtook the answer to a sync), resuming what a restarted seat owes, resending after
-RATE_LIMITED, a spectator's keepalive, which refusals are fatal, and giving up a seat the
-host no longer holds.
+RATE_LIMITED, a spectator's keepalive, which refusals are fatal, giving up a seat the host
+no longer holds, when our seat may move (a bot plays only then), after which entries the
+records are made durable, the end-of-game check (asked of the adapter, which runs it off its
+loop), and whether a refusal at an address found by discovery is passed over.
 
 Inputs are method calls: a decoded frame from the host, the seat's saved records, a timer
 that fired, fresh secrets or a stretched password, a write that failed, our own action, the
@@ -24,14 +26,15 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .auth import sign_auth
-from .client_check import FinalCheck, check_client
+from .client_check import FinalCheck, check_client, judge
 from .client_intents import (
     AppendEntry,
     CancelTimer,
+    CheckGame,
     DrawSecrets,
     Fatal,
     ForgetSeat,
@@ -52,10 +55,11 @@ from .client_intents import (
     Stopped,
     StretchPassword,
     Timer,
+    ends_a_round,
 )
 from .client_restore import restore_seat
 from .codec import encode
-from .errors import Reason, RemoteError
+from .errors import Reason, RemoteError, UserError
 from .fairness import comparison_code
 from .game import Action
 from .names import free_name, reserved_for_cpu
@@ -64,6 +68,7 @@ from .peer import Alarm, Applied, NeedSecrets, Peer, PeerOutput, Secrets, Send
 from .signing import SigningKey
 from .table import TablePhase
 from .transcript import Entry, parse_entry
+from .verify import Report
 from .view import SeatView
 
 #: Seconds between two `sync`s of a spectator that is up to date: the host closes a spectator
@@ -75,6 +80,12 @@ RESEND_AFTER = 1.0
 
 #: Entries held back while a gap before them is filled (more is a host flooding us).
 MAX_EARLY = 4096
+
+#: The query a watcher's connection carries (SPEC.md 10.1): the host reserves no seat for it.
+SPECTATE_QUERY = "spectate=1"
+
+#: Bytes of the host key a table's advertisement shows (TXT `hk`, SPEC.md 10.4).
+ADVERTISED_KEY_BYTES = 8
 
 #: Refusals after which retrying cannot help.
 FATAL = frozenset(
@@ -97,6 +108,26 @@ class _PendingJoin:
     challenge: Mapping[str, Any]
     pake: tuple[bytes, bytes] | None = None  #: (our SPAKE2 message, our confirmation)
     needs_password: bool = False  #: the password exchange is still being computed
+
+
+@dataclass(slots=True)
+class _Link:
+    """What one connection to the host knows. A new connection starts from these defaults
+    (`connection_lost`), so what is per connection is said here, once."""
+
+    connected: bool = False  #: welcomed by the host
+    reconnect_requested: bool = False
+    waiting_store: Mapping[str, Any] | None = None  #: a challenge that waits for the records
+    catch_up_to: int = 0  #: the log's length as of the challenge
+    answered: bool = False  #: we answered the challenge (auth, join, spectate): a welcome is due
+    authing: bool = False
+    seatless: bool = False  #: no seat offered: reading the log, then watching or asking again
+    resumed: bool = False  #: caught up and owing nothing from before
+    pending_join: _PendingJoin | None = None
+    join_sent: _PendingJoin | None = None  #: the join we sent, signed again after NAME_TAKEN
+    host_proof: bytes | None = None  #: what the welcome must carry after a password join
+    early: dict[int, Entry] = field(default_factory=dict)  #: entries ahead of a gap
+    resend_armed: bool = False
 
 
 class ClientConnection:
@@ -138,8 +169,6 @@ class ClientConnection:
         self.peer: Peer | None = None
         self.errors: list[tuple[Reason, str]] = []
         self.fatal: tuple[Reason, str] | None = None
-        self.connected = False
-        self.reconnect_requested = False
         self.stopped = False  #: a local failure: nothing more is read, sent or stored
         #: Whether this client keeps records (a seat folder); without, no writes are asked for.
         self.keeps_records = False
@@ -147,22 +176,10 @@ class ClientConnection:
         self.lines: list[bytes] = []
         self.sent_log: list[Mapping[str, Any]] = []
         self._seat_record: tuple[int, str] | None = None  #: (seat, host hex) as saved
-        self._waiting_store: Mapping[str, Any] | None = None  #: a challenge before the records
         self._attempt = 0  #: counts challenges, so a late password answer is recognised
-        self._catch_up_to = 0
-        self._resumed = False
-        self._answered = (
-            False  #: we answered the challenge (auth, join, spectate): a welcome is due
-        )
-        self._authing = False
-        self._seatless = False
-        self._pending_join: _PendingJoin | None = None
-        #: The join we sent, to sign again with another name after NAME_TAKEN.
-        self._join_sent: _PendingJoin | None = None
         self._names_refused: set[str] = set()
-        self._host_proof: bytes | None = None  #: what the welcome must carry after a password join
-        self._early: dict[int, Entry] = {}  #: entries that arrived ahead of a gap
-        self._resend_armed = False
+        self._link = _Link()  #: what this connection knows (a new one starts afresh)
+        self._check_asked = False  #: CheckGame was asked of the adapter
         self._final_check: FinalCheck | None = None
 
     # ---- facts ---------------------------------------------------------------------------
@@ -186,9 +203,51 @@ class ClientConnection:
         return state is not None and state.phase == TablePhase.OVER
 
     @property
+    def connected(self) -> bool:
+        """The host welcomed this connection."""
+        return self._link.connected
+
+    @property
+    def reconnect_requested(self) -> bool:
+        """This connection should be dropped and another opened (seats may be free soon)."""
+        return self._link.reconnect_requested
+
+    @property
     def resumed(self) -> bool:
         """Caught up with the log and owing nothing from before: our seat may act."""
-        return self._resumed
+        return self._link.resumed
+
+    @property
+    def may_move(self) -> bool:
+        """Whether our seat may act now (a bot plays its seat only then): welcomed, caught up
+        with the log, owing nothing from before, and not stopped by a local failure."""
+        return not self.stopped and self._link.connected and self._link.resumed
+
+    @property
+    def url_query(self) -> str:
+        """The query this client's connection carries: a watcher's says so (SPEC.md 10.1), and
+        the host reserves no seat for it."""
+        return SPECTATE_QUERY if self.mode == "spectate" else ""
+
+    def sought_advert(self) -> tuple[str, str | None] | None:
+        """What to look for when the table may have moved (its host back on another port or
+        address): the table id (hex) and the start of its host key as the advertisement shows
+        it (`hk`); None before the table is known."""
+        if self.expect_table is None:
+            return None
+        host = self.expect_host
+        prefix = host[:ADVERTISED_KEY_BYTES].hex() if host is not None else None
+        return self.expect_table.hex(), prefix
+
+    def refused_at_advertised_address(self) -> bool:
+        """The adapter followed an advertisement of our table to another address and stopped
+        there: whether that says nothing about the table (whoever answered named another
+        table or host key, as a copied advertisement would), so that address is passed over
+        and the one we were given tried again. The refusal is then forgotten."""
+        if self.fatal is None or self.fatal[0] != Reason.BAD_CHALLENGE:
+            return False
+        self.fatal = None
+        return True
 
     def view(self) -> SeatView | None:
         return self.peer.view() if self.peer is not None else None
@@ -219,18 +278,43 @@ class ClientConnection:
         peer = self.peer
         if peer is None:
             return None
-        seated = peer.seat is not None and self.mode != "spectate"
-        return check_client(peer, self.lines, self.sent_log, seated=seated, complete=complete)
+        return check_client(
+            peer, self.lines, self.sent_log, seated=self._seated(), complete=complete
+        )
 
     @property
     def final_check(self) -> FinalCheck | None:
-        """The check once the game is over (None before). It replays the whole log, so it
-        runs when first asked for, once: host-run CPU seats, which nobody asks, never pay it."""
+        """The check once the game is over (None before): the adapter's answer to
+        `CheckGame`, or, for a driver that runs none (the protocol simulation), computed here
+        when first asked, once. An adapter on an event loop reads `final_check_ready`."""
         if not self.finished:
             return None
         if self._final_check is None:
             self._final_check = self.self_check(complete=True)
         return self._final_check
+
+    @property
+    def final_check_ready(self) -> FinalCheck | None:
+        """The end-of-game check once the adapter answered `CheckGame` (None until then):
+        reading it never runs the check."""
+        return self._final_check
+
+    def _seated(self) -> bool:
+        return self.peer is not None and self.peer.seat is not None and self.mode != "spectate"
+
+    def _maybe_check(self) -> list[Intent]:
+        """Once the game is over, its check is asked of the adapter, once. A host-run seat is
+        the host's own, whose check would tell the host about itself: none is asked."""
+        if not self.finished or self._check_asked or self.host_run or self._final_check is not None:
+            return []
+        self._check_asked = True
+        return [CheckGame(tuple(self.lines), tuple(self.sent_log), seated=self._seated())]
+
+    def game_checked(self, asked: CheckGame, report: Report) -> list[Intent]:
+        """The answer to CheckGame: `asked.check()`'s report."""
+        if self.peer is not None and self._final_check is None:
+            self._final_check = judge(self.peer, report, seated=asked.seated, complete=True)
+        return []
 
     def pending_kinds(self) -> set[str]:
         if self.peer is None:
@@ -293,24 +377,24 @@ class ClientConnection:
         self.expect_table, self.expect_host = table, host
         self._attempt += 1
         if self.peer is None:
-            self._waiting_store = frame
+            self._link.waiting_store = frame
             return [OpenStore(table)]
         return self._answer_challenge(frame)
 
     def store_opened(self, saved: SavedSeat | None) -> list[Intent]:
         """The answer to OpenStore: the seat's records (None: this client keeps none)."""
-        frame, self._waiting_store = self._waiting_store, None
+        frame, self._link.waiting_store = self._link.waiting_store, None
         if self.peer is not None or frame is None:
             return []  # the records are read once per connection object
         self.keeps_records = saved is not None
         self.peer = self._restored(saved) if saved is not None else Peer(key=self.key)
-        return self._answer_challenge(frame)
+        return [*self._answer_challenge(frame), *self._maybe_check()]
 
     def store_unavailable(self, detail: str) -> list[Intent]:
         """The records could not be opened (an unwritable folder, say). Unanswered, the
         challenge times out and every retry fails the same way: a local problem is said,
         not retried forever."""
-        self._waiting_store = None
+        self._link.waiting_store = None
         self.errors.append((Reason.INTERNAL, f"could not handle the host's challenge: {detail}"))
         return self._fail(Reason.INTERNAL, f"could not answer the host's challenge: {detail}")
 
@@ -325,15 +409,15 @@ class ClientConnection:
     def _answer_challenge(self, frame: Mapping[str, Any]) -> list[Intent]:
         peer = self.peer
         assert peer is not None  # store_opened made it
-        self._catch_up_to = frame["entries"]
-        self._resumed = False
-        self._answered = True
-        peer.quiet = len(peer.replayer.chain) < self._catch_up_to
+        self._link.catch_up_to = frame["entries"]
+        self._link.resumed = False
+        self._link.answered = True
+        peer.quiet = len(peer.replayer.chain) < self._link.catch_up_to
         record = self._seat_record
         seat = record[0] if record is not None and record[1] == frame["host"] else self.seat_hint
         if self.mode == "spectate":
             seat = None  # a watcher never holds a seat, even one this identity owns
-        self._authing = seat is not None
+        self._link.authing = seat is not None
         if seat is not None:
             table, host = bytes.fromhex(frame["table"]), bytes.fromhex(frame["host"])
             auth = sign_auth(self.key, table=table, host=host, nonce=bytes.fromhex(frame["nonce"]))
@@ -344,8 +428,8 @@ class ClientConnection:
         if frame["seat"] is None:
             # No seat offered: the game has started, or every free seat is held by someone
             # still answering their challenge. Read the log first, then watch or try again.
-            self._answered = False
-            self._seatless = True
+            self._link.answered = False
+            self._link.seatless = True
             return [self._sync(), *self._settle_seatless()]
         return self._join(frame)
 
@@ -355,21 +439,21 @@ class ClientConnection:
 
     def _settle_seatless(self) -> list[Intent]:
         peer = self.peer
-        if not self._seatless or peer is None:
+        if not self._link.seatless or peer is None:
             return []
-        if len(peer.replayer.chain) < max(1, self._catch_up_to):
+        if len(peer.replayer.chain) < max(1, self._link.catch_up_to):
             return []
-        self._seatless = False
+        self._link.seatless = False
         state = peer.state
         if state is not None and state.phase == TablePhase.LOBBY:
-            self.reconnect_requested = True  # seats may free up in a moment: ask again
+            self._link.reconnect_requested = True  # seats may free up in a moment: ask again
             return [Reconnect()]
-        self._answered = True
+        self._link.answered = True
         return [SendFrame("spectate", {})]
 
     def _join(self, frame: Mapping[str, Any]) -> list[Intent]:
         out: list[Intent] = [self._sync()]
-        self._host_proof = None
+        self._link.host_proof = None
         join = _PendingJoin(frame)
         if frame["password"]:
             if self.password is None and self.password_verifier is None:
@@ -389,12 +473,12 @@ class ClientConnection:
                     self._attempt, bytes.fromhex(frame["table"]), stretch, ENTROPY_BYTES
                 )
             )
-        self._pending_join = join
+        self._link.pending_join = join
         return [*out, *self._try_join()]
 
     def password_ready(self, attempt: int, verifier: bytes | None, entropy: bytes) -> list[Intent]:
         """The answer to StretchPassword: the verifier (None when it was known) and entropy."""
-        join = self._pending_join
+        join = self._link.pending_join
         if self.stopped or attempt != self._attempt or join is None or not join.needs_password:
             return []  # the connection this was for is gone
         if verifier is not None:
@@ -412,22 +496,22 @@ class ClientConnection:
                 self.password_verifier, entropy, bytes.fromhex(frame["pake"]), binding
             )
         except ValueError as err:
-            self._pending_join = None
+            self._link.pending_join = None
             return self._fail(Reason.BAD_CHALLENGE, str(err))
         join.pake, join.needs_password = (answer.message, answer.proof), False
-        self._host_proof = answer.host_proof
+        self._link.host_proof = answer.host_proof
         return self._try_join()
 
     def _try_join(self) -> list[Intent]:
         """Send the join once we hold the whole log as of the challenge (its head must be ours)."""
-        peer, join = self.peer, self._pending_join
+        peer, join = self.peer, self._link.pending_join
         # A join names an entry we verified, so we need at least the genesis (whatever the
         # challenge claims about the log's length).
         if peer is None or join is None or join.needs_password:
             return []
-        if len(peer.replayer.chain) < max(1, self._catch_up_to):
+        if len(peer.replayer.chain) < max(1, self._link.catch_up_to):
             return []
-        self._pending_join = None
+        self._link.pending_join = None
         if not self.cpu and reserved_for_cpu(self.name):
             return self._fail(
                 Reason.NAME_RESERVED,
@@ -438,7 +522,7 @@ class ClientConnection:
         state = peer.state
         taken = [s.name for s in state.joins.values()] if state is not None else []
         self.name = free_name(self.name, [*taken, *self._names_refused])
-        self._join_sent = join
+        self._link.join_sent = join
         challenge = dict(join.challenge)
         message = peer.make_join(challenge, name=self.name, cpu=self.cpu, host_run=self.host_run)
         peer.seat = challenge["seat"]
@@ -456,13 +540,13 @@ class ClientConnection:
 
     def _on_welcome(self, frame: Mapping[str, Any], now: float) -> list[Intent]:
         peer = self.peer
-        if peer is None or not self._answered:
+        if peer is None or not self._link.answered:
             self.errors.append((Reason.BAD_CHALLENGE, "a welcome we did not ask for"))
             return []
-        self._answered = False
-        self._authing = False
-        self._join_sent = None
-        expected, self._host_proof = self._host_proof, None
+        self._link.answered = False
+        self._link.authing = False
+        self._link.join_sent = None
+        expected, self._link.host_proof = self._link.host_proof, None
         if expected is not None and (
             frame["proof"] is None
             or not hmac.compare_digest(bytes.fromhex(frame["proof"]), expected)
@@ -473,7 +557,7 @@ class ClientConnection:
                 Reason.BAD_PASSWORD,
                 "the host did not prove it knows the table password: it may be an impostor",
             )
-        self.connected = True
+        self._link.connected = True
         out: list[Intent] = [Progressed()]
         seat = frame["seat"]
         if seat is None:
@@ -507,8 +591,8 @@ class ClientConnection:
             return out
         if entry.seq > len(peer.replayer.chain) and not self.in_order:
             # A broadcast overtook the answer to our sync: hold it until the gap is filled.
-            if len(self._early) < MAX_EARLY:
-                self._early[entry.seq] = entry
+            if len(self._link.early) < MAX_EARLY:
+                self._link.early[entry.seq] = entry
             return []
         started = peer.state is not None
         out = self._handle(peer.receive_entry(entry), now)
@@ -523,28 +607,36 @@ class ClientConnection:
                 ),
             ]
         out.append(Progressed())
-        while len(peer.replayer.chain) in self._early and not peer.halted:
-            out += self._handle(peer.receive_entry(self._early.pop(len(peer.replayer.chain))), now)
-        return [*out, *self._try_join(), *self._settle_seatless(), *self._maybe_resume(now)]
+        while len(peer.replayer.chain) in self._link.early and not peer.halted:
+            out += self._handle(
+                peer.receive_entry(self._link.early.pop(len(peer.replayer.chain))), now
+            )
+        return [
+            *out,
+            *self._try_join(),
+            *self._settle_seatless(),
+            *self._maybe_resume(now),
+            *self._maybe_check(),
+        ]
 
     def _maybe_resume(self, now: float) -> list[Intent]:
         """Once caught up with the log: owe the phase what we owe it, and resend what is pending."""
         peer = self.peer
-        if peer is None or self._resumed or not self.connected:
+        if peer is None or self._link.resumed or not self._link.connected:
             return []
-        if len(peer.replayer.chain) < self._catch_up_to:
+        if len(peer.replayer.chain) < self._link.catch_up_to:
             return []
-        self._resumed = True
+        self._link.resumed = True
         peer.quiet = False
         return [*self._resend_pending(), *self._handle(peer.resume(), now)]
 
     def _on_error(self, frame: Mapping[str, Any], now: float) -> list[Intent]:
         reason = Reason(frame["reason"])
-        if reason == Reason.NAME_TAKEN and self._join_sent is not None:
+        if reason == Reason.NAME_TAKEN and self._link.join_sent is not None:
             # Another join took the name first: sign again, on the same challenge (the host
             # keeps the seat offered after such a refusal), with the next free name.
             self._names_refused.add(self.name)
-            self._pending_join, self._join_sent = self._join_sent, None
+            self._link.pending_join, self._link.join_sent = self._link.join_sent, None
             return self._try_join()
         self.errors.append((reason, frame["detail"]))
         if frame["ref"] is not None and self.peer is not None:
@@ -554,21 +646,21 @@ class ClientConnection:
             if self.keeps_records:
                 return [RecordRefused(frame["ref"], reason, _ms(now))]
             return []
-        if reason == Reason.NOT_SEATED and self._authing:
+        if reason == Reason.NOT_SEATED and self._link.authing:
             # Our seat was given up while we were away in the lobby: forget it, join afresh.
             out: list[Intent] = [ForgetSeat()] if self.keeps_records else []
             self._seat_record = None
             if self.peer is not None:
                 self.peer.seat = None
             self.seat_hint = None
-            self.reconnect_requested = True
+            self._link.reconnect_requested = True
             return [*out, Reconnect()]
         if reason == Reason.RATE_LIMITED:
             # The host dropped a frame unread; whatever of ours is unconfirmed goes again,
             # once: a burst of these must not queue a resend of everything for each.
-            if self._resend_armed:
+            if self._link.resend_armed:
                 return []
-            self._resend_armed = True
+            self._link.resend_armed = True
             return [StartTimer(Timer.RESEND, RESEND_AFTER)]
         if reason in FATAL:
             return self._fail(reason, frame["detail"])
@@ -591,15 +683,15 @@ class ClientConnection:
         if self.stopped:
             return []
         if timer == Timer.RESEND:
-            self._resend_armed = False
+            self._link.resend_armed = False
             return self._resend_pending()
         # A spectator asks for what it lacks now and then, which is how the host tells a
         # watcher from a socket left open to fill the table (usually nothing comes back).
-        out: list[Intent] = [self._sync()] if self.peer is not None and self.connected else []
+        out: list[Intent] = [self._sync()] if self.peer is not None and self._link.connected else []
         return [*out, StartTimer(Timer.KEEPALIVE, SPECTATOR_KEEPALIVE)]
 
     def _resend_pending(self) -> list[Intent]:
-        if self.peer is None or not self.connected:
+        if self.peer is None or not self._link.connected:
             return []
         return [SendMessage(m) for m in self.peer.pending_messages()]
 
@@ -613,10 +705,17 @@ class ClientConnection:
         return [*out, *self._handle(self.peer.provide_secrets(round_, attempt, secrets), now)]
 
     def act(self, action: Action, now: float) -> list[Intent]:
-        """A bid, call, undo or start-next-round for our seat (the host checks it)."""
-        if self.stopped or self.peer is None:
+        """A bid, call, undo or start-next-round for our seat (the host checks it). Nothing
+        once stopped; a UserError, ours to say, when there is no game or no seat to act for."""
+        if self.stopped:
             return []
-        return self._transmit(self.peer.act(action, now=now), now)
+        peer = self.peer
+        state = peer.state if peer is not None else None
+        if peer is None or state is None or state.game is None:
+            raise UserError("there is no game to act in yet")
+        if peer.seat is None:
+            raise UserError("a spectator holds no seat to act for")
+        return self._transmit(peer.act(action, now=now), now)
 
     def storage_failed(self, what: str, error: str) -> list[Intent]:
         """A write of this seat's records failed (a full disk, no file descriptors left, a
@@ -631,16 +730,8 @@ class ClientConnection:
         return [Stopped(detail)]
 
     def connection_lost(self) -> list[Intent]:
-        self.connected = False
-        self.reconnect_requested = False
-        self._seatless = False
-        self._authing = False
-        self._answered = False
-        self._resumed = False
-        self._pending_join = self._join_sent = None
+        self._link = _Link()
         self._attempt += 1  # a password answer still being computed is for a gone challenge
-        self._early.clear()
-        self._resend_armed = False
         return [CancelTimer(Timer.RESEND), CancelTimer(Timer.KEEPALIVE)]
 
     # ---- peer outputs --------------------------------------------------------------------
@@ -651,7 +742,7 @@ class ClientConnection:
             if isinstance(output, Applied):
                 self.lines.append(output.entry.line)
                 if self.keeps_records:
-                    out.append(AppendEntry(output.entry))
+                    out.append(AppendEntry(output.entry, durable=ends_a_round(output.entry)))
             elif isinstance(output, Send):
                 out += self._transmit(output, now)
             elif isinstance(output, NeedSecrets):

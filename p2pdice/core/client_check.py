@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .peer import Alarm, Peer
-from .verify import Failure, verify_lines
+from .verify import Failure, Report, verify_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,20 +49,21 @@ class FinalCheck:
         return self.verified and not self.alarms and not self.play_alarms
 
 
-def check_client(
-    peer: Peer,
-    lines: Sequence[bytes],
-    sent: Sequence[Mapping[str, Any]],
-    *,
-    seated: bool,
-    complete: bool,
-) -> FinalCheck:
-    """Check the transcript `lines` a client verified and, when `seated`, its `sent` record
-    (sent-message and refusal records). `complete`: the game is over (a log that stops
-    early is checked as partial)."""
-    report = verify_lines(
+def verify_record(
+    lines: Sequence[bytes], sent: Sequence[Mapping[str, Any]], *, seated: bool, complete: bool
+) -> Report:
+    """The check's costly part, on values alone (it replays the whole log: up to a second, so
+    an adapter runs it off its event loop): `verify` of the transcript `lines` and, when
+    `seated`, of its `sent` record (sent-message and refusal records). `complete`: the game is
+    over (a log that stops early is checked as partial)."""
+    return verify_lines(
         lines, partial=not complete, mine=[dict(r) for r in sent] if seated else None
     )
+
+
+def judge(peer: Peer, report: Report, *, seated: bool, complete: bool) -> FinalCheck:
+    """The check's result from `verify_record`'s `report` and what the peer saw during play:
+    forfeits a host could use to re-roll hands (of its own CPU seats, or of this seat)."""
     alarms: list[CheckAlarm] = []
     if report.failure is not None:
         alarms.append(_verify_alarm(report.failure, seated))
@@ -90,6 +91,20 @@ def check_client(
         play_alarms=tuple(peer.alarms),
         complete=complete,
     )
+
+
+def check_client(
+    peer: Peer,
+    lines: Sequence[bytes],
+    sent: Sequence[Mapping[str, Any]],
+    *,
+    seated: bool,
+    complete: bool,
+) -> FinalCheck:
+    """The whole check at once (`verify_record`, then `judge`) of what a client verified and,
+    when `seated`, sent."""
+    report = verify_record(lines, sent, seated=seated, complete=complete)
+    return judge(peer, report, seated=seated, complete=complete)
 
 
 def _verify_alarm(failure: Failure, mine: bool) -> CheckAlarm:

@@ -1,9 +1,11 @@
 """What the client connection (core/client.py) asks its adapter to do, and what it is told back.
 
-Every intent is a frozen value; the adapter executes them in the order given, and stops at
-the first one that fails (a write it cannot make: it reports `storage_failed`, which stops the
-connection, so nothing after that write happens). Nothing here reads a clock, draws a random
-byte or touches a file: those are the adapter's, fed back in as inputs.
+Every intent is a frozen value; the adapter executes them in the order given, each only after
+the one before it is done: a write may take an adapter's thread a while, and what follows it
+waits (the commitment after `SaveSecrets` leaves only once the secrets are on disk). It stops
+at the first one that fails (a write it cannot make: it reports `storage_failed`, which stops
+the connection, so nothing after that write happens). Nothing here reads a clock, draws a
+random byte or touches a file: those are the adapter's, fed back in as inputs.
 """
 
 from __future__ import annotations
@@ -13,11 +15,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from .client_check import verify_record
 from .codec import encode
 from .errors import Reason
+from .events import Forfeit, GameOver, HostEvent, Result
 from .messages import Message
 from .peer import Alarm, Secrets
 from .transcript import Entry
+from .verify import Report
 
 
 class Timer(StrEnum):
@@ -116,11 +121,24 @@ class RecordRefused:
     at_ms: int
 
 
+#: The host events after which a copy of the log is made durable (fsynced): a round's result
+#: or forfeit, and the game's end. In between, a killed process loses nothing (its lines are in
+#: the kernel) and a power cut at most the round in play, which its saved secrets replay.
+DURABLE_AFTER: tuple[type[HostEvent], ...] = (Result, Forfeit, GameOver)
+
+
+def ends_a_round(entry: Entry) -> bool:
+    """Whether a log (the client's transcript, the host's log) is made durable after `entry`."""
+    return isinstance(entry.host_event, DURABLE_AFTER)
+
+
 @dataclass(frozen=True, slots=True)
 class AppendEntry:
-    """Append a verified entry to the saved transcript."""
+    """Append a verified entry to the saved transcript, then, when `durable`, make the
+    records durable (an fsync: see `ends_a_round`)."""
 
     entry: Entry
+    durable: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +162,19 @@ class StretchPassword:
     table_id: bytes
     password: str | None  #: None: the verifier is known already (pass None back)
     entropy_bytes: int
+
+
+@dataclass(frozen=True, slots=True)
+class CheckGame:
+    """The game is over: run `check()` (it replays the whole log, up to a second: off the
+    event loop) and answer with `game_checked(this, report)`. Holds copies: it runs anywhere."""
+
+    lines: tuple[bytes, ...]
+    sent: tuple[Mapping[str, Any], ...]
+    seated: bool
+
+    def check(self) -> Report:
+        return verify_record(self.lines, self.sent, seated=self.seated, complete=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +237,7 @@ Intent = (
     | SaveSeat
     | ForgetSeat
     | StretchPassword
+    | CheckGame
     | StartTimer
     | CancelTimer
     | Reconnect

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from functools import partial
 
 import aiohttp
 
-from ..core.errors import Reason
 from .frames import MAX_FRAME
 from .limits import TokenBucket
 from .server import LocalLink, TableServer
@@ -56,13 +56,12 @@ async def rediscover(
     addresses in `avoid` (found before, and not our table) are passed over."""
     from .discovery import find_table
 
-    if session.expect_table is None:
+    sought = session.core.sought_advert()
+    if sought is None:
         return None
-    prefix = session.expect_host[:8].hex() if session.expect_host is not None else None
+    table_id, prefix = sought
     try:
-        ad = await find_table(
-            session.expect_table.hex(), host_prefix=prefix, timeout=REDISCOVER_FOR, avoid=avoid
-        )
+        ad = await find_table(table_id, host_prefix=prefix, timeout=REDISCOVER_FOR, avoid=avoid)
     except Exception as err:  # discovery is a bonus: its failure must not end the game
         log.debug("looking for the table over mDNS failed: %s", err)
         return None
@@ -79,17 +78,33 @@ async def run_websocket(
     linger: float = 0.5,
     find_again: bool = True,
 ) -> str:
-    """Play (or watch) until the game ends, reconnecting after drops; returns an Outcome.
+    """Play (or watch) until the game ends, reconnecting after drops; returns an Outcome
+    once everything the session was asked to do is done (its records written, the game
+    checked), so the caller may read them.
 
     With `find_again`, repeated failures to reach `url` send the client looking for the
     table's advertisement by its id, and it follows the table to a new address or port.
     """
+    outcome = await _play(session, url, give_up_after, stop, linger, find_again)
+    await session.settled()
+    return outcome
+
+
+async def _play(
+    session: ClientSession,
+    url: str,
+    give_up_after: float,
+    stop: asyncio.Event | None,
+    linger: float,
+    find_again: bool,
+) -> str:
     loop = asyncio.get_running_loop()
     last_contact = loop.time()
     backoff = 0.2
     failures = 0
-    query = "?spectate=1" if session.mode == "spectate" and "?" not in url else ""
-    url += query  # a watcher: the host reserves no seat for this connection
+    wanted = session.core.url_query  # a watcher's: the host reserves no seat for it
+    query = f"?{wanted}" if wanted and "?" not in url else ""
+    url += query
     given = url
     misled: set[str] = set()  #: advertised addresses whose host was not our table's
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=5.0)
@@ -101,21 +116,29 @@ async def run_websocket(
                 async with http.ws_connect(url, max_msg_size=4 * MAX_FRAME, heartbeat=15.0) as ws:
                     backoff, failures = 0.2, 0
                     writer = asyncio.create_task(_pump_out(session, ws))
+                    # A session that can go no further between frames (a record it could not
+                    # write or open) may hear nothing more: it hangs up, `_read` says FATAL.
+                    session.on_fatal = partial(_hang_up, ws)
                     try:
                         outcome = await _read(session, ws, stop)
                     finally:
+                        session.on_fatal = None
                         writer.cancel()
                         with contextlib.suppress(asyncio.CancelledError, Exception):
                             await writer
                     # Only a welcome or a verified entry counts as contact: a host that accepts
                     # connections and drops them at once is as gone as one that refuses them.
                     last_contact = max(last_contact, session.last_progress)
-                    if outcome == Outcome.FATAL and url != given and _misled(session):
+                    if (
+                        outcome == Outcome.FATAL
+                        and url != given
+                        and session.core.refused_at_advertised_address()
+                    ):
                         # An advertisement copied our table's id but another host answered:
                         # not a reason to give up our seat. Back to the address we were given.
                         log.warning("%s is not our table's host: passing it over", url)
                         misled.add(url.removesuffix(query))
-                        session.fatal, url, outcome = None, given, None
+                        url, outcome = given, None
                     if outcome is not None:
                         if outcome == Outcome.OVER and linger:
                             await _drain(session, ws, linger)
@@ -141,10 +164,13 @@ async def run_websocket(
             backoff = min(backoff * 2, 3.0)
 
 
-def _misled(session: ClientSession) -> bool:
-    """Whether the session stopped because the host was not the table's (its challenge named
-    another table or host key), which says nothing about the table itself."""
-    return session.fatal is not None and session.fatal[0] == Reason.BAD_CHALLENGE
+_hanging_up: set[asyncio.Task[bool]] = set()  #: held until done (the loop keeps weak refs)
+
+
+def _hang_up(ws: aiohttp.ClientWebSocketResponse) -> None:
+    task = asyncio.get_running_loop().create_task(ws.close())
+    _hanging_up.add(task)
+    task.add_done_callback(_hanging_up.discard)
 
 
 async def _read(
@@ -165,15 +191,19 @@ async def _read(
             return Outcome.OVER
         if stop is not None and stop.is_set():
             return Outcome.STOPPED
-    return None
+    return Outcome.FATAL if session.fatal is not None else None
 
 
 async def _drain(
     session: ClientSession, ws: aiohttp.ClientWebSocketResponse, seconds: float
 ) -> None:
-    """Let our last acknowledgement leave before closing."""
-    deadline = asyncio.get_running_loop().time() + seconds
-    while not session.outgoing.empty() and asyncio.get_running_loop().time() < deadline:
+    """Let our last acknowledgement leave before closing (it may wait behind the records
+    written before it)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(session.settled(), seconds)
+    while not session.outgoing.empty() and loop.time() < deadline:
         await ws.send_str(session.outgoing.get_nowait())
 
 
@@ -187,12 +217,15 @@ class LocalClient:
         self._stopping: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        self.session.on_fatal = self._hang_up  # its records failed: the seat leaves the table
+        self.session.on_fatal = self._hang_up
         self.link.open()
         self._task = asyncio.get_running_loop().create_task(self._pump(), name="local-client")
 
     def _hang_up(self) -> None:
-        self._stopping = asyncio.get_running_loop().create_task(self.stop())
+        """Its records failed: the seat leaves the table. A seat its own host refused for
+        good stays linked, doing nothing more, as it always has."""
+        if self.session.core.stopped and self._stopping is None:
+            self._stopping = asyncio.get_running_loop().create_task(self.stop())
 
     async def _pump(self) -> None:
         while True:
@@ -206,4 +239,4 @@ class LocalClient:
                 await self._task
         self.link.close()
         self.session.disconnected()
-        self.session.close()  # its transcript and sent-message logs, with their final fsync
+        await self.session.aclose()  # its records written, fsynced and closed: off the loop

@@ -20,6 +20,7 @@ from aiohttp import web
 
 from ..bots.registry import load_bot
 from ..core.advert import Advert
+from ..core.client_intents import ends_a_round
 from ..core.codec import encode
 from ..core.fairness import rules_hash
 from ..core.host import HostTable
@@ -27,7 +28,7 @@ from ..core.rules import Rules
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
 from ..core.transcript import Entry
-from ..store import AppendLog, HostLock, TableRecord, ends_a_round, load_or_create_key
+from ..store import AppendLog, HostLock, TableRecord, load_or_create_key
 from .client import LocalClient
 from .discovery import Advertiser, lan_addresses
 from .limits import clean_name

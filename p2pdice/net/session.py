@@ -2,21 +2,30 @@
 
 A ClientSession is a pump around the sans-I/O `core.client.ClientConnection`, which makes
 every protocol decision: it decodes frames and feeds them in, and executes the intents that
-come back (queue a frame, write a record, arm a timer, stretch a password off the loop). It
-is transport-agnostic: `on_frame(text)` in, `outgoing` frames out, so a WebSocket and the
-host's in-process link both drive the same code. Bots play through `bots.driver.BotDriver`;
-the terminal UI reads `view()` and calls `act()`.
+come back, in order (queue a frame, write a record, arm a timer, stretch a password off the
+loop). It is transport-agnostic: `on_frame(text)` in, `outgoing` frames out, so a WebSocket
+and the host's in-process link both drive the same code. Bots play through
+`bots.driver.BotDriver`; the terminal UI reads `view()` and calls `act()`.
+
+Nothing here blocks the event loop. The seat's files (opening its records, every write and
+fsync, closing them) and the end-of-game check run on the session's own writer thread, one
+job at a time in the order the core asked for them; an intent that follows one waits in
+`_queue` until it is done, so the commitment after `SaveSecrets` leaves only once the secrets
+are on disk. The front end hears of a change (`on_update`) once what it caused is carried out.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +36,9 @@ from ..core.client_check import FinalCheck
 from ..core.client_intents import (
     AppendEntry,
     CancelTimer,
+    CheckGame,
     DrawSecrets,
+    Fatal,
     ForgetSeat,
     Intent,
     OpenStore,
@@ -50,8 +61,9 @@ from ..core.game import Action
 from ..core.pake import password_verifier
 from ..core.peer import Alarm, Peer, Secrets
 from ..core.signing import SigningKey
+from ..core.verify import Report
 from ..core.view import SeatView
-from ..store import ClientStore, SeatRecord, ends_a_round, new_secrets
+from ..store import ClientStore, SeatRecord, new_secrets
 from .frames import MAX_FRAME, TO_CLIENT, decode_frame
 
 _ENTRY_HEAD = '{"entry":'
@@ -63,6 +75,9 @@ log = logging.getLogger("p2pdice.client")
 #: The intents that write this seat's records.
 Write = SaveSecrets | RecordSent | RecordRefused | AppendEntry | SaveSeat | ForgetSeat
 _WRITES = (SaveSecrets, RecordSent, RecordRefused, AppendEntry, SaveSeat, ForgetSeat)
+#: Intents the pump drops when the connection they were for is lost (as `outgoing` is
+#: emptied): its frames and its timers. What was queued to be written is still written.
+_OF_THE_CONNECTION = (SendFrame, SendMessage, StartTimer)
 
 
 def _what(write: Write) -> str:
@@ -76,6 +91,81 @@ def _what(write: Write) -> str:
     if isinstance(write, AppendEntry):
         return "the transcript"
     return "its seat"
+
+
+@dataclass(frozen=True, slots=True)
+class _Failed:
+    """A job's expected failure (a file it could not read or write), handed to the loop."""
+
+    error: str
+    write: Write | None = None  #: the write that failed (a write job)
+
+
+class _SeatFiles:
+    """This seat's records. Touched only on the session's writer thread, one job at a time,
+    so the jobs need no lock: open, write (in order), close."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self.store: ClientStore | None = None
+
+    def open(self, table: bytes) -> SavedSeat | _Failed:
+        try:
+            store = ClientStore(self.home, table)
+            record = store.load_seat()
+            saved = SavedSeat(
+                secrets=store.load_secrets(),
+                sent=tuple(store.load_sent()),
+                transcript=tuple(store.load_transcript()),
+                seat=record.seat if record is not None else None,
+                seat_host=record.host if record is not None else None,
+            )
+        except (OSError, UserError) as err:
+            return _Failed(str(err))
+        self.store = store
+        return saved
+
+    def write(self, batch: Iterable[Write]) -> _Failed | None:
+        """Each write in turn; the first that fails ends the batch (what follows it waits on
+        it, so it must not happen)."""
+        store = self.store
+        if store is None:
+            return None
+        for intent in batch:
+            try:
+                _write(store, intent)
+            except (OSError, UserError) as err:
+                return _Failed(str(err), intent)
+        return None
+
+    def close(self, batch: Iterable[Write]) -> None:
+        """The writes still queued, then the logs flushed, fsynced and closed. Nothing waits
+        on these any more, so a failure is only logged."""
+        failed = self.write(batch)
+        if failed is not None and failed.write is not None:
+            log.error("could not save %s on closing: %s", _what(failed.write), failed.error)
+        if self.store is not None:
+            try:
+                self.store.close()
+            except OSError as err:
+                log.error("could not close the records in %s: %s", self.store.folder, err)
+
+
+def _write(store: ClientStore, intent: Write) -> None:
+    if isinstance(intent, SaveSecrets):
+        store.save_secrets(intent.round, intent.attempt, intent.secrets)
+    elif isinstance(intent, RecordSent):
+        store.record_sent(dict(intent.message), intent.at_ms)
+    elif isinstance(intent, RecordRefused):
+        store.record_refused(intent.ref, str(intent.reason), intent.at_ms)
+    elif isinstance(intent, AppendEntry):
+        store.append_entry(intent.entry.line)
+        if intent.durable:
+            store.sync()
+    elif isinstance(intent, SaveSeat):
+        store.save_seat(SeatRecord(seat=intent.seat, host=intent.host))
+    elif isinstance(intent, ForgetSeat):
+        store.forget_seat()
 
 
 @dataclass(slots=True)
@@ -129,22 +219,31 @@ class ClientSession:
         #: Loop time of the last sign of a working table (a welcome, a verified entry).
         self.last_progress = 0.0
         self.secrets_source = secrets_source
-        self.store: ClientStore | None = None
         self.status = Status()
         #: Exceptions that escaped the core or this pump: bugs, never a hostile host's doing
         #: (the core records those in `errors`). Logged with their traceback, kept for tests.
         self.internal_errors: list[str] = []
-        self.changed = asyncio.Event()
         self.outgoing: asyncio.Queue[str] = asyncio.Queue()
         self.on_update: Callable[[], None] | None = None
-        #: Called once when this session stops for a local failure (its records cannot be
-        #: written): the transport hangs up (a host-run seat's link closes).
+        #: Called when this session can go no further: a local failure stopped it (its
+        #: records cannot be written), or a refusal retrying cannot help (`fatal`). Either
+        #: may come from a job's answer, between frames: the transport hangs up then.
         self.on_fatal: Callable[[], None] | None = None
-        self.closed = False  #: after close(): the transcript and sent logs are shut
+        self.closed = False  #: after close(): nothing more is read, sent or queued
         self._timers: dict[Timer | str, asyncio.TimerHandle] = {}
         self._stretching: asyncio.Task[None] | None = None
+        self._files = _SeatFiles(home) if home is not None else None
+        #: The seat's writer thread (made on its first job): every job runs there, in order.
+        self._writer: concurrent.futures.ThreadPoolExecutor | None = None
+        self._queue: deque[Intent] = deque()  #: intents waiting their turn, in order
+        self._job: asyncio.Future[Any] | None = None  #: the job on the writer thread now
+        self._pumping = False
+        self._idle = asyncio.Event()  #: nothing queued and no job running
+        self._idle.set()
+        self._untold = False  #: a change the front end has not heard of yet
+        self._closing: concurrent.futures.Future[None] | None = None
 
-    # ---- facts for the UI and bots (the core's) --------------------------------------------
+    # ---- facts for the UI (ui.ports.TableSession) and the transports: the core's -----------
 
     @property
     def peer(self) -> Peer | None:
@@ -155,44 +254,16 @@ class ClientSession:
         return self.core.key
 
     @property
-    def mode(self) -> str:
-        return self.core.mode
-
-    @property
-    def password(self) -> str | None:
-        return self.core.password
-
-    @property
-    def cpu(self) -> bool:
-        return self.core.cpu
-
-    @property
-    def host_run(self) -> bool:
-        return self.core.host_run
-
-    @property
     def name(self) -> str:
         return self.core.name
 
     @property
+    def mode(self) -> str:
+        return self.core.mode
+
+    @property
     def password_verifier(self) -> bytes | None:
         return self.core.password_verifier
-
-    @property
-    def expect_table(self) -> bytes | None:
-        return self.core.expect_table
-
-    @property
-    def expect_host(self) -> bytes | None:
-        return self.core.expect_host
-
-    @property
-    def expect_host_prefix(self) -> str | None:
-        return self.core.expect_host_prefix
-
-    @property
-    def seat_hint(self) -> int | None:
-        return self.core.seat_hint
 
     @property
     def errors(self) -> list[tuple[Reason, str]]:
@@ -202,12 +273,6 @@ class ClientSession:
     def fatal(self) -> tuple[Reason, str] | None:
         return self.core.fatal
 
-    @fatal.setter
-    def fatal(self, value: tuple[Reason, str] | None) -> None:
-        """The transport may pass over a refusal that says nothing about the table (an
-        impostor at an advertised address) and try the address it was given."""
-        self.core.fatal = value
-
     @property
     def connected(self) -> bool:
         return self.core.connected
@@ -215,14 +280,6 @@ class ClientSession:
     @property
     def reconnect_requested(self) -> bool:
         return self.core.reconnect_requested
-
-    @property
-    def stopped(self) -> bool:
-        return self.core.stopped
-
-    @property
-    def table_id(self) -> bytes | None:
-        return self.core.table_id
 
     @property
     def seat(self) -> int | None:
@@ -236,34 +293,36 @@ class ClientSession:
     def finished(self) -> bool:
         return self.core.finished
 
-    def view(self) -> SeatView | None:
-        return self.core.view()
-
-    @property
-    def names(self) -> list[str]:
-        """Display names by seat (roster after the start, joins before)."""
-        return self.core.names
-
     @property
     def comparison_code(self) -> str | None:
         return self.core.comparison_code
+
+    @property
+    def store(self) -> ClientStore | None:
+        """This seat's records, once opened (on the writer thread)."""
+        return self._files.store if self._files is not None else None
+
+    def view(self) -> SeatView | None:
+        return self.core.view()
 
     def pending_kinds(self) -> set[str]:
         return self.core.pending_kinds()
 
     @property
     def final_check(self) -> FinalCheck | None:
-        """The end-of-game self-check (None until the game is over): see core.client_check."""
-        return self.core.final_check
+        """The end-of-game self-check (core/client_check.py), computed on the writer thread
+        once the game is over; None until then. Reading it never runs it."""
+        return self.core.final_check_ready
 
     def self_check(self, *, complete: bool) -> FinalCheck | None:
-        """The same check on a game that stopped early (`complete=False`: as partial)."""
+        """The same check on a game that stopped early (`complete=False`: as partial). It
+        replays the log where it is called: for the end of a program, not for a screen."""
         return self.core.self_check(complete=complete)
 
     # ---- frames in -------------------------------------------------------------------------
 
     def on_frame(self, data: str | bytes) -> None:
-        if self.stopped or self.closed:
+        if self.core.stopped or self.closed:
             return  # a local failure, or frames a link still held when it closed
         self._guarded("a frame from the host", self._take_frame, data)
         self._notify()
@@ -275,7 +334,7 @@ class ClientSession:
         # is not exactly that shape takes the general path below.
         if (
             isinstance(data, str)
-            and self.peer is not None
+            and self.core.peer is not None
             and len(data) <= MAX_FRAME
             and data.startswith(_ENTRY_HEAD)
             and data.endswith(_ENTRY_TAIL)
@@ -303,21 +362,60 @@ class ClientSession:
     # ---- intents ---------------------------------------------------------------------------
 
     def _run(self, intents: list[Intent]) -> None:
-        for intent in intents:
-            if self.stopped:
-                return  # a write failed: nothing after it is stored or sent
-            self._execute(intent)
+        """The core's intents for a new input: in order, behind those still waiting."""
+        self._queue.extend(self._drawn(intents))
+        self._pump()
         self._review_bot()
+
+    def _continue(self, intents: list[Intent]) -> None:
+        """The core's intents for a job's answer: they come in the job's place, before what
+        was queued behind it."""
+        self._queue.extendleft(reversed(self._drawn(intents)))
+
+    def _drawn(self, intents: list[Intent]) -> list[Intent]:
+        """`intents` with each DrawSecrets replaced by the core's answer to fresh secrets
+        (random bytes, drawn at once: the core hears of them as soon as it asks)."""
+        out: list[Intent] = []
+        for intent in intents:
+            if isinstance(intent, DrawSecrets):
+                drawn = self.secrets_source()
+                answer = self.core.provide_secrets(intent.round, intent.attempt, drawn, time.time())
+                out += self._drawn(answer)
+            else:
+                out.append(intent)
+        return out
+
+    def _pump(self) -> None:
+        """Carry out the queued intents in order, up to one that runs on the writer thread;
+        the rest wait until it is done (`_job_done` pumps again)."""
+        if self._pumping:
+            return  # an intent carried out below queued more: the loop below takes them
+        self._pumping = True
+        try:
+            while self._job is None and self._queue:
+                if self.core.stopped or self.closed:
+                    self._queue.clear()  # a write failed: nothing after it is stored or sent
+                    break
+                intent = self._queue.popleft()
+                if isinstance(intent, CheckGame) or (
+                    self._files is not None and isinstance(intent, (OpenStore, *_WRITES))
+                ):
+                    self._start_job(intent)
+                else:
+                    self._execute(intent)
+        finally:
+            self._pumping = False
+        if self._job is None and not self._queue:
+            self._idle.set()
+            if self._untold:
+                self._untold = False
+                self._tell()
 
     def _execute(self, intent: Intent) -> None:
         if isinstance(intent, (SendFrame, SendMessage)):
             self._send_frame(intent.text())
-        elif isinstance(intent, OpenStore):
-            self._open_store(intent.table_id)
-        elif isinstance(intent, DrawSecrets):
-            drawn = self.secrets_source()
-            now = time.time()
-            self._run(self.core.provide_secrets(intent.round, intent.attempt, drawn, now))
+        elif isinstance(intent, OpenStore):  # a session without a folder keeps no records
+            self._continue(self.core.store_opened(None))
         elif isinstance(intent, StretchPassword):
             self._stretch(intent)
         elif isinstance(intent, StartTimer):
@@ -330,68 +428,98 @@ class ClientSession:
             loop = asyncio.get_running_loop()
             deadline = None if intent.deadline_in is None else loop.time() + intent.deadline_in
             self.status = Status(intent.phase, list(intent.connected), intent.turn, deadline)
-        elif isinstance(intent, Stopped):
-            who = "host-run seat" if self.host_run else "seat"
-            log.error("%s %s: %s", who, self.name, intent.detail)
+        elif isinstance(intent, (Stopped, Fatal)):
+            if isinstance(intent, Stopped):
+                who = "host-run seat" if self.core.host_run else "seat"
+                log.error("%s %s: %s", who, self.core.name, intent.detail)
             if self.on_fatal is not None:
                 self.on_fatal()
-        elif isinstance(intent, _WRITES):
-            self._write(intent)
-        # Fatal, Reconnect and RaiseAlarm need nothing done: the transport reads `fatal` and
-        # `reconnect_requested` after each frame, and the front ends read `alarms`.
+        # Writes need nothing done without a folder (the core asks for none then). Reconnect
+        # and RaiseAlarm need nothing done: the transport reads `reconnect_requested` after
+        # each frame, and the front ends read `alarms`.
 
     def _send_frame(self, frame: str) -> None:
-        if not self.stopped:
-            self.outgoing.put_nowait(frame)
+        """Every frame for the host leaves through here, in order."""
+        self.outgoing.put_nowait(frame)
 
-    def _open_store(self, table: bytes) -> None:
-        if self.home is None:
-            self._run(self.core.store_opened(None))
-            return
-        try:
-            store = ClientStore(self.home, table)
-            record = store.load_seat()
-            saved = SavedSeat(
-                secrets=store.load_secrets(),
-                sent=tuple(store.load_sent()),
-                transcript=tuple(store.load_transcript()),
-                seat=record.seat if record is not None else None,
-                seat_host=record.host if record is not None else None,
+    # ---- jobs on the writer thread -------------------------------------------------------------
+
+    def _executor(self) -> concurrent.futures.ThreadPoolExecutor:
+        if self._writer is None:
+            self._writer = concurrent.futures.ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="p2pdice-seat"
             )
-        except (OSError, UserError) as err:
-            self._run(self.core.store_unavailable(str(err)))
-            return
-        self.store = store
-        self._run(self.core.store_opened(saved))
+        return self._writer
 
-    def _write(self, intent: Write) -> None:
-        """One write to this seat's records, in the order the core asked for them."""
-        store = self.store
-        if store is None:
+    def _start_job(self, intent: OpenStore | CheckGame | Write) -> None:
+        """Run `intent` (with the writes right behind it: one hop) on the writer thread."""
+        files = self._files
+        done: Callable[[Any], None]
+        if isinstance(intent, CheckGame):
+            job: Callable[[], Any] = intent.check
+            done = partial(self._game_checked, intent)
+        elif isinstance(intent, OpenStore):
+            assert files is not None
+            job, done = partial(files.open, intent.table_id), self._store_ready
+        else:
+            assert files is not None
+            batch: list[Write] = [intent]
+            while self._queue:
+                head = self._queue[0]
+                if not isinstance(head, _WRITES):
+                    break
+                self._queue.popleft()
+                batch.append(head)
+            job, done = partial(files.write, batch), self._written
+        self._idle.clear()
+        self._job = asyncio.get_running_loop().run_in_executor(self._executor(), job)
+        self._job.add_done_callback(partial(self._job_done, done))
+
+    def _job_done(self, done: Callable[[Any], None], job: asyncio.Future[Any]) -> None:
+        self._job = None
+        if self.closed:  # close() took over what was queued; nothing waits on this any more
+            self._idle.set()
+            lost = None if job.cancelled() or job.exception() else job.result()
+            if isinstance(lost, _Failed) and lost.write is not None:
+                log.error("could not save %s on closing: %s", _what(lost.write), lost.error)
             return
-        try:
-            if isinstance(intent, SaveSecrets):
-                store.save_secrets(intent.round, intent.attempt, intent.secrets)
-            elif isinstance(intent, RecordSent):
-                store.record_sent(dict(intent.message), intent.at_ms)
-            elif isinstance(intent, RecordRefused):
-                store.record_refused(intent.ref, str(intent.reason), intent.at_ms)
-            elif isinstance(intent, AppendEntry):
-                store.append_entry(intent.entry.line)
-                if ends_a_round(intent.entry):
-                    # Once a round, on the loop, measured: an fsync of the ~16 KB a round
-                    # appends took 0.3 ms (median), 4 ms (p90) and 15 ms at worst of 30 on
-                    # this project's virtual disk while other jobs ran, far under asyncio's
-                    # 100 ms slow-callback mark; moving it to a thread would let the next
-                    # round's writes race it on the same file.
-                    store.sync()
-            elif isinstance(intent, SaveSeat):
-                store.save_seat(SeatRecord(seat=intent.seat, host=intent.host))
-            elif isinstance(intent, ForgetSeat):
-                store.forget_seat()
-        except (OSError, UserError) as err:
-            what = _what(intent)
-            self._run_all(self.core.storage_failed(what, str(err)))
+        if job.cancelled():
+            self._guarded("a job on the writer thread", self._pump)
+            return
+        error = job.exception()
+        if error is not None:
+            log.error("a job on the writer thread failed", exc_info=error)
+            self.internal_errors.append(
+                f"a job on the writer thread: {type(error).__name__}: {error}"
+            )
+        else:
+            self._guarded("a job's answer", done, job.result())
+        self._guarded("the intents behind a job", self._pump)
+        self._guarded("the bot", self._review_bot)
+
+    def _store_ready(self, opened: SavedSeat | _Failed) -> None:
+        if isinstance(opened, _Failed):
+            self._continue(self.core.store_unavailable(opened.error))
+        else:
+            self._continue(self.core.store_opened(opened))
+
+    def _written(self, failed: _Failed | None) -> None:
+        if failed is None or failed.write is None:
+            return
+        # Everything queued behind the failed write waited on it: none of it may happen.
+        self._queue.clear()
+        for intent in self.core.storage_failed(_what(failed.write), failed.error):
+            self._execute(intent)
+
+    def _game_checked(self, asked: CheckGame, report: Report) -> None:
+        self._continue(self.core.game_checked(asked, report))
+
+    async def settled(self) -> None:
+        """Wait until every intent asked for so far is carried out: the records written,
+        the frames queued in `outgoing`, the game checked."""
+        await self._idle.wait()
+
+    # ---- the password ----------------------------------------------------------------------
 
     def _stretch(self, ask: StretchPassword) -> None:
         """scrypt (about 0.1 s and 32 MiB) runs in a thread, so the loop keeps serving frames
@@ -402,7 +530,7 @@ class ClientSession:
             if ask.password is not None:
                 verifier = await asyncio.to_thread(password_verifier, ask.password, ask.table_id)
             entropy = secrets.token_bytes(ask.entropy_bytes)
-            if self.stopped or self.closed:
+            if self.core.stopped or self.closed:
                 return
             self._guarded(
                 "the password exchange", self._password_ready, ask.attempt, verifier, entropy
@@ -434,19 +562,16 @@ class ClientSession:
     # ---- actions and the bot ---------------------------------------------------------------
 
     def act(self, action: Action) -> None:
-        """A bid, call, undo or start-next-round for our seat (the host checks it)."""
-        assert self.peer is not None
+        """A bid, call, undo or start-next-round for our seat (the host checks it); a
+        UserError when there is no game or no seat to act for."""
         self._run(self.core.act(action, time.time()))
         self._notify()
 
-    def _bot_may_play(self) -> bool:
-        return not self.stopped and self.connected and self.core.resumed
-
     def _review_bot(self) -> None:
         """A bot plays its own seat when it is its move (after its think time, if any)."""
-        if self.driver is None:
+        if self.driver is None or self.closed:
             return
-        step = self.driver.review(self.peer, may_play=self._bot_may_play())
+        step = self.driver.review(self.core.peer, may_play=self.core.may_move)
         if isinstance(step, Play):
             self.act(step.action)
         elif isinstance(step, Think):
@@ -459,8 +584,9 @@ class ClientSession:
         self._guarded("the bot's move", self._play_thought)
 
     def _play_thought(self) -> None:
-        assert self.driver is not None
-        play = self.driver.think_over(self.peer, may_play=self._bot_may_play())
+        if self.driver is None:
+            return
+        play = self.driver.think_over(self.core.peer, may_play=self.core.may_move)
         if play is not None:
             self.act(play.action)
 
@@ -469,7 +595,13 @@ class ClientSession:
             self._disarm("think")
 
     def _notify(self) -> None:
-        self.changed.set()
+        """The front end hears of a change once what it caused is carried out."""
+        self._untold = True
+        if self._job is None and not self._queue:
+            self._untold = False
+            self._tell()
+
+    def _tell(self) -> None:
         if self.on_update is not None:
             self.on_update()
 
@@ -477,7 +609,9 @@ class ClientSession:
 
     def disconnected(self) -> None:
         self._stop_thinking()
-        self._run_all(self.core.connection_lost())
+        self._queue = deque(i for i in self._queue if not isinstance(i, _OF_THE_CONNECTION))
+        for intent in self.core.connection_lost():  # cancels its timers: also after a stop
+            self._execute(intent)
         if self._stretching is not None:
             self._stretching.cancel()
             self._stretching = None
@@ -485,18 +619,39 @@ class ClientSession:
             self.outgoing.get_nowait()
         self._notify()
 
-    def _run_all(self, intents: list[Intent]) -> None:
-        """Execute every intent, also after a stop (the stop's own, the timers' cancels)."""
-        for intent in intents:
-            self._execute(intent)
-
     def close(self) -> None:
+        """Stop for good, without blocking the loop: the timers, the password exchange and
+        the bot stop at once; the writes still queued, then the final fsync and the closing
+        of the logs, run on the writer thread after the job in hand (`aclose` waits for
+        them). Off an event loop, this waits for them itself."""
+        if self.closed:
+            return
+        self.closed = True
         for name in list(self._timers):
             self._disarm(name)
         if self._stretching is not None:
             self._stretching.cancel()
             self._stretching = None
-        self.closed = True
         self._stop_thinking()
-        if self.store is not None:
-            self.store.close()
+        writes = [i for i in self._queue if isinstance(i, _WRITES)]
+        self._queue.clear()
+        if self._job is None:
+            self._idle.set()
+        writer = self._writer
+        if writer is None:
+            return  # no job ever ran: nothing was opened
+        if self._files is None:
+            writer.shutdown(wait=False)  # a check still running finishes; nothing to close
+            return
+        self._closing = writer.submit(self._files.close, writes)
+        self._closing.add_done_callback(lambda _: writer.shutdown(wait=False))
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            self._closing.result()  # no loop to block: the caller may read the files next
+
+    async def aclose(self) -> None:
+        """`close`, and wait until the records are written, fsynced and closed."""
+        self.close()
+        if self._closing is not None:
+            await asyncio.wrap_future(self._closing)

@@ -5,6 +5,7 @@ asyncio's debug mode (tests/support/blocking.py) over real games on loopback soc
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import time
@@ -13,10 +14,12 @@ from pathlib import Path
 import pytest
 
 from p2pdice.bots.registry import load_bot
+from p2pdice.core.errors import Reason
+from p2pdice.core.peer import Secrets
 from p2pdice.core.rules import Rules
 from p2pdice.net.client import Outcome, run_websocket
 from p2pdice.net.session import ClientSession
-from p2pdice.store import load_or_create_key
+from p2pdice.store import ClientStore, load_or_create_key
 from tests.support.blocking import SLOW_CALLBACK, no_blocking_calls, watch_the_loop
 from tests.support.wire import hosted, url_of
 
@@ -67,7 +70,7 @@ async def test_a_password_game_with_stored_records_never_blocks_the_loop(tmp_pat
                 outcomes = await asyncio.wait_for(asyncio.gather(*games), 60)
         finally:
             for player in players:
-                player.close()
+                await player.aclose()
     assert outcomes == [Outcome.OVER, Outcome.OVER]
     assert all(not p.alarms for p in players)
 
@@ -75,15 +78,17 @@ async def test_a_password_game_with_stored_records_never_blocks_the_loop(tmp_pat
 async def test_the_host_keeps_its_files_off_the_loop_on_a_slow_disk(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each fsync of the host's own files (its log, table.json, their folder) takes twice the
-    bound, as on an SD card: none may run on the loop. Host-run seats keep their records as
-    any player does (the client session's), so theirs are left at the disk's own speed."""
+    """Each fsync under the host's folder takes twice the bound, as on an SD card: its log,
+    table.json, their folder, and the records of its host-run CPU seats (their round secrets,
+    seat, transcript and sent messages): none may run on the loop."""
     tables = tmp_path / "host" / "hosted"
     real_fsync = os.fsync
+    slowed: list[str] = []
 
     def slow_fsync(fd: int) -> None:
         where = os.readlink(f"/proc/self/fd/{fd}")
-        if where.startswith(str(tables)) and "/cpu/" not in where:
+        if where.startswith(str(tables)):
+            slowed.append(where)
             time.sleep(2 * SLOW_CALLBACK)
         real_fsync(fd)
 
@@ -94,3 +99,88 @@ async def test_the_host_keeps_its_files_off_the_loop_on_a_slow_disk(
         hosted(tmp_path / "host", rules=rules, cpu=["easy", "easy"]) as (_, table),
     ):
         await asyncio.wait_for(table.server.over.wait(), 60)
+    assert any("/cpu/" in where and "/secrets" in where for where in slowed), slowed
+
+
+async def test_a_commitment_leaves_only_after_its_secrets_are_saved_on_a_slow_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The player's disk takes twice the bound for each fsync of its round secrets (the file
+    and its folder): the write runs off the loop, and the commitment that binds the secrets
+    is queued for the host only once that write has finished (SPEC.md 8: a seat that crashed
+    after committing must be able to open)."""
+    home = tmp_path / "p0"
+    real_fsync, real_save = os.fsync, ClientStore.save_secrets
+    saved: set[tuple[Path, int, int]] = set()
+
+    def slow_fsync(fd: int) -> None:
+        where = os.readlink(f"/proc/self/fd/{fd}")
+        if where.startswith(str(home)) and "/secrets" in where:
+            time.sleep(2 * SLOW_CALLBACK)
+        real_fsync(fd)
+
+    def save_secrets(store: ClientStore, round_: int, attempt: int, secrets: Secrets) -> None:
+        real_save(store, round_, attempt, secrets)
+        saved.add((store.folder, round_, attempt))
+
+    monkeypatch.setattr(os, "fsync", slow_fsync)
+    monkeypatch.setattr(ClientStore, "save_secrets", save_secrets)
+    player = _player(home, "P0", seed=3)
+    commitments: list[tuple[int, int, bool]] = []  #: (round, attempt, saved when queued)
+
+    class Outgoing(asyncio.Queue[str]):
+        def put_nowait(self, frame: str) -> None:
+            body = json.loads(frame).get("msg", {}).get("body", {})
+            if body.get("type") == "commit":
+                store = player.store
+                assert store is not None
+                key = (store.folder, body["round"], body["attempt"])
+                commitments.append((body["round"], body["attempt"], key in saved))
+            super().put_nowait(frame)
+
+    player.outgoing = Outgoing()
+    rules = Rules(seats=2, starting_dice=2)
+    async with no_blocking_calls():
+        try:
+            async with hosted(tmp_path / "host", rules=rules, cpu=["easy"], password=PASSWORD) as (
+                service,
+                table,
+            ):
+                playing = run_websocket(player, url_of(service, table), linger=0, find_again=False)
+                outcome = await asyncio.wait_for(playing, 60)
+        finally:
+            await player.aclose()
+    assert outcome == Outcome.OVER and not player.alarms
+    assert commitments and all(was_saved for _, _, was_saved in commitments), commitments
+
+
+async def test_a_commitment_whose_secrets_cannot_be_saved_never_leaves(tmp_path: Path) -> None:
+    """The secrets write fails on the writer thread (their folder is a file, as with a full
+    disk): the seat stops with the reason, hangs up, and its commitment is never sent."""
+    home = tmp_path / "p0"
+    player = _player(home, "P0", seed=3)
+    sent: list[str] = []
+
+    class Outgoing(asyncio.Queue[str]):
+        def put_nowait(self, frame: str) -> None:
+            sent.append(json.loads(frame).get("msg", {}).get("body", {}).get("type", ""))
+            super().put_nowait(frame)
+
+    player.outgoing = Outgoing()
+    rules = Rules(seats=2, starting_dice=2)
+    async with hosted(tmp_path / "host", rules=rules, cpu=["easy"], password=PASSWORD) as (
+        service,
+        table,
+    ):
+        folder = home / "tables" / table.id
+        folder.mkdir(parents=True)
+        (folder / "secrets").write_bytes(b"")
+        playing = run_websocket(player, url_of(service, table), linger=0, find_again=False)
+        try:
+            outcome = await asyncio.wait_for(playing, 30)
+        finally:
+            await player.aclose()
+    assert outcome == Outcome.FATAL
+    assert player.fatal is not None and player.fatal[0] == Reason.INTERNAL
+    assert "could not save the secrets of round 1" in player.fatal[1]
+    assert "join" in sent and "commit" not in sent
