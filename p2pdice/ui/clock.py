@@ -16,7 +16,7 @@ from ..core.game import Action, Challenge, ExactCall, Phase, PlaceBid, StartNext
 from ..core.view import SeatView
 from .controller import Controller
 from .text import safe_text
-from .viewmodel import USER_KINDS, start_cursor
+from .viewmodel import NEXT_ROUND, USER_KINDS, start_cursor
 
 log = logging.getLogger("p2pdice.ui")
 
@@ -50,7 +50,7 @@ def auto_next_round(c: Controller) -> None:
         if c.mode() == "review":
             c.ui.round_over_at[key] = now  # the pause starts again when they come back
             continue
-        if now - since < c.ui.auto_next_round or "next_round" in facts.pending:
+        if now - since < c.ui.auto_next_round or NEXT_ROUND in facts.pending:
             continue
         if c.act(session, StartNextRound(session.seat), "start next round"):
             c.say(f"the next round started by itself ({safe_text(session.name, 24)} starts it)")

@@ -35,7 +35,16 @@ class AlarmLike(Protocol):
 class CheckFinding(Protocol):
     """One finding of the end-of-game self-check (core.client_check.CheckAlarm)."""
 
-    def describe(self) -> str: ...
+    @property
+    def kind(self) -> str: ...  #: "verify" or "forfeit"
+    @property
+    def detail(self) -> str: ...
+    @property
+    def round(self) -> int | None: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def mine(self) -> bool: ...  #: "verify": our sent record was checked too
 
 
 class FinalCheck(Protocol):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..core.table import TablePhase
-from .facts import alarm_facts, note_facts
+from .facts import alarm_facts, finding_facts, note_facts
 from .ports import FinalCheck, TableSession
 from .viewmodel import USER_KINDS, EndCheck, SeatFacts, Snapshot
 
@@ -102,7 +102,7 @@ def project(
 def _end_check(check: FinalCheck | None) -> EndCheck | None:
     if check is None:
         return None
-    return EndCheck(verified=check.verified, findings=tuple(a.describe() for a in check.alarms))
+    return EndCheck(verified=check.verified, findings=tuple(finding_facts(a) for a in check.alarms))
 
 
 def _pair(value: tuple[object, str] | None) -> tuple[str, str] | None:
