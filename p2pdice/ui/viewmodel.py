@@ -68,6 +68,7 @@ class Snapshot:
     seats: tuple[SeatFacts | None, ...] = ()  #: None: a free seat (before the start)
     view: SeatView | None = None
     me: int | None = None  #: the seat this screen speaks for; None: spectator or nobody
+    my_name: str = ""  #: the name this session sits (or asked to sit) under, as sent
     watching: bool = False  #: joined as a spectator (not a player still taking a seat)
     mine: tuple[int, ...] = ()  #: every seat this device holds
     connected: frozenset[int] | None = None
@@ -86,6 +87,8 @@ class Snapshot:
     transcript: str | None = None
     link: str = "connecting"  #: connecting, connected, reconnecting, lost, closed
     fatal: tuple[str, str] | None = None  #: (reason, detail): refused for good
+    errors: tuple[tuple[str, str], ...] = ()  #: (reason, detail) of each refusal, newest last
+    finished: bool = False  #: the log holds the game's end
     #: Seconds until this client starts the next round by itself (its seat starts it).
     next_round_in: float | None = None
     #: The end-of-game self-check; None until the game is over and the check has run.
