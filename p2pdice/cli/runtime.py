@@ -23,7 +23,6 @@ from ..net.hostapp import HostedTable, HostService, TableConfig
 from ..net.limits import clean_name
 from ..net.session import ClientSession
 from ..store import load_or_create_key
-from ..ui.ports import TableSession
 from .common import CPU_THINK
 
 
@@ -54,12 +53,12 @@ class TableRuntime:
             return None
         return self.link.result() if self.link.exception() is None else Outcome.GAVE_UP
 
-    def link_state(self, session: TableSession) -> str:
-        if self.link is not None and self.link.done():
-            return "closed" if session.finished or self.outcome == Outcome.OVER else "lost"
-        if session.connected:
-            return "connected"
-        return "connecting" if session.peer is None else "reconnecting"
+    def link_state(self) -> str:
+        """`ui.ports.OpenTable.link_state`: the link's own state; how a session's connection
+        reads on screen is the ui's to say, from the session's facts."""
+        if self.link is None or not self.link.done():
+            return "open"
+        return "over" if self.outcome == Outcome.OVER else "ended"
 
     async def close(self, *, end_game: bool = True) -> None:
         """Close the links and any hosted table; `end_game` False leaves a hosted game

@@ -11,7 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..bots.names import BOT_NAMES
+from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
+from ..core.rules import TableKind
+from ..ui.defaults import undo_default
 from .common import (
     add_cpu_think_option,
     add_home_option,
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
     #: Opens the first screen's work once the first frame is drawn (see ui.app.run_app).
     Setup = Callable[[Controller, LobbyActions], None]
 
-_LEVELS_HELP = ", ".join(f"{n} (default)" if n == "medium" else n for n in BOT_NAMES)
+_LEVELS_HELP = ", ".join(f"{n} (default)" if n == DEFAULT_LEVEL else n for n in BOT_NAMES)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -59,7 +61,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--humans", type=int, default=1, metavar="N", help="seats you play (default 1)"
     )
     add_cpu_think_option(practice)
-    add_rules_options(practice, defaults=_SEATED_DEFAULTS)
+    add_rules_options(practice, defaults=_seated_defaults(TableKind.PRACTICE))
     add_home_option(practice)
     practice.set_defaults(run=run_practice)
 
@@ -82,13 +84,14 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="CPU players and their level (default: none, or every seat --seats leaves free)",
     )
     add_cpu_think_option(pnp)
-    add_rules_options(pnp, defaults=_SEATED_DEFAULTS)
+    add_rules_options(pnp, defaults=_seated_defaults(TableKind.PASS_AND_PLAY))
     add_home_option(pnp)
     pnp.set_defaults(run=run_pass_and_play)
 
 
-#: What --help says for practice and pass-and-play tables, which choose these themselves.
-_SEATED_DEFAULTS = {"seats": "players + CPU", "undo": True}
+def _seated_defaults(kind: TableKind) -> dict[str, object]:
+    """What --help says for practice and pass-and-play tables, which choose these themselves."""
+    return {"seats": "players + CPU", "undo": undo_default(kind)}
 
 
 def _seated_rules(
@@ -110,7 +113,7 @@ def _seated_rules(
     if seats != humans + cpu or cpu < 0:
         raise CliError(f"--seats {seats}: {humans} player(s) and {cpu} CPU make {humans + cpu}")
     if getattr(args, "undo", None) is None:
-        args.undo = True
+        args.undo = undo_default(TableKind(kind))
     rules = rules_from_args(
         args, flag_names={"seats": "--seats (players + CPU)"}, kind=kind, seats=seats
     )

@@ -1,6 +1,8 @@
 """What the client does on its own as time passes: show refusals, follow the turn, and play
 a cautious move when the turn timer is about to run out (rules-spec: the seat's own client
 moves first; only if it does not answer does the host make the blind move).
+
+Each step reads the sessions' facts from the controller's readings, never a session itself.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from ..core.game import Action, Challenge, ExactCall, Phase, PlaceBid, StartNext
 from ..core.view import SeatView
 from .controller import Controller
 from .text import safe_text
-from .viewmodel import USER_KINDS, start_cursor
+from .viewmodel import NEXT_ROUND, USER_KINDS, start_cursor
 
 log = logging.getLogger("p2pdice.ui")
 
@@ -37,30 +39,30 @@ def auto_next_round(c: Controller) -> None:
     now = asyncio.get_running_loop().time()
     for session in c.sessions:
         facts = c.facts(session)
-        view = facts.view
+        view, seat = facts.view, facts.me
         if (
             view is None
-            or session.seat is None
+            or seat is None
             or view.phase != Phase.ROUND_OVER
-            or view.next_starter != session.seat
+            or view.next_starter != seat
         ):
             continue
-        key = (session.seat, view.round)
+        key = (seat, view.round)
         since = c.ui.round_over_at.setdefault(key, now)
         if c.mode() == "review":
             c.ui.round_over_at[key] = now  # the pause starts again when they come back
             continue
-        if now - since < c.ui.auto_next_round or "next_round" in facts.pending:
+        if now - since < c.ui.auto_next_round or NEXT_ROUND in facts.pending:
             continue
-        if c.act(session, StartNextRound(session.seat), "start next round"):
-            c.say(f"the next round started by itself ({safe_text(session.name, 24)} starts it)")
+        if c.act(session, StartNextRound(seat), "start next round"):
+            c.say(f"the next round started by itself ({safe_text(facts.my_name, 24)} starts it)")
 
 
 def collect_messages(c: Controller) -> None:
     """The newest refusal or alarm of any of our sessions goes to the message line."""
     ui = c.ui
     for i, session in enumerate(c.sessions):
-        errors = session.errors
+        errors = c.facts(session).errors
         if len(errors) > ui.errors_seen.get(i, 0):
             reason, detail = errors[-1]
             ui.errors_seen[i] = len(errors)
@@ -79,12 +81,13 @@ def follow_turn(c: Controller) -> None:
         return  # once per turn, so Tab can still look at another seat
     c.ui.followed = turn
     current = c.current()
-    if current is not None and current.seat != view.turn:
+    if current is not None and c.facts(current).me != view.turn:
         for i, session in enumerate(c.sessions):
-            if session.seat == view.turn:
+            facts = c.facts(session)
+            if facts.me == view.turn:
                 c.ui.current = i
                 c.refresh()
-                c.say(f"your seat {view.turn} ({safe_text(session.name, 24)}) is to play")
+                c.say(f"your seat {view.turn} ({safe_text(facts.my_name, 24)}) is to play")
 
 
 def timer_moves(c: Controller) -> None:
@@ -108,7 +111,7 @@ def timer_moves(c: Controller) -> None:
         action = cautious(view, c.rng)
         what = bid_words(action.bid) if isinstance(action, PlaceBid) else "Liar!"
         if c.act(session, action, what):
-            c.say(f"time ran out: played {what} for {safe_text(session.name, 24)}")
+            c.say(f"time ran out: played {what} for {safe_text(facts.my_name, 24)}")
 
 
 def cautious(view: SeatView, rng: random.Random) -> Action:

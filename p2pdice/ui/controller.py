@@ -1,16 +1,18 @@
 """What each key does at a table, and which screen the table shows: one object over UiState.
 
 The controller is the reducer around the one UI state: each event (a key, a tick of the
-clock, a session reporting a change) leads to one new immutable `Snapshot`, which the
-key filters, the key handlers and the drawing of the next frame all read. A session is read
-(`ui.snapshot.snapshot`) only after it reported a change; an event that changes only the
-UI state or the time fits the last reading to it (`ui.snapshot.project`). Which screen
-shows is a pure function of the state and the snapshot (`ui.modes`); the one transition new
-facts cause (`modes.arrive`) runs when a reading arrives. Intents (bid, Liar, Exact, undo,
-start the next round, switch seat) become actions on the right session. It never draws:
-`frame` asks the view models and `screens` for fragments. Key handlers and the ticker
-catch every error and show it on the message line, so an unexpected state never takes the
-app down.
+clock, a session reporting a change) ends with one step (`settle`) that reads each session
+that reported a change (`ui.snapshot.snapshot`, once per burst of changes) and applies the
+one transition new facts cause (`modes.arrive`, a pure function whose answer the step
+writes into the state). Then one new immutable `Snapshot` serves the event: the key filters,
+the key handlers and the drawing of the next frame all read it, and building it changes
+nothing (it fits the last reading to the state and the time: `ui.snapshot.project`). Which
+screen shows is a pure function of the state and the snapshot (`ui.modes`). Nothing here
+looks inside a session: the clock and the handlers read its facts from the readings, and a
+session is only told to act. Intents (bid, Liar, Exact, undo, start the next round, switch
+seat) become actions on the right session. It never draws: `frame` asks the view models and
+`screens` for fragments. Key handlers and the ticker catch every error and show it on the
+message line, so an unexpected state never takes the app down.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("p2pdice.ui")
 
+_UNREAD = Snapshot()  #: the facts of a session not read yet: connecting
+
 
 class Controller:
     def __init__(
@@ -54,8 +58,10 @@ class Controller:
         self.rng = random.Random()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.lobby: LobbyActions | None = None  #: set when the lobby is in use
-        #: Each session's last reading, by its index in `sessions`; dropped when it changes.
+        #: Each session's last reading, by its index in `sessions` (made by `settle`).
         self._facts: dict[int, Snapshot] = {}
+        self._changed: set[int] = set()  #: sessions that reported a change since their reading
+        self._settling: asyncio.Handle | None = None  #: the step due after a session's change
         self._snap: Snapshot | None = None  #: this event's snapshot, once asked for
         self._arrived: Snapshot | None = None  #: the reading `modes.arrive` last saw
 
@@ -99,11 +105,12 @@ class Controller:
         return self.runtime.kind if self.runtime is not None else ""
 
     def seats(self) -> tuple[int, ...]:
-        return tuple(s.seat for s in self.sessions if s.seat is not None and s.mode != "spectate")
+        """Every seat this device plays (a spectator's session holds none)."""
+        return tuple(me for me in (self.facts(s).me for s in self.sessions) if me is not None)
 
     def session_for(self, seat: int | None) -> TableSession | None:
         for session in self.sessions:
-            if seat is not None and session.seat == seat:
+            if seat is not None and self.facts(session).me == seat:
                 return session
         return None
 
@@ -124,37 +131,68 @@ class Controller:
         ui.errors_seen, ui.auto_moved, ui.followed = {}, set(), None
         ui.help = ui.quitting = False
         self._facts, self._snap, self._arrived = {}, None, None
+        self._changed = set(range(len(self.sessions)))
         for index, session in enumerate(self.sessions):
             session.on_update = lambda index=index: self.session_changed(index)
         ui.screen = "table"
+        self.settle()
 
-    # ---- the event's snapshot ------------------------------------------------------------
+    # ---- the event step and the event's snapshot -------------------------------------------
 
     def session_changed(self, index: int) -> None:
-        """A session reported a change: it is read again before its facts are used."""
-        self._facts.pop(index, None)
-        self._snap = None
-        self.invalidate()
+        """A session reported a change: the step that reads it runs once the code that
+        changed it is done (one step for a burst of changes in one turn of the event loop,
+        or at the end of the key or tick that caused them, whichever comes first)."""
+        self._changed.add(index)
+        if self._settling is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a test driving the controller by hand)
+            self.refresh()
+            return
+        self._settling = loop.call_soon(self._changed_step)
+
+    def _changed_step(self) -> None:
+        self._settling = None
+        self.refresh()
 
     def refresh(self) -> None:
-        """The UI state or the time moved on: the next snapshot is fitted to it (without
-        reading any session that did not change), and the screen redrawn."""
+        """An event is over (a key, a tick, a session's change, a task's end): the event
+        step runs, the next snapshot is fitted to the new state, and the screen redrawn."""
+        self.settle()
         self._snap = None
         self.invalidate()
 
+    def settle(self) -> None:
+        """The event step: read each session that reported a change (and only those), then
+        apply what the shown session's new facts change in the UI state (`modes.arrive`),
+        so every reader of the next snapshot sees the same state and the same facts."""
+        sessions = self.sessions
+        changed, self._changed = self._changed, set()
+        for index in sorted(changed):
+            if index < len(sessions):
+                self._facts[index] = snapshot(sessions[index])
+        for _ in range(2):  # once more when the device changed hands: the new holder's facts
+            session = self.current()
+            if session is None:
+                return
+            facts = self.facts(session)
+            if facts is self._arrived:
+                return
+            self._arrived = facts
+            arrival = modes.arrive(self.ui, facts, kind=self.kind)
+            self.ui.seen_results, self.ui.holder = arrival.seen_results, arrival.holder
+            if not arrival.handed_back:
+                return
+
     def facts(self, session: TableSession) -> Snapshot:
-        """`session`'s facts, read once after each change it reports."""
-        index = self.sessions.index(session)
-        facts = self._facts.get(index)
-        if facts is None:
-            facts = self._facts[index] = snapshot(session, mine=self.seats())
-        return facts
+        """`session`'s last reading (read by the event step after each change it reports)."""
+        return self._facts.get(self.sessions.index(session), _UNREAD)
 
     def snap(self) -> Snapshot:
         """This event's snapshot of the session the screen shows: made once per event, on
-        the first ask; when the session's reading is new, the transition its facts cause
-        (`modes.arrive`) is applied to the UI state first, so every reader of this event
-        (key filters, handlers, the frame) sees the same state and the same snapshot."""
+        the first ask, from the last readings and the UI state, which it leaves as they are."""
         if self._snap is None:
             self._snap = self._snapshot_now()
         return self._snap
@@ -164,17 +202,14 @@ class Controller:
         if session is None or self.runtime is None:
             return Snapshot()
         facts = self.facts(session)
-        if facts is not self._arrived:
-            self._arrived = facts
-            if modes.arrive(self.ui, facts, kind=self.kind):
-                return self._snapshot_now()  # the device changed hands: show the new holder's
         now = asyncio.get_running_loop().time()
         hide = self.kind == modes.PASS_AND_PLAY and self.session_for(self.ui.holder) is None
         return project(
             facts,
             now=now,
-            link=self.runtime.link_state(session),
-            sent=self.ui.sent.get(session.seat) if session.seat is not None else None,
+            mine=self.seats(),
+            table_link=self.runtime.link_state(),
+            sent=self.ui.sent.get(facts.me) if facts.me is not None else None,
             hide_hand=hide,
             next_round_in=self.next_round_in(facts, now),
         )
@@ -216,14 +251,15 @@ class Controller:
         if self.facts(session).pending & set(USER_KINDS):
             self.say("still waiting for the host to confirm your last move", error=True)
             return False
+        seat = self.facts(session).me
         try:
             session.act(action)
         except Exception as err:  # a state the session did not expect: say so, keep going
             log.exception("act failed")
             self.say(f"could not send: {safe_text(err, 120)}", error=True)
             return False
-        if session.seat is not None:
-            self.ui.sent[session.seat] = what
+        if seat is not None:
+            self.ui.sent[seat] = what
         self.ui.entry = EntryState(show_odds=self.ui.entry.show_odds)
         self.ui.message = ""
         self.refresh()
@@ -402,8 +438,9 @@ class Controller:
         self.ui.current = (self.ui.current + 1) % len(self.sessions)
         self.ui.entry, self.ui.entry_key = EntryState(show_odds=self.ui.entry.show_odds), None
         session = self.current()
-        if session is not None and session.seat is not None:
-            self.say(f"now playing seat {session.seat} ({safe_text(session.name, 24)})")
+        facts = self.facts(session) if session is not None else _UNREAD
+        if facts.me is not None:
+            self.say(f"now playing seat {facts.me} ({safe_text(facts.my_name, 24)})")
 
     def toggle_odds(self) -> None:
         self.ui.entry = replace(self.ui.entry, show_odds=not self.ui.entry.show_odds)
@@ -457,7 +494,7 @@ class Controller:
         ui.quitting = False
         runtime = ui.runtime
         if runtime is not None:
-            if not ui.from_lobby and any(s.fatal is not None for s in runtime.sessions):
+            if not ui.from_lobby and any(self.facts(s).fatal is not None for s in self.sessions):
                 ui.exit_code = 2  # refused for good (a password, a full table): say so to the shell
             self.set_runtime(None)
             self.spawn(runtime.close(), "closing the table")
@@ -475,6 +512,7 @@ class Controller:
         """Called a few times a second: messages, seat following, timer moves."""
         from .clock import tick
 
+        self.settle()
         self._snap = None  # time moved: timers and countdowns are fitted to it
         try:
             tick(self)

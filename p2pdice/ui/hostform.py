@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots.names import BOT_NAMES
+from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
 from ..core.errors import OptionError
 from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS, Rules, TableKind
+from .defaults import preset_help, undo_default
 from .text import safe_name
 
 
@@ -30,12 +31,7 @@ class Field:
         return not self.choices
 
 
-_PRESET = Field(
-    "preset",
-    "Preset",
-    (*PRESETS, "custom"),
-    "classic: wild ones; perudo: aces, exact call, palifico fixed",
-)
+_PRESET = Field("preset", "Preset", (*PRESETS, "custom"), preset_help())
 #: One field per table option the form offers (the table's kind is fixed by how it opened).
 _RULE_FIELDS = tuple(
     Field(option.key, option.label, option.choices, option.help)
@@ -59,15 +55,15 @@ class HostForm:
             "my_name": "host",
             "players": "Player 1, Player 2",
             "humans": 1,
-            "preset": "classic",
             "cpu": 2 if self.kind == TableKind.STANDARD else 0,
-            "level": "medium",
+            "level": DEFAULT_LEVEL,
             "password": "",
             **Rules().to_json(),
             "seats": 3 if self.kind == TableKind.PASS_AND_PLAY else Rules().seats,
-            "undo": self.kind != TableKind.STANDARD,
+            "undo": undo_default(self.kind),
         }
         self.values = {**defaults, **self.values, "kind": str(self.kind)}
+        self.values.setdefault("preset", self._matching_preset())  # the default rules' preset
 
     # ---- fields --------------------------------------------------------------------------
 

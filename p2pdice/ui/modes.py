@@ -1,5 +1,6 @@
 """Which screen shows, as pure functions of the UI state and the event's snapshot, and the
-one transition new facts cause (`arrive`).
+one transition new facts cause (`arrive`, which says what changes; the controller's event
+step applies it). Nothing here changes the state it is given.
 
 A mode names what the screen is: "quit" (leave the table?), "small" (the terminal is too
 small), "prompt", "help", a lobby screen ("lobby", "form", "confirm", "starting"), or one of
@@ -8,6 +9,8 @@ the table's: "table", "pass" (pass-and-play: hand the device over), "reveal", "r
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from ..core.game import Phase
 from ..core.view import SeatView
@@ -75,17 +78,24 @@ def typing(ui: UiState, mode: str) -> bool:
     return mode == "table" and bool(ui.entry.typed)
 
 
-def arrive(ui: UiState, snap: Snapshot, *, kind: str) -> bool:
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """What new facts change in the UI state: the results the player has seen, and who
+    holds the device (pass-and-play)."""
+
+    seen_results: int | None
+    holder: int | None
+    handed_back: bool = False  #: the device changed hands: the shown session is another one
+
+
+def arrive(ui: UiState, snap: Snapshot, *, kind: str) -> Arrival:
     """New facts from the shown session: remember what the player has already seen, and in
     pass-and-play take the device back at a reveal (everyone looks at it together; whoever
-    plays next takes the device through a pass screen, even the one who held it before).
-    True when the device changed hands, so the snapshot must be read for the new holder."""
+    plays next takes the device through a pass screen, even the one who held it before)."""
     view = snap.view
     if view is None:
-        return False
-    if ui.seen_results is None:
-        ui.seen_results = first_unseen(view)
-    if kind == PASS_AND_PLAY and len(view.results) > ui.seen_results and ui.holder is not None:
-        ui.holder = None
-        return True
-    return False
+        return Arrival(ui.seen_results, ui.holder)
+    seen = first_unseen(view) if ui.seen_results is None else ui.seen_results
+    if kind == PASS_AND_PLAY and len(view.results) > seen and ui.holder is not None:
+        return Arrival(seen, None, handed_back=True)
+    return Arrival(seen, ui.holder)

@@ -5,6 +5,8 @@ Pure like `screens`: plain data in, lines of (style, text) fragments out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..core.rules import OPTIONS, Ones, Palifico, Rules, TableKind
 from .hostform import HostForm
 from .lobbymodel import LobbyRow
@@ -133,43 +135,67 @@ def render_confirm(
     return b.done(height)
 
 
-#: The options the help's sentences explain; any other one that is not at its default is
-#: listed by its label, so a new option shows in the help without a sentence written for it.
-_EXPLAINED = frozenset(
-    {"seats", "starting_dice", "ones", "exact_call", "palifico", "turn_timer", "undo", "kind"}
-)
-
-
-def _rule_lines(rules: Rules) -> list[str]:
+def _dice_and_ones(rules: Rules) -> str:
     ones = {
         Ones.WILD: "Ones are wild: they count for every face. Ones are never bid.",
         Ones.NATURAL: "Ones are an ordinary face (the lowest). Nothing is wild.",
         Ones.ACES: "Ones are wild and may be bid: onto ones needs half the quantity (rounded up); "
         "off ones needs twice plus one.",
     }[rules.ones]
-    lines = [
-        f"{rules.seats} seats, {rules.starting_dice} dice each. {ones}",
-        "A raise is a higher quantity, or the same quantity on a higher face. "
-        "Liar: the bid is too high; the loser of the count gives up one die.",
-    ]
-    if rules.exact_call:
-        lines.append("Exact call on: bet the bid is spot on; right regains a die, wrong loses one.")
-    if rules.palifico != Palifico.OFF:
-        lines.append(
-            f"Palifico {rules.palifico}: when a player first drops to one die, the next round has "
-            "no wild ones and a fixed face"
-            + (" (one-die players may change it)." if rules.palifico == Palifico.FREE else ".")
-        )
-    extra = []
-    if rules.turn_timer:
-        extra.append(f"{rules.turn_timer} s per turn")
-    if rules.undo:
-        extra.append("undo of your own last bid allowed")
-    if rules.kind != TableKind.STANDARD:
-        extra.append(str(rules.kind).replace("_", "-") + " table")
+    return f"{rules.seats} seats, {rules.starting_dice} dice each. {ones}"
+
+
+def _exact_call(rules: Rules) -> str:
+    if not rules.exact_call:
+        return ""
+    return "Exact call on: bet the bid is spot on; right regains a die, wrong loses one."
+
+
+def _palifico(rules: Rules) -> str:
+    if rules.palifico == Palifico.OFF:
+        return ""
+    return (
+        f"Palifico {rules.palifico}: when a player first drops to one die, the next round has "
+        "no wild ones and a fixed face"
+        + (" (one-die players may change it)." if rules.palifico == Palifico.FREE else ".")
+    )
+
+
+_RAISE = (
+    "A raise is a higher quantity, or the same quantity on a higher face. "
+    "Liar: the bid is too high; the loser of the count gives up one die."
+)
+
+Explainer = tuple[tuple[str, ...], Callable[[Rules], str]]
+
+#: The help's sentences about the table, each with the options it explains ("" when the
+#: option needs no sentence at that value).
+_SENTENCES: tuple[Explainer, ...] = (
+    (("seats", "starting_dice", "ones"), _dice_and_ones),
+    (("exact_call",), _exact_call),
+    (("palifico",), _palifico),
+)
+#: Short phrases gathered into the help's last sentence, each with the option it explains.
+_PHRASES: tuple[Explainer, ...] = (
+    (("turn_timer",), lambda r: f"{r.turn_timer} s per turn" if r.turn_timer else ""),
+    (("undo",), lambda r: "undo of your own last bid allowed" if r.undo else ""),
+    (
+        ("kind",),
+        lambda r: str(r.kind).replace("_", "-") + " table" if r.kind != TableKind.STANDARD else "",
+    ),
+)
+#: The options explained above; any other one that is not at its default is listed by its
+#: label, so a new option shows in the help without a sentence written for it.
+EXPLAINED = frozenset(key for keys, _ in (*_SENTENCES, *_PHRASES) for key in keys)
+
+
+def _rule_lines(rules: Rules) -> list[str]:
+    first, *more = (say(rules) for _, say in _SENTENCES)
+    lines = [first, _RAISE, *(line for line in more if line)]
+    extra = [phrase for phrase in (say(rules) for _, say in _PHRASES) if phrase]
     for option in OPTIONS:
         value = getattr(rules, option.key)
-        if option.key not in _EXPLAINED and value != option.default:
+        if option.key not in EXPLAINED and value != option.default:
             extra.append(f"{option.label.lower()} {option.shown(value)}")
     if extra:
         lines.append("; ".join(extra).capitalize() + ".")

@@ -3,9 +3,10 @@
 The command line (`p2pdice.cli`) hands the ui objects that fit these shapes: the sessions of
 the seats this device plays (today `net.session.ClientSession`), the table that owns them
 (`cli.runtime.TableRuntime`) and the lobby's services (`cli.lobby.CliLobby`: browsing,
-probing, opening tables). Only `ui.snapshot` reads a session's facts; the controller acts
-through it and the clock watches its timers. Members are read-only properties unless the ui
-assigns them (`on_update`), so a plain attribute, a property or a frozen field all fit.
+probing, opening tables). Only `ui.snapshot` reads a session's facts; everything else in the
+ui reads the snapshots it makes, and calls a session only to act (`act`) or to hear of its
+changes (`on_update`). Members are read-only properties unless the ui assigns them
+(`on_update`), so a plain attribute, a property or a frozen field all fit.
 """
 
 from __future__ import annotations
@@ -35,7 +36,16 @@ class AlarmLike(Protocol):
 class CheckFinding(Protocol):
     """One finding of the end-of-game self-check (core.client_check.CheckAlarm)."""
 
-    def describe(self) -> str: ...
+    @property
+    def kind(self) -> str: ...  #: "verify" or "forfeit"
+    @property
+    def detail(self) -> str: ...
+    @property
+    def round(self) -> int | None: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def mine(self) -> bool: ...  #: "verify": our sent record was checked too
 
 
 class FinalCheck(Protocol):
@@ -118,6 +128,10 @@ class TableSession(Protocol):
     def act(self, action: Action) -> None: ...
 
 
+#: `OpenTable.link_state`'s answers.
+LINK_OPEN, LINK_OVER, LINK_ENDED = "open", "over", "ended"
+
+
 class OpenTable(Protocol):
     """A table this device plays at (practice, pass-and-play, hosted or joined)."""
 
@@ -132,7 +146,11 @@ class OpenTable(Protocol):
     @property
     def hint(self) -> str: ...  #: for the message line once open (where others join), or ""
 
-    def link_state(self, session: TableSession) -> str: ...
+    #: How the table's link stands: LINK_OPEN while it runs (an in-process link always
+    #: does), LINK_OVER once it ended with the game's end, LINK_ENDED once it ended otherwise
+    #: (given up, refused, cancelled). The ui words a session's link from it and the session's
+    #: facts.
+    def link_state(self) -> str: ...
     async def close(self, *, end_game: bool = True) -> None: ...
 
 

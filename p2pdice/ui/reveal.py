@@ -17,12 +17,15 @@ from ..core.rules import TableKind
 from .text import die_cell, safe_text
 from .viewmodel import (
     Snapshot,
+    alarm_line,
     alarm_seats,
     alarm_text,
     can_undo,
     code_text,
     faults_of_round,
+    finding_line,
     next_round_line,
+    seat_alarm_label,
 )
 
 
@@ -122,7 +125,7 @@ def _cells(hand: tuple[int, ...], bid: Bid | None, wild: bool) -> tuple[Cell, ..
 
 def _check(seat: int, opened: bool, verified: set[int], alarms: dict[int, str]) -> tuple[str, str]:
     if seat in alarms:
-        return "alarm", "ALARM " + alarms[seat].lower().replace("_", " ")
+        return "alarm", seat_alarm_label(alarms[seat])
     if seat in verified:
         return "ok", "verified"
     return ("missing", "no check") if opened else ("waiting", "waiting")
@@ -347,11 +350,9 @@ def game_over_model(snap: Snapshot, *, rematch: bool = False) -> GameOverModel:
         label = f"Verified transcript{practice} saved:"
     else:
         label = f"Transcript{practice} saved, but the end-of-game check failed:"
-    check_alarms = (
-        () if check is None else tuple(f"ALARM: {safe_text(f, 160)}" for f in check.findings)
-    )
+    check_alarms = () if check is None else tuple(finding_line(f) for f in check.findings)
     if check is not None and not check.verified and not check_alarms:
-        check_alarms = ("ALARM: the transcript did not verify",)
+        check_alarms = (alarm_line("verify", "the transcript did not verify"),)
     return GameOverModel(
         transcript_label=label,
         transcript_path=safe_text(where, 200),

@@ -1,10 +1,12 @@
 """Reading a session into a Snapshot: the one place the UI looks inside a session.
 
-`snapshot()` copies out everything the screens need (the port adapter over `TableSession`),
-once each time the session reports a change; `project()` then fits that reading to one event
-of the screen (the clock's time, whose hand this device shows, what we sent), without
-reading the session again. The view model stays a pure function of plain data, and the
-session's internals can change without touching the screens.
+`snapshot()` copies out everything the screens, the clock and the controller need (the port
+adapter over `TableSession`), once each time the session reports a change, in the step that
+handles that change (`Controller.settle`); `project()` then fits that reading to one event
+of the screen (the clock's time, whose hand this device shows, what we sent, how the table's
+link stands), without reading the session again. Both are pure: they change nothing, so a
+snapshot can be asked for any number of times. The view model stays a pure function of
+plain data, and the session's internals can change without touching the screens.
 """
 
 from __future__ import annotations
@@ -12,23 +14,30 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..core.table import TablePhase
-from .facts import alarm_facts, note_facts
-from .ports import FinalCheck, TableSession
+from .facts import alarm_facts, finding_facts, note_facts
+from .ports import LINK_OPEN, LINK_OVER, FinalCheck, TableSession
 from .viewmodel import USER_KINDS, EndCheck, SeatFacts, Snapshot
 
 
-def snapshot(session: TableSession, *, mine: tuple[int, ...] = ()) -> Snapshot:
-    """What `session`'s seat may see now; `mine`: every seat this device holds."""
+def snapshot(session: TableSession) -> Snapshot:
+    """What `session`'s seat may see now (`mine` is that seat alone: `project` says which
+    seats the whole device holds)."""
     peer = session.peer
     state = peer.state if peer is not None else None
-    link = "connected" if session.connected else "connecting"
+    watching = session.mode == "spectate"
+    seat = session.seat if not watching else None
+    about = Snapshot(  # what the session says of itself, before the table's facts
+        watching=watching,
+        me=seat,
+        my_name=session.name,
+        mine=(seat,) if seat is not None else (),
+        fatal=_pair(session.fatal),
+        errors=tuple((str(reason), detail) for reason, detail in session.errors),
+        finished=session.finished,
+        link="connected" if session.connected else "connecting",
+    )
     if peer is None or state is None:
-        return Snapshot(
-            phase="connecting",
-            watching=session.mode == "spectate",
-            link=link,
-            fatal=_pair(session.fatal),
-        )
+        return about
     if state.roster:
         seats: tuple[SeatFacts | None, ...] = tuple(
             SeatFacts(name=s.name, cpu=s.cpu, host_run=s.host_run) for s in state.roster
@@ -45,16 +54,13 @@ def snapshot(session: TableSession, *, mine: tuple[int, ...] = ()) -> Snapshot:
     status = session.status
     openings = dict(state.attempt.openings) if state.attempt is not None else {}
     path = session.store.transcript_path if session.store is not None else None
-    seat = session.seat if session.mode != "spectate" else None
-    return Snapshot(
+    return replace(
+        about,
         table_name=state.name,
         rules=state.rules,
         phase=str(state.phase),
         seats=seats,
         view=session.view(),
-        me=seat,
-        watching=session.mode == "spectate",
-        mine=mine or ((seat,) if seat is not None else ()),
         connected=frozenset(status.connected) if status.phase else None,
         deadline=status.deadline,
         code=session.comparison_code,
@@ -68,7 +74,6 @@ def snapshot(session: TableSession, *, mine: tuple[int, ...] = ()) -> Snapshot:
         host_cpu=state.host_cpu,
         transcript=str(path) if path is not None else None,
         link="connected" if session.connected else "reconnecting",
-        fatal=_pair(session.fatal),
         final_check=_end_check(session.final_check),
     )
 
@@ -77,14 +82,16 @@ def project(
     facts: Snapshot,
     *,
     now: float,
-    link: str | None = None,
+    mine: tuple[int, ...] | None = None,
+    table_link: str = LINK_OPEN,
     sent: str | None = None,
     hide_hand: bool = False,
     next_round_in: float | None = None,
 ) -> Snapshot:
     """`facts` (a session's reading) for one event: `now` on the event loop's clock, the
-    table's `link` state, what this seat `sent` and the log does not show yet, and
-    `hide_hand` while a pass-and-play device waits for its next holder."""
+    seats this device holds (`mine`), the table's link (`OpenTable.link_state`), what this
+    seat `sent` and the log does not show yet, and `hide_hand` while a pass-and-play device
+    waits for its next holder."""
     view = facts.view
     if view is not None and hide_hand:
         view = replace(view, hand=())
@@ -92,17 +99,27 @@ def project(
         facts,
         view=view,
         me=None if hide_hand else facts.me,
+        mine=facts.mine if mine is None else mine,
         turn_left=None if facts.deadline is None else facts.deadline - now,
         pending_action=sent if facts.pending & set(USER_KINDS) else None,
-        link=link or facts.link,
+        link=link_word(facts, table_link),
         next_round_in=next_round_in,
     )
+
+
+def link_word(facts: Snapshot, table_link: str) -> str:
+    """How a session's connection reads: its own reading while the table's link runs; once
+    that link ended, "closed" when the game ended with it (or the log holds the end), else
+    "lost"."""
+    if table_link == LINK_OPEN:
+        return facts.link
+    return "closed" if facts.finished or table_link == LINK_OVER else "lost"
 
 
 def _end_check(check: FinalCheck | None) -> EndCheck | None:
     if check is None:
         return None
-    return EndCheck(verified=check.verified, findings=tuple(a.describe() for a in check.alarms))
+    return EndCheck(verified=check.verified, findings=tuple(finding_facts(a) for a in check.alarms))
 
 
 def _pair(value: tuple[object, str] | None) -> tuple[str, str] | None:

@@ -10,7 +10,7 @@ directly; names from the network are cleaned here, once, before anything draws t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..bots.odds import bid_true_chance
@@ -18,16 +18,28 @@ from ..core.bids import Bid
 from ..core.describe import bid_words
 from ..core.game import Phase
 from ..core.rules import Rules, TableKind
-from ..core.transitions import CHOSEN_MESSAGES
+from ..core.table import TablePhase
+from ..core.transitions import BUFFERED_MESSAGES, CHOSEN_MESSAGES, ENTRY_ROWS, MESSAGE_PHASE
 from ..core.view import SeatView
 from .bidentry import BidChoices, BidSyntaxError, parse_bid
-from .facts import AlarmFacts, NoteFacts
+from .facts import AlarmFacts, FindingFacts, NoteFacts
 from .text import safe_name, safe_text
 
 #: Message types a player sends by choice (the others are sent by the protocol itself).
 USER_KINDS = CHOSEN_MESSAGES
-#: Log notes that record something done to a seat rather than by it.
-FAULT_KINDS = ("forced", "absent", "abort", "forfeit", "stand_in", "returned")
+#: The message that starts the next round: the one a player chooses once a round's result
+#: is posted (core.transitions).
+NEXT_ROUND = next(kind for kind in CHOSEN_MESSAGES if MESSAGE_PHASE[kind] == TablePhase.RESULT)
+#: The phases of a round's deal, before its hands exist: the one a round opens in, and those
+#: in which the host gathers every seat's commitment and contribution (core.transitions).
+DEALING_PHASES = frozenset(
+    {str(phase) for phase in BUFFERED_MESSAGES.values()}
+    | {
+        str(phase)
+        for (phase, entry), row in ENTRY_ROWS.items()
+        if entry == "event:round" and row.refused is None
+    }
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -39,11 +51,11 @@ class SeatFacts:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EndCheck:
-    """The end-of-game self-check: the transcript verified, and what our checks of the host
-    found (each a sentence, as `p2pdice join` prints it)."""
+    """The end-of-game self-check: whether the transcript verified, and what our checks of
+    the host found."""
 
     verified: bool
-    findings: tuple[str, ...] = ()
+    findings: tuple[FindingFacts, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,6 +68,7 @@ class Snapshot:
     seats: tuple[SeatFacts | None, ...] = ()  #: None: a free seat (before the start)
     view: SeatView | None = None
     me: int | None = None  #: the seat this screen speaks for; None: spectator or nobody
+    my_name: str = ""  #: the name this session sits (or asked to sit) under, as sent
     watching: bool = False  #: joined as a spectator (not a player still taking a seat)
     mine: tuple[int, ...] = ()  #: every seat this device holds
     connected: frozenset[int] | None = None
@@ -73,7 +86,9 @@ class Snapshot:
     host_cpu: int = 0
     transcript: str | None = None
     link: str = "connecting"  #: connecting, connected, reconnecting, lost, closed
-    fatal: tuple[str, str] | None = None
+    fatal: tuple[str, str] | None = None  #: (reason, detail): refused for good
+    errors: tuple[tuple[str, str], ...] = ()  #: (reason, detail) of each refusal, newest last
+    finished: bool = False  #: the log holds the game's end
     #: Seconds until this client starts the next round by itself (its seat starts it).
     next_round_in: float | None = None
     #: The end-of-game self-check; None until the game is over and the check has run.
@@ -162,20 +177,40 @@ def code_text(code: str | None) -> str:
     return f"code {code}" if code else "code: at the start"
 
 
+def alarm_line(what: str, detail: str = "") -> str:
+    """Every alarm on every screen, worded one way: "ALARM <what>: <detail>" (a seat's reveal
+    cell shows just "ALARM <what>")."""
+    line = f"ALARM {safe_text(what, 40)}"
+    return f"{line}: {safe_text(detail, 160)}" if detail else line
+
+
+def play_alarm_line(alarm: AlarmFacts) -> str:
+    """An alarm raised during play: its reason code, then its sentence."""
+    return alarm_line(alarm.reason, alarm.detail)
+
+
+def finding_line(finding: FindingFacts) -> str:
+    """A finding of the end-of-game check: which check found it, then its sentence."""
+    if finding.kind == "verify":
+        return alarm_line("verify --mine" if finding.mine else "verify", finding.detail)
+    return alarm_line(finding.kind, finding.detail)
+
+
+def seat_alarm_label(reason: str) -> str:
+    """A seat's cell at the reveal when an alarm names it: the reason in words."""
+    return alarm_line(reason.lower().replace("_", " "))
+
+
 def alarm_text(snap: Snapshot) -> str | None:
     if not snap.alarms:
         return None
     tail = " - stopped following this host" if snap.halted else ""
-    return alarm_line(snap.alarms[-1]) + tail
-
-
-def alarm_line(alarm: AlarmFacts) -> str:
-    return f"ALARM {safe_text(alarm.reason, 40)}: {safe_text(alarm.detail, 160)}"
+    return play_alarm_line(snap.alarms[-1]) + tail
 
 
 def alarm_seats(snap: Snapshot) -> dict[int, str]:
     """Seats an alarm names (e.g. a tampered opening), with the alarm's reason."""
-    return {a.seat: safe_text(a.reason, 40) for a in snap.alarms if a.seat is not None}
+    return {a.seat: a.reason for a in snap.alarms if a.seat is not None}
 
 
 def timer_text(seconds: float | None) -> str:
@@ -198,35 +233,51 @@ FORFEIT_WORDS = {
 }
 
 
+def _forced(note: NoteFacts, who: str) -> str:
+    cause = f"{who}'s time ran out" if note.reason == "timer" else f"{who} was away"
+    return f"{cause}, so the host {FORCED_WORDS.get(note.action, 'made a move')} for them"
+
+
+def _absent(note: NoteFacts, who: str) -> str:
+    why = {"no_reply": "no answer from their device", "grace_expired": "gone too long"}.get(
+        note.reason, "no answer"
+    )
+    return f"{who} is away ({why}): the host moves for them when needed"
+
+
+def _forfeit(note: NoteFacts, who: str) -> str:
+    why = FORFEIT_WORDS.get(note.reason, "did not take part in time")
+    return f"{who} {why}, so they are out of the game"
+
+
+#: Log note kind -> its line, for the notes that record something done to a seat rather
+#: than by it (the host's acts in its place, and its stand-ins).
+_FAULT_LINES: Mapping[str, Callable[[NoteFacts, str], str]] = {
+    "forced": _forced,
+    "absent": _absent,
+    "abort": lambda note, who: f"the deal started again: {who} did not lock in their dice in time",
+    "forfeit": _forfeit,
+    "stand_in": lambda note, who: f"a CPU run by the host now plays for {who}",
+    "returned": lambda note, who: f"{who} is back and plays again",
+}
+#: Log notes that record something done to a seat rather than by it.
+FAULT_KINDS = tuple(_FAULT_LINES)
+
+
 def fault_line(note: NoteFacts, names: list[str]) -> str | None:
     """A forced move, absence, abort, forfeit or stand-in, with the seat it concerns."""
+    line = _FAULT_LINES.get(note.kind)
+    if line is None:
+        return None
     who = names[note.seat] if note.seat is not None and note.seat < len(names) else "a seat"
-    if note.kind == "forced":
-        cause = f"{who}'s time ran out" if note.reason == "timer" else f"{who} was away"
-        what = FORCED_WORDS.get(note.action, "made a move")
-        return f"{cause}, so the host {what} for them"
-    if note.kind == "absent":
-        why = {"no_reply": "no answer from their device", "grace_expired": "gone too long"}.get(
-            note.reason, "no answer"
-        )
-        return f"{who} is away ({why}): the host moves for them when needed"
-    if note.kind == "abort":
-        return f"the deal started again: {who} did not lock in their dice in time"
-    if note.kind == "forfeit":
-        why = FORFEIT_WORDS.get(note.reason, "did not take part in time")
-        return f"{who} {why}, so they are out of the game"
-    if note.kind == "stand_in":
-        return f"a CPU run by the host now plays for {who}"
-    if note.kind == "returned":
-        return f"{who} is back and plays again"
-    return None
+    return line(note, who)
 
 
 def faults_of_round(snap: Snapshot, round_: int | None) -> list[str]:
     names = snap.names
     lines = []
     for note in snap.notes:
-        if note.kind in FAULT_KINDS and (round_ is None or note.round == round_):
+        if round_ is None or note.round == round_:
             line = fault_line(note, names)
             if line:
                 lines.append(line)
@@ -346,7 +397,7 @@ def _turn_line(snap: Snapshot) -> str:
         return f"Waiting for players: {taken} of {len(snap.seats)} seats taken."
     if view is None:
         return "Setting up the table..."
-    if phase in ("between", "commit", "contribute"):
+    if phase in DEALING_PHASES:
         return f"Round {view.round}: dealing (every seat commits to its dice)..."
     if view.phase == Phase.BIDDING and view.turn is not None:
         timer = timer_text(snap.turn_left)

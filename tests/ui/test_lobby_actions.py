@@ -1,161 +1,167 @@
-"""The lobby's keys against injected services: what they ask for, and what the screen says."""
+"""The lobby's keys with the program's own services (cli.lobby.CliLobby, a data folder per
+device) against a real table hosted on loopback and not advertised: taking back a seat this
+device holds, watching a table that is playing, resuming a table this device hosted, and what
+the screen says when a table cannot be resumed or found."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 
-from p2pdice.core.advert import Advert
-from p2pdice.core.errors import UserError
+import pytest
+
+from p2pdice.cli.lobby import CliLobby
 from p2pdice.core.rules import Rules
+from p2pdice.net.hostapp import HostedTable, HostService, TableConfig
 from p2pdice.ui.controller import Controller
 from p2pdice.ui.lobby import LobbyActions
-from p2pdice.ui.ports import OpenTable, TableFactory, TableSession
 from p2pdice.ui.state import UiState
 
-TABLE_ID = "ab" * 32
+SERVICE = "kitchen._p2pdice._tcp.local."
 
 
-@dataclass
-class FakeTable:
-    kind: str = "join"
-    sessions: Sequence[TableSession] = ()
-    outcome: str | None = None
-    rematch: Any = None
-    hint: str = ""
-
-    def link_state(self, session: TableSession) -> str:
-        return "connected"
-
-    async def close(self, *, end_game: bool = True) -> None:
-        pass
-
-
-@dataclass
-class FakeServices:
-    """Records each table asked for; opens a FakeTable with `hint`."""
-
-    seated: bool = False
-    hint: str = ""
-    hosted: list[Any] = field(default_factory=list)
-    asked: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-
-    def _factory(self, what: str, **kw: Any) -> TableFactory:
-        self.asked.append((what, kw))
-
-        async def open_() -> OpenTable:
-            return FakeTable(hint=self.hint)
-
-        return open_
-
-    def default_name(self) -> str:
-        return "Zed"
-
-    def hosted_tables(self) -> Sequence[Any]:
-        return self.hosted
-
-    def holds_seat(self, table_id: str, host_prefix: str) -> bool:
-        return self.seated and table_id == TABLE_ID and host_prefix == "beef" * 4
-
-    async def find(self, address: str) -> Any:
-        raise UserError(f"no table at {address}")
-
-    def join_table(self, **kw: Any) -> TableFactory:
-        return self._factory("join", **kw)
-
-    def host_table(self, **kw: Any) -> TableFactory:
-        return self._factory("host", **kw)
-
-    def resume_table(self, table_id: str, *, player: str) -> TableFactory:
-        raise UserError(f"{table_id}: its table.json is unreadable")
-
-    def practice_table(self, rules: Rules, cpu: list[str], humans: int) -> TableFactory:
-        return self._factory("practice", rules=rules, cpu=cpu, humans=humans)
-
-    def pass_and_play_table(self, rules: Rules, players: list[str], cpu: list[str]) -> TableFactory:
-        return self._factory("pass_and_play", rules=rules, players=players, cpu=cpu)
-
-    async def stop(self) -> None:
-        pass
-
-
-def lobby_with(services: FakeServices) -> tuple[Controller, LobbyActions]:
-    c = Controller(UiState(screen="lobby", from_lobby=True))
-    lobby = LobbyActions(c, services)
-    ad = Advert.from_txt(
-        {"id": TABLE_ID, "hk": "beef" * 4, "phase": "playing", "path": f"/t/{TABLE_ID}"}
-    )
-    c.ui.book.announce("kitchen._p2pdice._tcp.local.", "kitchen", ["10.0.0.5"], 8765, ad, 0.0)
-    return c, lobby
-
-
-async def settle(c: Controller) -> None:
-    for _ in range(20):
-        if c.ui.screen != "starting":
-            return
+async def until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < end, "timed out"
         await asyncio.sleep(0.01)
 
 
-async def test_enter_on_a_table_where_we_hold_a_seat_takes_it_back_without_a_prompt() -> None:
-    services = FakeServices(seated=True)
-    c, lobby = lobby_with(services)
+@pytest.fixture
+async def kitchen(tmp_path: Path) -> AsyncIterator[tuple[HostService, HostedTable]]:
+    """A two-seat table with one host-run CPU seat: the first player to join starts it."""
+    service = HostService(home=tmp_path / "host", bind="127.0.0.1", advertise=False)
+    await service.start()
+    try:
+        config = TableConfig(name="kitchen", rules=Rules(seats=2), cpu=["medium"])
+        yield service, await service.open_table(config)
+    finally:
+        await service.stop()
+
+
+def lobby_at(home: Path, found: tuple[HostService, HostedTable] | None = None) -> LobbyActions:
+    """The lobby of a device whose data folder is `home`, listing `found` as browsing would."""
+    c = Controller(UiState(screen="lobby", from_lobby=True))
+    lobby = LobbyActions(c, CliLobby(home))
+    if found is not None:
+        announce(lobby, *found)
+    return lobby
+
+
+def announce(lobby: LobbyActions, service: HostService, table: HostedTable) -> None:
+    book = lobby.ui.book
+    book.announce(SERVICE, "kitchen", ["127.0.0.1"], service.port, table.advert(), 0.0)
+
+
+def answer(c: Controller, text: str) -> None:
+    """Type `text` over the prompt's suggestion, then Enter."""
+    assert c.ui.prompt is not None
+    c.ui.prompt.text = text
+    c.enter()
+
+
+async def opened(c: Controller) -> None:
+    await until(lambda: c.ui.screen != "starting")
+    assert c.runtime is not None, c.ui.message
+
+
+async def leave(c: Controller) -> None:
+    """q, y: back to the lobby, the table's link closed."""
+    runtime = c.runtime
+    assert runtime is not None
+    c.leave()
+    await runtime.close()
+    assert c.ui.screen == "lobby"
+
+
+async def test_enter_on_a_table_where_we_hold_a_seat_takes_it_back_without_a_prompt(
+    tmp_path: Path, kitchen: tuple[HostService, HostedTable]
+) -> None:
+    lobby = lobby_at(tmp_path / "zed", kitchen)
+    c = lobby.c
     lobby.join_selected(spectate=False)
-    assert c.ui.prompt is None
-    [(what, asked)] = services.asked
-    assert what == "join" and asked["password"] is None and asked["spectate"] is False
-    assert asked["table_id"] == bytes.fromhex(TABLE_ID)
-    await settle(c)
-    assert c.ui.screen == "table" and isinstance(c.runtime, FakeTable)
-
-
-async def test_a_playing_table_without_our_seat_is_only_watched() -> None:
-    services = FakeServices(seated=False)
-    c, lobby = lobby_with(services)
+    assert c.ui.prompt is not None and c.ui.prompt.question == "Your name at the table:"
+    answer(c, "Zed")
+    await opened(c)
+    await until(lambda: c.snap().me is not None and c.snap().view is not None)  # it started
+    seat = c.snap().me
+    await leave(c)
+    announce(lobby, *kitchen)  # the table is playing now
     lobby.join_selected(spectate=False)
-    assert not services.asked and "press s to watch it" in c.ui.message
-    lobby.join_selected(spectate=True)
-    [(what, asked)] = services.asked
-    assert what == "join" and asked["spectate"] is True and asked["name"] == "spectator"
+    assert c.ui.prompt is None and c.ui.message == "back to your seat..."
+    await opened(c)
+    await until(lambda: c.snap().view is not None)
+    assert c.snap().me == seat and c.snap().my_name == "Zed"
+    await leave(c)
 
 
-async def test_an_opened_table_shows_its_hint_on_the_message_line() -> None:
-    services = FakeServices(hint="open: others type p2pdice join 10.0.0.5:8765")
-    c, lobby = lobby_with(services)
-    lobby.open_table(services.host_table(name="kitchen"), "opening your table")
+async def test_a_playing_table_without_our_seat_is_only_watched(
+    tmp_path: Path, kitchen: tuple[HostService, HostedTable]
+) -> None:
+    player = lobby_at(tmp_path / "zed", kitchen)
+    player.join_selected(spectate=False)
+    answer(player.c, "Zed")
+    await opened(player.c)
+    await until(lambda: player.c.snap().view is not None)  # the table is full and playing
+    try:
+        watcher = lobby_at(tmp_path / "ann", kitchen)
+        c = watcher.c
+        watcher.join_selected(spectate=False)
+        assert c.runtime is None and c.ui.message == "that table is playing: press s to watch it"
+        watcher.join_selected(spectate=True)
+        assert c.ui.prompt is None  # an open table is watched under no name
+        await opened(c)
+        await until(lambda: c.snap().view is not None)
+        assert c.snap().watching and c.snap().me is None and c.snap().my_name == "spectator"
+        await leave(c)
+    finally:
+        await leave(player.c)
+
+
+@pytest.mark.usefixtures("private_network")  # the hosted table is advertised
+async def test_an_opened_table_shows_its_hint_on_the_message_line(tmp_path: Path) -> None:
+    lobby = lobby_at(tmp_path / "me")
+    c = lobby.c
+    factory = lobby.services.host_table(
+        name="kitchen", player="Zed", rules=Rules(seats=2), cpu=["easy"], password=None
+    )
+    lobby.open_table(factory, "opening your table")
     assert c.ui.screen == "starting" and c.ui.message == "opening your table..."
-    await settle(c)
-    assert c.ui.message == services.hint
+    await opened(c)
+    assert c.runtime is not None and c.runtime.hint.startswith("open: others type p2pdice join")
+    assert c.ui.message == c.runtime.hint
+    await leave(c)
 
 
-@dataclass
-class Hosted:
-    table_id: str
-    name: str
-
-
-def test_the_lobby_note_offers_to_resume_a_hosted_table_while_it_listens() -> None:
-    services = FakeServices()
-    c, lobby = lobby_with(services)
+async def test_the_lobby_note_offers_to_resume_a_hosted_table_while_it_listens(
+    tmp_path: Path,
+) -> None:
+    lobby = lobby_at(tmp_path)
     lobby.listening_on("Listening for tables on this network...")
-    assert c.ui.lobby_note == "Listening for tables on this network..."
-    services.hosted.append(Hosted(TABLE_ID, "kitchen"))
+    assert lobby.ui.lobby_note == "Listening for tables on this network..."
+    # This device hosts a table and stops without ending its game (Ctrl-C, a crash).
+    service = HostService(home=tmp_path, bind="127.0.0.1", advertise=False)
+    await service.start()
+    await service.open_table(TableConfig(name="kitchen", rules=Rules(seats=2)))
+    await service.stop(end_games=False)
     lobby.update_note()  # the probes do so now and then: a game may have ended meanwhile
-    assert c.ui.lobby_note.endswith(" Press r to resume your table 'kitchen'.")
+    assert lobby.ui.lobby_note.endswith(" Press r to resume your table 'kitchen'.")
     lobby.cannot_listen("cannot listen for tables here: press a to join by address")
     lobby.update_note()
-    assert c.ui.lobby_note == "cannot listen for tables here: press a to join by address"
+    assert lobby.ui.lobby_note == "cannot listen for tables here: press a to join by address"
 
 
-async def test_a_table_that_cannot_be_resumed_or_found_says_why() -> None:
-    services = FakeServices()
-    c, lobby = lobby_with(services)
-    lobby.resume(TABLE_ID, "kitchen")
-    assert c.ui.message.endswith("its table.json is unreadable") and c.ui.screen == "lobby"
+async def test_a_table_that_cannot_be_resumed_or_found_says_why(tmp_path: Path) -> None:
+    lobby = lobby_at(tmp_path)
+    c = lobby.c
+    lobby.resume_hosted()
+    assert c.ui.message == "no unfinished table was hosted on this device"
+    lobby.resume("ab" * 32, "kitchen")
+    assert c.ui.message.startswith("no saved log for table") and c.ui.screen == "lobby"
     lobby.ask_address()
-    assert c.ui.prompt is not None
-    answered = c.ui.prompt.on_done("nowhere:1")
-    assert answered is not None
-    await answered
-    assert c.ui.message == "no table at nowhere:1"
+    answer(c, "127.0.0.1:1")  # nothing listens on port 1
+    await until(lambda: not c.ui.message.startswith(("no saved log", "looking for")))
+    assert c.ui.message == "no p2pdice host answers at 127.0.0.1:1 (ClientConnectorError)"
+    assert c.ui.screen == "lobby" and c.runtime is None

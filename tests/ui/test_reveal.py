@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from p2pdice.core.bids import Bid
-from p2pdice.core.game import Challenge, PlaceBid, Reveal, StartNextRound, apply
+from p2pdice.core.game import Challenge, Forfeit, PlaceBid, Reveal, StartNextRound, apply
 from p2pdice.core.rules import Rules
 from p2pdice.core.table import Note
 from p2pdice.ui.reveal import game_over_model, pass_model, reveal_model
@@ -138,3 +138,16 @@ def test_an_exact_miss_says_how_many_there_were_and_that_it_was_not_exact() -> N
     assert model.count_line == "The bid: 3 x 4s by Bob. There were 5 (ones wild), not exactly 3."
     assert "not exactly 3, Cid loses a die" in model.outcome
     assert "needed" not in model.count_line
+
+
+def test_an_alarm_on_a_forfeited_round_reads_as_on_any_other_round() -> None:
+    state = bidding(bids=((0, Bid(2, 4)), (1, Bid(3, 4))))
+    state = apply(apply(state, Challenge(2)), Forfeit((1,)))
+    detail = "seat 1's opening does not match its commitment"
+    snap = snap_of(state, me=0, alarms=alarms(("OPENING_MISMATCH", detail, (1,))))
+    model = reveal_model(snap)
+    assert model is not None
+    row = next(r for r in model.rows if r.seat == 1)
+    assert (row.check, row.check_text) == ("alarm", "ALARM opening mismatch")
+    others = [r for r in model.rows if r.seat != 1]
+    assert all(r.check_text == "" for r in others)

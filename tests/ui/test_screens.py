@@ -6,6 +6,7 @@ import pytest
 
 from p2pdice.core.advert import Advert
 from p2pdice.core.rules import Rules, TableKind
+from p2pdice.ui.facts import FindingFacts
 from p2pdice.ui.hostform import HostForm
 from p2pdice.ui.lobbymodel import LobbyBook
 from p2pdice.ui.panels import render_confirm, render_form, render_help, render_lobby
@@ -153,13 +154,20 @@ def test_game_over_says_verified_only_when_the_final_check_verified_the_transcri
 
 
 def test_game_over_shows_the_final_checks_alarms_when_it_failed() -> None:
-    found = ("verify --mine: round 2: the posted result differs",)
+    found = (FindingFacts("verify", "round 2: the posted result differs", mine=True),)
     screen = game_over_screen(EndCheck(verified=False, findings=found))
     assert "Verified" not in screen
     assert "Transcript saved, but the end-of-game check failed:" in screen
-    assert "ALARM: verify --mine: round 2: the posted result differs" in screen
+    assert "ALARM verify --mine: round 2: the posted result differs" in screen
     bare = game_over_screen(EndCheck(verified=False))
-    assert "the transcript did not verify" in bare and "Verified" not in bare
+    assert "ALARM verify: the transcript did not verify" in bare and "Verified" not in bare
+
+
+def test_a_forfeit_the_host_chose_is_an_alarm_at_game_over_even_when_the_log_verified() -> None:
+    forfeit = FindingFacts("forfeit", "round 3: the host forfeited its own CPU seat", 3, 2)
+    screen = game_over_screen(EndCheck(verified=True, findings=(forfeit,)))
+    assert "Verified transcript saved:" in screen
+    assert "ALARM forfeit: round 3: the host forfeited its own CPU seat" in screen
 
 
 def test_a_terminal_below_80x24_says_it_is_too_small_and_keeps_q_quit() -> None:

@@ -53,19 +53,15 @@ async def test_tampered_opening_raises_a_red_alarm_on_the_reveal(tmp_path: Path)
         client.link._on_frame = tampering
         c = Controller(UiState())
         c.set_runtime(runtime)
-        session = runtime.sessions[0]
-
-        def my_turn() -> bool:
-            view = session.view()
-            return view is not None and view.my_turn
 
         # Seat 2 calls Liar at its first turn, unless a CPU calls first: either way every
         # hand is opened, seat 0's opening arrives tampered and this client stops there.
-        await wait_for(lambda: my_turn() or (session.peer is not None and session.peer.halted))
-        if not session.peer.halted:
+        # (What the screen knows is the controller's snapshot, made after each change.)
+        await wait_for(lambda: c.my_turn() or c.snap().halted)
+        if not c.snap().halted:
             c.liar()
-        await wait_for(lambda: session.peer.halted)
-        assert session.alarms[-1].reason == "OPENING_MISMATCH"
+        await wait_for(lambda: c.snap().halted)
+        assert c.snap().alarms[-1].reason == "OPENING_MISMATCH"
         assert c.mode() == "live"
         screen = plain(render_screen(c, 80, 24))
         assert "ALARM OPENING_MISMATCH: seat 0's opening does not match its commitment" in screen
