@@ -56,7 +56,7 @@ def _dump_tasks() -> None:
                 # has to go and whether a join waits for it are the core's own, unexposed).
                 "resumed": session.core.resumed,
                 "reconnect_requested": session.reconnect_requested,
-                "stopped": session.stopped,
+                "stopped": session.core.stopped,
                 "internal_errors": session.internal_errors[-3:],
             },
             file=sys.stderr,

@@ -19,8 +19,9 @@ Measured at dd7b1b6, before the UI became a reducer (where every snapshot was a 
 read): 20 reads per idle second (5 a tick at this two-seat table: 4 with one seat), 7 per
 arrow key, 3 per Enter closing the help, 7 per Enter that bids (which causes 3 session
 updates). After: 0 reads per idle second, arrow key or
-Enter closing the help, and 1 read for the bidding Enter and its 3 updates; at most one
-snapshot made per event (4 per idle second: one per tick, 1 per key).
+Enter closing the help, and 3 reads for the bidding Enter and its 3 updates (the event step
+reads each session that reported a change once per burst); one snapshot drawn per event (4 per
+idle second: one per tick, 1 per key).
 """
 
 from __future__ import annotations

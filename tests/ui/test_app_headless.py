@@ -81,6 +81,9 @@ async def test_a_whole_practice_game_through_the_keyboard(tmp_path: Path) -> Non
             else:
                 await asyncio.sleep(0.03)
         assert d.c.mode() == "over", d.screen()
+        # The self-check runs on the seat's writer thread once game_over is on disk.
+        await d.until(lambda: d.c.current().final_check is not None)
+        await d.until(lambda: "Verified transcript" in d.screen())
         screen = d.screen()
         assert "Game over" in screen and "Final ranking" in screen
         check = d.c.current().final_check
