@@ -1,0 +1,137 @@
+"""`host --resume` takes the saved table (its name, CPU seats, password verifier and rules from
+hosted/<id>/), and refuses a missing or corrupt `table.json` or a missing log in one clear
+line, before anything is started."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from types import SimpleNamespace
+from typing import ClassVar
+
+import pytest
+
+from p2pdice import cli
+from p2pdice.cli.common import load_saved_table
+from p2pdice.cli.options import CliError
+from p2pdice.core.rules import Rules
+
+TABLE_ID = "ab" * 16
+
+
+def _saved(home: Path, table_json: str | None) -> Path:
+    folder = home / "hosted" / TABLE_ID
+    folder.mkdir(parents=True)
+    (folder / "log.jsonl").write_bytes(b'{"seq":0}\n')
+    if table_json is not None:
+        (folder / "table.json").write_text(table_json)
+    return folder
+
+
+def test_a_saved_table_loads(tmp_path: Path) -> None:
+    for n, settings in enumerate(
+        (
+            {"name": "Kitchen", "cpu": ["hard"], "password_verifier": None},
+            {"name": "Kitchen", "cpu": ["hard"], "password_verifier": "ab" * 32},
+            {"name": "Kitchen", "cpu": ["hard"], "password": "old files kept it"},  # converted
+        )
+    ):
+        _saved(tmp_path / str(n), json.dumps(settings))
+        saved = load_saved_table(tmp_path / str(n), TABLE_ID)
+        assert (saved.lines, saved.name, saved.cpu) == ([b'{"seq":0}'], "Kitchen", ["hard"])
+
+
+@pytest.mark.parametrize(
+    ("table_json", "says"),
+    [
+        (None, "is missing"),
+        ("{not json", "is corrupt"),
+        ("\xff\xfe", "is corrupt"),
+        ("[1, 2]", "is corrupt"),
+        ('{"name": "x", "cpu": "hard", "password": null}', "is corrupt"),
+        ('{"cpu": [], "password": null}', "is corrupt"),
+        ('{"name": "x", "cpu": [], "password_verifier": "AB"}', "is corrupt"),
+        ('{"name": "x", "cpu": [], "password_verifier": 7}', "is corrupt"),
+    ],
+)
+def test_a_missing_or_corrupt_table_json_is_a_clear_error(
+    tmp_path: Path, table_json: str | None, says: str
+) -> None:
+    folder = _saved(tmp_path, table_json)
+    with pytest.raises(CliError) as caught:
+        load_saved_table(tmp_path, TABLE_ID)
+    assert str(folder / "table.json") in str(caught.value) and says in str(caught.value)
+
+
+def test_no_saved_log(tmp_path: Path) -> None:
+    with pytest.raises(CliError, match="no saved log for table"):
+        load_saved_table(tmp_path, TABLE_ID)
+
+
+class _FakeService:
+    """Stands in for HostService: records whether it ran, opens a table with `rules`."""
+
+    started: ClassVar[list[_FakeService]] = []
+    rules = Rules(seats=2)
+
+    def __init__(self, **kw) -> None:
+        self.port = 4242
+        self.running = False
+        self.advertise = kw.get("advertise", True)
+
+    def join_addresses(self) -> list[str]:
+        return [f"127.0.0.1:{self.port}"]
+
+    async def start(self) -> None:
+        self.running = True
+        _FakeService.started.append(self)
+
+    async def stop(self, *, end_games: bool = True) -> None:
+        self.running = False
+
+    async def open_table(self, config, *, resume_lines=None):
+        over = asyncio.Event()
+        over.set()
+        state = SimpleNamespace(rules=self.rules, game=None, roster=())
+        return SimpleNamespace(
+            id=TABLE_ID,
+            path=f"/t/{TABLE_ID}",
+            folder=Path("/nowhere"),
+            host=SimpleNamespace(state=state, chain=SimpleNamespace(hashes=[])),
+            server=SimpleNamespace(over=over, listeners=[]),
+        )
+
+
+@pytest.fixture
+def fake_service(monkeypatch: pytest.MonkeyPatch):
+    import p2pdice.net.hostapp
+
+    _FakeService.started = []
+    monkeypatch.setattr(p2pdice.net.hostapp, "HostService", _FakeService)
+    return _FakeService
+
+
+def _host(home: Path, *more: str) -> int:
+    argv = ["host", "--headless", "--no-advertise", "--home", str(home), *more]
+    return cli.main([*argv, "--resume", TABLE_ID])
+
+
+def test_resume_with_a_missing_table_json_starts_nothing(
+    tmp_path: Path, fake_service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _saved(tmp_path, None)
+    assert _host(tmp_path) == 2
+    err = capsys.readouterr().err
+    assert str(folder / "table.json") in err and "Traceback" not in err
+    assert fake_service.started == []
+
+
+def test_resume_prints_the_saved_tables_seats(
+    tmp_path: Path, fake_service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _saved(tmp_path, json.dumps({"name": "Kitchen", "cpu": ["hard"], "password": None}))
+    assert _host(tmp_path, "--seats", "5") == 0
+    out = capsys.readouterr().out
+    assert "seats: 2, CPU seats run here: 1, waiting for 1 player(s)" in out
+    assert [s.running for s in fake_service.started] == [False]

@@ -1,0 +1,18 @@
+"""Polling an in-process host until a condition holds, for tests that share its event loop.
+
+`faults.until` does the same for real processes and names what it waited for; this one keeps
+the short form the in-process net tests use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+
+async def until(condition: Callable[[], object], timeout: float = 20.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "timed out"
+        await asyncio.sleep(0.02)
