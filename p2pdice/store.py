@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 # The core's rule, not this module's: importable here still for a test that does so.
-from .core.client_intents import ends_a_round as ends_a_round
 from .core.codec import CodecError, decode, encode
 from .core.errors import UserError
 from .core.peer import Secrets

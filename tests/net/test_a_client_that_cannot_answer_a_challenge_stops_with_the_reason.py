@@ -9,6 +9,7 @@ import pytest
 
 from p2pdice.core.errors import Reason
 from p2pdice.core.signing import SigningKey
+from p2pdice.core.version import PROTOCOL_VERSION
 from p2pdice.net.frames import encode_frame
 from p2pdice.net.session import ClientSession
 
@@ -24,7 +25,7 @@ async def test_a_challenge_the_client_cannot_answer_stops_it_with_the_reason(
     session.on_frame(
         encode_frame(
             "challenge",
-            protocol=1,
+            protocol=PROTOCOL_VERSION,
             entries=1,
             host="ab" * 32,
             nonce="cd" * 16,
@@ -34,5 +35,6 @@ async def test_a_challenge_the_client_cannot_answer_stops_it_with_the_reason(
             table="ef" * 32,
         )
     )
+    await session.settled()  # the records are opened on the session's writer thread
     assert session.fatal is not None and session.fatal[0] == Reason.INTERNAL
     assert "challenge" in session.fatal[1]

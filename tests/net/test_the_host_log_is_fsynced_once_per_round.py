@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from p2pdice.core.client_intents import ends_a_round
 from p2pdice.core.rules import Rules
 from p2pdice.core.table import TablePhase
-from p2pdice.store import AppendLog, ends_a_round
+from p2pdice.store import AppendLog
 from tests.support.waiting import until
 from tests.support.wire import hosted
 
