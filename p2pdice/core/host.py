@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import events, host_clock
-from .auth import GuessThrottle, auth_parts, sign_auth
+from .auth import GuessThrottle, auth_parts
 from .errors import LocalError, Reason, RemoteError
 from .fairness import contribution_matches
 from .hashing import Tag
@@ -72,7 +72,6 @@ __all__ = [
     "Rejected",
     "RetireStandIn",
     "Seated",
-    "sign_auth",
 ]
 
 

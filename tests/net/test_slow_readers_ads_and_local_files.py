@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from p2pdice.core.advert import Advert
+from p2pdice.core.advert import Advert, host_key_prefix, table_url
 from p2pdice.core.client_intents import Intent, Timer
 from p2pdice.core.errors import Reason, UserError
 from p2pdice.core.rules import Rules
@@ -19,7 +19,6 @@ from p2pdice.core.table import TablePhase
 from p2pdice.net import server as server_module
 from p2pdice.net.discovery import TableAd
 from p2pdice.net.frames import encode_frame
-from p2pdice.net.limits import host_key_prefix, table_url
 from p2pdice.net.resolve import _pick
 from p2pdice.net.session import ClientSession
 from p2pdice.store import AppendLog, ClientStore, CorruptFile, ends_a_round, load_or_create_key
