@@ -14,9 +14,10 @@ from typing import Any
 
 from p2pdice.bots.protosim import LocalTable
 from p2pdice.bots.registry import load_bot
+from p2pdice.core.auth import sign_auth
 from p2pdice.core.codec import encode
 from p2pdice.core.errors import RemoteError
-from p2pdice.core.host import HostTable, Posted, sign_auth
+from p2pdice.core.host import HostTable, Posted
 from p2pdice.core.peer import Alarm, Applied, Peer
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey

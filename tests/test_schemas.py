@@ -33,12 +33,12 @@ from referencing.jsonschema import DRAFT202012
 from p2pdice.bots.protosim import LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core import shape
-from p2pdice.core.auth import auth_parts
+from p2pdice.core.auth import auth_parts, sign_auth
 from p2pdice.core.codec import decode, encode
 from p2pdice.core.errors import Reason, RemoteError
 from p2pdice.core.events import EVENT_FIELDS, check_event
 from p2pdice.core.game import Undo
-from p2pdice.core.host import HostTable, sign_auth
+from p2pdice.core.host import HostTable
 from p2pdice.core.messages import _COMMON, EXTRA_FIELDS, parse_message
 from p2pdice.core.rules import Rules, preset
 from p2pdice.core.signing import SigningKey

@@ -11,35 +11,38 @@ import random
 from dataclasses import dataclass
 
 from ..core.game import Action, Phase, StartNextRound
+from ..core.messages import MessageType
 from ..core.peer import Peer
 from ..core.table import TablePhase
+from ..core.transitions import GOES_ON_WITHOUT
 from .registry import Bot
 from .sim import decide_safely
 
-#: A move a seat owes: (round, bids so far, "bid" or "next_round").
-Due = tuple[int, int, str]
+#: A move a seat owes: (round, bids so far, MessageType.BID or MessageType.NEXT_ROUND).
+Due = tuple[int, int, MessageType]
 
 
 def bot_due(peer: Peer) -> Due | None:
     """The move a bot playing `peer`'s seat owes now, as (round, bids so far, phase), or None:
     its bid or call on its turn, "start next round" when it is the designated starter, and
-    nothing while a move of its own waits for the log (it must not decide twice on one turn).
+    nothing while a move of its own waits for the log (it must not decide twice on one turn;
+    a message the table goes on without, an acknowledgement, holds nothing up).
     A seat that pauses before moving (think time) waits for as long as this stays the same."""
     state = peer.state
     if state is None or state.game is None or not peer.holds_seat or peer.halted:
         return None
-    if any(p.message.type != "ack" for p in peer.pending.values()):
+    if any(p.message.type not in GOES_ON_WITHOUT for p in peer.pending.values()):
         return None
     game, seat = state.game, peer.seat
     assert seat is not None
     if state.phase == TablePhase.BIDDING and game.turn == seat:
-        return (game.round, len(game.bids), "bid")
+        return (game.round, len(game.bids), MessageType.BID)
     if (
         state.phase == TablePhase.RESULT
         and game.phase == Phase.ROUND_OVER
         and game.next_starter == seat
     ):
-        return (game.round, len(game.bids), "next_round")
+        return (game.round, len(game.bids), MessageType.NEXT_ROUND)
     return None
 
 
@@ -50,7 +53,7 @@ def bot_move(peer: Peer, bot: Bot, rng: random.Random) -> Action | None:
         return None
     state = peer.state
     assert state is not None and state.game is not None and peer.seat is not None
-    if due[2] == "bid":
+    if due[2] == MessageType.BID:
         return decide_safely(bot, state.game, peer.seat, peer.hand, rng)[0]
     return StartNextRound(peer.seat)
 

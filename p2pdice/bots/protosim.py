@@ -43,17 +43,28 @@ from ..core.host import (
     RetireStandIn,
     Seated,
 )
-from ..core.messages import Message
+from ..core.host_link import answer_challenge, challenge_frame, welcome_frame
+from ..core.messages import Message, MessageType
 from ..core.pake import ENTROPY_BYTES, password_verifier
 from ..core.peer import Alarm, NeedSecrets, Peer, PeerOutput, Secrets, Send
 from ..core.rules import Rules
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
+from ..core.transitions import CHOSEN_MESSAGES, OWED_MESSAGES
 from .driver import bot_move
+from .names import DEFAULT_LEVEL
 from .registry import Bot
 from .sim import Summary
 
 Conn = int
+
+#: What the peer sends by itself and the host acts without when it is lost (commit,
+#: contribute, open: an abort, a void round, a forfeit); each fault is named after its message.
+_LOST_STEPS = tuple(
+    kind for kinds in OWED_MESSAGES.values() for kind in kinds if kind not in CHOSEN_MESSAGES
+)
+#: The moves a turn timer forces when they are lost (bid, challenge, exact): the `move` fault.
+_LOST_MOVES = OWED_MESSAGES[TablePhase.BIDDING]
 
 
 @dataclass(slots=True)
@@ -243,8 +254,7 @@ class LocalTable:
         self._opened_at[conn] = len(self.host.entries)
 
     def _challenge(self, conn: Conn, *, pake_entropy: bytes = b"") -> None:
-        challenge = self.host.challenge(conn, self.rng.randbytes(16), pake_entropy=pake_entropy)
-        frame = {"type": "challenge", "protocol": 1, "entries": len(self.host.entries), **challenge}
+        frame = challenge_frame(self.host, conn, self.rng.randbytes(16), pake_entropy=pake_entropy)
         self._client_intents(conn, self._clients[conn].receive_frame(frame, self.now))
 
     def _client_intents(self, conn: Conn, intents: list[Intent]) -> None:
@@ -276,15 +286,10 @@ class LocalTable:
             start = fields["from"]
             for line in self.host.lines(start)[: max(0, self._opened_at[conn] - start)]:
                 self._client_intents(conn, client.receive_entry_line(line, self.now))
-        elif frame.kind == "join":
-            pake = None if fields["pake"] is None else bytes.fromhex(fields["pake"])
-            proof = None if fields["proof"] is None else bytes.fromhex(fields["proof"])
-            outputs = self.host.join(conn, fields["msg"], proof, self.now, pake=pake, trusted=True)
+        else:  # in-process, like the host's own CPU seats: trusted
+            to_host = {"type": frame.kind, **fields}
+            outputs = answer_challenge(self.host, conn, to_host, self.now, trusted=True)
             self._handshake_outputs(conn, outputs)
-        elif frame.kind == "auth":
-            self._handshake_outputs(conn, self.host.authenticate(conn, fields["auth"], self.now))
-        elif frame.kind == "spectate":
-            self._handshake_outputs(conn, self.host.spectate(conn))
 
     def _handshake_outputs(self, conn: Conn, outputs: list[Output]) -> None:
         """The host's answer to a join, auth or spectate: queued like any output, but the
@@ -292,11 +297,7 @@ class LocalTable:
         self._host_outputs(outputs)
         for out in outputs:
             if isinstance(out, Seated) and out.conn == conn:
-                welcome = {
-                    "type": "welcome",
-                    "seat": out.seat,
-                    "proof": None if out.proof is None else out.proof.hex(),
-                }
+                welcome = welcome_frame(out)
                 self._client_intents(conn, self._clients[conn].receive_frame(welcome, self.now))
 
     # ---- the link ------------------------------------------------------------------------
@@ -390,7 +391,7 @@ class LocalTable:
             seat_hint=seat_no,
             in_order=True,
         )
-        self.seats[conn] = Seat(conn, client, load_bot("medium"), name, stand_in_for=seat_no)
+        self.seats[conn] = Seat(conn, client, load_bot(DEFAULT_LEVEL), name, stand_in_for=seat_no)
         self._open(conn, client)
         self._host_outputs(self.host.install_stand_in(seat_no, client.key.public, self.now))
         self._challenge(conn)
@@ -404,12 +405,12 @@ class LocalTable:
         if self.host.state.roster and self.host.state.roster[msg.seat].host_run:
             return False  # a host-run seat's messages never travel
         peer = self.seats[conn].peer
-        if msg.type in ("commit", "contribute", "open"):
+        if msg.type in _LOST_STEPS:
             if not self._fault(msg.type):
                 return False
             peer.drop_pending(msg.digest())  # it gave up on it: nothing blocks its next move
             return True
-        if msg.type in ("bid", "challenge", "exact") and self.host.state.rules.turn_timer:
+        if msg.type in _LOST_MOVES and self.host.state.rules.turn_timer:
             if not self._fault("move"):
                 return False
             # Kept pending (the seat waits for it) until the host forces the move instead.
@@ -426,7 +427,7 @@ class LocalTable:
                     for digest in self._dropped_moves.pop(conn, []):
                         seat.peer.drop_pending(digest)
         msg = entry.msg
-        if msg is not None and msg.type == "bid" and self.host.state.rules.undo:
+        if msg is not None and msg.type == MessageType.BID and self.host.state.rules.undo:
             bidder = next(
                 (c for c, s in self.seats.items() if s.peer.seat == msg.seat and s.connected),
                 None,
@@ -549,24 +550,21 @@ def simulate_protocol(
     seed: int,
     names: Sequence[str] | None = None,
     out: Callable[[str], None] | None = None,
-    transcripts: str | None = None,
+    save: Callable[[int, list[bytes]], None] | None = None,
     faults: Faults | None = None,
     host_cpu: int = 0,
 ) -> Summary:
-    """Like sim.simulate, but every game runs through the protocol; optionally saves each log.
+    """Like sim.simulate, but every game runs through the protocol; `save(number, lines)` is
+    handed each game's log (the caller decides where it goes: bots write no files).
 
     With `faults` the games go wrong in seeded ways (see Faults); each is still verified, and
     a game that ends without a winner counts no win."""
     import time
-    from pathlib import Path
 
     from ..core.verify import verify_lines
 
     rng = random.Random(seed)
     summary = Summary(wins=[0] * rules.seats)
-    folder = Path(transcripts) if transcripts else None
-    if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     for number in range(1, games + 1):
         table = LocalTable(
@@ -604,9 +602,7 @@ def simulate_protocol(
             out(
                 ("Final ranking: " if game.winner is not None else "No winner; ranking: ") + ranking
             )
-        if folder is not None:
-            (folder / f"game-{number:04d}.jsonl").write_bytes(
-                b"".join(line + b"\n" for line in table.host.lines())
-            )
+        if save is not None:
+            save(number, table.host.lines())
     summary.seconds = time.perf_counter() - started
     return summary

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from .. import __version__
+from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
 from ..core.errors import UserError
 from .options import add_rules_options
 
@@ -51,9 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_options(sim, seats_flag="--players")
     sim.add_argument(
         "--bots",
-        default="medium",
+        default=DEFAULT_LEVEL,
         metavar="LIST",
-        help="comma-separated bots per seat, repeated to fill the table: easy, medium, hard or module:callable",
+        help="comma-separated bots per seat, repeated to fill the table: "
+        f"{', '.join(BOT_NAMES)} or module:callable",
     )
     sim.add_argument(
         "--seed", type=int, default=0, help="random seed: the same seed plays the same games"

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..bots.names import BOT_NAMES
+from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
 from .options import CliError
 
 if TYPE_CHECKING:
@@ -102,12 +102,13 @@ def person_name_of(text: str | None, flag: str = "--name") -> str:
 
 
 def parse_cpu(text: str | None, *, seats: int | None = None) -> tuple[int, str]:
-    """`--cpu N` or `N:LEVEL` -> (N, LEVEL); LEVEL defaults to medium and must load as a bot.
+    """`--cpu N` or `N:LEVEL` -> (N, LEVEL); LEVEL defaults to DEFAULT_LEVEL and must load as a
+    bot.
 
     With `seats`, N may be at most `seats`.
     """
     count, _, level = (text or "0").partition(":")
-    level = level or "medium"
+    level = level or DEFAULT_LEVEL
     try:
         n = int(count)
     except ValueError:

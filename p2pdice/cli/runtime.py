@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core.clean import clean_name
 from ..core.rules import Rules
 from ..net.client import LocalClient, Outcome, run_websocket
 from ..net.hostapp import HostedTable, HostService, TableConfig
-from ..net.limits import clean_name
 from ..net.session import ClientSession
 from ..store import load_or_create_key
 from .common import CPU_THINK

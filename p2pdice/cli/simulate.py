@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
+from pathlib import Path
 
 from ..bots.registry import BotLoadError, load_bot
 from ..bots.sim import simulate
@@ -15,6 +17,17 @@ def bot_names_for_seats(text: str, seats: int) -> list[str]:
     if not names:
         raise CliError("--bots: give at least one bot name")
     return [names[i % len(names)] for i in range(seats)]
+
+
+def transcript_writer(folder: str) -> Callable[[int, list[bytes]], None]:
+    """Saves game `number`'s log as `folder/game-NNNN.jsonl` (the folder made first)."""
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+
+    def save(number: int, lines: list[bytes]) -> None:
+        (path / f"game-{number:04d}.jsonl").write_bytes(b"".join(line + b"\n" for line in lines))
+
+    return save
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             names=labels,
             out=out,
-            transcripts=args.transcripts,
+            save=transcript_writer(args.transcripts) if args.transcripts else None,
             faults=Faults.uniform(args.faults) if args.faults else None,
             host_cpu=args.host_cpu,
         )

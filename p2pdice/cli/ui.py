@@ -142,7 +142,7 @@ def run_practice(args: argparse.Namespace) -> int:
 
 
 def run_pass_and_play(args: argparse.Namespace) -> int:
-    from ..net.limits import clean_name
+    from ..core.clean import clean_name
 
     players = [clean_name(p) for p in args.players.split(",") if clean_name(p)]
     if not players:

@@ -13,15 +13,46 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from .clean import clean_text
+from .codec import encode
+from .fairness import rules_hash
+from .table_state import TablePhase, TableState
 from .version import PROTOCOL_VERSION
 
 TEXT_LIMIT = 120  #: characters kept of any advertised text
+PREFIX_BYTES = 8  #: bytes of the host key (`hk`) and of the rules hash (`rh`) announced
 
 _TABLE_ID = re.compile("[0-9a-f]{64}")
-_HOST_KEY_PREFIX = re.compile("[0-9a-f]{16}")
+_HOST_KEY_PREFIX = re.compile(f"[0-9a-f]{{{2 * PREFIX_BYTES}}}")
+
+
+class AdvertPhase(StrEnum):
+    """An advertised table's `phase`: what a lobby needs of the table's phase."""
+
+    LOBBY = "lobby"  #: seats are free to take
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+    @classmethod
+    def of(cls, phase: TablePhase) -> AdvertPhase:
+        if phase == TablePhase.LOBBY:
+            return cls.LOBBY
+        return cls.FINISHED if phase == TablePhase.OVER else cls.PLAYING
+
+
+def table_path(table_id: str) -> str:
+    """The WebSocket path a p2pdice host serves a table at."""
+    return f"/t/{table_id}"
+
+
+def key_prefix(public_key: bytes) -> str:
+    """The start of a host key as a table announces it (`hk`), and as a client compares it."""
+    return public_key[:PREFIX_BYTES].hex()
+
+
 _SEATS = re.compile("([0-9]{1,2})/([0-9]{1,2})")
 _COUNT = re.compile("[0-9]{1,2}")
 
@@ -31,10 +62,11 @@ def table_url(address: str, port: int, table: Mapping[str, Any]) -> str | None:
     does not name its table the way a p2pdice host does (a 64-hex id, path `/t/<id>`): a path
     such as `@elsewhere/t/x` would send the connection to another machine than the one
     shown."""
-    table_id, path = table.get("id"), table.get("path") or f"/t/{table.get('id')}"
+    table_id = table.get("id")
+    path = table.get("path") or table_path(str(table_id))
     if not (isinstance(table_id, str) and _TABLE_ID.fullmatch(table_id)):
         return None
-    if path != f"/t/{table_id}":
+    if path != table_path(table_id):
         return None
     return f"ws://{address}:{port}{path}"
 
@@ -55,11 +87,30 @@ class Advert:
     rules: str = ""  #: `rules`, a short summary (Rules.summary)
     rules_hash: str = ""  #: `rh`, the start of the rules hash (hex)
     seats: tuple[int, int] | None = None  #: `seats`, taken and total
-    phase: str = ""  #: `phase`: lobby, playing or finished
+    phase: str = ""  #: `phase`: an AdvertPhase, or "" when the record does not say
     host_key_prefix: str | None = None  #: `hk`, the start of the host's key, when well formed
     locked: bool = False  #: `pw`: a password is needed
     cpu: int = 0  #: `cpu`: seats played by CPUs the host runs
     version: int | None = PROTOCOL_VERSION  #: `v`, the protocol version
+
+    @classmethod
+    def of_table(cls, state: TableState, *, locked: bool) -> Advert:
+        """What a host announces about the table `state` is (`locked`: it has a password)."""
+        rules = state.rules
+        table_id = state.table_id.hex()
+        taken = len(state.joins) if state.phase == TablePhase.LOBBY else rules.seats
+        return cls(
+            name=state.name,
+            table_id=table_id,
+            path=table_path(table_id),
+            rules=rules.summary(),
+            rules_hash=rules_hash(encode(rules.to_json()))[:PREFIX_BYTES].hex(),
+            seats=(taken, rules.seats),
+            phase=AdvertPhase.of(state.phase).value,
+            host_key_prefix=key_prefix(state.host_key),
+            locked=locked,
+            cpu=state.host_cpu,
+        )
 
     @property
     def seats_text(self) -> str:

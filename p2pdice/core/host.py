@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import events, host_clock
-from .auth import GuessThrottle, auth_parts, sign_auth
+from .auth import GuessThrottle, auth_parts
 from .errors import LocalError, Reason, RemoteError
 from .fairness import contribution_matches
 from .hashing import Tag
@@ -38,7 +38,7 @@ from .host_outputs import (
     Seated,
     _Waiting,
 )
-from .messages import Message, parse_message
+from .messages import Message, MessageType, parse_message
 from .pake import Binding, HostExchange, password_verifier
 from .rules import Rules
 from .signing import SigningKey, verify
@@ -72,7 +72,6 @@ __all__ = [
     "Rejected",
     "RetireStandIn",
     "Seated",
-    "sign_auth",
 ]
 
 
@@ -235,7 +234,7 @@ class HostTable:
         try:
             msg = parse_message(message)
             nonce, seat = self._challenge_of(conn)
-            if msg.type != "join":
+            if msg.type != MessageType.JOIN:
                 raise RemoteError(Reason.SCHEMA, "a join message was expected")
             if msg.body["host_run"] and not trusted:
                 raise RemoteError(
@@ -411,7 +410,7 @@ class HostTable:
             ]
         if msg.type in BUFFERED_MESSAGES:
             return self._buffer(conn, msg, now, self.waits.wait.buffer_for(msg.type))
-        if msg.type == "next_round" and self.state.phase == MESSAGE_PHASE["next_round"]:
+        if msg.type == MessageType.NEXT_ROUND and self.state.phase == MESSAGE_PHASE[msg.type]:
             # Held until the acknowledgements are in (or ACK_WAIT passes), then posted.
             return self._hold_next_round(conn, msg, now)
         return [*self._post_msg(conn, msg, now), *self.tick(now)]
@@ -440,7 +439,7 @@ class HostTable:
         if msg.seat in store:
             raise TableError(Reason.DUPLICATE, f"seat {msg.seat} already sent its {msg.type}")
         check_message(state, msg, self.chain)
-        if msg.type == "contribute":
+        if msg.type == MessageType.CONTRIBUTE:
             assert attempt.commit_set is not None
             if msg.bytes_field("commit_set") != attempt.commit_set:
                 raise TableError(

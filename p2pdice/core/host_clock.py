@@ -13,7 +13,7 @@ from typing import Protocol
 from . import events
 from .game import Phase, blind_action
 from .host_outputs import Conn, NeedStandIn, Output, RetireStandIn, _Waiting
-from .messages import Message
+from .messages import Message, MessageType
 from .table import (
     TablePhase,
     TableState,
@@ -294,7 +294,7 @@ def _force(host: ClockedTable, seat: int, reason: str, now: float) -> list[Outpu
     game = host.state.game
     assert game is not None
     if host.state.phase == TablePhase.RESULT:
-        action = events.ForcedMove(type="next_round")
+        action = events.ForcedMove(type=MessageType.NEXT_ROUND)
     else:
         action = forced_move(blind_action(game, seat))
     return host._post_event(

@@ -6,7 +6,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from .errors import Reason
-from .messages import Message
+from .messages import Message, MessageType
 from .transcript import Entry
 
 Conn = Hashable
@@ -76,4 +76,8 @@ class _Waiting:
 
     def buffer_for(self, kind: str) -> dict[int, Message]:
         """Where the buffered messages of type `kind` (`commit`, `contribute`) wait, by seat."""
-        return {"commit": self.commits, "contribute": self.contributions}[kind]
+        stores: dict[str, dict[int, Message]] = {
+            MessageType.COMMIT: self.commits,
+            MessageType.CONTRIBUTE: self.contributions,
+        }
+        return stores[kind]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
@@ -20,12 +21,30 @@ from .errors import LocalError, Reason, RemoteError
 from .hashing import Tag, tagged_hash
 from .signing import SigningKey, verify, verify_raw
 
+
+class MessageType(StrEnum):
+    """The type of every player message (SPEC.md 4.2), named once: code that asks about a
+    kind uses these, and code that asks about a group of kinds reads the tables
+    core/transitions.py derives (MESSAGE_PHASE, SEAT_MESSAGES, CHOSEN_MESSAGES, ...)."""
+
+    JOIN = "join"
+    COMMIT = "commit"
+    CONTRIBUTE = "contribute"
+    BID = "bid"
+    CHALLENGE = "challenge"
+    EXACT = "exact"
+    UNDO = "undo"
+    OPEN = "open"
+    ACK = "ack"
+    NEXT_ROUND = "next_round"
+
+
 _ROUND = {"round": shape.positive}
 _ATTEMPT = {"round": shape.positive, "attempt": shape.positive}
 
 #: Fields of each message type besides the common ones.
 EXTRA_FIELDS: Mapping[str, Mapping[str, shape.Check]] = {
-    "join": {
+    MessageType.JOIN: {
         "key": shape.HEX32,
         "name": shape.name,
         "cpu": shape.boolean,
@@ -33,18 +52,22 @@ EXTRA_FIELDS: Mapping[str, Mapping[str, shape.Check]] = {
         "host": shape.HEX32,
         "nonce": shape.HEX16,
     },
-    "commit": {**_ATTEMPT, "seed_commit": shape.HEX32, "contrib_commit": shape.HEX32},
-    "contribute": {**_ATTEMPT, "commit_set": shape.HEX32, "contribution": shape.HEX32},
-    "bid": {**_ROUND, "quantity": lambda v: shape.is_int(v) and 1 <= v <= 30, "face": shape.die},
-    "challenge": _ROUND,
-    "exact": _ROUND,
-    "undo": _ROUND,
-    "open": {**_ATTEMPT, "salt": shape.HEX32, "seed": shape.HEX32},
-    "ack": {**_ROUND, "result": shape.HEX32},
-    "next_round": _ROUND,
+    MessageType.COMMIT: {**_ATTEMPT, "seed_commit": shape.HEX32, "contrib_commit": shape.HEX32},
+    MessageType.CONTRIBUTE: {**_ATTEMPT, "commit_set": shape.HEX32, "contribution": shape.HEX32},
+    MessageType.BID: {
+        **_ROUND,
+        "quantity": lambda v: shape.is_int(v) and 1 <= v <= 30,
+        "face": shape.die,
+    },
+    MessageType.CHALLENGE: _ROUND,
+    MessageType.EXACT: _ROUND,
+    MessageType.UNDO: _ROUND,
+    MessageType.OPEN: {**_ATTEMPT, "salt": shape.HEX32, "seed": shape.HEX32},
+    MessageType.ACK: {**_ROUND, "result": shape.HEX32},
+    MessageType.NEXT_ROUND: _ROUND,
 }
 
-MESSAGE_TYPES = tuple(EXTRA_FIELDS)
+MESSAGE_TYPES: tuple[str, ...] = tuple(MessageType)
 
 _COMMON: Mapping[str, shape.Check] = {
     "type": shape.one_of(*MESSAGE_TYPES),
@@ -56,7 +79,8 @@ _COMMON: Mapping[str, shape.Check] = {
 
 _SIG_MESSAGE_PREFIX = Tag.SIG_MESSAGE.encode("ascii") + b"\x00"
 _ENVELOPE = {"body": lambda v: isinstance(v, dict), "sig": shape.HEX64}
-_BODIES = {kind: {**_COMMON, **extra} for kind, extra in EXTRA_FIELDS.items()}
+#: Keyed by plain text, as a parsed body holds its type (a str-keyed lookup stays on the fast path).
+_BODIES = {str(kind): {**_COMMON, **extra} for kind, extra in EXTRA_FIELDS.items()}
 
 
 @dataclass(frozen=True)
@@ -122,7 +146,7 @@ def parse_message(obj: Any, *, body_bytes: bytes | None = None) -> Message:
     shape.check_object(obj, _ENVELOPE, "message")
     body = obj["body"]
     kind = body.get("type")
-    if not isinstance(kind, str) or kind not in EXTRA_FIELDS:
+    if not isinstance(kind, str) or kind not in _BODIES:
         raise RemoteError(Reason.UNKNOWN_TYPE, f"unknown message type {str(kind)[:32]!r}")
     shape.check_object(body, _BODIES[kind], f"{kind} message")
     return Message(body=body, sig=bytes.fromhex(obj["sig"]), body_bytes=body_bytes)
@@ -140,7 +164,7 @@ def sign_message(
 ) -> Message:
     """Build, sign and shape-check a message (a malformed one is our own bug: LocalError)."""
     body = {
-        "type": kind,
+        "type": str(kind),  # plain text in the body, as a parsed message holds it
         "table": table.hex(),
         "seat": seat,
         "counter": counter,

@@ -19,7 +19,7 @@ from .errors import Reason, RemoteError
 from .events import HostEvent
 from .fairness import SeatContext, contrib_commitment, derive_dice, seed_commitment
 from .game import Action, Challenge, ExactCall, PlaceBid, StartNextRound, Undo
-from .messages import Message, sign_message
+from .messages import Message, MessageType, sign_message
 from .signing import SigningKey
 from .table import Note, Replayer, TableError, TablePhase, TableState
 from .transcript import Entry, host_signature_ok, messages_in, parse_entry
@@ -144,7 +144,7 @@ class Peer:
         seat = challenge["seat"]
         return sign_message(
             self.key,
-            kind="join",
+            kind=MessageType.JOIN,
             table=bytes.fromhex(challenge["table"]),
             seat=seat,
             counter=0,
@@ -208,7 +208,7 @@ class Peer:
             return
         for ref, pending in list(self.pending.items()):
             body = pending.message.body
-            if body["type"] == "join":
+            if body["type"] == MessageType.JOIN:
                 continue
             head_seq = self.replayer.chain.seq_of(pending.message.head)
             wanted = MESSAGE_PHASE.get(body["type"])
@@ -322,7 +322,7 @@ class Peer:
         ctx = self._context(state)
         return [
             self._send(
-                "commit",
+                MessageType.COMMIT,
                 round=round_,
                 attempt=attempt_no,
                 seed_commit=seed_commitment(ctx, salt=secrets.salt, seed=secrets.seed),
@@ -357,7 +357,7 @@ class Peer:
             )
         return [
             self._send(
-                "contribute",
+                MessageType.CONTRIBUTE,
                 round=attempt.round,
                 attempt=attempt.attempt,
                 commit_set=attempt.commit_set,
@@ -389,7 +389,7 @@ class Peer:
             return []
         return [
             self._send(
-                "open",
+                MessageType.OPEN,
                 round=attempt.round,
                 attempt=attempt.attempt,
                 salt=secrets.salt,
@@ -401,7 +401,7 @@ class Peer:
         game = state.game
         assert game is not None
         self.hand = ()
-        return [self._send("ack", round=game.round, result=entry.hash)]
+        return [self._send(MessageType.ACK, round=game.round, result=entry.hash)]
 
     # ---- player actions ------------------------------------------------------------------
 
@@ -412,17 +412,21 @@ class Peer:
         round_ = state.game.round
         if isinstance(action, PlaceBid):
             return self._send(
-                "bid", now=now, round=round_, quantity=action.bid.quantity, face=action.bid.face
+                MessageType.BID,
+                now=now,
+                round=round_,
+                quantity=action.bid.quantity,
+                face=action.bid.face,
             )
         kinds = {
-            Challenge: "challenge",
-            ExactCall: "exact",
-            Undo: "undo",
-            StartNextRound: "next_round",
+            Challenge: MessageType.CHALLENGE,
+            ExactCall: MessageType.EXACT,
+            Undo: MessageType.UNDO,
+            StartNextRound: MessageType.NEXT_ROUND,
         }
         return self._send(kinds[type(action)], now=now, round=round_)
 
-    def _send(self, kind: str, *, now: float | None = None, **fields: Any) -> Send:
+    def _send(self, kind: MessageType, *, now: float | None = None, **fields: Any) -> Send:
         assert self.seat is not None and self.state is not None
         msg = sign_message(
             self.key,
@@ -492,7 +496,7 @@ class Peer:
         attempt = state.attempt
         pending = {p.message.type for p in self.pending.values()}
         secrets = self.secrets.get((attempt.round, attempt.attempt))
-        if state.phase == TablePhase.COMMIT and "commit" not in pending:
+        if state.phase == TablePhase.COMMIT and MessageType.COMMIT not in pending:
             return (
                 self.provide_secrets(attempt.round, attempt.attempt, secrets)
                 if secrets
@@ -504,23 +508,25 @@ class Peer:
                     Reason.COMMIT_SET_MISMATCH, "our secrets for this round are lost", None
                 )
             return []
-        if state.phase == TablePhase.CONTRIBUTE and "contribute" not in pending:
+        if state.phase == TablePhase.CONTRIBUTE and MessageType.CONTRIBUTE not in pending:
             return self._after_commit_set(state, len(self.replayer.chain) - 1)
         if state.phase in (TablePhase.BIDDING, TablePhase.SHOWDOWN):
             self._derive_hand(state)
-        if state.phase == TablePhase.SHOWDOWN and "open" not in pending:
+        if state.phase == TablePhase.SHOWDOWN and MessageType.OPEN not in pending:
             return self._open(state)
         if (
             state.phase == TablePhase.RESULT
             and self.seat not in state.acks
-            and "ack" not in pending
+            and MessageType.ACK not in pending
         ):
             assert state.result_seq is not None
             game = state.game
             assert game is not None
             return [
                 self._send(
-                    "ack", round=game.round, result=self.replayer.chain.hashes[state.result_seq]
+                    MessageType.ACK,
+                    round=game.round,
+                    result=self.replayer.chain.hashes[state.result_seq],
                 )
             ]
         return []

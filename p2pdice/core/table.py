@@ -31,7 +31,7 @@ from typing import Any
 from .errors import LocalError, Reason
 from .events import HostEvent, SeatInfo, parse_event
 from .frozen import replace
-from .messages import Message
+from .messages import Message, MessageType
 from .table_events import (
     action_json,
     expected_beacon,
@@ -112,7 +112,7 @@ def advance(
     row = ENTRY_ROWS.get((state.phase, kind))
     if row is None or row.handler is None:
         raise _refusal(row, kind, state.phase).about(*([] if msg is None else [msg.seat]))
-    if msg is not None and msg.type != "join" and msg.seat not in state.keys:
+    if msg is not None and msg.type != MessageType.JOIN and msg.seat not in state.keys:
         raise fail(Reason.NOT_SEATED, f"seat {msg.seat} is not taken", msg.seat)
     try:
         after, notes = row.handler(state, item, seq, chain)

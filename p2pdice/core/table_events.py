@@ -28,6 +28,7 @@ from .game import (
     outcome_decided,
 )
 from .game import Forfeit as SeatsForfeit
+from .messages import MessageType
 from .signing import acceptable_public_key
 from .table_messages import seat_messages
 from .table_state import (
@@ -133,7 +134,7 @@ def commit_set_event(
     require_round(state, ev.round, ev.attempt)
     attempt = state.attempt
     assert attempt is not None
-    msgs, counters = seat_messages(state, ev.commits, "commit", chain)
+    msgs, counters = seat_messages(state, ev.commits, MessageType.COMMIT, chain)
     values = [m.bytes_field(f) for m in msgs for f in ("seed_commit", "contrib_commit")]
     if len(set(values)) != len(values):
         raise fail(Reason.DUPLICATE_COMMITMENT, "a commitment value appears twice")
@@ -195,7 +196,7 @@ def beacon_event(state: TableState, ev: events.Beacon, seq: int, chain: ChainInd
     attempt = state.attempt
     game = state.game
     assert attempt is not None and attempt.commit_set is not None and game is not None
-    msgs, counters = seat_messages(state, ev.contributions, "contribute", chain)
+    msgs, counters = seat_messages(state, ev.contributions, MessageType.CONTRIBUTE, chain)
     ts = []
     for m in msgs:
         if m.bytes_field("commit_set") != attempt.commit_set:
@@ -239,7 +240,7 @@ def forced_event(state: TableState, ev: events.Forced, seq: int, chain: ChainInd
     if reason == "absent" and seat not in state.absent:
         raise fail(Reason.BAD_EVENT, f"seat {seat} was not declared absent", seat)
     if state.phase == TablePhase.RESULT:
-        if action != events.ForcedMove(type="next_round"):
+        if action != events.ForcedMove(type=MessageType.NEXT_ROUND):
             raise fail(Reason.BAD_EVENT, "between rounds the host can only start the next round")
         if seat != game.next_starter:
             # Like a forced bid for a seat whose turn it is not: the host's event is wrong.
@@ -270,8 +271,10 @@ def forced_event(state: TableState, ev: events.Forced, seq: int, chain: ChainInd
 def forced_move(action: Action) -> events.ForcedMove:
     """A blind move (RULES.md R8: a bid or a challenge) as a forced event carries it."""
     if isinstance(action, PlaceBid):
-        return events.ForcedMove(type="bid", quantity=action.bid.quantity, face=action.bid.face)
-    return events.ForcedMove(type="challenge")
+        return events.ForcedMove(
+            type=MessageType.BID, quantity=action.bid.quantity, face=action.bid.face
+        )
+    return events.ForcedMove(type=MessageType.CHALLENGE)
 
 
 def action_json(action: Action) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from .game import (
     StartNextRound,
     Undo,
 )
-from .messages import Message
+from .messages import Message, MessageType
 from .names import name_key, reserved_for_cpu
 from .signing import acceptable_public_key
 from .table_state import (
@@ -107,7 +107,7 @@ def seat_messages(
         counters[state.keys[msg.seat]] = msg.counter
     seats = tuple(m.seat for m in msgs)
     if seats != attempt.seats:
-        code = Reason.COMMIT_SET_MISMATCH if kind == "commit" else Reason.BAD_EVENT
+        code = Reason.COMMIT_SET_MISMATCH if kind == MessageType.COMMIT else Reason.BAD_EVENT
         raise fail(
             code, f"{kind} messages from seats {list(seats)}, the attempt has {list(attempt.seats)}"
         )
@@ -120,11 +120,11 @@ def bidding_action(state: TableState, msg: Message, seq: int, chain: ChainIndex)
     require_round(state, msg.body["round"])
     seat = msg.seat
     event: Any
-    if msg.type == "bid":
+    if msg.type == MessageType.BID:
         event = PlaceBid(seat, msg.bid)
-    elif msg.type == "challenge":
+    elif msg.type == MessageType.CHALLENGE:
         event = Challenge(seat)
-    elif msg.type == "exact":
+    elif msg.type == MessageType.EXACT:
         event = ExactCall(seat)
     else:
         event = Undo(seat)
@@ -137,13 +137,13 @@ def bidding_action(state: TableState, msg: Message, seq: int, chain: ChainIndex)
             game.round,
             seat,
             _describe(msg),
-            bid=msg.bid if msg.type == "bid" else None,
+            bid=msg.bid if msg.type == MessageType.BID else None,
         ),
     )
 
 
 def _describe(msg: Message) -> str:
-    if msg.type == "bid":
+    if msg.type == MessageType.BID:
         return str(msg.bid)
     return msg.type
 
@@ -198,7 +198,7 @@ def ack_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Out
         raise fail(Reason.DUPLICATE, f"seat {msg.seat} already acknowledged")
     check_message(state, msg, chain)
     return replace(state, acks=state.acks | {msg.seat}, counters=count_of(state, msg)), (
-        Note("ack", msg.body["round"], msg.seat),
+        Note(MessageType.ACK, msg.body["round"], msg.seat),
     )
 
 
@@ -209,5 +209,5 @@ def next_round_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex)
     after = rules_step(game, StartNextRound(msg.seat))
     check_message(state, msg, chain)
     return replace(state, game=after, phase=TablePhase.BETWEEN, counters=count_of(state, msg)), (
-        Note("next_round", game.round, msg.seat),
+        Note(MessageType.NEXT_ROUND, game.round, msg.seat),
     )

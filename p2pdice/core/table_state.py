@@ -22,7 +22,7 @@ from .game import (
     apply,
 )
 from .hashing import Tag, tagged_hash
-from .messages import Message
+from .messages import Message, MessageType
 from .rules import Rules
 from .version import PROTOCOL_VERSION
 
@@ -233,7 +233,7 @@ def check_message(
         raise fail(
             Reason.UNKNOWN_HEAD, "the message refers to an entry this chain does not hold", msg.seat
         )
-    if msg.type != "join" and head_seq < state.step_seq:
+    if msg.type != MessageType.JOIN and head_seq < state.step_seq:
         # Made before the step it acts in began: a message held back and replayed later.
         raise fail(
             Reason.REPLAY,

@@ -9,9 +9,10 @@ leaves the table in a phase its row does not declare is our own bug (LocalError)
 Everything else that asks "which message belongs to which phase" reads the tables derived
 here instead of restating them: the peer (`MESSAGE_PHASE`), the host's buffers
 (`BUFFERED_MESSAGES`), the dropped-message rules of the peer and of `verify` (`DROPPED_BY`,
-`GOES_ON_WITHOUT`, `ENDS_ATTEMPT_EARLY`) and the screens (`SEAT_MESSAGES`). SPEC.md 7's table
-and diagram are `spec_section()`'s text (protocol/gen_transitions.py writes them; a test keeps
-them equal).
+`GOES_ON_WITHOUT`, `ENDS_ATTEMPT_EARLY`), the screens (`SEAT_MESSAGES`), the bots
+(`CHOSEN_MESSAGES`, `GOES_ON_WITHOUT`) and the fault injector of `simulate --protocol`
+(`OWED_MESSAGES`). SPEC.md 7's table and diagram are `spec_section()`'s text
+(protocol/gen_transitions.py writes them; a test keeps them equal).
 """
 
 from __future__ import annotations
@@ -359,6 +360,20 @@ SEAT_MESSAGES: Mapping[TablePhase, tuple[str, ...]] = MappingProxyType(
 #: what a screen waits on after a key, and what a bot decides.
 CHOSEN_MESSAGES: tuple[str, ...] = tuple(
     k for row in _MESSAGE_ROWS if row.chosen for k in row.kinds
+)
+
+#: Phase -> the message types a seat owes during it, in table order: when one does not come,
+#: the host acts in the seat's place (an abort, a void round, a forced move, a forfeit).
+OWED_MESSAGES: Mapping[TablePhase, tuple[str, ...]] = MappingProxyType(
+    {
+        phase: tuple(
+            k
+            for row in _MESSAGE_ROWS
+            if phase in row.phases and row.if_missing == IfMissing.HOST_ACTS
+            for k in row.kinds
+        )
+        for phase in TablePhase
+    }
 )
 
 #: Messages the host buffers and posts inside a host event (never entries of their own):

@@ -18,11 +18,11 @@ from typing import Any
 
 from aiohttp import web
 
+from ..bots.names import DEFAULT_LEVEL
 from ..bots.registry import load_bot
-from ..core.advert import Advert
+from ..core.advert import Advert, table_path
+from ..core.clean import clean_name
 from ..core.client_intents import ends_a_round
-from ..core.codec import encode
-from ..core.fairness import rules_hash
 from ..core.host import HostTable
 from ..core.rules import Rules
 from ..core.signing import SigningKey
@@ -31,7 +31,6 @@ from ..core.transcript import Entry
 from ..store import AppendLog, HostLock, TableRecord, load_or_create_key
 from .client import LocalClient
 from .discovery import Advertiser, lan_addresses
-from .limits import clean_name
 from .server import AcceptFailureLog, Limits, TableServer, raise_open_file_limit
 from .session import ClientSession
 
@@ -174,7 +173,7 @@ class HostedTable:
 
     @property
     def path(self) -> str:
-        return f"/t/{self.id}"
+        return table_path(self.id)
 
     def _save_config(self) -> None:
         TableRecord(
@@ -244,7 +243,7 @@ class HostedTable:
         # (1 to 12 ms measured here), once per seat that left for good. Installed later, from
         # a worker thread, the stand-in could be overtaken by its seat's return (_retire).
         key = load_or_create_key(self._cpu_home(label) / "identity.key")
-        session = self._cpu_session(label, "medium", key, seat_hint=seat)
+        session = self._cpu_session(label, DEFAULT_LEVEL, key, seat_hint=seat)
         self.server.apply(
             self.host.install_stand_in(seat, session.key.public, self.server.loop_now)
         )
@@ -261,22 +260,7 @@ class HostedTable:
     # ---- discovery -----------------------------------------------------------------------
 
     def advert(self) -> Advert:
-        state = self.host.state
-        rules = state.rules
-        taken = len(state.joins) if state.phase == TablePhase.LOBBY else rules.seats
-        phase = {TablePhase.LOBBY: "lobby", TablePhase.OVER: "finished"}.get(state.phase, "playing")
-        return Advert(
-            name=state.name,
-            table_id=self.id,
-            path=self.path,
-            rules=rules.summary(),
-            rules_hash=rules_hash(encode(rules.to_json()))[:8].hex(),
-            seats=(taken, rules.seats),
-            phase=phase,
-            host_key_prefix=self.host.key.public[:8].hex(),
-            locked=self.host.password_verifier is not None,
-            cpu=state.host_cpu,
-        )
+        return Advert.of_table(self.host.state, locked=self.host.password_verifier is not None)
 
     def txt(self) -> dict[str, str]:
         return self.advert().to_txt()

@@ -1,14 +1,9 @@
-"""Defences against a prankster on the same Wi-Fi: rate limits (of frames or of bytes), and
-(from the core, for the network code) name cleaning and the checks on announced tables."""
+"""Defences against a prankster on the same Wi-Fi: rate limits, of frames or of bytes. (Name
+cleaning and the checks on announced tables are the core's: core/clean.py, core/advert.py.)"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from ..core.advert import host_key_prefix, table_url
-from ..core.clean import clean_name, clean_text
-
-__all__ = ["TokenBucket", "clean_name", "clean_text", "host_key_prefix", "table_url"]
 
 
 @dataclass(slots=True)

@@ -24,6 +24,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from ..core.codec import encode
 from ..core.errors import Reason, RemoteError
 from ..core.host import (
     Accepted,
@@ -35,10 +36,10 @@ from ..core.host import (
     RetireStandIn,
     Seated,
 )
+from ..core.host_link import answer_challenge, challenge_frame, welcome_frame
 from ..core.pake import ENTROPY_BYTES
 from ..core.table import TablePhase
 from ..core.transcript import Entry
-from ..core.version import PROTOCOL_VERSION
 from .frames import MAX_FRAME, TO_HOST, decode_frame, encode_frame, error_frame
 from .limits import TokenBucket
 
@@ -232,19 +233,15 @@ class TableServer:
             self._write(conn), name=f"writer-{conn.id}"
         )
         self.connections[conn.id] = conn
-        challenge = self.host.challenge(
+        challenge = challenge_frame(
+            self.host,
             conn.id,
             secrets.token_bytes(16),
             reserve=reserve,
             pake_entropy=secrets.token_bytes(ENTROPY_BYTES),
         )
         conn.offered = challenge["seat"]
-        self._queue(
-            conn,
-            encode_frame(
-                "challenge", protocol=PROTOCOL_VERSION, entries=len(self.host.entries), **challenge
-            ),
-        )
+        self._queue(conn, _text(challenge))
         return conn
 
     def _limited(self, address: str | None) -> bool:
@@ -414,35 +411,23 @@ class TableServer:
             self._sync(conn, frame["from"], now)
             return
         if not conn.handshaken:
-            if kind == "join":
-                proof = bytes.fromhex(frame["proof"]) if frame["proof"] else None
-                pake = bytes.fromhex(frame["pake"]) if frame["pake"] else None
-                self.apply(
-                    self.host.join(
-                        conn.id,
-                        frame["msg"],
-                        proof,
-                        now,
-                        pake=pake,
-                        source=conn.address or "",  # failed passwords are throttled per address
-                        trusted=conn.local,
-                    )
+            if kind == "spectate" and not conn.local and not self._spectator_room():
+                self._drop(
+                    conn,
+                    Reason.TOO_MANY_CONNECTIONS,
+                    "this table has as many spectators as it takes",
                 )
-            elif kind == "auth":
-                self.apply(self.host.authenticate(conn.id, frame["auth"], now))
-            elif kind == "spectate":
-                if not conn.local and not self._spectator_room():
-                    self._drop(
-                        conn,
-                        Reason.TOO_MANY_CONNECTIONS,
-                        "this table has as many spectators as it takes",
-                    )
-                    return
-                self.apply(self.host.spectate(conn.id))
-            else:
-                raise RemoteError(
-                    Reason.WRONG_PHASE, "answer the challenge first (join, auth or spectate)"
+                return
+            self.apply(
+                answer_challenge(
+                    self.host,
+                    conn.id,
+                    frame,
+                    now,
+                    source=conn.address or "",  # failed passwords are throttled per address
+                    trusted=conn.local,
                 )
+            )
             return
         if kind == "send":
             self.apply(self.host.receive(conn.id, frame["msg"], now))
@@ -573,8 +558,7 @@ class TableServer:
                 if conn is not None:
                     conn.handshaken, conn.seat, conn.spectator = True, out.seat, out.seat is None
                     conn.offered, conn.last_sync = None, self.loop_now
-                    proof = None if out.proof is None else out.proof.hex()
-                    self._queue(conn, encode_frame("welcome", seat=out.seat, proof=proof))
+                    self._queue(conn, _text(welcome_frame(out)))
                     self._queue(conn, encode_frame("status", **self.status()))
                     if out.seat is not None and not conn.local:
                         self._make_room_for_a_player()
@@ -685,6 +669,10 @@ class TableServer:
                     await asyncio.wait_for(asyncio.shield(conn.writer), 1.0)
             await ws.close()
         return ws
+
+
+def _text(frame: dict[str, Any]) -> str:
+    return encode(frame).decode("utf-8")
 
 
 def _entry_frame(line: bytes) -> str:

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from p2pdice.core.advert import TEXT_LIMIT, Advert
+import random
+
+from p2pdice.bots.protosim import LocalTable
+from p2pdice.bots.registry import load_bot
+from p2pdice.core.advert import TEXT_LIMIT, Advert, AdvertPhase, key_prefix
+from p2pdice.core.codec import encode
+from p2pdice.core.fairness import rules_hash
+from p2pdice.core.rules import Rules
+from p2pdice.core.table import TablePhase
 from p2pdice.core.version import PROTOCOL_VERSION
 
 TABLE_ID = "ab" * 32
@@ -83,3 +91,31 @@ def test_a_listing_refreshes_only_what_changes_during_a_game() -> None:
     fresh = _advert().with_listing(listing)
     assert (fresh.name, fresh.table_id, fresh.host_key_prefix) == ("Kitchen", TABLE_ID, HOST)
     assert (fresh.seats, fresh.phase, fresh.cpu) == ((4, 4), "playing", 0)
+
+
+def test_a_host_announces_its_table_as_the_state_says() -> None:
+    rules = Rules(seats=2, starting_dice=1)
+    table = LocalTable(rules, [load_bot("easy")] * 2, rng=random.Random(3), name="Den")
+    state = table.host.state
+    ad = Advert.of_table(state, locked=True)
+    table_id = state.table_id.hex()
+    assert (ad.name, ad.table_id, ad.url("10.0.0.5", 80)) == (
+        "Den",
+        table_id,
+        f"ws://10.0.0.5:80/t/{table_id}",
+    )
+    assert ad.host_key_prefix == key_prefix(state.host_key) == state.host_key.hex()[:16]
+    assert ad.rules_hash == rules_hash(encode(rules.to_json())).hex()[:16]
+    assert (ad.phase, ad.seats, ad.locked, ad.rules) == ("lobby", (0, 2), True, rules.summary())
+    assert Advert.from_txt(ad.to_txt()) == ad  # what it writes, a lobby reads back whole
+    table.seat_everyone()
+    assert Advert.of_table(table.host.state, locked=False).seats == (2, 2)
+    table.play()
+    assert Advert.of_table(table.host.state, locked=False).phase == AdvertPhase.FINISHED
+
+
+def test_every_table_phase_is_announced_as_lobby_playing_or_finished() -> None:
+    announced = {phase: AdvertPhase.of(phase) for phase in TablePhase}
+    assert announced.pop(TablePhase.LOBBY) == AdvertPhase.LOBBY
+    assert announced.pop(TablePhase.OVER) == AdvertPhase.FINISHED
+    assert set(announced.values()) == {AdvertPhase.PLAYING}

@@ -4,7 +4,8 @@
 
 from __future__ import annotations
 
-from p2pdice.core.host import HostTable, Posted, sign_auth
+from p2pdice.core.auth import sign_auth
+from p2pdice.core.host import HostTable, Posted
 from p2pdice.core.messages import Message
 from p2pdice.core.rules import Rules
 from p2pdice.core.table import TablePhase

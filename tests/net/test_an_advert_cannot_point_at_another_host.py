@@ -7,9 +7,8 @@ from typing import Any
 
 import pytest
 
-from p2pdice.core.advert import Advert
+from p2pdice.core.advert import Advert, host_key_prefix, table_url
 from p2pdice.net.discovery import TableAd
-from p2pdice.net.limits import host_key_prefix, table_url
 from p2pdice.net.resolve import _pick
 
 pytestmark = pytest.mark.usefixtures("private_network")

@@ -22,12 +22,12 @@ from hypothesis import strategies as st
 
 from p2pdice.bots.registry import load_bot
 from p2pdice.core import shape
+from p2pdice.core.clean import clean_name
 from p2pdice.core.errors import Reason
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.net.client import Outcome, run_websocket
 from p2pdice.net.frames import MAX_FRAME
-from p2pdice.net.limits import clean_name
 from p2pdice.net.server import Limits
 from p2pdice.net.session import ClientSession
 from p2pdice.store import load_or_create_key

@@ -1,8 +1,9 @@
 """Core client connections against the core HostTable, with no asyncio and no sockets.
 
 `Link` plays the part of net/server.py and net/session.py at once, as plainly as possible:
-it turns each client intent into a host call (join, auth, spectate, send, sync) and each host
-output into the frame a real host would send (welcome, entry, error, accepted), and it answers
+it turns each client intent into a host call (the handshake through core/host_link.py, as the
+server does; send, sync) and each host output into the frame a real host would send (welcome,
+entry, error, accepted), and it answers
 the client's requests (records, secrets, the password) from seeded randomness. Frames a test
 wants to hold, rewrite or forge go through `deliver` by hand.
 """
@@ -26,6 +27,7 @@ from p2pdice.core.client_intents import (
 )
 from p2pdice.core.codec import decode, encode
 from p2pdice.core.host import Accepted, HostTable, Output, Posted, Rejected, Seated
+from p2pdice.core.host_link import answer_challenge, challenge_frame, welcome_frame
 from p2pdice.core.pake import password_verifier
 from p2pdice.core.peer import Secrets
 from p2pdice.core.rules import Rules
@@ -69,12 +71,11 @@ class Link:
         """A connection opens: the host's challenge goes to the client."""
         self.clients[conn] = client
         entropy = self.rng.randbytes(64) if self.host.password_verifier else b""
-        challenge = self.host.challenge(
-            conn, self.rng.randbytes(16), reserve=reserve, pake_entropy=entropy
-        )
         self.deliver(
             conn,
-            {"type": "challenge", "protocol": 1, "entries": len(self.host.entries), **challenge},
+            challenge_frame(
+                self.host, conn, self.rng.randbytes(16), reserve=reserve, pake_entropy=entropy
+            ),
         )
 
     def drop(self, conn: int) -> None:
@@ -137,14 +138,9 @@ class Link:
         if frame.kind == "sync":
             for line in self.host.lines(fields["from"]):
                 self.deliver(conn, {"type": "entry", "entry": decode(line)})
-        elif frame.kind == "join":
-            pake = None if fields["pake"] is None else bytes.fromhex(fields["pake"])
-            proof = None if fields["proof"] is None else bytes.fromhex(fields["proof"])
-            self.host_outputs(self.host.join(conn, fields["msg"], proof, self.now, pake=pake))
-        elif frame.kind == "auth":
-            self.host_outputs(self.host.authenticate(conn, fields["auth"], self.now))
-        elif frame.kind == "spectate":
-            self.host_outputs(self.host.spectate(conn))
+        else:
+            to_host = {"type": frame.kind, **fields}
+            self.host_outputs(answer_challenge(self.host, conn, to_host, self.now))
 
     def host_outputs(self, outputs: list[Output]) -> None:
         """What a host sends for its outputs: entries to everyone, replies to one."""
@@ -153,8 +149,7 @@ class Link:
                 for conn in list(self.clients):
                     self.deliver(conn, {"type": "entry", "entry": decode(out.entry.line)})
             elif isinstance(out, Seated) and out.conn in self.clients:
-                proof = None if out.proof is None else out.proof.hex()
-                self.deliver(out.conn, {"type": "welcome", "seat": out.seat, "proof": proof})
+                self.deliver(out.conn, welcome_frame(out))
             elif isinstance(out, Rejected) and out.conn in self.clients:
                 error = {"type": "error", "reason": str(out.reason), "detail": out.detail}
                 self.deliver(out.conn, {**error, "ref": out.ref})

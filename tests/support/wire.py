@@ -17,8 +17,8 @@ from typing import Any
 
 import aiohttp
 
+from p2pdice.core.auth import sign_auth
 from p2pdice.core.codec import encode
-from p2pdice.core.host import sign_auth
 from p2pdice.core.messages import Message, sign_message
 from p2pdice.core.pake import (
     ENTROPY_BYTES,
