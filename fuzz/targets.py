@@ -18,6 +18,7 @@ from p2pdice.core.auth import sign_auth
 from p2pdice.core.codec import encode
 from p2pdice.core.errors import RemoteError
 from p2pdice.core.host import HostTable, Posted
+from p2pdice.core.messages import MessageType
 from p2pdice.core.peer import Alarm, Applied, Peer
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
@@ -62,7 +63,7 @@ class HostTarget:
         assert game is not None and game.turn is not None
         turn_peer = next(s.peer for s in self.table.seats.values() if s.peer.seat == game.turn)
         bid = turn_peer._send(
-            "bid", round=game.round, quantity=game.dice_in_play // 3 + 1, face=5
+            MessageType.BID, round=game.round, quantity=game.dice_in_play // 3 + 1, face=5
         ).message
         challenge = self.host.challenge(FRESH, b"\x11" * 16)
         stranger = Peer(key=SigningKey(b"\x22" * 32))

@@ -25,6 +25,10 @@ from .version import PROTOCOL_VERSION
 TEXT_LIMIT = 120  #: characters kept of any advertised text
 PREFIX_BYTES = 8  #: bytes of the host key (`hk`) and of the rules hash (`rh`) announced
 
+#: The query parameter of a table's URL that asks to watch: `?spectate=1` (SPEC.md 3.1).
+SPECTATE_PARAM = "spectate"
+SPECTATE_QUERY = f"{SPECTATE_PARAM}=1"
+
 _TABLE_ID = re.compile("[0-9a-f]{64}")
 _HOST_KEY_PREFIX = re.compile(f"[0-9a-f]{{{2 * PREFIX_BYTES}}}")
 

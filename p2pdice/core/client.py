@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .advert import SPECTATE_QUERY, key_prefix
 from .auth import sign_auth
 from .client_check import FinalCheck, check_client, judge
 from .client_intents import (
@@ -63,7 +64,7 @@ from .errors import Reason, RemoteError, UserError
 from .fairness import comparison_code
 from .game import Action
 from .names import free_name, reserved_for_cpu
-from .pake import ENTROPY_BYTES, Binding, joiner_answer
+from .pake import ENTROPY_BYTES, Binding, JoinerAnswer, joiner_answer
 from .peer import Alarm, Applied, NeedSecrets, Peer, PeerOutput, Secrets, Send
 from .signing import SigningKey
 from .table import TablePhase
@@ -81,11 +82,6 @@ RESEND_AFTER = 1.0
 #: Entries held back while a gap before them is filled (more is a host flooding us).
 MAX_EARLY = 4096
 
-#: The query a watcher's connection carries (SPEC.md 10.1): the host reserves no seat for it.
-SPECTATE_QUERY = "spectate=1"
-
-#: Bytes of the host key a table's advertisement shows (TXT `hk`, SPEC.md 10.4).
-ADVERTISED_KEY_BYTES = 8
 
 #: Refusals after which retrying cannot help.
 FATAL = frozenset(
@@ -236,7 +232,7 @@ class ClientConnection:
         if self.expect_table is None:
             return None
         host = self.expect_host
-        prefix = host[:ADVERTISED_KEY_BYTES].hex() if host is not None else None
+        prefix = key_prefix(host) if host is not None else None
         return self.expect_table.hex(), prefix
 
     def refused_at_advertised_address(self) -> bool:
@@ -470,37 +466,59 @@ class ClientConnection:
             stretch = self.password if self.password_verifier is None else None
             out.append(
                 StretchPassword(
-                    self._attempt, bytes.fromhex(frame["table"]), stretch, ENTROPY_BYTES
+                    self._attempt,
+                    bytes.fromhex(frame["table"]),
+                    stretch,
+                    ENTROPY_BYTES,
+                    known_verifier=self.password_verifier,
+                    host_message=bytes.fromhex(frame["pake"]),
+                    binding=self._binding(frame),
                 )
             )
         self._link.pending_join = join
         return [*out, *self._try_join()]
 
-    def password_ready(self, attempt: int, verifier: bytes | None, entropy: bytes) -> list[Intent]:
-        """The answer to StretchPassword: the verifier (None when it was known) and entropy."""
+    def password_ready(
+        self,
+        attempt: int,
+        verifier: bytes | None,
+        entropy: bytes,
+        *,
+        answer: JoinerAnswer | ValueError | None = None,
+    ) -> list[Intent]:
+        """The answer to StretchPassword: the verifier (None when it was known) and entropy,
+        and the SPAKE2 answer when the adapter computed it (`StretchPassword.answer`)."""
         join = self._link.pending_join
         if self.stopped or attempt != self._attempt or join is None or not join.needs_password:
             return []  # the connection this was for is gone
         if verifier is not None:
             self.password_verifier = verifier  # once per table, kept for reconnects
         assert self.password_verifier is not None
-        frame = join.challenge
-        binding = Binding(
-            bytes.fromhex(frame["table"]),
-            bytes.fromhex(frame["host"]),
-            bytes.fromhex(frame["nonce"]),
-            self.key.public,
-        )
-        try:
-            answer = joiner_answer(
-                self.password_verifier, entropy, bytes.fromhex(frame["pake"]), binding
-            )
-        except ValueError as err:
+        if answer is None:
+            try:
+                answer = joiner_answer(
+                    self.password_verifier,
+                    entropy,
+                    bytes.fromhex(join.challenge["pake"]),
+                    self._binding(join.challenge),
+                )
+            except ValueError as err:
+                answer = err
+        if isinstance(answer, ValueError):
             self._link.pending_join = None
-            return self._fail(Reason.BAD_CHALLENGE, str(err))
+            return self._fail(Reason.BAD_CHALLENGE, str(answer))
         join.pake, join.needs_password = (answer.message, answer.proof), False
         self._link.host_proof = answer.host_proof
         return self._try_join()
+
+    def _binding(self, challenge: Mapping[str, Any]) -> Binding:
+        """What the password exchange's confirmations bind: this challenge and our key."""
+        return Binding(
+            bytes.fromhex(challenge["table"]),
+            bytes.fromhex(challenge["host"]),
+            bytes.fromhex(challenge["nonce"]),
+            self.key.public,
+        )
 
     def _try_join(self) -> list[Intent]:
         """Send the join once we hold the whole log as of the challenge (its head must be ours)."""

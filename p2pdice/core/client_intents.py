@@ -20,6 +20,7 @@ from .codec import encode
 from .errors import Reason
 from .events import Forfeit, GameOver, HostEvent, Result
 from .messages import Message
+from .pake import Binding, JoinerAnswer, joiner_answer
 from .peer import Alarm, Secrets
 from .transcript import Entry
 from .verify import Report
@@ -156,12 +157,27 @@ class ForgetSeat:
 class StretchPassword:
     """Derive the table's password verifier (`pake.password_verifier`, scrypt: slow, so off
     the event loop) when `password` is given, draw `entropy_bytes` fresh random bytes, then
-    answer with `password_ready(attempt, verifier, entropy)`."""
+    answer with `password_ready(attempt, verifier, entropy)`. An adapter with an event loop
+    also runs `answer(verifier, entropy)` off the loop (SPAKE2 costs about 20 ms of CPU) and
+    passes its result as `password_ready(..., answer=...)`."""
 
     attempt: int  #: which challenge asked: an answer for an older one is ignored
     table_id: bytes
     password: str | None  #: None: the verifier is known already (pass None back)
     entropy_bytes: int
+    known_verifier: bytes | None = None  #: the verifier when `password` is None
+    host_message: bytes = b""  #: the host's SPAKE2 message, from the challenge
+    binding: Binding | None = None  #: what the confirmations bind (table, host, nonce, key)
+
+    def answer(self, verifier: bytes | None, entropy: bytes) -> JoinerAnswer | ValueError:
+        """The joiner's SPAKE2 answer, pure; a host message that is not SPAKE2's comes back
+        as the ValueError, for `password_ready` to refuse the challenge with."""
+        usable = verifier if verifier is not None else self.known_verifier
+        assert usable is not None and self.binding is not None, "no exchange was asked for"
+        try:
+            return joiner_answer(usable, entropy, self.host_message, self.binding)
+        except ValueError as err:
+            return err
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from ..core.advert import SPECTATE_PARAM
 from ..core.codec import encode
 from ..core.errors import Reason, RemoteError
 from ..core.host import (
@@ -618,7 +619,7 @@ class TableServer:
             await ws.close()
             return ws
         conn = self.open(
-            ws.send_str, reserve=request.query.get("spectate") != "1", address=request.remote
+            ws.send_str, reserve=request.query.get(SPECTATE_PARAM) != "1", address=request.remote
         )
         if conn is None:
             await ws.send_str(

@@ -58,7 +58,7 @@ from ..core.client_intents import (
 )
 from ..core.errors import Reason, RemoteError, UserError
 from ..core.game import Action
-from ..core.pake import password_verifier
+from ..core.pake import JoinerAnswer, password_verifier
 from ..core.peer import Alarm, Peer, Secrets
 from ..core.signing import SigningKey
 from ..core.verify import Report
@@ -522,25 +522,41 @@ class ClientSession:
     # ---- the password ----------------------------------------------------------------------
 
     def _stretch(self, ask: StretchPassword) -> None:
-        """scrypt (about 0.1 s and 32 MiB) runs in a thread, so the loop keeps serving frames
-        meanwhile; entries that arrive are verified while the join waits for its answer."""
+        """scrypt (about 0.1 s and 32 MiB) and the SPAKE2 answer (about 20 ms) run in a
+        thread, so the loop keeps serving frames meanwhile; entries that arrive are verified
+        while the join waits for its answer."""
 
-        async def stretch() -> None:
+        def work(entropy: bytes) -> tuple[bytes | None, JoinerAnswer | ValueError]:
             verifier = None
             if ask.password is not None:
-                verifier = await asyncio.to_thread(password_verifier, ask.password, ask.table_id)
+                verifier = password_verifier(ask.password, ask.table_id)
+            return verifier, ask.answer(verifier, entropy)
+
+        async def stretch() -> None:
             entropy = secrets.token_bytes(ask.entropy_bytes)
+            verifier, answer = await asyncio.to_thread(work, entropy)
             if self.core.stopped or self.closed:
                 return
             self._guarded(
-                "the password exchange", self._password_ready, ask.attempt, verifier, entropy
+                "the password exchange",
+                self._password_ready,
+                ask.attempt,
+                verifier,
+                entropy,
+                answer,
             )
             self._notify()
 
         self._stretching = asyncio.get_running_loop().create_task(stretch(), name="scrypt")
 
-    def _password_ready(self, attempt: int, verifier: bytes | None, entropy: bytes) -> None:
-        self._run(self.core.password_ready(attempt, verifier, entropy))
+    def _password_ready(
+        self,
+        attempt: int,
+        verifier: bytes | None,
+        entropy: bytes,
+        answer: JoinerAnswer | ValueError,
+    ) -> None:
+        self._run(self.core.password_ready(attempt, verifier, entropy, answer=answer))
 
     # ---- timers --------------------------------------------------------------------------
 

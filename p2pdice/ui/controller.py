@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.bids import Bid
 from ..core.describe import bid_words
+from ..core.errors import UserError
 from ..core.game import Action, Challenge, ExactCall, Phase, PlaceBid, StartNextRound, Undo
 from ..core.view import SeatView
 from . import modes
@@ -78,6 +79,11 @@ class Controller:
             return await coro
         except asyncio.CancelledError:
             raise
+        except UserError as err:
+            # The user's to fix (a table that cannot be resumed, a host that does not answer):
+            # its own words, not a traceback in the log.
+            self.say(safe_text(err, 200), error=True)
+            return None
         except Exception as err:
             log.exception("%s failed", what)
             self.say(f"{what} failed: {safe_text(err, 200)}", error=True)

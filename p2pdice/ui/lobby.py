@@ -9,6 +9,7 @@ shows.
 
 from __future__ import annotations
 
+from ..core.advert import AdvertPhase
 from ..core.clean import clean_name
 from ..core.errors import UserError
 from ..core.rules import TableKind
@@ -126,14 +127,14 @@ class LobbyActions:
         if entry.stale:
             self.c.say("that table's host is not answering", error=True)
             return
-        phase = entry.advert.phase or "lobby"
+        phase = entry.advert.phase or AdvertPhase.LOBBY
         url = entry.url
         if url is None:
             self.c.say("that table's announcement is malformed: it cannot be joined", error=True)
             return
         if not spectate and self._rejoin(entry, url):
             return
-        if not spectate and phase != "lobby":
+        if not spectate and phase != AdvertPhase.LOBBY:
             self.c.say(f"that table is {safe_text(phase, 20)}: press s to watch it", error=True)
             return
         locked = entry.advert.locked

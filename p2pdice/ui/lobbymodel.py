@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.advert import Advert
+from ..core.advert import Advert, AdvertPhase
 from .text import safe_name, safe_text
 
 STALE_AFTER_FAILURES = 1  #: failed probes before a row is greyed out
@@ -124,7 +124,7 @@ class LobbyBook:
         ):
             ad = e.advert
             phase = safe_text(ad.phase or "?", 12)
-            mine = e.table_id in self.seated and phase != "finished"
+            mine = e.table_id in self.seated and phase != AdvertPhase.FINISHED
             out.append(
                 LobbyRow(
                     service=e.service,
@@ -136,7 +136,7 @@ class LobbyBook:
                     cpu=f"{ad.cpu} host CPU" if ad.cpu else "",
                     where=safe_text(f"{e.address}:{e.port}", 40),
                     stale=e.stale,
-                    joinable=not e.stale and (phase == "lobby" or mine),
+                    joinable=not e.stale and (phase == AdvertPhase.LOBBY or mine),
                 )
             )
         return out

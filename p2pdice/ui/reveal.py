@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from ..core.bids import Bid, count_matching, die_counts, ones_are_wild
 from ..core.describe import bid_words, outcome_line
 from ..core.game import Call, Outcome, Phase, RoundResult
+from ..core.messages import MessageType
 from ..core.rules import TableKind
 from .text import die_cell, safe_text
 from .viewmodel import (
@@ -106,8 +107,8 @@ def verified_seats(snap: Snapshot, round_: int) -> set[int]:
 
 def _caller(snap: Snapshot, round_: int) -> tuple[int | None, Call | None]:
     for note in reversed(snap.notes):
-        if note.round == round_ and note.kind in ("challenge", "exact"):
-            return note.seat, Call.EXACT if note.kind == "exact" else Call.CHALLENGE
+        if note.round == round_ and note.kind in (MessageType.CHALLENGE, MessageType.EXACT):
+            return note.seat, Call.EXACT if note.kind == MessageType.EXACT else Call.CHALLENGE
         if note.round == round_ and note.kind == "forced" and note.action == "challenge":
             return note.seat, Call.CHALLENGE
     return None, None

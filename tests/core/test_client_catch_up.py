@@ -13,6 +13,7 @@ from p2pdice.core.errors import Reason
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import TablePhase
+from p2pdice.core.version import PROTOCOL_VERSION
 from tests.support.client_link import Link
 
 
@@ -38,7 +39,9 @@ def test_entries_ahead_of_a_gap_wait_for_it() -> None:
     assert len(lines) >= 3
     watcher = ClientConnection(key=SigningKey(b"\x0a" * 32), name="w", mode="spectate")
     challenge = link.host.challenge(4, b"\x04" * 16, reserve=False)
-    watcher.receive_frame({"type": "challenge", "protocol": 1, "entries": have, **challenge}, 0)
+    watcher.receive_frame(
+        {"type": "challenge", "protocol": PROTOCOL_VERSION, "entries": have, **challenge}, 0
+    )
     watcher.store_opened(None)
     for line in link.host.lines()[:have]:
         watcher.receive_entry_line(line, 0)
@@ -56,7 +59,9 @@ def test_on_a_link_that_keeps_order_a_skipped_entry_is_the_hosts_fault() -> None
     link = started()
     honest = client(5, in_order=True)
     challenge = link.host.challenge(7, b"\x07" * 16, reserve=False)
-    honest.receive_frame({"type": "challenge", "protocol": 1, "entries": 1, **challenge}, 0)
+    honest.receive_frame(
+        {"type": "challenge", "protocol": PROTOCOL_VERSION, "entries": 1, **challenge}, 0
+    )
     honest.store_opened(None)
     lines = link.host.lines()
     honest.receive_entry_line(lines[0], 0)

@@ -13,7 +13,8 @@ import pytest
 
 from p2pdice.bots.driver import bot_move
 from p2pdice.bots.registry import load_bot
-from p2pdice.core.client import SPECTATE_QUERY, ClientConnection
+from p2pdice.core.advert import SPECTATE_QUERY
+from p2pdice.core.client import ClientConnection
 from p2pdice.core.client_intents import (
     DURABLE_AFTER,
     AppendEntry,

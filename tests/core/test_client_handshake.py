@@ -22,6 +22,7 @@ from p2pdice.core.client_intents import (
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import TablePhase
+from p2pdice.core.version import PROTOCOL_VERSION
 from tests.support.client_link import Link
 
 PASSWORD = "correct horse"
@@ -104,7 +105,7 @@ def test_a_late_password_answer_for_a_gone_challenge_is_ignored() -> None:
     client = player(0, password=PASSWORD)
     link.clients[1] = client
     challenge = link.host.challenge(1, b"\x01" * 16, pake_entropy=b"\x02" * 64)
-    frame = {"type": "challenge", "protocol": 1, "entries": 1, **challenge}
+    frame = {"type": "challenge", "protocol": PROTOCOL_VERSION, "entries": 1, **challenge}
     intents = client.receive_frame(frame, link.now)  # OpenStore
     intents = client.store_opened(None)
     (ask,) = [i for i in intents if isinstance(i, StretchPassword)]

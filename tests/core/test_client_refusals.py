@@ -23,6 +23,7 @@ from p2pdice.core.client_intents import (
 from p2pdice.core.errors import Reason
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
+from p2pdice.core.version import PROTOCOL_VERSION
 from tests.support.client_link import Link
 
 PASSWORD = "open sesame"
@@ -62,7 +63,9 @@ def test_a_log_of_another_table_than_the_challenge_named_halts_the_client() -> N
     real, other = Link.table(Rules(seats=2)), Link.table(Rules(seats=3), seed=8)
     who = client()
     challenge = real.host.challenge(1, b"\x05" * 16)
-    who.receive_frame({"type": "challenge", "protocol": 1, "entries": 1, **challenge}, 0)
+    who.receive_frame(
+        {"type": "challenge", "protocol": PROTOCOL_VERSION, "entries": 1, **challenge}, 0
+    )
     asked = who.store_opened(None)  # it asks for the log; another table's comes back
     assert SendFrame("sync", {"from": 0}) in asked
     out = who.receive_entry_line(other.host.lines()[0], 0)
@@ -229,7 +232,7 @@ def test_records_that_cannot_be_opened_stop_the_client_with_the_reason() -> None
     who = client()
     link.clients[1] = who
     challenge = link.host.challenge(1, b"\x05" * 16)
-    frame = {"type": "challenge", "protocol": 1, "entries": 1, **challenge}
+    frame = {"type": "challenge", "protocol": PROTOCOL_VERSION, "entries": 1, **challenge}
     assert who.receive_frame(frame, 0) == [OpenStore(link.host.table_id)]
     out = who.store_unavailable("Not a directory")
     assert who.fatal == (Reason.INTERNAL, "could not answer the host's challenge: Not a directory")

@@ -11,6 +11,7 @@ from aiohttp import web
 
 from p2pdice.core.errors import Reason
 from p2pdice.core.signing import SigningKey
+from p2pdice.core.version import PROTOCOL_VERSION
 from p2pdice.net.client import Outcome, run_websocket
 from p2pdice.net.frames import encode_frame
 from p2pdice.net.resolve import ResolveError, resolve
@@ -53,7 +54,7 @@ async def test_a_hostile_tables_listing_gives_a_clean_error(answer) -> None:
 
 def _challenge(**changes) -> str:
     fields = {
-        "protocol": 1,
+        "protocol": PROTOCOL_VERSION,
         "entries": 1,
         "host": "ab" * 32,
         "nonce": "cd" * 16,

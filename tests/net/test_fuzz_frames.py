@@ -40,6 +40,7 @@ from p2pdice.core.hashing import Tag
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import TablePhase
+from p2pdice.core.version import PROTOCOL_VERSION
 from p2pdice.net.client import LocalClient
 from p2pdice.net.frames import TO_CLIENT, decode_frame, encode_frame
 from p2pdice.net.hostapp import HostedTable
@@ -698,7 +699,7 @@ def hostile_client_challenge() -> dict[str, Any]:
         "nonce": "ab" * 16,
         "password": False,
         "pake": None,
-        "protocol": 1,
+        "protocol": PROTOCOL_VERSION,
         "seat": 0,
         "table": "cd" * 32,
     }
@@ -779,7 +780,7 @@ def hostile_challenge(entries: int) -> dict[str, Any]:
         "nonce": "ab" * 16,
         "password": False,
         "pake": None,
-        "protocol": 1,
+        "protocol": PROTOCOL_VERSION,
         "seat": 0,
         "table": "cd" * 32,
     }

@@ -16,6 +16,7 @@ from aiohttp import web
 from p2pdice.cli.join import _join
 from p2pdice.core.codec import encode
 from p2pdice.core.rules import Rules
+from p2pdice.core.version import PROTOCOL_VERSION
 
 #: A clipboard write (OSC 52), a screen clear, a title change and a bell, as a host could send.
 HOSTILE = "\x1b]52;c;cm0gLXJmIH4K\x07\x1b[2J\x1b]0;pwned\x07\x07evil\x9b31m"
@@ -41,7 +42,7 @@ async def hostile_host(
         await ws.send_str(
             _frame(
                 type="challenge",
-                protocol=1,
+                protocol=PROTOCOL_VERSION,
                 entries=1,
                 host=host_key,
                 nonce=secrets.token_hex(16),

@@ -23,6 +23,7 @@ from p2pdice.core.hashing import framed
 from p2pdice.core.pake import password_verifier
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
+from p2pdice.core.version import PROTOCOL_VERSION
 from p2pdice.net.client import Outcome, run_websocket
 from p2pdice.net.hostapp import HostService, TableConfig
 from p2pdice.net.session import ClientSession
@@ -282,7 +283,9 @@ async def test_the_password_is_stretched_off_the_event_loop() -> None:
         key=key(9), name="locked", rules=Rules(seats=2), nonce=b"\x01" * 16, password=PASSWORD
     )
     challenge = host.challenge(1, b"\x02" * 16, pake_entropy=b"\x03" * 64)
-    frame = encode({"type": "challenge", "protocol": 1, "entries": 1, **challenge}).decode()
+    frame = encode(
+        {"type": "challenge", "protocol": PROTOCOL_VERSION, "entries": 1, **challenge}
+    ).decode()
     session = ClientSession(key=key(3), name="patient", home=None, password=PASSWORD)
     loop = asyncio.get_running_loop()
     began = time.perf_counter()

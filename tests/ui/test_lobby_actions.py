@@ -146,7 +146,10 @@ async def test_the_lobby_note_offers_to_resume_a_hosted_table_while_it_listens(
     await service.start()
     await service.open_table(TableConfig(name="kitchen", rules=Rules(seats=2)))
     await service.stop(end_games=False)
-    lobby.update_note()  # the probes do so now and then: a game may have ended meanwhile
+    # The probes rescan this device's hosted tables (on a thread) and update the note now and
+    # then: a game may have ended meanwhile.
+    await lobby.services.rescan_hosted()
+    lobby.update_note()
     assert lobby.ui.lobby_note.endswith(" Press r to resume your table 'kitchen'.")
     lobby.cannot_listen("cannot listen for tables here: press a to join by address")
     lobby.update_note()
@@ -159,6 +162,7 @@ async def test_a_table_that_cannot_be_resumed_or_found_says_why(tmp_path: Path) 
     lobby.resume_hosted()
     assert c.ui.message == "no unfinished table was hosted on this device"
     lobby.resume("ab" * 32, "kitchen")
+    await until(lambda: not c.ui.message.startswith("resuming"))  # the log is read on a thread
     assert c.ui.message.startswith("no saved log for table") and c.ui.screen == "lobby"
     lobby.ask_address()
     answer(c, "127.0.0.1:1")  # nothing listens on port 1
