@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-import socket
+import re
+import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -84,6 +85,18 @@ def _txt_text(props: dict[bytes, bytes | None]) -> dict[str, str]:
     return out
 
 
+def server_name(table_id: str | None) -> str:
+    """A host name for one advertisement's A record that no other machine claims.
+
+    Not the machine's host name: two machines called `raspberrypi` would announce one name with
+    two addresses, and each table would be listed at both (python-zeroconf probes the instance
+    name before claiming it, never the host name). The table id's prefix says which table it is; the random part keeps even a copied
+    advertisement of the same table from taking over this one's address.
+    """
+    prefix = table_id[:12] if table_id and re.fullmatch("[0-9a-f]+", table_id) else "table"
+    return f"p2pdice-{prefix}-{secrets.token_hex(4)}.local."
+
+
 def _instance(name: str) -> str:
     safe = "".join(ch for ch in name if ch.isprintable() and ch != ".")[:40] or "p2pdice table"
     return f"{safe}.{SERVICE_TYPE}"
@@ -101,6 +114,7 @@ class Advertiser:
         self.addresses = addresses
         self.txt = dict(txt)
         self.info: AsyncServiceInfo | None = None
+        self.server = server_name(self.txt.get("id"))  # kept across updates: one A record
 
     def _build(self, service_name: str) -> AsyncServiceInfo:
         return AsyncServiceInfo(
@@ -109,14 +123,14 @@ class Advertiser:
             parsed_addresses=self.addresses,
             port=self.port,
             properties=_txt_bytes(self.txt),
-            server=f"p2pdice-{socket.gethostname()[:40]}.local.",
+            server=self.server,
         )
 
     async def start(self) -> str:
         registered = dict(self.txt)
         info = self._build(_instance(self.name))
-        # allow_name_change: two tables called "Kitchen" get the service names "Kitchen" and
-        # "Kitchen-2" (the TXT name, shown in lobbies, stays "Kitchen").
+        # allow_name_change: two tables called "Kitchen", on one machine or two, get the service
+        # names "Kitchen" and "Kitchen-2" (the TXT name, shown in lobbies, stays "Kitchen").
         await (await self.azc.async_register_service(info, allow_name_change=True))
         self.info = info
         if self.txt != registered:  # seats filled while the name was being probed

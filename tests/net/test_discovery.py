@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from zeroconf.asyncio import AsyncServiceInfo
 
 from p2pdice.core.rules import Rules
 from p2pdice.core.version import PROTOCOL_VERSION
-from p2pdice.net.discovery import BrowseEvent, Browser, lan_addresses, new_zeroconf
+from p2pdice.net.discovery import (
+    SERVICE_TYPE,
+    BrowseEvent,
+    Browser,
+    lan_addresses,
+    new_zeroconf,
+)
 from p2pdice.net.hostapp import HostService, TableConfig
 
 pytestmark = pytest.mark.usefixtures("private_network")
@@ -80,6 +88,24 @@ async def test_two_tables_with_one_name_get_distinct_service_names(tmp_path) -> 
         second = await next_event(browser, "added", "twin")
         assert first.table.service != second.table.service
         assert first.table.table_id != second.table.table_id
+
+
+async def test_each_table_announces_a_host_record_of_its_own(tmp_path) -> None:
+    """The SRV target is not `p2pdice-<hostname>`: a second machine of the same host name
+    would claim that A record too (see tests/net/test_same_hostname.py)."""
+    async with browser_and_host(tmp_path / "host") as (browser, service):
+        await service.open_table(TableConfig(name="one", rules=Rules(seats=2)))
+        await service.open_table(TableConfig(name="two", rules=Rules(seats=2)))
+        heard = [await next_event(browser, "added", name) for name in ("one", "two")]
+        servers = []
+        for event in heard:
+            info = AsyncServiceInfo(SERVICE_TYPE, event.table.service)
+            assert await info.async_request(browser.azc.zeroconf, 3000)
+            assert info.server is not None and info.server.startswith("p2pdice-")
+            assert info.server.startswith(f"p2pdice-{event.table.table_id[:12]}-")
+            assert socket.gethostname() not in info.server
+            servers.append(info.server)
+        assert servers[0] != servers[1]
 
 
 def test_lan_addresses_prefer_a_bind_address_and_fall_back_to_loopback() -> None:
