@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-import socket
+import re
+import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -84,9 +85,37 @@ def _txt_text(props: dict[bytes, bytes | None]) -> dict[str, str]:
     return out
 
 
-def _instance(name: str) -> str:
+def _table_tag(table_id: str | None) -> str | None:
+    """The start of a well-formed table id (public: it is in the TXT record), else None."""
+    return table_id[:8] if table_id and re.fullmatch("[0-9a-f]+", table_id) else None
+
+
+def server_name(table_id: str | None) -> str:
+    """A host name for one advertisement's A record that no other machine claims.
+
+    Not the machine's host name: two machines called `raspberrypi` would announce one name with
+    two addresses, and each table would be listed at both (python-zeroconf probes the instance
+    name before claiming it, never the host name). The table id's start says which table it
+    is; the random part keeps even a copied advertisement of the same table from taking over
+    this one's address.
+    """
+    return f"p2pdice-{_table_tag(table_id) or 'table'}-{secrets.token_hex(4)}.local."
+
+
+_LABEL_BYTES = 63 - len("-99")  # a DNS label, with room for zeroconf's rename suffix
+
+
+def _instance(name: str, table_id: str | None = None) -> str:
+    """`Kitchen [3f2a9c1b]`: the table's id in the instance name, because zeroconf's probing
+    does not see a twin that is probing at the same moment (two machines opening "Kitchen"
+    together both kept "Kitchen", and one table vanished from lobbies). Lobbies show the TXT
+    name, without the tag."""
+    tag = _table_tag(table_id)
+    suffix = f" [{tag}]" if tag else ""
     safe = "".join(ch for ch in name if ch.isprintable() and ch != ".")[:40] or "p2pdice table"
-    return f"{safe}.{SERVICE_TYPE}"
+    while len((safe + suffix).encode()) > _LABEL_BYTES:
+        safe = safe[:-1]
+    return f"{safe}{suffix}.{SERVICE_TYPE}"
 
 
 class Advertiser:
@@ -101,6 +130,7 @@ class Advertiser:
         self.addresses = addresses
         self.txt = dict(txt)
         self.info: AsyncServiceInfo | None = None
+        self.server = server_name(self.txt.get("id"))  # kept across updates: one A record
 
     def _build(self, service_name: str) -> AsyncServiceInfo:
         return AsyncServiceInfo(
@@ -109,14 +139,14 @@ class Advertiser:
             parsed_addresses=self.addresses,
             port=self.port,
             properties=_txt_bytes(self.txt),
-            server=f"p2pdice-{socket.gethostname()[:40]}.local.",
+            server=self.server,
         )
 
     async def start(self) -> str:
         registered = dict(self.txt)
-        info = self._build(_instance(self.name))
-        # allow_name_change: two tables called "Kitchen" get the service names "Kitchen" and
-        # "Kitchen-2" (the TXT name, shown in lobbies, stays "Kitchen").
+        info = self._build(_instance(self.name, self.txt.get("id")))
+        # allow_name_change: should a table's instance name be taken (a copied advertisement),
+        # zeroconf registers "Kitchen [3f2a9c1b]-2" instead of failing.
         await (await self.azc.async_register_service(info, allow_name_change=True))
         self.info = info
         if self.txt != registered:  # seats filled while the name was being probed
