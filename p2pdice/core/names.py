@@ -34,7 +34,7 @@ class _Ranges:
     """A set of code points given as hex ranges ("41-5A 61"), looked up by bisection."""
 
     def __init__(self, text: str) -> None:
-        pairs = []
+        pairs: list[tuple[int, int]] = []
         for item in text.split():
             lo, _, hi = item.partition("-")
             pairs.append((int(lo, 16), int(hi or lo, 16)))
