@@ -92,3 +92,24 @@ def test_a_cpu_look_alike_of_a_seated_cpu_is_refused_name_taken() -> None:
     host, rng = _table()
     assert _join(host, rng, 1, "CPU easy 1", cpu=True) is None
     assert _join(host, rng, 2, "\u0421PU easy 1", cpu=True) == Reason.NAME_TAKEN
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [("H\u0430na", Reason.NAME_TAKEN), ("x" + "\u0301" * 20, Reason.SCHEMA)],
+    ids=["cyrillic-twin", "20-marks"],
+)
+def test_every_peer_and_verifier_refuses_such_a_join_in_the_log(name: str, reason: Reason) -> None:
+    """The rule is the join transition that peers and `verify` replay, not a host courtesy:
+    the transition itself refuses the join a dishonest host would post."""
+    from p2pdice.core.table_messages import join_msg
+
+    host, rng = _table()
+    assert _join(host, rng, 1, "Hana") is None
+    peer = Peer(key=SigningKey(rng.randbytes(32)))
+    for line in host.lines():
+        peer.receive_line(line)
+    join = peer.make_join(host.challenge(2, rng.randbytes(16)), name=name)
+    with pytest.raises(Exception) as refused:
+        join_msg(peer.state, join, len(host.lines()), peer.replayer.chain)
+    assert getattr(refused.value, "reason", None) == reason

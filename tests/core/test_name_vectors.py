@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2pdice.core import name_tables, shape
 from p2pdice.core.clean import clean_name
@@ -155,3 +157,11 @@ def test_spec_lists_the_tables_emoji_and_refused_characters_and_the_data_hash() 
     data = (PROTOCOL / "unicode" / "confusables-13.0.0.txt").read_bytes()
     assert hashlib.sha256(data).hexdigest() in names
     assert f"no more than {name_tables.MAX_MARKS} marks" in names
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(max_size=40) | st.text(alphabet="a \u0301\u200d\ufe0f\U0001f468\u2800", max_size=30))
+def test_clean_name_is_empty_or_a_name_every_peer_accepts(text: str) -> None:
+    cleaned = clean_name(text)
+    assert cleaned == "" or (shape.name(cleaned) and name_problem(cleaned) is None), cleaned
+    assert clean_name(cleaned) == cleaned
