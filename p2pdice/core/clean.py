@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from .names import repair_name
 from .shape import MAX_NAME, NAME_FORBIDDEN
 
 # CSI/OSC/other escape sequences first, so their printable tails do not survive.
@@ -34,5 +35,15 @@ def clean_text(text: str, limit: int) -> str:
 
 
 def clean_name(text: str) -> str:
-    """A display name safe for anyone's terminal (SPEC.md 10.5); may be empty."""
-    return clean_text(text, MAX_NAME)
+    """A display name safe for anyone's terminal and fit to join with (SPEC.md 10.5): also in
+    NFC, without invisible or blank characters, mark stacks or joiners outside emoji; may be
+    empty."""
+    name = clean_text(text, MAX_NAME)
+    # Removing a character can leave two spaces or an edge space, and cleaning spaces can
+    # leave a mark at the start: repeat until neither step changes the name.
+    for _ in range(len(name) + 1):
+        repaired = clean_text(repair_name(name), MAX_NAME)
+        if repaired == name:
+            return name
+        name = repaired
+    raise AssertionError("unreachable: each pass shortens the name")

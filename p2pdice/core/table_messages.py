@@ -20,7 +20,7 @@ from .game import (
     Undo,
 )
 from .messages import Message, MessageType
-from .names import name_key, reserved_for_cpu
+from .names import name_key, name_problem, reserved_for_cpu
 from .signing import acceptable_public_key
 from .table_state import (
     ChainIndex,
@@ -65,7 +65,9 @@ def join_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Ou
         # A small-order key (the identity point above all) has signatures that verify for any
         # message: anyone could then sign for the seat (SPEC.md 2.4).
         raise fail(Reason.BAD_SIGNATURE, "the key is of small order or not canonically encoded")
-    # Names (SPEC.md 10.5): one seat per name, and the CPU form only for CPU seats.
+    # Names (SPEC.md 10.5): well formed, one seat per look, and the CPU form only for CPU seats.
+    if (problem := name_problem(body["name"])) is not None:
+        raise fail(Reason.SCHEMA, f"the name is refused: {problem}")
     if any(name_key(s.name) == name_key(body["name"]) for s in state.joins.values()):
         raise fail(Reason.NAME_TAKEN, f"a seat is already called {body['name']}")
     if not body["cpu"] and reserved_for_cpu(body["name"]):

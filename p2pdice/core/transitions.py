@@ -110,8 +110,9 @@ TRANSITIONS: tuple[Transition, ...] = (
         "seat < seats (`UNKNOWN_SEAT`) and free (`SEAT_TAKEN`), key holds no seat "
         "(`ALREADY_SEATED`), the host-run limits below (`TABLE_FULL`), `host` is the host key "
         "(`BAD_CHALLENGE`), counter 0 and `host_run` only with `cpu` (`SCHEMA`), `key` canonical "
-        "and not of small order (§2.4, `BAD_SIGNATURE`), the name unlike every seated name "
-        "(`NAME_TAKEN`) and, without `cpu`, not in the CPU form (`NAME_RESERVED`) (§10.5), then "
+        "and not of small order (§2.4, `BAD_SIGNATURE`), the name well formed (`SCHEMA`) and its "
+        "comparison key unlike every seated name's (`NAME_TAKEN`); without `cpu`, not in the CPU form "
+        "(`NAME_RESERVED`) (§10.5), then "
         "§4.1 with `key` as signer (a key that left the lobby starts afresh)",
     ),
     Transition(
