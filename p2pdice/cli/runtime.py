@@ -31,7 +31,7 @@ def default_name() -> str:
     with contextlib.suppress(Exception):
         import getpass
 
-        return clean_name(getpass.getuser())[:24] or "player"
+        return clean_name(getpass.getuser(), 24) or "player"
     return "player"
 
 
@@ -131,7 +131,7 @@ async def start_practice(
     cpu_think: float = CPU_THINK,
 ) -> TableRuntime:
     """A table on loopback against CPU players; the owner holds `humans` seats."""
-    base = (clean_name(name or "") or default_name())[:20]
+    base = clean_name(name or "", 20) or clean_name(default_name(), 20)
     names = [base] if humans == 1 else [f"{base} {i}" for i in range(1, humans + 1)]
     runtime = await _local_table(
         home / "practice",

@@ -34,15 +34,17 @@ def clean_text(text: str, limit: int) -> str:
     return _SPACES.sub(" ", NAME_FORBIDDEN.sub("", text)).strip(" ")[:limit].strip(" ")
 
 
-def clean_name(text: str) -> str:
+def clean_name(text: str, limit: int = MAX_NAME) -> str:
     """A display name safe for anyone's terminal and fit to join with (SPEC.md 10.5): also in
-    NFC, without invisible or blank characters, mark stacks or joiners outside emoji; may be
+    NFC, without invisible or blank characters, mark stacks or joiners outside emoji; at most
+    `limit` characters (cut before it is repaired, so a cut emoji sequence is mended); may be
     empty."""
-    name = clean_text(text, MAX_NAME)
+    limit = min(limit, MAX_NAME)
+    name = clean_text(text, limit)
     # Removing a character can leave two spaces or an edge space, and cleaning spaces can
     # leave a mark at the start: repeat until neither step changes the name.
     for _ in range(len(name) + 1):
-        repaired = clean_text(repair_name(name), MAX_NAME)
+        repaired = clean_text(repair_name(name), limit)
         if repaired == name:
             return name
         name = repaired

@@ -72,7 +72,9 @@ class Reason(StrEnum):
     ALREADY_SEATED = "ALREADY_SEATED"  #: this key already holds a seat
     NOT_SEATED = "NOT_SEATED"  #: the connection holds no seat
     BAD_NAME = "BAD_NAME"  #: a name that is empty or too long after cleaning
-    NAME_TAKEN = "NAME_TAKEN"  #: another seat has this name (compared by confusable skeleton, SPEC.md 10.5)
+    NAME_TAKEN = (
+        "NAME_TAKEN"  #: another seat has this name (compared by confusable skeleton, SPEC.md 10.5)
+    )
     NAME_RESERVED = "NAME_RESERVED"  #: a name in the CPU form, for a seat that is not a CPU
     RATE_LIMITED = "RATE_LIMITED"  #: too many messages
     TOO_MANY_CONNECTIONS = "TOO_MANY_CONNECTIONS"  #: the table refuses more connections

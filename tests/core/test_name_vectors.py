@@ -165,3 +165,16 @@ def test_clean_name_is_empty_or_a_name_every_peer_accepts(text: str) -> None:
     cleaned = clean_name(text)
     assert cleaned == "" or (shape.name(cleaned) and name_problem(cleaned) is None), cleaned
     assert clean_name(cleaned) == cleaned
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="ab \u0301\u200d\ufe0f\U0001f468\U0001f469\U0001f467", max_size=30),
+    st.integers(min_value=1, max_value=24),
+)
+def test_a_name_cut_short_is_still_one_every_peer_accepts(text: str, limit: int) -> None:
+    """A name cut to fit (the default player name, practice seat names) may cut an emoji
+    sequence in two: the cut is mended, never sent for the host to refuse."""
+    cleaned = clean_name(text, limit)
+    assert len(cleaned) <= limit
+    assert cleaned == "" or (shape.name(cleaned) and name_problem(cleaned) is None), cleaned
