@@ -115,13 +115,16 @@ def skeleton(text: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """What two names are compared by: skeleton(casefold(skeleton(casefold(NFKC(name))))).
+    """What two names are compared by:
+    skeleton(casefold(skeleton(casefold(skeleton(NFKC(name)))))).
 
-    NFKC and full case folding first ("ＨＡＮＡ" and "hana"), then the skeleton ("Hаna" with a
-    Cyrillic а); folded and skeletonised again because some prototypes are capitals ("0" is
-    "O")."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    return skeleton(skeleton(folded).casefold())
+    NFKC makes fullwidth and mathematical letters plain ("ＨＡＮＡ"); the first skeleton comes
+    before any case folding, because folding a capital from another script first loses the
+    look-alike (Cyrillic "Н" folds to "н", which looks like no Latin letter, while "Н" itself
+    is "H"); full case folding then makes "HANA" and "hana" one; folded and skeletonised once
+    more because some prototypes are capitals ("0" is "O")."""
+    plain = skeleton(unicodedata.normalize("NFKC", name))
+    return skeleton(skeleton(plain.casefold()).casefold())
 
 
 _CPU_KEY = name_key("CPU")

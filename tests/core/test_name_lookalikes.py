@@ -53,8 +53,14 @@ def test_a_person_with_a_look_alike_of_the_cpu_form_is_refused_name_reserved(nam
 
 @pytest.mark.parametrize(
     "twin",
-    ["H\u0430na", "\uff28\uff41\uff4e\uff41", "\U0001d407\U0001d41a\U0001d427\U0001d41a"],
-    ids=["cyrillic-a", "fullwidth", "mathematical-bold"],
+    [
+        "H\u0430na",
+        "\u041d\u0430n\u0430",
+        "\u041d\u0410\u039d\u0391",
+        "\uff28\uff41\uff4e\uff41",
+        "\U0001d407\U0001d41a\U0001d427\U0001d41a",
+    ],
+    ids=["cyrillic-a", "cyrillic-capital-h", "cyrillic-and-greek-capitals", "fullwidth", "bold"],
 )
 def test_a_look_alike_of_a_seated_name_is_refused_name_taken(twin: str) -> None:
     """The reveal showed two identical "Hana" rows: the second is now refused."""
