@@ -46,7 +46,7 @@ def test_generators_reproduce_the_committed_vectors(generator: str, tmp_path: Pa
         assert path.read_bytes() == (VECTORS / path.name).read_bytes(), f"{path.name} is stale"
 
 
-@pytest.mark.parametrize("generator", ["gen_vectors.py", "gen_rules_vectors.py"])
+@pytest.mark.parametrize("generator", ["gen_vectors.py", "gen_rules_vectors.py", "gen_names.py"])
 def test_generators_do_not_import_the_package(generator: str) -> None:
     import ast
 

@@ -12,32 +12,20 @@ import random
 import pytest
 
 from p2pdice.core.errors import Reason
-from p2pdice.core.host import HostTable, Rejected
+from p2pdice.core.host import HostTable
 from p2pdice.core.peer import Peer
-from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
+from tests.support.joins import join, names_table, refusal
 
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
 
 
 def _table() -> tuple[HostTable, random.Random]:
-    rng = random.Random(21)
-    host = HostTable(
-        key=SigningKey(rng.randbytes(32)), name="names", rules=Rules(seats=4),
-        nonce=rng.randbytes(16), host_cpu=0, password=None, now=0.0,
-    )  # fmt: skip
-    return host, rng
+    return names_table(seats=4, seed=21)
 
 
 def _join(host: HostTable, rng: random.Random, conn: int, name: str, *, cpu: bool = False):
-    peer = Peer(key=SigningKey(rng.randbytes(32)))
-    for line in host.lines():
-        peer.receive_line(line)
-    challenge = host.challenge(conn, rng.randbytes(16))
-    join = peer.make_join(challenge, name=name, cpu=cpu)
-    outputs = host.join(conn, join.to_json(), None, 0.0, trusted=True)
-    refused = [o.reason for o in outputs if isinstance(o, Rejected)]
-    return refused[0] if refused else None
+    return refusal(join(host, rng, conn, name, cpu=cpu))
 
 
 @pytest.mark.parametrize(

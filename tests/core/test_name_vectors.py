@@ -100,19 +100,6 @@ def test_the_generator_reproduces_the_vectors_and_the_tables(tmp_path: Path) -> 
     assert tables.read_bytes() == (ROOT / "p2pdice/core/name_tables.py").read_bytes()
 
 
-def test_the_generator_does_not_import_the_package() -> None:
-    import ast
-
-    tree = ast.parse((PROTOCOL / "gen_names.py").read_text(encoding="utf-8"))
-    imported = {
-        (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.Import, ast.ImportFrom))
-        for alias in getattr(node, "names", [])
-    }
-    assert not any(name.split(".")[0] == "p2pdice" for name in imported)
-
-
 @pytest.mark.parametrize(
     ("dirty", "clean"),
     [

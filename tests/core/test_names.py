@@ -8,9 +8,9 @@ from p2pdice.core.errors import Reason
 from p2pdice.core.host import HostTable, Rejected
 from p2pdice.core.names import free_name, reserved_for_cpu
 from p2pdice.core.peer import Peer
-from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.verify import verify_lines
+from tests.support.joins import join, names_table
 
 
 def test_free_name_adds_the_smallest_free_suffix_within_24_characters() -> None:
@@ -30,21 +30,10 @@ def test_the_cpu_form_is_the_first_word_cpu_in_any_case() -> None:
 
 
 def _table() -> tuple[HostTable, random.Random]:
-    rng = random.Random(5)
-    host = HostTable(
-        key=SigningKey(rng.randbytes(32)), name="names", rules=Rules(seats=3),
-        nonce=rng.randbytes(16), host_cpu=0, password=None, now=0.0,
-    )  # fmt: skip
-    return host, rng
+    return names_table(seats=3, seed=5)
 
 
-def _join(host: HostTable, rng: random.Random, conn: int, name: str, *, cpu: bool = False):
-    peer = Peer(key=SigningKey(rng.randbytes(32)))
-    for line in host.lines():
-        peer.receive_line(line)
-    challenge = host.challenge(conn, rng.randbytes(16))
-    join = peer.make_join(challenge, name=name, cpu=cpu)
-    return host.join(conn, join.to_json(), None, 0.0, trusted=True)
+_join = join
 
 
 def _refusal(outputs) -> Reason | None:
