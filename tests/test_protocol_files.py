@@ -30,7 +30,9 @@ def test_every_schema_is_valid_draft_2020_12() -> None:
         jsonschema.Draft202012Validator.check_schema(json.loads(path.read_text()))
 
 
-@pytest.mark.parametrize("generator", ["gen_vectors.py", "gen_rules_vectors.py"])
+@pytest.mark.parametrize(
+    "generator", ["gen_vectors.py", "gen_rules_vectors.py", "gen_transition_cases.py"]
+)
 def test_generators_reproduce_the_committed_vectors(generator: str, tmp_path: Path) -> None:
     """CI re-runs each generator; any file it would change means the vectors are stale."""
     proc = subprocess.run(

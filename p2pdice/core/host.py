@@ -54,6 +54,7 @@ from .table import (
     genesis_state,
     require_round,
 )
+from .table_state import require_next_round
 from .transcript import ZERO_HASH, Entry, build_entry, messages_in, parse_entry
 from .transitions import BUFFERED_MESSAGES, MESSAGE_PHASE
 from .version import PROTOCOL_VERSION
@@ -472,7 +473,8 @@ class HostTable:
         assert game is not None
         try:
             require_round(self.state, msg.body["round"])
-            if msg.seat != game.next_starter:  # None outside ROUND_OVER, so also game over
+            require_next_round(game)  # as the table answers after the final round
+            if msg.seat != game.next_starter:
                 raise TableError(
                     Reason.NOT_YOUR_TURN, f"seat {game.next_starter} starts the next round"
                 )

@@ -27,6 +27,7 @@ from .table import (
     result_decided,
     void_limit,
 )
+from .table_events import host_holds_contribution
 
 COMMIT_WAIT = 15.0  #: seconds a connected seat has to commit before the attempt is aborted
 ACK_WAIT = 5.0  #: seconds to wait for acknowledgements before moving on
@@ -264,8 +265,12 @@ def _step_contribute(host: ClockedTable, now: float) -> list[Output]:
     absent = _absent_first_silent(host, missing, now)
     if absent is not None:
         return absent
-    if host.state.voids >= void_limit(host.state):
-        return abandon(host, now)  # no more voids: the game cannot go on (SPEC.md 8)
+    if host.state.voids >= void_limit(host.state) or any(
+        host_holds_contribution(host.state, s) for s in missing
+    ):
+        # No more voids, or one of its own seats is silent (a void may not name it): the game
+        # cannot go on (SPEC.md 8).
+        return abandon(host, now)
     return _forfeit(host, missing, "no_contribution", now)
 
 

@@ -40,6 +40,7 @@ from .table_state import (
     TablePhase,
     TableState,
     fail,
+    require_next_round,
     require_round,
     rules_step,
 )
@@ -235,6 +236,8 @@ def forced_event(state: TableState, ev: events.Forced, seq: int, chain: ChainInd
     game = state.game
     assert game is not None
     seat, reason, action = ev.seat, ev.reason, ev.action
+    if state.phase == TablePhase.RESULT:
+        require_next_round(game)  # after the final round there is no next round to force
     if reason == "timer" and state.rules.turn_timer == 0:
         raise fail(Reason.BAD_EVENT, "a timer move on a table without a turn timer")
     if reason == "absent" and seat not in state.absent:
@@ -299,6 +302,11 @@ def stand_in_event(state: TableState, ev: events.StandIn, seq: int, chain: Chain
     seat, key = ev.seat, ev.key
     if seat not in state.absent or seat in state.stand_ins:
         raise fail(Reason.BAD_EVENT, f"seat {seat} is not an absent seat without a stand-in", seat)
+    if not _survives(state, seat):
+        # A stand-in plays a seat's dice; an eliminated seat has none (SPEC.md 7).
+        raise fail(
+            Reason.BAD_EVENT, f"seat {seat} is out of the game: nothing to stand in for", seat
+        )
     if key in state.used_keys:
         raise fail(
             Reason.BAD_EVENT,
@@ -432,6 +440,17 @@ def forfeit_event(state: TableState, ev: events.Forfeit, seq: int, chain: ChainI
     seats = ev.seats
     if not _ascending(seats):
         raise fail(Reason.BAD_EVENT, "a forfeit names seats in ascending order")
+    outside = [s for s in seats if s not in attempt.seats]
+    if outside:
+        # Only a seat of the attempt owes this step's message, so only its silence can end the
+        # attempt: a seat already out (or never seated) owes nothing, and naming it would void
+        # a round whose every contribution arrived (SPEC.md 7, 8).
+        raise fail(
+            Reason.BAD_EVENT,
+            f"seat {outside[0]} is not a seat of this attempt: only a seat that owes the "
+            "missing message can be named",
+            outside[0],
+        )
     if any(s not in state.absent for s in seats):
         raise fail(Reason.BAD_EVENT, "only seats declared absent can forfeit")
     if state.phase == TablePhase.SHOWDOWN:
@@ -447,6 +466,13 @@ def forfeit_event(state: TableState, ev: events.Forfeit, seq: int, chain: ChainI
             )
     elif ev.reason != "no_contribution":
         raise fail(Reason.BAD_EVENT, "before the beacon a forfeit is for a missing contribution")
+    elif held := [s for s in seats if host_holds_contribution(state, s)]:
+        raise fail(
+            Reason.BAD_EVENT,
+            f"seat {held[0]} is host-run: the host signs its contribution itself, so it cannot "
+            "be missing, and voiding the round would only re-deal that seat's hand",
+            held[0],
+        )
     elif state.voids >= void_limit(state):
         raise fail(
             Reason.BAD_EVENT,
@@ -465,6 +491,12 @@ def forfeit_event(state: TableState, ev: events.Forfeit, seq: int, chain: ChainI
         Note("forfeit", attempt.round, s, ev.reason, attempt=attempt.attempt, reason=ev.reason)
         for s in seats
     )
+
+
+def host_holds_contribution(state: TableState, seat: int) -> bool:
+    """A `host_run` seat of the roster: the host's own process signs its messages, so the log
+    itself shows its contribution never had to travel (a void may not name it, SPEC.md 7)."""
+    return seat < len(state.roster) and state.roster[seat].host_run
 
 
 def void_limit(state: TableState) -> int:
@@ -504,6 +536,12 @@ def _fields(event: events.HostEvent) -> dict[str, Any]:
     fields = event.to_json()
     del fields["type"]
     return fields
+
+
+def _survives(state: TableState, seat: int) -> bool:
+    """The seat still has dice (seats of a table not yet started count as surviving)."""
+    game = state.game
+    return game is None or (seat < len(game.dice) and game.dice[seat] > 0)
 
 
 def _ascending(seats: tuple[int, ...]) -> bool:

@@ -32,6 +32,7 @@ from .table_state import (
     check_message,
     count_of,
     fail,
+    require_next_round,
     require_round,
     rules_step,
 )
@@ -208,6 +209,7 @@ def next_round_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex)
     require_round(state, msg.body["round"])
     game = state.game
     assert game is not None
+    require_next_round(game)
     after = rules_step(game, StartNextRound(msg.seat))
     check_message(state, msg, chain)
     return replace(state, game=after, phase=TablePhase.BETWEEN, counters=count_of(state, msg)), (

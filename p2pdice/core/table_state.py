@@ -19,6 +19,7 @@ from .fairness import (
 )
 from .game import (
     GameState,
+    Phase,
     apply,
 )
 from .hashing import Tag, tagged_hash
@@ -263,6 +264,13 @@ def require_round(state: TableState, round_: int, attempt: int | None = None) ->
         assert state.attempt is not None
         if attempt != state.attempt.attempt:
             raise fail(Reason.WRONG_ROUND, f"attempt {attempt}, not {state.attempt.attempt}")
+
+
+def require_next_round(game: GameState) -> None:
+    """A next round exists: after the final round (the game over by the rules) a `next_round`,
+    sent or forced, is refused for the phase (`WRONG_PHASE`, SPEC.md 7), whoever it names."""
+    if game.phase == Phase.GAME_OVER:
+        raise fail(Reason.WRONG_PHASE, "the final round is over: there is no next round")
 
 
 def rules_step(game: GameState, event: Any) -> GameState:

@@ -1,0 +1,638 @@
+"""Writes protocol/vectors/v1/transition_cases.json: transcript fragments that stop at one of the
+decisions of SPEC.md 7 a second implementation would otherwise have to guess, each with the
+verdict of `verify --partial` (accepted, or refused at a given line with a reason code).
+
+Covered: which seats a void (`forfeit`, `no_contribution`), an `abort` or an `absent` may name
+(never a seat already out, never a host-run seat for a void); `next_round` after the final
+round, from an eliminated loser, and forced; a `stand_in` and a `return` for a seat already out;
+the ranking of a game abandoned in the lobby; a `commit_set` item for a seat the table lacks;
+entry 0 that is not a genesis; the first word of a name in the CPU form (§10.5).
+
+Like gen_example.py this uses the reference implementation (p2pdice) to play the games the
+fragments are cut from, because a game needs the whole table machine; the entries appended to
+them are built here by hand, signed with the host's (or a seat's) own key. A case is checked by
+replaying `transcripts[prefix][:length] + lines` as a partial log (SPEC.md 9).
+
+    python protocol/gen_transition_cases.py [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from p2pdice.bots.protosim import LocalTable
+from p2pdice.bots.registry import load_bot
+from p2pdice.core import events
+from p2pdice.core.messages import Message, sign_message
+from p2pdice.core.rules import Rules
+from p2pdice.core.signing import SigningKey
+from p2pdice.core.table import Replayer, TablePhase, TableState, expected_forfeit
+from p2pdice.core.transcript import ZERO_HASH, build_entry, parse_entry
+from p2pdice.core.verify import verify_lines
+
+SPEC_REFS = "SPEC.md §7, §8, §9, §10.5"
+COUNTER = 10_000  #: far above any counter the games reach, so no case trips REPLAY
+
+
+@dataclass
+class Fragment:
+    """A game's log cut at a chosen point, and the keys that signed it."""
+
+    lines: list[bytes]
+    host: SigningKey
+    seats: dict[int, SigningKey]  #: each seat's own (join) key
+
+    def state(self, length: int | None = None) -> tuple[TableState, Replayer]:
+        replayer = Replayer()
+        for line in self.lines[:length]:
+            replayer.feed(parse_entry(line))
+        assert replayer.state is not None
+        return replayer.state, replayer
+
+
+@dataclass
+class Case:
+    comment: str
+    prefix: str
+    length: int
+    lines: list[bytes]
+    reason: str | None  #: None: accepted
+    index: int | None = None
+
+    def to_json(self, tc_id: int) -> dict[str, Any]:
+        return {
+            "tc_id": tc_id,
+            "comment": self.comment,
+            "prefix": self.prefix,
+            "length": self.length,
+            "lines": [line.decode() for line in self.lines],
+            "result": "valid" if self.reason is None else "invalid",
+            "index": self.index,
+            "reason": self.reason,
+        }
+
+
+@dataclass
+class Builder:
+    """Entries appended to a fragment: host events signed with its host key, messages signed
+    with a seat's key, each linked to the one before."""
+
+    fragment: Fragment
+    length: int
+    lines: list[bytes] = field(default_factory=list)
+
+    def _chain(self) -> tuple[int, bytes]:
+        every = [*self.fragment.lines[: self.length], *self.lines]
+        return len(every), parse_entry(every[-1]).hash if every else ZERO_HASH
+
+    def event(self, event: events.HostEvent | dict[str, Any]) -> Builder:
+        seq, prev = self._chain()
+        self.lines.append(build_entry(self.fragment.host, seq, prev, event=event).line)
+        return self
+
+    def message(
+        self, seat: int, kind: str, *, key: SigningKey | None = None, **body: Any
+    ) -> Builder:
+        self.lines.append(self.signed_entry(self.sign(seat, kind, key=key, **body)))
+        return self
+
+    def sign(self, seat: int, kind: str, *, key: SigningKey | None = None, **body: Any) -> Message:
+        state, _ = self.fragment.state(self.length)
+        _, head = self._chain()
+        return sign_message(
+            key or self.fragment.seats[seat],
+            kind=kind,
+            table=state.table_id,
+            seat=seat,
+            counter=COUNTER + len(self.lines),
+            head=head,
+            **body,
+        )
+
+    def signed_entry(self, msg: Message) -> bytes:
+        seq, prev = self._chain()
+        return build_entry(self.fragment.host, seq, prev, msg=msg).line
+
+
+def _index_of(lines: list[bytes], kind: str, **fields: Any) -> int:
+    """The index of the first entry of that event type (fields equal), else of that message."""
+    for i, line in enumerate(lines):
+        entry = parse_entry(line)
+        body = entry.event if entry.event is not None else entry.msg.body
+        if body.get("type") == kind and all(body.get(k) == v for k, v in fields.items()):
+            return i
+    raise AssertionError(f"no {kind} {fields} in the fragment")
+
+
+def _keys(table: LocalTable) -> dict[int, SigningKey]:
+    return {
+        s.peer.seat: s.peer.key
+        for s in table.seats.values()
+        if s.stand_in_for is None and s.peer.seat is not None
+    }
+
+
+def _play_until(table: LocalTable, done: Callable[[], bool], *, limit: int = 400) -> None:
+    """Run the table, advancing its clock when idle, until `done()` holds (bounded)."""
+    for _ in range(limit):
+        table.run_until_idle()
+        if done():
+            return
+        if not table.advance_clock():
+            break
+    table.run_until_idle()
+    assert done(), f"never reached (host in {table.host.phase})"
+
+
+def _table(rules: Rules, seed: int, *, host_cpu: int = 0, name: str = "cases") -> LocalTable:
+    bots = [load_bot("medium") for _ in range(rules.seats)]
+    return LocalTable(rules, bots, rng=random.Random(seed), name=name, host_cpu=host_cpu)
+
+
+def out_by_forfeit() -> tuple[Fragment, int]:
+    """Three seats, one die each: seat `gone`'s opening never arrives in round 1, it is declared
+    absent and forfeits (out, and still marked absent); the log stops in round 2's CONTRIBUTE
+    step, a survivor's contribution still outstanding."""
+    for seed in range(1, 200):
+        table = _table(Rules(seats=3, starting_dice=1, first_starter="seat0"), seed)
+        gone = 1
+
+        def lose(conn: int, msg: Message, gone: int = gone) -> Message | None:
+            if msg.type == "open" and msg.seat == gone and msg.body["round"] == 1:
+                return None
+            if msg.type == "contribute" and msg.body["round"] == 2 and msg.seat != gone:
+                return None if msg.seat == min(s for s in range(3) if s != gone) else msg
+            return msg
+
+        table.on_send = lose
+        table.seat_everyone()
+
+        def in_round_two(table: LocalTable = table) -> bool:
+            state = table.host.state
+            return (
+                state.phase in (TablePhase.OVER, TablePhase.CONTRIBUTE)
+                and state.game is not None
+                and state.game.round >= 2
+            )
+
+        try:
+            _play_until(table, in_round_two)
+        except AssertionError:
+            continue
+        state = table.host.state
+        assert state.game is not None
+        if (
+            state.phase == TablePhase.CONTRIBUTE
+            and state.game.dice[gone] == 0
+            and gone in state.absent
+            and state.game.results[0].forfeited == (gone,)
+        ):
+            return Fragment(table.host.lines(), table.host.key, _keys(table)), gone
+    raise AssertionError("no seed gives a forfeit at round 1's showdown")
+
+
+def final_round_over(rules: Rules, seed: int) -> Fragment:
+    """Two seats, one die each: round 1's result ends the game by the rules; the log stops
+    before the game-over entry (RESULT, acknowledgements in)."""
+    table = _table(rules, seed)
+    # Acknowledgements held back: the host waits ACK_WAIT before its game-over entry.
+    table.on_send = lambda conn, msg: None if msg.type == "ack" else msg
+    table.seat_everyone()
+    _play_until(
+        table,
+        lambda: table.host.state.game is not None and table.host.state.phase == TablePhase.RESULT,
+    )
+    return Fragment(table.host.lines(), table.host.key, _keys(table))
+
+
+def loser_out_mid_game() -> Fragment:
+    """Three seats, one die each: round 1's loser is out; the log stops in RESULT, the next
+    round not yet asked for (the designated starter's next_round held back)."""
+    table = _table(Rules(seats=3, starting_dice=1, first_starter="seat0"), 5)
+    table.on_send = lambda conn, msg: None if msg.type == "next_round" else msg
+    table.seat_everyone()
+    _play_until(table, lambda: table.host.state.phase == TablePhase.RESULT)
+    return Fragment(table.host.lines(), table.host.key, _keys(table))
+
+
+def with_host_run_seat() -> Fragment:
+    """Three seats, seat 2 host-run: the log stops in round 1's CONTRIBUTE step, seat 0's
+    contribution outstanding."""
+    table = _table(Rules(seats=3, starting_dice=1, first_starter="seat0"), 7, host_cpu=1)
+    table.on_send = lambda conn, msg: None if msg.type == "contribute" and msg.seat == 0 else msg
+    table.seat_everyone()
+    _play_until(table, lambda: table.host.state.phase == TablePhase.CONTRIBUTE)
+    return Fragment(table.host.lines(), table.host.key, _keys(table))
+
+
+def lobby() -> Fragment:
+    """Genesis and one join (seat 0), the lobby still open."""
+    table = _table(Rules(seats=3, starting_dice=1), 9)
+    table.add_player(load_bot("medium"), name="Hana", cpu=False)
+    table.run_until_idle()
+    return Fragment(table.host.lines(), table.host.key, _keys(table))
+
+
+def _forfeit(state: TableState, seats: tuple[int, ...], reason: str) -> events.Forfeit:
+    return expected_forfeit(state, seats, reason)
+
+
+def build() -> tuple[dict[str, Fragment], list[tuple[str, list[Case]]]]:
+    fragments: dict[str, Fragment] = {}
+    groups: list[tuple[str, list[Case]]] = []
+
+    out, gone = out_by_forfeit()
+    fragments["out_by_forfeit"] = out
+    full = len(out.lines)
+    state, _ = out.state()
+    assert state.attempt is not None and state.game is not None
+    r2 = state.game.round
+    survivor = min(s for s in state.attempt.seats)
+    between = _index_of(out.lines, "round", round=r2, attempt=1)  # the table is BETWEEN here
+    commit = between + 1  # the round event posted: the table is in COMMIT after `commit` lines
+    voids: list[Case] = []
+    b = Builder(out, full).event(_forfeit(state, (gone,), "no_contribution"))
+    voids.append(
+        Case(
+            f"a void naming seat {gone}, out since round 1 (and still marked absent): every "
+            "contribution the round needs is the other seats', so nothing is missing",
+            "out_by_forfeit",
+            full,
+            b.lines,
+            "BAD_EVENT",
+            full,
+        )
+    )
+    after_absent = state
+    b = Builder(out, full).event(events.Absent(round=r2, seat=survivor, reason="no_reply"))
+    after_absent, _ = Fragment([*out.lines, *b.lines], out.host, out.seats).state()
+    b.event(_forfeit(after_absent, tuple(sorted((gone, survivor))), "no_contribution"))
+    voids.append(
+        Case(
+            f"a void naming seat {gone} (out) beside seat {survivor}, a seat of the attempt "
+            "declared absent: one seat outside the attempt refuses the whole event",
+            "out_by_forfeit",
+            full,
+            b.lines,
+            "BAD_EVENT",
+            full + 1,
+        )
+    )
+    b = Builder(out, full).event(events.Absent(round=r2, seat=survivor, reason="no_reply"))
+    b.event(_forfeit(after_absent, (survivor,), "no_contribution"))
+    voids.append(
+        Case(
+            f"the honest void: seat {survivor}, a seat of the attempt, declared absent, then the "
+            "round void (nobody loses a die)",
+            "out_by_forfeit",
+            full,
+            b.lines,
+            None,
+        )
+    )
+    b = Builder(out, full).event(events.Absent(round=r2, seat=gone, reason="no_reply"))
+    voids.append(
+        Case(
+            f"seat {gone}, already out, declared absent: only a surviving seat can be",
+            "out_by_forfeit",
+            full,
+            b.lines,
+            "BAD_EVENT",
+            full,
+        )
+    )
+    commit_state, _ = out.state(commit)
+    assert commit_state.phase == TablePhase.COMMIT
+    b = Builder(out, commit).event(
+        events.Abort(round=r2, attempt=1, missing=(gone,), reason="commit_timeout")
+    )
+    voids.append(
+        Case(
+            f"an abort naming seat {gone}, out: it owes no commitment",
+            "out_by_forfeit",
+            commit,
+            b.lines,
+            "BAD_EVENT",
+            commit,
+        )
+    )
+
+    runner = with_host_run_seat()
+    fragments["host_run_seat"] = runner
+    n = len(runner.lines)
+    rstate, _ = runner.state()
+    (cpu,) = [s.seat for s in rstate.roster if s.host_run]
+    b = Builder(runner, n).event(events.Absent(round=1, seat=cpu, reason="no_reply"))
+    declared, _ = Fragment([*runner.lines, *b.lines], runner.host, runner.seats).state()
+    b.event(_forfeit(declared, (cpu,), "no_contribution"))
+    voids.append(
+        Case(
+            f"a void naming seat {cpu}, host-run (its join says `host_run`): the host signs that "
+            "seat's contribution itself, so the log shows it cannot be missing; the absence "
+            "declared before it is accepted, the void refused",
+            "host_run_seat",
+            n,
+            b.lines,
+            "BAD_EVENT",
+            n + 1,
+        )
+    )
+    b = Builder(runner, n).event(events.Absent(round=1, seat=0, reason="no_reply"))
+    declared, _ = Fragment([*runner.lines, *b.lines], runner.host, runner.seats).state()
+    b.event(_forfeit(declared, (0,), "no_contribution"))
+    voids.append(
+        Case(
+            "at the same table the void of seat 0 (a player's seat, declared absent) is accepted",
+            "host_run_seat",
+            n,
+            b.lines,
+            None,
+        )
+    )
+    groups.append(("voids, aborts and absences name only seats that owe the message", voids))
+
+    out_seat: list[Case] = []
+    fresh = SigningKey(random.Random(11).randbytes(32))
+    b = Builder(out, between).event(events.StandIn(round=r2, seat=gone, key=fresh.public))
+    out_seat.append(
+        Case(
+            f"a stand-in for seat {gone}, out (and absent, no stand-in yet): a stand-in plays a "
+            "seat's dice and this one has none",
+            "out_by_forfeit",
+            between,
+            b.lines,
+            "BAD_EVENT",
+            between,
+        )
+    )
+    b = Builder(out, between).event(events.Return(round=r2, seat=gone))
+    out_seat.append(
+        Case(
+            f"seat {gone}, out and absent, returns: accepted (its own key signs for it again, "
+            "which is all an eliminated seat still does: acknowledgements)",
+            "out_by_forfeit",
+            between,
+            b.lines,
+            None,
+        )
+    )
+    groups.append(("a seat already out: stand-in and return", out_seat))
+
+    final = final_round_over(
+        Rules(seats=2, starting_dice=1, first_starter="seat0", turn_timer=30), 3
+    )
+    fragments["final_round_over"] = final
+    n = len(final.lines)
+    fstate, _ = final.state()
+    assert fstate.game is not None and fstate.game.winner is not None
+    winner = fstate.game.winner
+    loser = 1 - winner
+    last = fstate.game.round
+    nexts: list[Case] = []
+    for seat, who in ((winner, "the winner"), (loser, "the loser, now out")):
+        b = Builder(final, n).message(seat, "next_round", round=last)
+        nexts.append(
+            Case(
+                f"next_round after the final round from {who} (seat {seat}): WRONG_PHASE, "
+                "whoever sends it",
+                "final_round_over",
+                n,
+                b.lines,
+                "WRONG_PHASE",
+                n,
+            )
+        )
+    b = Builder(final, n).event(
+        events.Forced(
+            round=last,
+            seat=winner,
+            reason="timer",
+            action=events.ForcedMove(type="next_round"),
+        )
+    )
+    nexts.append(
+        Case(
+            "a forced next_round after the final round (a table with a turn timer): WRONG_PHASE, "
+            "as the message",
+            "final_round_over",
+            n,
+            b.lines,
+            "WRONG_PHASE",
+            n,
+        )
+    )
+    b = Builder(final, n).event(events.GameOver(ranking=(winner, loser), reason="finished"))
+    nexts.append(
+        Case("the game-over entry that belongs there", "final_round_over", n, b.lines, None)
+    )
+    mid = loser_out_mid_game()
+    fragments["loser_out_mid_game"] = mid
+    n = len(mid.lines)
+    mstate, _ = mid.state()
+    assert mstate.game is not None
+    result = mstate.game.last_result
+    assert result is not None and result.loser is not None and result.eliminated
+    starter = mstate.game.next_starter
+    b = Builder(mid, n).message(result.loser, "next_round", round=mstate.game.round)
+    nexts.append(
+        Case(
+            f"next_round from round {mstate.game.round}'s loser (seat {result.loser}, out) "
+            f"when seat {starter} starts the next round: NOT_YOUR_TURN",
+            "loser_out_mid_game",
+            n,
+            b.lines,
+            "NOT_YOUR_TURN",
+            n,
+        )
+    )
+    assert starter is not None
+    b = Builder(mid, n).message(starter, "next_round", round=mstate.game.round)
+    nexts.append(
+        Case(
+            f"next_round from the designated starter (seat {starter})",
+            "loser_out_mid_game",
+            n,
+            b.lines,
+            None,
+        )
+    )
+    groups.append(("next_round after the final round, from the loser, forced", nexts))
+
+    hall = lobby()
+    fragments["lobby"] = hall
+    n = len(hall.lines)
+    ends: list[Case] = []
+    for ranking, reason, code, comment in (
+        ((), "abandoned", None, "a game abandoned in the lobby ranks nobody: ranking []"),
+        ((0,), "abandoned", "RESULT_MISMATCH", "a lobby game-over ranking a seated player"),
+        ((), "finished", "BAD_EVENT", "a lobby game cannot be finished: nobody won"),
+    ):
+        b = Builder(hall, n).event(events.GameOver(ranking=ranking, reason=reason))
+        ends.append(Case(comment, "lobby", n, b.lines, code, None if code is None else n))
+    groups.append(("the ranking of a game abandoned in the lobby", ends))
+
+    sets: list[Case] = []
+    honest_set = parse_entry(out.lines[commit])
+    assert honest_set.event is not None and honest_set.event["type"] == "commit_set"
+    b = Builder(out, commit)
+    stranger = SigningKey(random.Random(12).randbytes(32))
+    extra = b.sign(
+        3,
+        "commit",
+        key=stranger,
+        round=r2,
+        attempt=1,
+        seed_commit=random.Random(13).randbytes(32),
+        contrib_commit=random.Random(14).randbytes(32),
+    )
+    commits = [*honest_set.event["commits"], extra.to_json()]
+    b.event({**honest_set.event, "commits": commits})
+    sets.append(
+        Case(
+            "a commit_set whose last item is a commit for seat 3 of a 3-seat table: that item's "
+            "own checks (SPEC.md 4.1) refuse it, NOT_SEATED, before the set as a whole",
+            "out_by_forfeit",
+            commit,
+            b.lines,
+            "NOT_SEATED",
+            commit,
+        )
+    )
+    groups.append(("a commit_set item for a seat the table lacks", sets))
+
+    firsts: list[Case] = []
+    host = hall.host
+    game_over = build_entry(
+        host, 0, ZERO_HASH, event=events.GameOver(ranking=(), reason="abandoned")
+    )
+    firsts.append(
+        Case(
+            "entry 0 is a game_over event, not a genesis: BAD_EVENT at index 0 (before its seq, "
+            "prev or signature: only a genesis names the host key)",
+            "lobby",
+            0,
+            [game_over.line],
+            "BAD_EVENT",
+            0,
+        )
+    )
+    join_entry = parse_entry(hall.lines[1])
+    as_first = build_entry(host, 0, ZERO_HASH, msg=join_entry.msg)
+    firsts.append(
+        Case(
+            "entry 0 carries a player's message (a join): BAD_EVENT at index 0",
+            "lobby",
+            0,
+            [as_first.line],
+            "BAD_EVENT",
+            0,
+        )
+    )
+    genesis = parse_entry(hall.lines[0])
+    assert genesis.event is not None
+    b = Builder(hall, n).event(genesis.event)
+    firsts.append(
+        Case(
+            "a second genesis later in the log: no row takes it, WRONG_PHASE",
+            "lobby",
+            n,
+            b.lines,
+            "WRONG_PHASE",
+            n,
+        )
+    )
+    groups.append(("entry 0 that is not a genesis", firsts))
+
+    names: list[Case] = []
+    hstate, _ = hall.state()
+    rng = random.Random(15)
+    for seat, name, code, comment in (
+        (
+            1,
+            "CPU´7",
+            "NAME_RESERVED",
+            "U+00B4 is U+0020 U+0301 under NFKC: the key is 'cpu \u0301 7', its first word 'cpu'",
+        ),
+        (1, "cpu medium 1", "NAME_RESERVED", "the key's first word is 'cpu'"),
+        (1, "CPU-7", None, "no U+0020 in the key: its first word is 'cpu-7', not 'cpu'"),
+        (1, "CPUs", None, "the first word 'cpus' only begins with 'cpu'"),
+        (1, "Ana CPU", None, "'cpu' is the second word"),
+    ):
+        joiner = SigningKey(rng.randbytes(32))
+        b = Builder(hall, n)
+        msg = sign_message(
+            joiner,
+            kind="join",
+            table=hstate.table_id,
+            seat=seat,
+            counter=0,
+            head=parse_entry(hall.lines[-1]).hash,
+            key=joiner.public,
+            name=name,
+            cpu=False,
+            host_run=False,
+            host=host.public,
+            nonce=rng.randbytes(16),
+        )
+        b.lines.append(b.signed_entry(msg))
+        names.append(
+            Case(
+                f"a person's join named {name!r}: {comment}",
+                "lobby",
+                n,
+                b.lines,
+                code,
+                None if code is None else n,
+            )
+        )
+    groups.append(("the first word of a name in the CPU form (SPEC.md 10.5)", names))
+    return fragments, groups
+
+
+def document() -> dict[str, Any]:
+    fragments, groups = build()
+    test_groups = []
+    tc = 0
+    for comment, cases in groups:
+        tests = []
+        for case in cases:
+            tc += 1
+            lines = [*fragments[case.prefix].lines[: case.length], *case.lines]
+            report = verify_lines(lines, partial=True)
+            got = (
+                None
+                if report.failure is None
+                else (report.failure.index, str(report.failure.reason))
+            )
+            want = None if case.reason is None else (case.index, case.reason)
+            assert got == want, (case.comment, got, want, report.failure)
+            tests.append(case.to_json(tc))
+        test_groups.append({"comment": comment, "tests": tests})
+    return {
+        "schema": "transition_cases_v1",
+        "spec": SPEC_REFS,
+        "number_of_tests": tc,
+        "transcripts": {
+            name: [line.decode() for line in fragment.lines] for name, fragment in fragments.items()
+        },
+        "test_groups": test_groups,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", default=str(Path(__file__).parent / "vectors" / "v1"))
+    out = Path(parser.parse_args().out)
+    out.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(document(), indent=1, ensure_ascii=False) + "\n"
+    (out / "transition_cases.json").write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
