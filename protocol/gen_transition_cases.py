@@ -557,7 +557,8 @@ def build() -> tuple[dict[str, Fragment], list[tuple[str, list[Case]]]]:
             1,
             "CPU´7",
             "NAME_RESERVED",
-            "U+00B4 is U+0020 U+0301 under NFKC: the key is 'cpu \u0301 7', its first word 'cpu'",
+            "U+00B4 is U+0020 U+0301 under NFKC: the key is 'cpu', U+0020, U+0301, '7', its "
+            "first word 'cpu'",
         ),
         (1, "cpu medium 1", "NAME_RESERVED", "the key's first word is 'cpu'"),
         (1, "CPU-7", None, "no U+0020 in the key: its first word is 'cpu-7', not 'cpu'"),

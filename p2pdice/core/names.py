@@ -133,7 +133,9 @@ _CPU_KEY = name_key("CPU")
 def reserved_for_cpu(name: str) -> bool:
     """The form CPU seats are named in ("CPU", "CPU medium 1"): the first word of the name's
     key is the key of "CPU", so "cpu", "СPU" (Cyrillic С) and "ＣＰＵ" are all the CPU form.
-    Only a join that declares `cpu` may use it."""
+    The key of the whole name is cut at its first U+0020 (never the name word by word), so a
+    space NFKC brings in counts ("CPU´7": U+00B4 is U+0020 U+0301) and "CPUs" is another
+    word. Only a join that declares `cpu` may use it."""
     return name_key(name).split(" ", 1)[0] == _CPU_KEY
 
 

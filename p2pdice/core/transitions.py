@@ -144,7 +144,8 @@ TRANSITIONS: tuple[Transition, ...] = (
         (_P.BETWEEN,),
         (_P.BETWEEN,),
         stand_in_event,
-        "seat absent and not stood in; key never used at the table: not the host key, not any "
+        "seat absent, not stood in and still in the game (a seat already out has no dice to "
+        "play); key never used at the table: not the host key, not any "
         "key that ever joined (a lobby leaver's included) or stood in before; key canonical and "
         "not of small order (§2.4) (each `BAD_EVENT`)",
     ),
@@ -153,7 +154,8 @@ TRANSITIONS: tuple[Transition, ...] = (
         (_P.BETWEEN,),
         (_P.BETWEEN,),
         return_event,
-        "seat absent (`BAD_EVENT`); the seat's join key signs for it again",
+        "seat absent (`BAD_EVENT`), a seat already out included (its own key then signs its "
+        "acknowledgements again); the seat's join key signs for it again",
     ),
     Transition(
         ("msg:commit",),
@@ -171,7 +173,8 @@ TRANSITIONS: tuple[Transition, ...] = (
         (_P.COMMIT,),
         (_P.CONTRIBUTE,),
         commit_set_event,
-        "each message a `commit` of this round and attempt (`WRONG_ROUND`) and valid (§4.1); "
+        "each message a `commit` of this round and attempt (`WRONG_ROUND`) and valid (§4.1: an "
+        "item for a seat the table lacks is `NOT_SEATED`); "
         "seats exactly the attempt's (`COMMIT_SET_MISMATCH`); no commitment value twice, nor one "
         "already posted earlier at this table (`DUPLICATE_COMMITMENT`)",
     ),
@@ -180,7 +183,8 @@ TRANSITIONS: tuple[Transition, ...] = (
         (_P.COMMIT,),
         (_P.BETWEEN,),
         abort_event,
-        "`missing` ascending, without repeats, non-empty, seats of the attempt (`BAD_EVENT`)",
+        "`missing` ascending, without repeats, non-empty, seats of the attempt, so never a seat "
+        "already out (`BAD_EVENT`)",
         in_seats_place=True,
     ),
     Transition(
@@ -208,9 +212,11 @@ TRANSITIONS: tuple[Transition, ...] = (
         (_P.CONTRIBUTE,),
         (_P.RESULT,),
         forfeit_event,
-        "seats ascending, non-empty, each declared absent; reason `no_contribution`; fewer than "
-        "`seats` (the rules' seat count) voids earlier in the game (`BAD_EVENT`); dice and next "
-        "starter as RULES.md R4.2 gives (`RESULT_MISMATCH`)",
+        "seats ascending, non-empty; each a seat of the attempt (never one already out), "
+        "declared absent; reason `no_contribution`; no `host_run` seat (the host signs its "
+        "contribution itself); fewer than `seats` (the rules' seat count) voids earlier in the "
+        "game (each `BAD_EVENT`); dice and next starter as RULES.md R4.2 gives "
+        "(`RESULT_MISMATCH`)",
         in_seats_place=True,
     ),
     Transition(
@@ -262,7 +268,8 @@ TRANSITIONS: tuple[Transition, ...] = (
         (_P.SHOWDOWN,),
         (_P.RESULT,),
         forfeit_event,
-        "seats ascending, non-empty, each declared absent; reason `no_opening`; seats = exactly "
+        "seats ascending, non-empty, each a seat of the attempt, declared absent; reason "
+        "`no_opening`; seats = exactly "
         "the unopened seats; the outcome not decided (each `BAD_EVENT`); dice and next starter "
         "as RULES.md R4.1 gives (`RESULT_MISMATCH`)",
         in_seats_place=True,
@@ -280,7 +287,9 @@ TRANSITIONS: tuple[Transition, ...] = (
         (_P.RESULT,),
         (_P.BETWEEN,),
         next_round_msg,
-        "round; the designated starter (`NOT_YOUR_TURN`); not after the final round",
+        "round (`WRONG_ROUND`); not after the final round (`WRONG_PHASE`, whoever sends it); "
+        "the designated starter (`NOT_YOUR_TURN`, an eliminated loser included); message valid "
+        "(§4.1)",
         if_missing=IfMissing.HOST_ACTS,
         chosen=True,
     ),
@@ -289,8 +298,8 @@ TRANSITIONS: tuple[Transition, ...] = (
         (_P.RESULT,),
         (_P.BETWEEN,),
         forced_event,
-        "reason as above; `action` is `next_round`; the seat is the designated starter (each "
-        "`BAD_EVENT`)",
+        "not after the final round (`WRONG_PHASE`); reason as above; `action` is `next_round`; "
+        "the seat is the designated starter (each `BAD_EVENT`)",
         in_seats_place=True,
     ),
     Transition(
@@ -319,7 +328,8 @@ TRANSITIONS: tuple[Transition, ...] = (
         game_over_event,
         "`finished` exactly when the game is over by the rules with one survivor, its winner; "
         "`abandoned` otherwise: ended early, or the last survivors forfeited together and nobody "
-        "won (RULES.md R6) (`BAD_EVENT`); `ranking` as the rules give (`RESULT_MISMATCH`)",
+        "won (RULES.md R6) (`BAD_EVENT`); `ranking` as the rules give, `[]` in the LOBBY "
+        "(`RESULT_MISMATCH`)",
     ),
 )
 
