@@ -30,7 +30,7 @@ from p2pdice.bots.protosim import LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core import events
 from p2pdice.core.messages import Message, sign_message
-from p2pdice.core.rules import Rules
+from p2pdice.core.rules import FirstStarter, Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import Replayer, TablePhase, TableState, expected_forfeit
 from p2pdice.core.transcript import ZERO_HASH, build_entry, parse_entry
@@ -124,7 +124,8 @@ def _index_of(lines: list[bytes], kind: str, **fields: Any) -> int:
     """The index of the first entry of that event type (fields equal), else of that message."""
     for i, line in enumerate(lines):
         entry = parse_entry(line)
-        body = entry.event if entry.event is not None else entry.msg.body
+        body = entry.event if entry.msg is None else entry.msg.body
+        assert body is not None
         if body.get("type") == kind and all(body.get(k) == v for k, v in fields.items()):
             return i
     raise AssertionError(f"no {kind} {fields} in the fragment")
@@ -160,7 +161,7 @@ def out_by_forfeit() -> tuple[Fragment, int]:
     absent and forfeits (out, and still marked absent); the log stops in round 2's CONTRIBUTE
     step, a survivor's contribution still outstanding."""
     for seed in range(1, 200):
-        table = _table(Rules(seats=3, starting_dice=1, first_starter="seat0"), seed)
+        table = _table(Rules(seats=3, starting_dice=1, first_starter=FirstStarter.SEAT0), seed)
         gone = 1
 
         def lose(conn: int, msg: Message, gone: int = gone) -> Message | None:
@@ -214,7 +215,7 @@ def final_round_over(rules: Rules, seed: int) -> Fragment:
 def loser_out_mid_game() -> Fragment:
     """Three seats, one die each: round 1's loser is out; the log stops in RESULT, the next
     round not yet asked for (the designated starter's next_round held back)."""
-    table = _table(Rules(seats=3, starting_dice=1, first_starter="seat0"), 5)
+    table = _table(Rules(seats=3, starting_dice=1, first_starter=FirstStarter.SEAT0), 5)
     table.on_send = lambda conn, msg: None if msg.type == "next_round" else msg
     table.seat_everyone()
     _play_until(table, lambda: table.host.state.phase == TablePhase.RESULT)
@@ -224,7 +225,7 @@ def loser_out_mid_game() -> Fragment:
 def with_host_run_seat() -> Fragment:
     """Three seats, seat 2 host-run: the log stops in round 1's CONTRIBUTE step, seat 0's
     contribution outstanding."""
-    table = _table(Rules(seats=3, starting_dice=1, first_starter="seat0"), 7, host_cpu=1)
+    table = _table(Rules(seats=3, starting_dice=1, first_starter=FirstStarter.SEAT0), 7, host_cpu=1)
     table.on_send = lambda conn, msg: None if msg.type == "contribute" and msg.seat == 0 else msg
     table.seat_everyone()
     _play_until(table, lambda: table.host.state.phase == TablePhase.CONTRIBUTE)
@@ -385,7 +386,7 @@ def build() -> tuple[dict[str, Fragment], list[tuple[str, list[Case]]]]:
     groups.append(("a seat already out: stand-in and return", out_seat))
 
     final = final_round_over(
-        Rules(seats=2, starting_dice=1, first_starter="seat0", turn_timer=30), 3
+        Rules(seats=2, starting_dice=1, first_starter=FirstStarter.SEAT0, turn_timer=30), 3
     )
     fragments["final_round_over"] = final
     n = len(final.lines)
