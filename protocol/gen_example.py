@@ -172,11 +172,22 @@ def fault_games() -> list[tuple[str, str, LocalTable]]:
     )
 
     def lose_seat_1_contributions(conn: int, msg: Message) -> Message | None:
-        # Seat 1's contributions never reach the host, its stand-in's neither: what a host
-        # that withholds them would write. Two voids (as many as seats), then the game is over.
-        return None if msg.type == "contribute" and msg.seat == 1 else msg
+        # Seat 1's own contributions never reach the host: what a host that withholds them
+        # would write. Two voids (as many as seats), then the game is over.
+        own = msg.seat == 1 and capped.seats[conn].stand_in_for is None
+        return None if msg.type == "contribute" and own else msg
+
+    def come_back(conn: int, line: bytes) -> bytes:
+        # Seat 1 reconnects as each void reaches it, so it takes its seat back (`return`)
+        # rather than get a stand-in, whose contribution the host signs and could not void.
+        seat = capped.seats[conn]
+        if b'"no_contribution"' in line and seat.stand_in_for is None and seat.peer.seat == 1:
+            capped.disconnect(conn)
+            capped.reconnect(conn)
+        return line
 
     capped.on_send = lose_seat_1_contributions
+    capped.on_deliver = come_back
     return [
         (
             "faults-1",
@@ -200,8 +211,9 @@ def fault_games() -> list[tuple[str, str, LocalTable]]:
         ),
         (
             "void-cap",
-            "seat 1's contributions never arrive: the rounds are void (no die lost, the same "
-            "starter) until the cap of as many voids as seats; then abandoned",
+            "seat 1's contributions never arrive and it comes back after each void: the rounds "
+            "are void (no die lost, the same starter) until the cap of as many voids as seats; "
+            "then abandoned",
             capped,
         ),
     ]

@@ -3,7 +3,7 @@ decisions of SPEC.md 7 a second implementation would otherwise have to guess, ea
 verdict of `verify --partial` (accepted, or refused at a given line with a reason code).
 
 Covered: which seats a void (`forfeit`, `no_contribution`), an `abort` or an `absent` may name
-(never a seat already out, never a host-run seat for a void); `next_round` after the final
+(never a seat already out; for a void, never a host-run seat or a seat a stand-in plays); `next_round` after the final
 round, from an eliminated loser, and forced; a `stand_in` and a `return` for a seat already out;
 the ranking of a game abandoned in the lobby; a `commit_set` item for a seat the table lacks;
 entry 0 that is not a genesis; the first word of a name in the CPU form (§10.5).
@@ -232,6 +232,28 @@ def with_host_run_seat() -> Fragment:
     return Fragment(table.host.lines(), table.host.key, _keys(table))
 
 
+def stood_in() -> Fragment:
+    """Three seats: seat 0's own contribution to round 1 never arrives, the round is void and a
+    stand-in plays seat 0; the log stops in the replay's CONTRIBUTE step, seat 2's contribution
+    outstanding."""
+    table = _table(Rules(seats=3, starting_dice=1, first_starter=FirstStarter.SEAT0), 8)
+
+    def lose(conn: int, msg: Message) -> Message | None:
+        own = table.seats[conn].stand_in_for is None
+        if msg.type == "contribute" and ((msg.seat == 0 and own) or msg.seat == 2):
+            return None if msg.seat == 0 or table.host.state.voids == 1 else msg
+        return msg
+
+    table.on_send = lose
+    table.seat_everyone()
+    _play_until(
+        table,
+        lambda: table.host.state.voids == 1 and table.host.state.phase == TablePhase.CONTRIBUTE,
+    )
+    assert 0 in table.host.state.stand_ins
+    return Fragment(table.host.lines(), table.host.key, _keys(table))
+
+
 def lobby() -> Fragment:
     """Genesis and one join (seat 0), the lobby still open."""
     table = _table(Rules(seats=3, starting_dice=1), 9)
@@ -354,6 +376,22 @@ def build() -> tuple[dict[str, Fragment], list[tuple[str, list[Case]]]]:
             n,
             b.lines,
             None,
+        )
+    )
+    standing = stood_in()
+    fragments["stood_in"] = standing
+    n = len(standing.lines)
+    sstate, _ = standing.state()
+    b = Builder(standing, n).event(_forfeit(sstate, (0,), "no_contribution"))
+    voids.append(
+        Case(
+            "a void naming seat 0, absent and played by a stand-in (a CPU the host runs, with a "
+            "key the host chose): the host signs that contribution itself, so it cannot be missing",
+            "stood_in",
+            n,
+            b.lines,
+            "BAD_EVENT",
+            n,
         )
     )
     groups.append(("voids, aborts and absences name only seats that owe the message", voids))

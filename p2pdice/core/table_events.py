@@ -494,9 +494,10 @@ def forfeit_event(state: TableState, ev: events.Forfeit, seq: int, chain: ChainI
 
 
 def host_holds_contribution(state: TableState, seat: int) -> bool:
-    """A `host_run` seat of the roster: the host's own process signs its messages, so the log
-    itself shows its contribution never had to travel (a void may not name it, SPEC.md 7)."""
-    return seat < len(state.roster) and state.roster[seat].host_run
+    """A `host_run` seat of the roster, or a seat played by a stand-in (a host-run CPU, SPEC.md
+    8): the host's own process signs its messages, so the log itself shows its contribution
+    never had to travel (a void may not name it, SPEC.md 7)."""
+    return seat in state.stand_ins or (seat < len(state.roster) and state.roster[seat].host_run)
 
 
 def void_limit(state: TableState) -> int:

@@ -213,8 +213,8 @@ TRANSITIONS: tuple[Transition, ...] = (
         (_P.RESULT,),
         forfeit_event,
         "seats ascending, non-empty; each a seat of the attempt (never one already out), "
-        "declared absent; reason `no_contribution`; no `host_run` seat (the host signs its "
-        "contribution itself); fewer than `seats` (the rules' seat count) voids earlier in the "
+        "declared absent; reason `no_contribution`; no `host_run` seat nor one a stand-in plays "
+        "(the host signs their contributions itself); fewer than `seats` (the rules' seat count) voids earlier in the "
         "game (each `BAD_EVENT`); dice and next starter as RULES.md R4.2 gives "
         "(`RESULT_MISMATCH`)",
         in_seats_place=True,

@@ -72,3 +72,24 @@ def test_a_host_whose_own_seat_is_silent_ends_the_game_instead_of_voiding() -> N
     assert g.last("event:absent").event["seat"] == 2
     assert g.last("event:game_over").event["reason"] == "abandoned"
     assert verify_lines(g.host.lines()).ok
+
+
+def test_a_void_naming_a_seat_a_stand_in_plays_is_refused() -> None:
+    """A stand-in is a CPU the host runs with a key it chose: its contribution never travels,
+    so a void naming its seat would re-deal a round whose contributions all arrived."""
+    g = Game(seed=3)
+    g.hold(
+        lambda s, m: (
+            m.type == "contribute"
+            and ((s == 0 and m.seat == 0 and g.host.state.voids == 0) or (s == 2 and m.seat == 2))
+            and (s == 0 or g.host.state.voids == 1)
+        )
+    )
+    g.start()
+    g.run_until(lambda: g.host.state.voids == 1 and g.phase == TablePhase.CONTRIBUTE)
+    state = g.host.state
+    assert 0 in state.stand_ins and 0 in state.absent
+    void = g.forge(event=expected_forfeit(state, (0,), "no_contribution").to_json())
+    alarm = g.refused_by_peer(void.line, Reason.BAD_EVENT, peer=g.peer(1))
+    assert "host-run" in alarm.detail
+    g.refused_by_verify(void.line, Reason.BAD_EVENT)
