@@ -93,3 +93,17 @@ def test_a_void_naming_a_seat_a_stand_in_plays_is_refused() -> None:
     alarm = g.refused_by_peer(void.line, Reason.BAD_EVENT, peer=g.peer(1))
     assert "host-run" in alarm.detail
     g.refused_by_verify(void.line, Reason.BAD_EVENT)
+
+
+def test_a_host_whose_stand_in_is_silent_ends_the_game_instead_of_voiding_again() -> None:
+    """Seat 0's contributions never arrive, its stand-in's neither: one void for the player,
+    then the host, which may not void its own stand-in, ends the game."""
+    g = Game(seed=3)
+    g.hold(lambda s, m: s == 0 and m.type == "contribute")
+    g.start()
+    g.play()
+    voids = [e for e in g.entries_of("event:forfeit") if e.event["reason"] == "no_contribution"]
+    assert [v.event["seats"] for v in voids] == [[0]]
+    assert g.last("event:stand_in").event["seat"] == 0
+    assert g.last("event:game_over").event["reason"] == "abandoned"
+    assert verify_lines(g.host.lines()).ok
