@@ -17,7 +17,7 @@ from typing import Any
 
 from .describe import bid_words, hand_text, outcome_line
 from .errors import P2PDiceError, Reason
-from .events import Abort, Absent, Beacon, CommitSet, Forfeit, Round
+from .events import Abort, Absent, Beacon, CommitSet, Forfeit, GameOver, Round
 from .fairness import comparison_code
 from .game import Outcome
 from .messages import Message, parse_message
@@ -130,8 +130,8 @@ def verify_lines(
     replayer = Replayer()
     posted: set[bytes] = set()
     #: (round, attempt) -> seats the host blamed when it ended that attempt early (abort or
-    #: forfeit): an honest client's commitment or contribution to such an attempt is moot
-    #: unless its own seat was blamed.
+    #: forfeit; none when the game-over entry ended it): an honest client's commitment or
+    #: contribution to such an attempt is moot unless its own seat was blamed.
     ended_early: dict[tuple[int, int], set[int]] = {}
     activity = _Activity()
     for index, line in enumerate(lines):
@@ -148,6 +148,15 @@ def verify_lines(
             ended = entry.host_event
             if isinstance(ended, Abort | Forfeit) and ended.type in ENDS_ATTEMPT_EARLY:
                 ended_early[(ended.round, ended.attempt)] = set(ended.acted_for)
+            elif (
+                isinstance(ended, GameOver)
+                and before is not None
+                and before.attempt is not None
+                and before.phase in BUFFERED_MESSAGES.values()
+            ):
+                # The game ended before the attempt's set was posted (the void cap, a silent
+                # host-run seat, a host shutting down): no seat's message to it was needed.
+                ended_early[(before.attempt.round, before.attempt.attempt)] = set()
         _note_host_acts(report, notes, replayer.state)
         report.entries = index + 1
     state = replayer.state

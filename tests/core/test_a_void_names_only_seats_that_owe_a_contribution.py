@@ -72,6 +72,9 @@ def test_a_host_whose_own_seat_is_silent_ends_the_game_instead_of_voiding() -> N
     assert g.last("event:absent").event["seat"] == 2
     assert g.last("event:game_over").event["reason"] == "abandoned"
     assert verify_lines(g.host.lines()).ok
+    for seat in (0, 1):  # their contributions to the attempt the game ended were not needed
+        check = g.table.seats[g.conn(seat)].client.final_check
+        assert check is not None and check.verified and check.alarms == (), check
 
 
 def test_a_void_naming_a_seat_a_stand_in_plays_is_refused() -> None:
@@ -107,3 +110,8 @@ def test_a_host_whose_stand_in_is_silent_ends_the_game_instead_of_voiding_again(
     assert g.last("event:stand_in").event["seat"] == 0
     assert g.last("event:game_over").event["reason"] == "abandoned"
     assert verify_lines(g.host.lines()).ok
+    # The others' contributions to the attempt the game ended were never needed: their own
+    # records (verify --mine) do not count them as dropped (SPEC.md 9 step 5).
+    for seat in (1, 2):
+        check = g.table.seats[g.conn(seat)].client.final_check
+        assert check is not None and check.verified and check.alarms == (), check
