@@ -34,7 +34,7 @@ log = logging.getLogger("p2pdice.discovery")
 MAX_TABLES = 200
 MAX_PER_SENDER = 32
 #: Resolutions (SRV, TXT and A lookups) in flight at once, and names waiting for one.
-MAX_RESOLVING = 4
+MAX_RESOLVING = 16
 MAX_WAITING = 2 * MAX_TABLES
 #: (host name, address) pairs remembered as announced by the machine at that address.
 MAX_VOUCHED = 4096

@@ -18,7 +18,7 @@ from .discovery import TableAd, browse_once
 #: host lists its own few tables in a few kilobytes, so anything larger is refused unread
 #: (a stranger's 64 MiB answer costs 256 KiB).
 LISTING_BYTES = 256 * 1024
-LISTING_ROWS = 64
+LISTING_ROWS = 256
 
 
 class ListingError(Exception):
@@ -45,6 +45,7 @@ async def fetch_listing(http: aiohttp.ClientSession, url: str) -> list[dict[str,
     if not isinstance(rows, list):
         raise ListingError("a listing that is not a list")
     return [row for row in rows[:LISTING_ROWS] if isinstance(row, dict)]
+
 
 _ID_START = re.compile(f"[0-9a-f]{{{SHORT_ID_CHARS},64}}")
 _ADDRESS = re.compile(
