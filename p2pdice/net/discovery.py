@@ -425,7 +425,7 @@ def new_zeroconf(bind: str | None = None) -> AsyncZeroconf:
     return AsyncZeroconf(ip_version=IPVersion.V4Only)
 
 
-async def browse_once(timeout: float, *, until: Any = None, settle: float = 0.5) -> list[TableAd]:
+async def browse_once(timeout: float, *, until: Any = None, settle: float = 1.0) -> list[TableAd]:
     """Listen up to `timeout` seconds and return what was found.
 
     With `until` (a predicate over one table), stop `settle` seconds after the first table it

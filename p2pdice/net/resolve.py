@@ -47,6 +47,7 @@ async def fetch_listing(http: aiohttp.ClientSession, url: str) -> list[dict[str,
     return [row for row in rows[:LISTING_ROWS] if isinstance(row, dict)]
 
 
+_SHELL_SAFE = re.compile(r"[\w@%+=:,./-][\w@%+=:,./#-]*")
 _ID_START = re.compile(f"[0-9a-f]{{{SHORT_ID_CHARS},64}}")
 _ADDRESS = re.compile(
     r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9a-fA-F:]+\]):(?P<port>\d{1,5})(?:/(?P<table>.+))?$"
@@ -136,13 +137,19 @@ def _matches(ad: TableAd, text: str) -> bool:
     )
 
 
+def shell_word(text: str) -> str:
+    """`text` as one word for a shell: bare when it needs no quotes (a `#` inside a word
+    starts no comment), else quoted."""
+    return text if _SHELL_SAFE.fullmatch(text) else shlex.quote(text)
+
+
 def describe(ad: TableAd) -> str:
     """One table of an ambiguous name: what to type, then what tells it apart."""
     advert = ad.advert
     lock = ", password" if advert.locked else ""
     host = f", host key {advert.host_key_prefix[:8]}" if advert.host_key_prefix else ""
     return (
-        f"  p2pdice join {shlex.quote(join_name(ad))}\n"
+        f"  p2pdice join {shell_word(join_name(ad))}\n"
         f"      {ad.name}: {advert.seats_text} seats, {clean_name(advert.phase) or '?'}{lock}, "
         f"at {ad.addresses[0]}:{ad.port}{host}"
     )

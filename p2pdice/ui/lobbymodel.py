@@ -192,14 +192,14 @@ class LobbyBook:
         hosts: dict[str, list[LobbyEntry]] = {}
         for e in found:  # in name order, each host at its first table's place
             hosts.setdefault(e.address, []).append(e)
-        out = []
+        out, groups = [], []  # a host's group after the tables listed one by one
         for address, members in hosts.items():
             more = 0 if self.query else self.unlisted.get(address, 0)
             if len(members) + more > GROUP_OVER and address not in self.expanded:
-                out.append(self._group_row(address, members, more))
+                groups.append(self._group_row(address, members, more))
             else:
                 out.extend(self._row(e) for e in members)
-        return out
+        return out + groups
 
     def _group_row(self, address: str, members: list[LobbyEntry], more: int) -> LobbyRow:
         count = len(members) + more
@@ -207,10 +207,10 @@ class LobbyBook:
         called = names[0] if len(names) == 1 else f"{names[0]}, {names[1]}..."
         return LobbyRow(
             service=f"group {address}",
-            name=f"{count} tables from one host",
+            name=f"{count} tables",
             rules=safe_text(f"called {called}: Enter lists them", 60),
             seats="",
-            phase="",
+            phase="from one host",
             locked=False,
             cpu="",
             where=safe_text(address, 40) + (f" ({more} not listed)" if more else ""),

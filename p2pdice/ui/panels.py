@@ -18,7 +18,6 @@ LOBBY_KEYS = (
     ("Enter", "join"),
     ("s", "watch"),
     ("a", "address"),
-    ("/", "search"),
     ("n", "host"),
     ("p", "practice"),
     ("t", "pass-and-play"),
@@ -75,7 +74,7 @@ def render_lobby(
     b.blank()
     if rows and note:
         b.text(note, "class:dim")
-    b.text("Greyed tables stopped answering and disappear shortly.", "class:dim")
+    b.text("Greyed tables stopped answering and disappear shortly. / searches.", "class:dim")
     return b.done(height)
 
 
