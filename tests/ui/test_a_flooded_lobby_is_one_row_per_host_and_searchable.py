@@ -68,6 +68,12 @@ def test_enter_on_a_host_group_opens_it_and_enter_again_closes_it() -> None:
     assert len(c.ui.book.rows()) == 2
 
 
+def test_the_book_lists_as_many_tables_as_the_browser_tracks() -> None:
+    from p2pdice.net.discovery import MAX_TABLES
+
+    assert LOBBY_LIMIT == MAX_TABLES  # defined in each layer (ui cannot import net)
+
+
 def test_the_book_keeps_a_bounded_number_of_tables_and_counts_the_rest() -> None:
     book = flooded(LOBBY_LIMIT + 300)
     assert len(book.entries) == LOBBY_LIMIT
