@@ -313,7 +313,7 @@ class Browser:
         self.azc = azc
         self.tables: dict[str, TableAd] = {}
         self.ledger = SenderLedger()
-        self.ignored: Counter[str] = Counter()  #: advertisements past the caps, by address
+        self._overflow: OrderedDict[str, str] = OrderedDict()  #: name -> address, past caps
         self.unvouched = 0  #: advertisements naming only addresses that did not send them
         self._events: asyncio.Queue[BrowseEvent] = asyncio.Queue()
         self._browser: AsyncServiceBrowser | None = None
@@ -334,6 +334,7 @@ class Browser:
     ) -> None:
         if state_change is ServiceStateChange.Removed:
             self._waiting.pop(name, None)
+            self._overflow.pop(name, None)
             table = self.tables.pop(name, None)
             if table is not None:
                 self._events.put_nowait(BrowseEvent("removed", table))
@@ -376,7 +377,10 @@ class Browser:
             self._forget(name)
             return
         if name not in self.tables and not self._room_for(addresses[0]):
-            self.ignored[addresses[0]] += 1
+            self._overflow[name] = addresses[0]  # each name once, however often it is sent
+            self._overflow.move_to_end(name)
+            while len(self._overflow) > MAX_VOUCHED:
+                self._overflow.popitem(last=False)
             return
         # Anyone on the LAN can advertise: Advert cleans every text that may reach a screen.
         advert = Advert.from_txt(_txt_text(info.properties))
@@ -390,6 +394,11 @@ class Browser:
         kind = "updated" if name in self.tables else "added"
         self.tables[name] = table
         self._events.put_nowait(BrowseEvent(kind, table))
+
+    @property
+    def ignored(self) -> Counter[str]:
+        """Advertisements heard past the caps (each name once), by address."""
+        return Counter(self._overflow.values())
 
     def _room_for(self, address: str) -> bool:
         if len(self.tables) >= MAX_TABLES:
