@@ -133,3 +133,23 @@ def test_the_resume_picker_tells_two_tables_of_one_name_apart(tmp_path: Path) ->
     assert c.ui.prompt is not None
     question = c.ui.prompt.question
     assert "1 Kitchen#3fa2c1d0 (" in question and "2 Kitchen#abababab (" in question
+
+
+async def test_the_real_app_searches_on_slash_and_lists_all_again_on_escape(
+    tmp_path: Path,
+) -> None:
+    from tests.ui.headless import headless
+
+    def setup(c: Controller, lobby: LobbyActions) -> None:
+        c.ui.screen, c.ui.from_lobby = "lobby", True
+        c.ui.book = flooded(60)
+
+    async with headless(tmp_path, setup) as d:
+        await d.until(lambda: "60 tables" in d.screen())
+        await d.press("/")
+        await d.until(lambda: "Search tables" in d.screen())
+        await d.press("3fa2\r")
+        await d.until(lambda: "tables matching '3fa2'" in d.screen())
+        assert "#3fa2c1d0 at 10.0.0.5:8765" in d.screen() and "60 tables" not in d.screen()
+        await d.press("\x1b")
+        await d.until(lambda: "60 tables" in d.screen())
