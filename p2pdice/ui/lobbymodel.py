@@ -192,7 +192,8 @@ class LobbyBook:
         hosts: dict[str, list[LobbyEntry]] = {}
         for e in found:  # in name order, each host at its first table's place
             hosts.setdefault(e.address, []).append(e)
-        out, groups = [], []  # a host's group after the tables listed one by one
+        out: list[LobbyRow] = []
+        groups: list[LobbyRow] = []  # a host's group after the tables listed one by one
         for address, members in hosts.items():
             more = 0 if self.query else self.unlisted.get(address, 0)
             if len(members) + more > GROUP_OVER and address not in self.expanded:
