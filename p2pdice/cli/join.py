@@ -79,8 +79,9 @@ def run_browse(args: argparse.Namespace) -> int:
         ad = t.advert
         lock = " [password]" if ad.locked else ""
         cpu = f", {ad.cpu} CPU run by the host" if ad.cpu else ""
+        which = f"#{t.short_id}" if t.short_id else ""  # `join NAME#ID` picks this one
         say(  # every field below is the advertiser's text
-            f"{t.name}{lock}  {ad.seats_text} seats, {ad.phase or '?'}{cpu}"
+            f"{t.name}{which}{lock}  {ad.seats_text} seats, {ad.phase or '?'}{cpu}"
             f"  {ad.rules}  at {t.addresses[0]}:{t.port}"
         )
     return 0

@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 
 PROBE_TIMEOUT = 1.5  #: seconds a host has to answer GET /tables
 PROBE_TICK = 0.5  #: seconds between looks for tables due a probe
+PROBES_AT_ONCE = 8  #: `GET /tables` requests in flight at once
+#: Seconds a burst of announcements is gathered for before the lobby is drawn again: 500
+#: fakes are a few redraws, not 500 (each one sorting every row).
+REDRAW_EVERY = 0.25
 
 
 def joining_hint(name: str, runtime: TableRuntime) -> str:
@@ -92,18 +96,26 @@ class CliLobby:
         browser = Browser(azc)
         loop = asyncio.get_running_loop()
         lobby.listening_on("Listening for tables on this network...")
+        asked: set[tuple[str, str]] = set()  # (table id, host prefix) already looked up
         try:
             await browser.start()
-            async for event in browser.events():
-                t = event.table
-                if event.kind == "removed":
-                    book.goodbye(t.service)
-                else:
+            async for first in browser.events():
+                for event in [first, *browser.pending()]:  # a burst is applied at once
+                    t = event.table
+                    if event.kind == "removed":
+                        book.goodbye(t.service)
+                        continue
                     book.announce(t.service, t.name, t.addresses, t.port, t.advert, loop.time())
                     prefix = t.advert.host_key_prefix or ""
-                    if await asyncio.to_thread(self.holds_seat, t.table_id, prefix):
-                        book.seated.add(t.table_id)
+                    if (t.table_id, prefix) not in asked and len(asked) < 4 * len(book.entries):
+                        asked.add((t.table_id, prefix))
+                        if await asyncio.to_thread(self.holds_seat, t.table_id, prefix):
+                            book.seated.add(t.table_id)
+                if dict(browser.ignored) != book.unlisted:
+                    book.unlisted = dict(browser.ignored)
+                    book.changed()
                 c.refresh()
+                await asyncio.sleep(REDRAW_EVERY)
         finally:
             with contextlib.suppress(Exception):
                 await browser.stop()
@@ -122,22 +134,42 @@ class CliLobby:
                     lobby.update_note()
                 due = c.ui.book.due(loop.time())
                 if due:
-                    await asyncio.gather(*(self._probe(c, http, e) for e in due))
+                    # One request per host and port, whatever number of tables it announces.
+                    hosts: dict[str, list[LobbyEntry]] = {}
+                    for entry in due:
+                        hosts.setdefault(entry.probe_url, []).append(entry)
+                    gate = asyncio.Semaphore(PROBES_AT_ONCE)
+                    await asyncio.gather(
+                        *(self._probe(c, http, url, group, gate) for url, group in hosts.items())
+                    )
                     c.refresh()
                 await asyncio.sleep(PROBE_TICK)
 
-    async def _probe(self, c: Controller, http: Any, entry: LobbyEntry) -> None:
-        listed: bool | None
-        try:
-            async with http.get(entry.probe_url) as resp:
-                tables = await resp.json(content_type=None)
-            mine = [t for t in tables if isinstance(t, dict) and t.get("id") == entry.table_id]
-            listed = bool(mine) or not entry.table_id
-            if mine:  # the listing is fresher than the TXT record: seats and phase
-                entry.advert = entry.advert.with_listing(Advert.from_txt(mine[0]))
-        except Exception:
-            listed = None
-        c.ui.book.probed(entry.service, listed=listed, now=asyncio.get_running_loop().time())
+    async def _probe(
+        self,
+        c: Controller,
+        http: Any,
+        url: str,
+        entries: list[LobbyEntry],
+        gate: asyncio.Semaphore,
+    ) -> None:
+        from ..net.resolve import fetch_listing
+
+        tables: list[dict[str, Any]] | None
+        async with gate:
+            try:
+                tables = await fetch_listing(http, url)
+            except Exception:  # no answer, or not one a p2pdice host gives
+                tables = None
+        now = asyncio.get_running_loop().time()
+        by_id = {t.get("id"): t for t in tables or ()}
+        for entry in entries:
+            listed: bool | None = None
+            row = by_id.get(entry.table_id)
+            if tables is not None:
+                listed = row is not None or not entry.table_id
+            listing = Advert.from_txt(row) if row is not None else None
+            c.ui.book.probed(entry.service, listed=listed, now=now, listing=listing)
 
     # ---- what the lobby's keys ask ------------------------------------------------------
 

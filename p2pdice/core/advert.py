@@ -52,6 +52,18 @@ def table_path(table_id: str) -> str:
     return f"/t/{table_id}"
 
 
+SHORT_ID_CHARS = 8  #: hex digits of a table id that tell tables of one name apart
+
+
+def short_id(table_id: str | None) -> str | None:
+    """The start of a well-formed table id, `3fa2c1d0`: what the lobby, `join NAME#ID`, the
+    resume picker and the DNS-SD instance name show to tell two tables of one name apart.
+    None when the announced id is not hex (a stranger's record: nothing to show)."""
+    if not table_id or not re.fullmatch("[0-9a-f]+", table_id):
+        return None
+    return table_id[:SHORT_ID_CHARS]
+
+
 def key_prefix(public_key: bytes) -> str:
     """The start of a host key as a table announces it (`hk`), and as a client compares it."""
     return public_key[:PREFIX_BYTES].hex()

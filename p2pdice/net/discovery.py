@@ -9,20 +9,35 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-import re
+import logging
 import secrets
+import socket
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
 import ifaddr
-from zeroconf import IPVersion, ServiceStateChange
+from zeroconf import DNSAddress, DNSIncoming, IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from ..core.advert import Advert
+from ..core.advert import Advert, short_id
 from ..core.clean import clean_name
 
 SERVICE_TYPE = "_p2pdice._tcp.local."
+
+log = logging.getLogger("p2pdice.discovery")
+
+#: Advertisements a browser tracks at once, and of them from one sender's address: a flood
+#: of fakes costs a bounded amount of memory and work, and one flooding machine cannot crowd
+#: out the tables of others (SPEC.md 10.4, docs/reliability.md).
+MAX_TABLES = 200
+MAX_PER_SENDER = 32
+#: Resolutions (SRV, TXT and A lookups) in flight at once, and names waiting for one.
+MAX_RESOLVING = 16
+MAX_WAITING = 2 * MAX_TABLES
+#: (host name, address) pairs remembered as announced by the machine at that address.
+MAX_VOUCHED = 4096
 
 
 def lan_addresses(bind: str | None = None) -> list[str]:
@@ -56,6 +71,10 @@ class TableAd:
         return self.advert.table_id
 
     @property
+    def short_id(self) -> str | None:
+        return short_id(self.advert.table_id)
+
+    @property
     def url(self) -> str | None:
         """None when the ad names no address or no well-formed table (see `Advert.url`)."""
         return self.advert.url(self.addresses[0], self.port) if self.addresses else None
@@ -67,6 +86,7 @@ class TableAd:
             "addresses": self.addresses,
             "port": self.port,
             "url": self.url,
+            "short_id": self.short_id,
             **{k: v for k, v in self.advert.to_txt().items() if k != "name"},
         }
 
@@ -86,8 +106,8 @@ def _txt_text(props: dict[bytes, bytes | None]) -> dict[str, str]:
 
 
 def _table_tag(table_id: str | None) -> str | None:
-    """The start of a well-formed table id (public: it is in the TXT record), else None."""
-    return table_id[:8] if table_id and re.fullmatch("[0-9a-f]+", table_id) else None
+    """The table's short id (public: it is in the TXT record), else None."""
+    return short_id(table_id)
 
 
 def server_name(table_id: str | None) -> str:
@@ -179,17 +199,132 @@ class BrowseEvent:
     table: TableAd
 
 
+class _Tap(asyncio.DatagramProtocol):
+    """Shows every datagram zeroconf's socket receives to the ledger, then to zeroconf."""
+
+    def __init__(self, inner: Any, ledger: SenderLedger) -> None:
+        self.inner = inner
+        self.ledger = ledger
+
+    def connection_made(self, transport: Any) -> None:
+        self.inner.connection_made(transport)
+
+    def datagram_received(self, data: bytes, addr: Any) -> None:
+        self.ledger.note(data, addr)
+        self.inner.datagram_received(data, addr)
+
+    def error_received(self, exc: Exception) -> None:
+        self.inner.error_received(exc)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.inner.connection_lost(exc)
+
+
+class SenderLedger:
+    """Which addresses each mDNS host name was announced for by the machine at that address.
+
+    python-zeroconf keeps no record of who sent a record (its cache and `ServiceInfo` hold the
+    records only; `DNSIncoming.source` exists only while a packet is read), so the ledger sees
+    each packet first: a tap between zeroconf's sockets and its listener (asyncio's public
+    `set_protocol`) reads the packet's A records and keeps `(host name, address)` only when
+    the address is the packet's own source. A stranger announcing `victim.local -> 10.0.0.1`
+    from 10.0.0.66 vouches for nothing, so no lobby sends 10.0.0.1 a request because of it.
+    When zeroconf's sockets cannot be reached (`active` False), only on-link addresses are
+    kept (see `on_link`); a LAN machine spoofing its source is beyond both (docs/lan.md).
+    """
+
+    def __init__(self) -> None:
+        self._vouched: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self.active = False
+
+    def install(self, zc: Any) -> bool:
+        """Tap every reading socket of `zc` (again after zeroconf adds one); whether it could."""
+        readers = getattr(getattr(zc, "engine", None), "readers", None)
+        if not readers:
+            return self.active
+        try:
+            for reader in readers:
+                transport = reader.transport
+                protocol = transport.get_protocol()
+                if not isinstance(protocol, _Tap):
+                    transport.set_protocol(_Tap(protocol, self))
+        except AttributeError:  # another zeroconf's layout: fall back to on-link addresses
+            log.warning("cannot see mDNS senders: only on-link addresses are contacted")
+            return self.active
+        self.active = True
+        return True
+
+    def note(self, data: bytes, addr: Any) -> None:
+        if len(data) < 3 or not data[2] & 0x80:  # a query (QR bit clear) announces nothing
+            return
+        sender = addr[0] if isinstance(addr, tuple) and addr else None
+        if not isinstance(sender, str):
+            return
+        try:
+            records = DNSIncoming(data, (sender, addr[1])).answers()
+        except Exception:  # zeroconf itself logs and drops a malformed packet
+            return
+        for record in records:
+            if not isinstance(record, DNSAddress) or len(record.address) != 4:
+                continue
+            if socket.inet_ntoa(record.address) == sender:
+                key = (record.name.lower(), sender)
+                self._vouched[key] = None
+                self._vouched.move_to_end(key)
+                while len(self._vouched) > MAX_VOUCHED:
+                    self._vouched.popitem(last=False)
+
+    def vouched(self, server: str | None, address: str) -> bool:
+        """Whether the machine at `address` itself announced that `server` has it."""
+        if not self.active:
+            return on_link(address)
+        return server is not None and (server.lower(), address) in self._vouched
+
+
+def on_link(address: str) -> bool:
+    """Whether `address` is on the network of one of this machine's interfaces (where an mDNS
+    answer can come from), and a unicast host address at all."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if ip.is_multicast or ip.is_unspecified or ip.version != 4:
+        return False
+    for adapter in ifaddr.get_adapters():
+        for own in adapter.ips:
+            if isinstance(own.ip, str):
+                net = ipaddress.ip_network(f"{own.ip}/{own.network_prefix}", strict=False)
+                if ip in net and ip != net.broadcast_address:
+                    return True
+    return False
+
+
 class Browser:
-    """Yields added, updated and removed tables as the LAN announces them."""
+    """Yields added, updated and removed tables as the LAN announces them.
+
+    Bounded whatever the LAN sends: at most MAX_TABLES advertisements tracked, MAX_PER_SENDER
+    of them per address (the rest are counted in `ignored`, by address, so a lobby can say
+    "and 468 more from 10.0.0.66"), MAX_RESOLVING lookups at once, and a table's addresses
+    only those its own machine announced (`SenderLedger`); an advertisement left with none is
+    dropped (counted in `unvouched`).
+    """
 
     def __init__(self, azc: AsyncZeroconf) -> None:
         self.azc = azc
         self.tables: dict[str, TableAd] = {}
+        self.ledger = SenderLedger()
+        self._overflow: OrderedDict[str, str] = OrderedDict()  #: name -> address, past caps
+        self.unvouched = 0  #: advertisements naming only addresses that did not send them
         self._events: asyncio.Queue[BrowseEvent] = asyncio.Queue()
         self._browser: AsyncServiceBrowser | None = None
+        self._waiting: OrderedDict[str, None] = OrderedDict()
+        self._resolving: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.azc.zeroconf.async_wait_for_start()
+        self.ledger.install(self.azc.zeroconf)
         self._browser = AsyncServiceBrowser(
             self.azc.zeroconf, [SERVICE_TYPE], handlers=[self._on_change]
         )
@@ -198,20 +333,54 @@ class Browser:
         self, zeroconf: Any, service_type: str, name: str, state_change: ServiceStateChange
     ) -> None:
         if state_change is ServiceStateChange.Removed:
+            self._waiting.pop(name, None)
+            self._overflow.pop(name, None)
             table = self.tables.pop(name, None)
             if table is not None:
                 self._events.put_nowait(BrowseEvent("removed", table))
             return
-        task = asyncio.get_running_loop().create_task(self._resolve(name, state_change))
-        self._tasks.add(task)  # keep a reference until it finishes
-        task.add_done_callback(self._tasks.discard)
+        # A burst of changes to one name is one lookup; past MAX_WAITING the oldest waits out.
+        self._waiting[name] = None
+        self._waiting.move_to_end(name)
+        while len(self._waiting) > MAX_WAITING:
+            self._waiting.popitem(last=False)
+        self._pump()
 
-    async def _resolve(self, name: str, change: ServiceStateChange) -> None:
+    def _pump(self) -> None:
+        while self._waiting and len(self._resolving) < MAX_RESOLVING:
+            name = next((n for n in self._waiting if n not in self._resolving), None)
+            if name is None:
+                return
+            del self._waiting[name]
+            self._resolving.add(name)
+            task = asyncio.get_running_loop().create_task(self._resolve(name))
+            self._tasks.add(task)  # keep a reference until it finishes
+            task.add_done_callback(self._tasks.discard)
+
+    async def _resolve(self, name: str) -> None:
+        try:
+            await self._lookup(name)
+        finally:
+            self._resolving.discard(name)
+            self._pump()
+
+    async def _lookup(self, name: str) -> None:
         info = AsyncServiceInfo(SERVICE_TYPE, name)
         if not await info.async_request(self.azc.zeroconf, 3000):
             return
-        addresses = info.parsed_addresses(IPVersion.V4Only)
+        self.ledger.install(self.azc.zeroconf)  # zeroconf may have opened a socket since
+        announced = info.parsed_addresses(IPVersion.V4Only)
+        addresses = [a for a in announced if self.ledger.vouched(info.server, a)]
         if not addresses or info.port is None:
+            if announced:
+                self.unvouched += 1
+            self._forget(name)
+            return
+        if name not in self.tables and not self._room_for(addresses[0]):
+            self._overflow[name] = addresses[0]  # each name once, however often it is sent
+            self._overflow.move_to_end(name)
+            while len(self._overflow) > MAX_VOUCHED:
+                self._overflow.popitem(last=False)
             return
         # Anyone on the LAN can advertise: Advert cleans every text that may reach a screen.
         advert = Advert.from_txt(_txt_text(info.properties))
@@ -226,9 +395,31 @@ class Browser:
         self.tables[name] = table
         self._events.put_nowait(BrowseEvent(kind, table))
 
+    @property
+    def ignored(self) -> Counter[str]:
+        """Advertisements heard past the caps (each name once), by address."""
+        return Counter(self._overflow.values())
+
+    def _room_for(self, address: str) -> bool:
+        if len(self.tables) >= MAX_TABLES:
+            return False
+        return sum(t.addresses[0] == address for t in self.tables.values()) < MAX_PER_SENDER
+
+    def _forget(self, name: str) -> None:
+        table = self.tables.pop(name, None)
+        if table is not None:
+            self._events.put_nowait(BrowseEvent("removed", table))
+
     async def events(self) -> AsyncIterator[BrowseEvent]:
         while True:
             yield await self._events.get()
+
+    def pending(self) -> list[BrowseEvent]:
+        """The events already waiting, taken at once (a consumer applies a burst together)."""
+        out = []
+        while not self._events.empty():
+            out.append(self._events.get_nowait())
+        return out
 
     async def stop(self) -> None:
         if self._browser is not None:
@@ -243,7 +434,7 @@ def new_zeroconf(bind: str | None = None) -> AsyncZeroconf:
     return AsyncZeroconf(ip_version=IPVersion.V4Only)
 
 
-async def browse_once(timeout: float, *, until: Any = None, settle: float = 0.5) -> list[TableAd]:
+async def browse_once(timeout: float, *, until: Any = None, settle: float = 1.0) -> list[TableAd]:
     """Listen up to `timeout` seconds and return what was found.
 
     With `until` (a predicate over one table), stop `settle` seconds after the first table it

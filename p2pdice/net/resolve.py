@@ -2,15 +2,53 @@
 
 from __future__ import annotations
 
+import json
 import re
+import shlex
 from dataclasses import dataclass
+from typing import Any
 
 import aiohttp
 
-from ..core.advert import Advert
+from ..core.advert import SHORT_ID_CHARS, Advert
 from ..core.clean import clean_name
 from .discovery import TableAd, browse_once
 
+#: The most of a `GET /tables` answer a lobby or `join` reads, and of its rows it looks at: a
+#: host lists its own few tables in a few kilobytes, so anything larger is refused unread
+#: (a stranger's 64 MiB answer costs 256 KiB).
+LISTING_BYTES = 256 * 1024
+LISTING_ROWS = 256
+
+
+class ListingError(Exception):
+    """A `/tables` answer that is too large or not a JSON list."""
+
+
+async def fetch_listing(http: aiohttp.ClientSession, url: str) -> list[dict[str, Any]]:
+    """A host's `GET /tables` rows (at most LISTING_ROWS), reading at most LISTING_BYTES of
+    the answer; the session's timeout bounds the wait. Raises ListingError, aiohttp's
+    errors or TimeoutError."""
+    async with http.get(url, allow_redirects=False) as resp:
+        declared = resp.content_length
+        if declared is not None and declared > LISTING_BYTES:
+            raise ListingError(f"a {declared}-byte listing (the limit is {LISTING_BYTES})")
+        body = bytearray()
+        while chunk := await resp.content.read(LISTING_BYTES + 1 - len(body)):
+            body += chunk
+            if len(body) > LISTING_BYTES:
+                raise ListingError(f"a listing over {LISTING_BYTES} bytes")
+    try:
+        rows = json.loads(body)
+    except ValueError:
+        raise ListingError("a listing that is not JSON") from None
+    if not isinstance(rows, list):
+        raise ListingError("a listing that is not a list")
+    return [row for row in rows[:LISTING_ROWS] if isinstance(row, dict)]
+
+
+_SHELL_SAFE = re.compile(r"[\w@%+=:,./-][\w@%+=:,./#-]*")
+_ID_START = re.compile(f"[0-9a-f]{{{SHORT_ID_CHARS},64}}")
 _ADDRESS = re.compile(
     r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9a-fA-F:]+\]):(?P<port>\d{1,5})(?:/(?P<table>.+))?$"
 )
@@ -39,11 +77,10 @@ async def resolve(text: str, *, timeout: float) -> Target:
 async def _by_address(host: str, port: int, which: str | None, timeout: float) -> Target:
     url = f"http://{host}:{port}/tables"
     try:
-        async with (
-            aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as http,
-            http.get(url) as resp,
-        ):
-            tables = await resp.json()
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as http:
+            tables = await fetch_listing(http, url)
+    except ListingError as err:
+        raise ResolveError(f"{host}:{port} answered, but not like a p2pdice host ({err})") from None
     except (aiohttp.ClientError, TimeoutError, ValueError) as err:
         raise ResolveError(
             f"no p2pdice host answers at {host}:{port} ({err.__class__.__name__})"
@@ -81,10 +118,40 @@ def _pick(tables: list[dict], host: str, port: int, which: str | None) -> Target
     )
 
 
+def join_name(ad: TableAd) -> str:
+    """What to type after `p2pdice join` for this table alone: `Kitchen#3fa2c1d0`."""
+    sid = ad.short_id
+    return f"{ad.name}#{sid}" if sid else ad.service.removesuffix("._p2pdice._tcp.local.")
+
+
 def _matches(ad: TableAd, text: str) -> bool:
+    """`text` names this table: its name (any case), `NAME#ID` or `#ID` with its short id
+    (or more of its id), its full id, or its DNS-SD instance name."""
+    name, sep, wanted_id = text.rpartition("#")
+    if sep and _ID_START.fullmatch(wanted_id.lower()):
+        id_ok = ad.short_id is not None and ad.table_id.startswith(wanted_id.lower())
+        return id_ok and (not name or ad.name.lower() == name.lower())
     return (
         text in (ad.service, ad.service.removesuffix("._p2pdice._tcp.local."), ad.table_id)
         or ad.name.lower() == text.lower()
+    )
+
+
+def shell_word(text: str) -> str:
+    """`text` as one word for a shell: bare when it needs no quotes (a `#` inside a word
+    starts no comment), else quoted."""
+    return text if _SHELL_SAFE.fullmatch(text) else shlex.quote(text)
+
+
+def describe(ad: TableAd) -> str:
+    """One table of an ambiguous name: what to type, then what tells it apart."""
+    advert = ad.advert
+    lock = ", password" if advert.locked else ""
+    host = f", host key {advert.host_key_prefix[:8]}" if advert.host_key_prefix else ""
+    return (
+        f"  p2pdice join {shell_word(join_name(ad))}\n"
+        f"      {ad.name}: {advert.seats_text} seats, {clean_name(advert.phase) or '?'}{lock}, "
+        f"at {ad.addresses[0]}:{ad.port}{host}"
     )
 
 
@@ -92,18 +159,19 @@ async def _by_name(text: str, timeout: float) -> Target:
     tables = await browse_once(timeout, until=lambda ad: _matches(ad, text))
     found = [t for t in tables if _matches(t, text)]
     if not found:
-        seen = ", ".join(repr(t.name) for t in tables) or "none"
+        seen = ", ".join(repr(t.name) for t in tables[:20]) or "none"
+        more = f" and {len(tables) - 20} more" if len(tables) > 20 else ""
         raise ResolveError(
-            f"no table called {text!r} on this network (tables seen: {seen}). If the network blocks "
-            "multicast, join by address: p2pdice join HOST:PORT"
+            f"no table called {text!r} on this network (tables seen: {seen}{more}). If the "
+            "network blocks multicast, join by address: p2pdice join HOST:PORT"
         )
     if len(found) > 1:
-        listing = "\n".join(
-            f"  {t.service.removesuffix('._p2pdice._tcp.local.')!r} at {t.addresses[0]}:{t.port}"
-            for t in found
-        )
+        shown = sorted(found, key=lambda t: (t.addresses[0], t.port, t.table_id))[:20]
+        listing = "\n".join(describe(t) for t in shown)
+        more = f"\n  ... and {len(found) - 20} more" if len(found) > 20 else ""
         raise ResolveError(
-            f"several tables are called {text!r}; use the full name or the address:\n{listing}"
+            f"{len(found)} tables are called {text!r}; none was joined. Type one of:\n"
+            f"{listing}{more}"
         )
     ad = found[0]
     url = ad.url

@@ -430,7 +430,7 @@ class Controller:
             ui.quitting = False
         elif mode == "help":
             ui.help = False
-        elif mode in ("form", "confirm") and self.lobby is not None:
+        elif mode in ("form", "confirm", "lobby") and self.lobby is not None:
             self.lobby.escape(mode)
         elif mode == "review":
             ui.review = None

@@ -64,7 +64,10 @@ def body(c: Controller, columns: int, height: int) -> tuple[list[Line], Keys]:
         return render_message_screen("Leave the table?", text, **size, glyphs=g), QUIT_KEYS
     if mode == "lobby":
         rows = ui.book.rows()
-        return render_lobby(rows, ui.book.selected, ui.lobby_note, **size, glyphs=g), LOBBY_KEYS
+        lobby = render_lobby(
+            rows, ui.book.selected, ui.lobby_note, **size, glyphs=g, query=ui.book.query
+        )
+        return lobby, LOBBY_KEYS
     if mode == "form" and ui.form is not None:
         keys: Keys = (
             FORM_KEYS

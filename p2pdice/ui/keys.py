@@ -159,6 +159,10 @@ def build_keys(c: Controller) -> KeyBindings:
     def _resume() -> None:
         _lobby(c).resume_hosted()
 
+    @on("/", filter=lobby)
+    def _search() -> None:
+        _lobby(c).search()
+
     @kb.add(Keys.Any)
     def _typed(event: KeyPressEvent) -> None:
         data = event.data

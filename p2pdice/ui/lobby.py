@@ -9,16 +9,26 @@ shows.
 
 from __future__ import annotations
 
-from ..core.advert import AdvertPhase
+import time
+
+from ..core.advert import AdvertPhase, short_id
 from ..core.clean import clean_name
 from ..core.errors import UserError
 from ..core.rules import TableKind
 from .controller import Controller
 from .hostform import HostForm
 from .lobbymodel import LobbyEntry
-from .ports import LobbyServices, TableFactory
+from .ports import HostedTable, LobbyServices, TableFactory
 from .state import Prompt, UiState
 from .text import safe_name, safe_text
+
+
+def picker_label(table: HostedTable) -> str:
+    """One hosted table in the resume picker: its name, short id and when it was last
+    played, so two tables called "Kitchen" are told apart."""
+    sid = short_id(table.table_id) or "?"
+    when = time.strftime("%d %b %H:%M", time.localtime(table.saved_at))
+    return f"{safe_name(table.name)}#{sid} ({when})"
 
 
 class LobbyActions:
@@ -72,7 +82,7 @@ class LobbyActions:
             self.resume(tables[0].table_id, tables[0].name)
             return
         shown = tables[:9]
-        listing = ", ".join(f"{i} {safe_name(t.name)}" for i, t in enumerate(shown, 1))
+        listing = ", ".join(f"{i} {picker_label(t)}" for i, t in enumerate(shown, 1))
 
         def chosen(text: str) -> None:
             text = text.strip()
@@ -108,7 +118,9 @@ class LobbyActions:
             self.open_from_form()
 
     def escape(self, mode: str) -> None:
-        if mode == "confirm":
+        if mode == "lobby":
+            self.clear_search()
+        elif mode == "confirm":
             self.ui.screen = "form"
         elif mode == "form":
             if self.ui.from_lobby:
@@ -116,7 +128,36 @@ class LobbyActions:
             else:
                 self.c.exit_app(0)
 
+    def search(self) -> None:
+        """`/`: list only the tables whose name, address or short id the text finds (an
+        empty search, or Esc in the lobby, lists them all again)."""
+        book = self.ui.book
+
+        def done(text: str) -> None:
+            book.search(text)
+            shown = sum(row.count for row in book.rows())
+            if book.query:
+                self.c.say(f"{shown} of {len(book.entries)} tables match {book.query!r} (Esc: all)")
+            else:
+                self.c.say("")
+
+        self.ui.prompt = Prompt(
+            "Search tables (name, address or short id):",
+            done,
+            text=book.query,
+            hint="e.g. Kitchen, 10.0.0.5 or 3fa2c1d0",
+        )
+
+    def clear_search(self) -> None:
+        if self.ui.book.query:
+            self.ui.book.search("")
+            self.c.say("")
+
     def join_selected(self, *, spectate: bool) -> None:
+        row = self.ui.book.current_row()
+        if row is not None and row.group:  # a host's group: Enter opens or closes it
+            self.ui.book.toggle(row.group)
+            return
         entry = self.ui.book.current()
         if entry is None:
             self.c.say(

@@ -5,18 +5,25 @@ goodbye, so its entry would linger. The lobby therefore probes each table's `GET
 with a short timeout: one failed probe greys the row out (still shown, not joinable), and
 a table that keeps failing (or whose host no longer lists it) is dropped. The clock and
 the probe results are inputs; the adapter in `ui.lobby` does the I/O.
+
+Anyone can advertise, so the book is bounded and sorted out for a person: at most
+LOBBY_LIMIT tables; one address announcing more than GROUP_OVER tables is one row saying
+how many (Enter opens it), so a flood of fakes is one line; `/` searches names, addresses
+and short ids; and every row shows its table's short id, which `join NAME#ID` takes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.advert import Advert, AdvertPhase
+from ..core.advert import Advert, AdvertPhase, short_id
 from .text import safe_name, safe_text
 
 STALE_AFTER_FAILURES = 1  #: failed probes before a row is greyed out
 DROP_AFTER_FAILURES = 3  #: failed probes before a row is removed
 PROBE_EVERY = 2.0  #: seconds between liveness probes of one table
+LOBBY_LIMIT = 200  #: tables a lobby lists at once (the browser tracks no more either)
+GROUP_OVER = 3  #: tables from one address shown one by one; more are one row, opened by Enter
 
 
 @dataclass(slots=True)
@@ -45,6 +52,25 @@ class LobbyEntry:
         return f"http://{self.address}:{self.port}/tables"
 
     @property
+    def short_id(self) -> str:
+        return short_id(self.advert.table_id) or "?"
+
+    def matches(self, query: str) -> bool:
+        """Whether a search for `query` finds this table: part of its name, the start of its
+        address or short id, or `NAME#ID` as `join` takes it."""
+        q = query.strip().casefold()
+        if not q:
+            return True
+        name = safe_name(self.advert.name or self.name).casefold()
+        return (
+            q in name
+            or self.address.startswith(q)
+            or f"{self.address}:{self.port}".startswith(q)
+            or self.short_id.startswith(q.lstrip("#"))
+            or f"{name}#{self.short_id}".startswith(q)
+        )
+
+    @property
     def stale(self) -> bool:
         return self.failures >= STALE_AFTER_FAILURES
 
@@ -61,6 +87,9 @@ class LobbyRow:
     where: str
     stale: bool
     joinable: bool
+    short_id: str = ""  #: the table's short id (`join NAME#ID`); "" on a group row
+    group: str = ""  #: on a host's group row: its address (Enter opens the group)
+    count: int = 1  #: tables the row stands for
 
 
 @dataclass
@@ -71,6 +100,17 @@ class LobbyBook:
     selected: int = 0
     #: Ids of tables where this device holds a seat (Enter takes it back, even mid-game).
     seated: set[str] = field(default_factory=set)
+    query: str = ""  #: the search (`/`): only tables it finds are listed
+    expanded: set[str] = field(default_factory=set)  #: addresses whose group is open
+    #: Tables announced past the browser's caps, by address: counted in their host's group.
+    unlisted: dict[str, int] = field(default_factory=dict)
+    _version: int = 0
+    _cache: tuple[tuple[int, int], list[LobbyRow]] | None = None
+
+    def changed(self) -> None:
+        """Something the rows show changed (the next `rows` sorts again; until then they are
+        the same list, however often the screen is drawn)."""
+        self._version += 1
 
     def announce(
         self,
@@ -85,13 +125,19 @@ class LobbyBook:
         if not addresses:
             return
         old = self.entries.get(service)
+        if old is None and len(self.entries) >= LOBBY_LIMIT:
+            self.unlisted[addresses[0]] = self.unlisted.get(addresses[0], 0) + 1
+            self.changed()
+            return
         entry = LobbyEntry(service, name, addresses[0], port, advert, now)
         if old is not None and (old.address, old.port) == (entry.address, entry.port):
             entry.failures, entry.probed_at, entry.alive = old.failures, old.probed_at, old.alive
         self.entries[service] = entry
+        self.changed()
 
     def goodbye(self, service: str) -> None:
-        self.entries.pop(service, None)
+        if self.entries.pop(service, None) is not None:
+            self.changed()
         self._clamp()
 
     def due(self, now: float) -> list[LobbyEntry]:
@@ -102,55 +148,112 @@ class LobbyBook:
             if e.probed_at is None or now - e.probed_at >= PROBE_EVERY
         ]
 
-    def probed(self, service: str, *, listed: bool | None, now: float) -> None:
-        """A probe's answer: listed True (the host lists this table), False (the host answers
-        without it) or None (no answer in time)."""
+    def probed(
+        self, service: str, *, listed: bool | None, now: float, listing: Advert | None = None
+    ) -> None:
+        """A probe's answer: listed True (the host lists this table, as `listing` if given),
+        False (the host answers without it) or None (no answer in time)."""
         entry = self.entries.get(service)
         if entry is None:
             return
         entry.probed_at = now
+        before = (entry.failures, entry.alive, entry.advert)
         if listed:
             entry.failures, entry.alive = 0, True
-            return
-        entry.alive = False
-        entry.failures = DROP_AFTER_FAILURES if listed is False else entry.failures + 1
+            if listing is not None:  # fresher than the TXT record: seats and phase
+                entry.advert = entry.advert.with_listing(listing)
+        else:
+            entry.alive = False
+            entry.failures = DROP_AFTER_FAILURES if listed is False else entry.failures + 1
+        if (entry.failures, entry.alive, entry.advert) != before:
+            self.changed()
         if entry.failures >= DROP_AFTER_FAILURES:
             self.goodbye(service)
 
+    def search(self, query: str) -> None:
+        self.query = query.strip()[:60]
+        self.selected = 0
+        self.changed()
+
+    def toggle(self, address: str) -> None:
+        """Open a host's group (its tables one by one), or close it again."""
+        self.expanded.symmetric_difference_update({address})
+        self.changed()
+
     def rows(self) -> list[LobbyRow]:
-        out = []
-        for e in sorted(
-            self.entries.values(), key=lambda e: (safe_name(e.name).lower(), e.service)
-        ):
-            ad = e.advert
-            phase = safe_text(ad.phase or "?", 12)
-            mine = e.table_id in self.seated and phase != AdvertPhase.FINISHED
-            out.append(
-                LobbyRow(
-                    service=e.service,
-                    name=safe_name(ad.name or e.name),
-                    rules=safe_text(ad.rules, 60),
-                    seats=ad.seats_text,
-                    phase="not answering" if e.stale else f"{phase} (you)" if mine else phase,
-                    locked=ad.locked,
-                    cpu=f"{ad.cpu} host CPU" if ad.cpu else "",
-                    where=safe_text(f"{e.address}:{e.port}", 40),
-                    stale=e.stale,
-                    joinable=not e.stale and (phase == AdvertPhase.LOBBY or mine),
-                )
-            )
-        return out
+        key = (self._version, len(self.seated))
+        if self._cache is None or self._cache[0] != key:
+            self._cache = (key, self._rows())
+        return self._cache[1]
+
+    def _rows(self) -> list[LobbyRow]:
+        found = [e for e in self.entries.values() if e.matches(self.query)]
+        found.sort(key=lambda e: (safe_name(e.name).lower(), e.service))
+        hosts: dict[str, list[LobbyEntry]] = {}
+        for e in found:  # in name order, each host at its first table's place
+            hosts.setdefault(e.address, []).append(e)
+        out: list[LobbyRow] = []
+        groups: list[LobbyRow] = []  # a host's group after the tables listed one by one
+        for address, members in hosts.items():
+            more = 0 if self.query else self.unlisted.get(address, 0)
+            if len(members) + more > GROUP_OVER and address not in self.expanded:
+                groups.append(self._group_row(address, members, more))
+            else:
+                out.extend(self._row(e) for e in members)
+        return out + groups
+
+    def _group_row(self, address: str, members: list[LobbyEntry], more: int) -> LobbyRow:
+        count = len(members) + more
+        names = sorted({safe_name(e.advert.name or e.name) for e in members})
+        called = names[0] if len(names) == 1 else f"{names[0]}, {names[1]}..."
+        return LobbyRow(
+            service=f"group {address}",
+            name=f"{count} tables",
+            rules=safe_text(f"called {called}: Enter lists them", 60),
+            seats="",
+            phase="from one host",
+            locked=False,
+            cpu="",
+            where=safe_text(address, 40) + (f" ({more} not listed)" if more else ""),
+            stale=all(e.stale for e in members),
+            joinable=False,
+            group=address,
+            count=count,
+        )
+
+    def _row(self, e: LobbyEntry) -> LobbyRow:
+        ad = e.advert
+        phase = safe_text(ad.phase or "?", 12)
+        mine = e.table_id in self.seated and phase != AdvertPhase.FINISHED
+        return LobbyRow(
+            service=e.service,
+            name=safe_name(ad.name or e.name),
+            rules=safe_text(ad.rules, 60),
+            seats=ad.seats_text,
+            phase="not answering" if e.stale else f"{phase} (you)" if mine else phase,
+            locked=ad.locked,
+            cpu=f"{ad.cpu} host CPU" if ad.cpu else "",
+            where=safe_text(f"{e.address}:{e.port}", 40),
+            stale=e.stale,
+            joinable=not e.stale and (phase == AdvertPhase.LOBBY or mine),
+            short_id=e.short_id,
+        )
 
     def _clamp(self) -> None:
-        self.selected = max(0, min(self.selected, len(self.entries) - 1))
+        self.selected = max(0, min(self.selected, len(self.rows()) - 1))
 
     def move(self, delta: int) -> None:
         self.selected += delta
         self._clamp()
 
-    def current(self) -> LobbyEntry | None:
+    def current_row(self) -> LobbyRow | None:
         rows = self.rows()
         if not rows:
             return None
         self._clamp()
-        return self.entries.get(rows[self.selected].service)
+        return rows[self.selected]
+
+    def current(self) -> LobbyEntry | None:
+        """The selected table (None on a host's group row, or when none is listed)."""
+        row = self.current_row()
+        return None if row is None or row.group else self.entries.get(row.service)

@@ -36,9 +36,11 @@ def render_lobby(
     columns: int = 80,
     height: int = 22,
     glyphs: Glyphs = ASCII,
+    query: str = "",
 ) -> list[Line]:
     b = _Builder(columns)
-    b.add(*header("p2pdice lobby", "tables on this network", columns))
+    where = f"tables matching {query!r} (Esc: all)" if query else "tables on this network"
+    b.add(*header("p2pdice lobby", where, columns))
     b.add(("class:rule", glyphs.rule * columns))
     b.add(
         ("class:heading", "   " + fit("Table", 22) + fit("Seats", 7) + fit("Phase", 14) + "Rules")
@@ -52,7 +54,10 @@ def render_lobby(
             "No network needed to practise: press p (CPU players) or t (pass-and-play).",
             "class:dim",
         )
-    for i, row in enumerate(rows[: height - 8]):
+    # Two lines a table: keep the selected one on screen however long the list is.
+    room = max((height - 8) // 2, 1)
+    first = max(0, min(selected - room + 1, len(rows) - room))
+    for i, row in enumerate(rows[first : first + room], first):
         pointer = glyphs.pointer if i == selected else " "
         style = "class:stale" if row.stale else "class:selected" if i == selected else "class:seat"
         lock = " [pw]" if row.locked else ""
@@ -63,14 +68,13 @@ def render_lobby(
             ),
             (style, fit(row.rules, columns - 46)),
         )
-        extra = f"     at {row.where}" + (
-            f", {row.cpu} (its host could read those dice)" if row.cpu else ""
-        )
+        where = f"     #{row.short_id} at {row.where}" if row.short_id else f"     at {row.where}"
+        extra = where + (f", {row.cpu} (its host could read those dice)" if row.cpu else "")
         b.add(("class:dim" if not row.stale else "class:stale", fit(extra, columns)))
     b.blank()
     if rows and note:
         b.text(note, "class:dim")
-    b.text("Greyed tables stopped answering and disappear shortly.", "class:dim")
+    b.text("Greyed tables stopped answering and disappear shortly. / searches.", "class:dim")
     return b.done(height)
 
 

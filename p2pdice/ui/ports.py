@@ -164,6 +164,8 @@ class HostedTable(Protocol):
     def table_id(self) -> str: ...
     @property
     def name(self) -> str: ...
+    @property
+    def saved_at(self) -> float: ...  #: when its log was last written (the picker shows it)
 
 
 class FoundTable(Protocol):

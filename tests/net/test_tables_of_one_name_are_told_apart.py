@@ -1,0 +1,57 @@
+"""Two real hosts open a table called "Kitchen" on one namespace LAN: `join Kitchen` lists
+both, each with what to type, and joins neither (non-zero exit); `join Kitchen#<short id>`
+then joins the one named. `browse` shows the short ids that tell them apart."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.support import netns
+from tests.support.procs import p2pdice, start_host, stop
+
+pytestmark = pytest.mark.usefixtures("private_network")
+
+
+def run(ns: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(p2pdice(*args, netns=ns), capture_output=True, text=True, timeout=timeout)
+
+
+def test_join_by_a_shared_name_lists_both_tables_joins_neither_and_name_hash_id_joins_one(
+    tmp_path: Path,
+) -> None:
+    with netns.lan() as (ns1, ns2, player):
+        hosts = []
+        try:
+            for i, ns in enumerate((ns1, ns2)):
+                home = str(tmp_path / f"h{i}")
+                args = ("--headless", "--seats", "2", "--cpu", "1", "--name", "Kitchen")
+                hosts.append(start_host(*args, "--home", home, netns=ns))
+            ready = [r for _, r in hosts]
+            ids = [r["table_id"][:8] for r in ready]
+            where = [f"10.231.0.{i + 1}:{r['port']}" for i, r in enumerate(ready)]
+            ambiguous = run(player, "join", "Kitchen", "--bot", "easy", "--timeout", "8")
+            said = ambiguous.stdout + ambiguous.stderr
+            assert ambiguous.returncode != 0, said
+            for short, address in zip(ids, where, strict=True):
+                assert f"p2pdice join Kitchen#{short}" in said, said
+                assert address in said, said
+            assert "none was joined" in said
+            listed = json.loads(run(player, "browse", "--json", "--timeout", "3").stdout)
+            # Neither table took a seat for it: each still has only its host's CPU.
+            assert sorted((t["short_id"], t["seats"]) for t in listed) == sorted(
+                (short, "1/2") for short in ids
+            ), listed
+            home = str(tmp_path / "p")
+            joined = run(
+                player, "join", f"Kitchen#{ids[1]}", "--bot", "easy", "--seed", "1",
+                "--timeout", "8", "--home", home,
+            )  # fmt: skip
+            assert joined.returncode == 0, joined.stdout + joined.stderr
+            assert f"joining 'Kitchen' at ws://{where[1]}/t/{ready[1]['table_id']}" in joined.stdout
+        finally:
+            for proc, _ in hosts:
+                stop(proc)
