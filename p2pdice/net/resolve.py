@@ -10,6 +10,7 @@ import aiohttp
 from ..core.advert import Advert
 from ..core.clean import clean_name
 from .discovery import TableAd, browse_once
+from .unreachable import could_not_reach
 
 _ADDRESS = re.compile(
     r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9a-fA-F:]+\]):(?P<port>\d{1,5})(?:/(?P<table>.+))?$"
@@ -45,9 +46,7 @@ async def _by_address(host: str, port: int, which: str | None, timeout: float) -
         ):
             tables = await resp.json()
     except (aiohttp.ClientError, TimeoutError, ValueError) as err:
-        raise ResolveError(
-            f"no p2pdice host answers at {host}:{port} ({err.__class__.__name__})"
-        ) from None
+        raise ResolveError(could_not_reach(f"{host}:{port}", err, timeout=timeout)) from None
     try:
         return _pick(tables, host, port, which)
     except (KeyError, TypeError, ValueError, AttributeError):  # not what a p2pdice host sends

@@ -167,5 +167,5 @@ async def test_a_table_that_cannot_be_resumed_or_found_says_why(tmp_path: Path) 
     lobby.ask_address()
     answer(c, "127.0.0.1:1")  # nothing listens on port 1
     await until(lambda: not c.ui.message.startswith(("no saved log", "looking for")))
-    assert c.ui.message == "no p2pdice host answers at 127.0.0.1:1 (ClientConnectorError)"
+    assert c.ui.message == "could not reach the host at 127.0.0.1:1: connection refused"
     assert c.ui.screen == "lobby" and c.runtime is None
