@@ -495,15 +495,26 @@ class Controller:
         else:
             self.ui.quitting = True
 
-    def leave(self) -> None:
+    @property
+    def hosting(self) -> bool:
+        """We host the open table for players on other machines: leaving it pauses or ends
+        their game, which `q` asks about."""
+        return self.kind == "host"
+
+    def leave(self, *, end_game: bool = True) -> None:
+        """Leave the table; a table we host is ended for everyone, or with `end_game` False
+        paused (its players are told, and wait for it to be resumed)."""
         ui = self.ui
         ui.quitting = False
         runtime = ui.runtime
         if runtime is not None:
             if not ui.from_lobby and any(self.facts(s).fatal is not None for s in self.sessions):
                 ui.exit_code = 2  # refused for good (a password, a full table): say so to the shell
+            paused = runtime.kind == "host" and not end_game
             self.set_runtime(None)
-            self.spawn(runtime.close(), "closing the table")
+            self.spawn(runtime.close(end_game=end_game), "closing the table")
+            if paused:
+                self.say("table paused: press r in the lobby (or p2pdice host --resume) to resume")
         if ui.from_lobby and self.lobby is not None and ui.screen == "table":
             ui.screen = "lobby"
             return
@@ -511,6 +522,20 @@ class Controller:
             ui.screen = "lobby"
             return
         self.exit_app(ui.exit_code)
+
+    def answer_quit(self, key: str) -> None:
+        """The answer to "leave the table?": y leaves; at a table we host, p pauses it and e
+        ends it (y is not an answer there: which of the two it meant is the question)."""
+        if not self.hosting:
+            if key == "y":
+                self.leave()
+            return
+        if key == "p":
+            self.leave(end_game=False)
+        elif key == "e":
+            self.leave(end_game=True)
+        else:
+            self.say("p pauses the table, e ends the game for everyone, n stays", error=True)
 
     # ---- the clock ---------------------------------------------------------------------------
 

@@ -89,6 +89,8 @@ class Snapshot:
     fatal: tuple[str, str] | None = None  #: (reason, detail): refused for good
     errors: tuple[tuple[str, str], ...] = ()  #: (reason, detail) of each refusal, newest last
     finished: bool = False  #: the log holds the game's end
+    #: Why the host last closed our connection (core.closing): "paused", "ended", "idle".
+    host_closing: str | None = None
     #: Seconds until this client starts the next round by itself (its seat starts it).
     next_round_in: float | None = None
     #: The end-of-game self-check; None until the game is over and the check has run.
@@ -407,6 +409,11 @@ def _turn_line(snap: Snapshot) -> str:
     phase = snap.phase
     if snap.fatal is not None:
         return f"Refused by the host: {safe_text(snap.fatal[1], 120)}"
+    if snap.host_closing == "paused" and snap.link != "connected":
+        return (
+            "The host paused the table; it can be resumed. Waiting for it to come back "
+            "(your seat and dice are kept; q leaves)."
+        )
     if phase == "connecting" and snap.link in ("lost", "closed"):
         return "Could not reach the table: press q to go back."
     if snap.link == "lost":
