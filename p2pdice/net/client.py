@@ -211,6 +211,16 @@ async def _drain(
         await asyncio.wait_for(session.settled(), seconds)
     while not session.outgoing.empty() and loop.time() < deadline:
         await ws.send_str(session.outgoing.get_nowait())
+    # The host's `closing` follows a game it ended (SPEC.md 10.3): read it, so the player is
+    # told the host ended the game, until the host hangs up or the time is up.
+    while session.host_closing is None and (left := deadline - loop.time()) > 0:
+        try:
+            msg = await asyncio.wait_for(ws.receive(), left)
+        except TimeoutError:
+            break
+        if msg.type not in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY):
+            break
+        session.on_frame(msg.data)
 
 
 class LocalClient:

@@ -74,6 +74,12 @@ class Controller:
         task.add_done_callback(self._tasks.discard)
         return task
 
+    async def finish_tasks(self, timeout: float) -> None:
+        """Let the work still running finish (a table closing: its players must be told
+        before the program exits), for at most `timeout` seconds."""
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=timeout)
+
     async def _guard(self, coro: Coroutine[Any, Any, Any], what: str) -> Any:
         try:
             return await coro
