@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..bots.estimate import how_long
+from ..core.errors import OptionError
 from ..core.rules import OPTIONS, Ones, Palifico, Rules, TableKind
 from .hostform import HostForm
 from .lobbymodel import LobbyRow
@@ -107,9 +109,22 @@ def render_form(
             f"CPU seats: {len(cpu)} ({form.values['level']}), filling the seats nobody plays.",
             "class:dim",
         )
+    length = _length(form)
+    if length:
+        b.text(length, "class:dim")
     if form.error:
         b.text(form.error, "class:error")
     return b.done(height)
+
+
+def _length(form: HostForm) -> str:
+    """How long a game with the form's rules takes ("5 dice, 4 players: about 8-13 min"),
+    or "" while the rules do not hold."""
+    try:
+        rules = form.rules()
+    except OptionError:
+        return ""
+    return "Length: " + how_long(rules)
 
 
 def render_confirm(
