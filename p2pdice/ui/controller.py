@@ -252,7 +252,12 @@ class Controller:
 
     def my_turn(self) -> bool:
         snap = self.snap()
-        return snap.view is not None and snap.view.my_turn and snap.me is not None
+        return (
+            snap.view is not None
+            and snap.view.my_turn
+            and snap.me is not None
+            and snap.me not in snap.absent  # a CPU or the host plays it until the next round
+        )
 
     # ---- acting ----------------------------------------------------------------------------
 
@@ -283,6 +288,9 @@ class Controller:
         view = snap.view
         if view is None or view.seat is None or not view.my_turn or snap.me is None:
             self.say("it is not your turn", error=True)
+            return None
+        if snap.me in snap.absent:
+            self.say("your seat returns at the next round: until then it is played for you")
             return None
         return view, view.seat
 

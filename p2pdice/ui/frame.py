@@ -146,7 +146,7 @@ def waiting_on_us(c: Controller) -> str:
         view = snap.view
         if view is None:
             return ""
-        if view.phase == Phase.BIDDING and view.my_turn and snap.me is not None:
+        if view.phase == Phase.BIDDING and view.my_turn and snap.me not in (None, *snap.absent):
             return "It is your turn: Esc goes back to the table."
         if view.phase == Phase.ROUND_OVER and view.next_starter in snap.mine:
             return next_round_line(snap) + " Esc first."

@@ -432,6 +432,9 @@ def _turn_line(snap: Snapshot) -> str:
     if view.phase == Phase.BIDDING and view.turn is not None:
         timer = timer_text(snap.turn_left)
         timer = f"  [{timer}]" if timer else ""
+        if view.turn == snap.me and snap.me in snap.absent:
+            mover = "its CPU stand-in" if snap.me in snap.stand_ins else "the host"
+            return f"Your seat's turn: {mover} plays it until the next round.{timer}"
         if view.turn == snap.me:
             return f"Your turn.{timer}"
         if view.turn in snap.mine and snap.kind == TableKind.PRACTICE:
@@ -577,7 +580,13 @@ def table_model(snap: Snapshot, entry: EntryState = EntryState()) -> TableModel:
     summary = summary.removesuffix(", " + kind_word) if snap.kind != TableKind.STANDARD else summary
     # The round first: the header cuts from the end, and the rules are on the help screen.
     subtitle = ", ".join(p for p in (round_text, summary) if p)
-    my_turn = view is not None and view.my_turn and snap.me is not None and not snap.pending_action
+    my_turn = (
+        view is not None
+        and view.my_turn
+        and snap.me is not None
+        and snap.me not in snap.absent  # a CPU or the host plays it until the next round
+        and not snap.pending_action
+    )
     em = entry_model(view, entry) if my_turn and view is not None else None
     undo = can_undo(snap)
     hand: tuple[int, ...] = view.hand if view is not None else ()

@@ -39,3 +39,10 @@ def test_others_still_see_the_seat_away() -> None:
 def test_while_still_reconnecting_the_seat_is_not_yet_back() -> None:
     snap = replace(_back(stand_in=True), link="reconnecting")
     assert "back" not in table_model(snap).hand_label
+
+
+def test_the_seats_turn_played_by_the_stand_in_offers_no_bid_entry() -> None:
+    snap = snap_of(bidding(), me=1, hand=(), absent=frozenset({1}), stand_ins=frozenset({1}))
+    model = table_model(snap)  # seat 1's turn, played by its stand-in
+    assert model.entry is None and not model.my_turn
+    assert model.turn_line == "Your seat's turn: its CPU stand-in plays it until the next round."
