@@ -69,3 +69,11 @@ def test_the_host_form_shows_the_estimate_of_its_rules() -> None:
     assert expected.startswith("3 dice, 6 players: about ")
     assert expected in " ".join(plain(render_form(form, height=40)).split())
     assert expected in " ".join(plain(render_confirm(form, rules, height=40)).split())
+
+
+def test_the_committed_table_is_the_generators_output() -> None:
+    from p2pdice.bots import pace_table
+    from p2pdice.bots.pace import TABLE, table_source
+
+    made = table_source(PACE, games=pace_table.GAMES, seed=pace_table.SEED)
+    assert TABLE.read_text(encoding="utf-8") == made  # not edited by hand
