@@ -489,7 +489,8 @@ def test_handshake_frames_validate() -> None:
         {"type": "accepted", "ref": "cd" * 32, "seq": 17},
         {"type": "status", "connected": [0, 2], "phase": "bidding", "turn": 2, "deadline_ms": 900},
         {"type": "status", "connected": [], "phase": "lobby", "turn": None, "deadline_ms": None},
-        {"type": "closing", "reason": "the host is shutting down"},
+        {"type": "closing", "reason": "paused", "detail": "the host paused the table"},
+        {"type": "closing", "reason": "ended", "detail": "the host ended the table"},
     ):
         assert_valid("frame_to_client.schema.json", frame)
 

@@ -13,7 +13,7 @@ from p2pdice.core.verify import verify_lines
 
 def test_each_protocol_game_is_saved_as_a_log_that_verifies(tmp_path: Path) -> None:
     folder = tmp_path / "made" / "here"  # made by the command
-    args = ["simulate", "--protocol", "--players", "2", "--games", "2", "--seed", "4"]
+    args = ["simulate", "--protocol", "--seats", "2", "--games", "2", "--seed", "4"]
     assert main([*args, "--transcripts", str(folder)]) == 0
     saved = sorted(folder.iterdir())
     assert [p.name for p in saved] == ["game-0001.jsonl", "game-0002.jsonl"]

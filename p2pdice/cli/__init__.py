@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from .. import __version__
 from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
@@ -15,8 +16,38 @@ from .options import add_rules_options
 Runner = Callable[[argparse.Namespace], int]
 
 
+class DefaultsShown(argparse.HelpFormatter):
+    """Every option's help ends with its default, read from the option's own definition
+    (argparse's `default`), unless its help already says it (the rules options, whose flag
+    default is None so a preset can fill it, say theirs from core.rules)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if "(default" in text or not shows_a_default(action):
+            return text
+        return f"{text} (default {_shown(action.default)})".replace("%", "%%")
+
+
+def shows_a_default(action: argparse.Action) -> bool:
+    """Whether an option has a default worth stating: a value, not "absent" or "off"."""
+    if action.help == argparse.SUPPRESS or not action.option_strings:
+        return False
+    return action.default not in (None, False, argparse.SUPPRESS)
+
+
+def _shown(default: object) -> str:
+    if isinstance(default, float) and default.is_integer():
+        return f"{default:g}"
+    return str(default)
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (and exit status 2), never a usage dump."""
+    """argparse, but a usage error is one line (and exit status 2), never a usage dump, and
+    --help states every default (DefaultsShown)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", DefaultsShown)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}\n")
@@ -49,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play whole games between CPU players on the rules engine.",
     )
     sim.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
-    add_rules_options(sim, seats_flag="--players")
+    add_rules_options(sim, old_seats_flag="--players")
     sim.add_argument(
         "--bots",
         default=DEFAULT_LEVEL,
@@ -140,6 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         # The reader went away (`p2pdice ... | head`); stop quietly, as Unix tools do.
+        # Exit 0, as coreutils do under `| head`: the reader had what it wanted. Point stdout
+        # at /dev/null so the interpreter's final flush does not raise again.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 1
+        return 0

@@ -23,6 +23,9 @@ def add_home_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: CPU players at a practice table when `--cpu` is not given (README's sample screen shows it).
+PRACTICE_CPU = 3
+
 #: Seconds a CPU seat pauses before each move, as a person would, so the people at the table
 #: can follow the play and take a bid back before a CPU answers it (`--cpu-think`).
 CPU_THINK = 1.5

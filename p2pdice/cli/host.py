@@ -6,6 +6,7 @@ import argparse
 import json
 import logging
 
+from ..bots.estimate import how_long_help
 from ..bots.names import BOT_NAMES
 from ..core.describe import ranking_line
 from .common import (
@@ -29,6 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="host a table on this machine and advertise it on the LAN",
         description="Open a table, advertise it with mDNS and run it until the game ends. "
         "With --headless the host does not play; the table starts when every seat is taken.",
+        epilog=how_long_help(),
     )
     parser.add_argument(
         "--name", default="p2pdice table", help="table name shown in lobbies (24 characters)"

@@ -45,7 +45,23 @@ def joining_hint(name: str, runtime: TableRuntime) -> str:
         return "your table is open"
     where = " or ".join(f"join {address}" for address in service.join_addresses())
     by_name = f"join {name!r} or " if service.advertise else ""
+    if not _seats_left(runtime):
+        return f"open, every seat taken: others can watch with p2pdice {by_name}{where}"
     return f"open: others type p2pdice {by_name}{where}"
+
+
+def _seats_left(runtime: TableRuntime) -> bool:
+    """Whether a new table has a seat no one on this device (the host, its CPUs) takes."""
+    from ..core.table import TablePhase
+
+    service = runtime.service
+    for table in service.tables.values() if service is not None else ():
+        if table.host.phase != TablePhase.LOBBY:
+            return True  # a resumed game: its players come back to their seats
+        ours = len(table.config.cpu) + len(runtime.sessions)
+        if ours < table.config.rules.seats:
+            return True
+    return False
 
 
 class CliLobby:

@@ -4,6 +4,7 @@ option list (core.rules.OPTIONS): one flag per option, spelled like its key."""
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,15 +21,49 @@ def add_rules_options(
     *,
     seats_flag: str = "--seats",
     defaults: Mapping[str, Any] | None = None,
+    old_seats_flag: str | None = None,
 ) -> None:
     """One flag per table option. `defaults` overrides what --help says an option defaults
-    to, for commands that choose differently (a practice table allows undo)."""
+    to, for commands that choose differently (a practice table allows undo).
+    `old_seats_flag` is a former spelling of the seats flag, still accepted with a warning
+    and left out of --help."""
     group = parser.add_argument_group("table rules (see docs/rules.md)")
     group.add_argument("--preset", choices=sorted(PRESETS), help="start from a named rule set")
     for option in OPTIONS:
         flag = seats_flag if option.key == "seats" else option.flag
         default = (defaults or {}).get(option.key, option.default)
         group.add_argument(flag, dest=option.key, **_argument(option, default))
+    if old_seats_flag:
+        group.add_argument(
+            old_seats_flag,
+            dest="seats",
+            type=_int,
+            action=_Deprecated,
+            help=argparse.SUPPRESS,
+            new_flag=seats_flag,
+        )
+
+
+class _Deprecated(argparse.Action):
+    """An old flag name: sets the same value as its new name and says to use that."""
+
+    def __init__(self, *args: Any, new_flag: str, **kwargs: Any) -> None:
+        self.new_flag = new_flag
+        super().__init__(*args, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        print(
+            f"{parser.prog}: warning: {option_string} is now {self.new_flag}; "
+            f"{option_string} will go in a later version",
+            file=sys.stderr,
+        )
+        setattr(namespace, self.dest, values)
 
 
 def _argument(option: Option, default: Any) -> dict[str, Any]:

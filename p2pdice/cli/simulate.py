@@ -33,7 +33,7 @@ def transcript_writer(folder: str) -> Callable[[int, list[bytes]], None]:
 def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise CliError("--games: must be at least 1")
-    rules = rules_from_args(args, flag_names={"seats": "--players"})
+    rules = rules_from_args(args)
     names = bot_names_for_seats(args.bots, rules.seats)
     try:
         bots = [load_bot(n) for n in names]

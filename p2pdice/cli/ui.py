@@ -15,6 +15,7 @@ from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
 from ..core.rules import TableKind
 from ..ui.defaults import undo_default
 from .common import (
+    PRACTICE_CPU,
     add_cpu_think_option,
     add_home_option,
     cpu_think_of,
@@ -51,7 +52,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--cpu",
         default=None,
         metavar="N[:LEVEL]",
-        help=f"CPU players and their level: {_LEVELS_HELP}; default 3 "
+        help=f"CPU players and their level: {_LEVELS_HELP}; default {PRACTICE_CPU} "
         "(or every seat --seats leaves free)",
     )
     practice.add_argument(
@@ -121,7 +122,7 @@ def _seated_rules(
 
 
 def run_practice(args: argparse.Namespace) -> int:
-    cpu, level = parse_cpu(args.cpu or "3")
+    cpu, level = parse_cpu(args.cpu or str(PRACTICE_CPU))
     if args.name is not None:
         person_name_of(args.name)
     rules, cpu = _seated_rules(args, args.humans, cpu, "practice", args.cpu is not None)

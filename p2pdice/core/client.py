@@ -59,6 +59,7 @@ from .client_intents import (
     ends_a_round,
 )
 from .client_restore import restore_seat
+from .closing import Closing
 from .codec import encode
 from .errors import Reason, RemoteError, UserError
 from .fairness import comparison_code
@@ -165,6 +166,9 @@ class ClientConnection:
         self.peer: Peer | None = None
         self.errors: list[tuple[Reason, str]] = []
         self.fatal: tuple[Reason, str] | None = None
+        #: Why the host last closed our connection (the `closing` frame), until it welcomes us
+        #: again: a paused table is waited for, an ended one is not.
+        self.host_closing: Closing | None = None
         self.stopped = False  #: a local failure: nothing more is read, sent or stored
         #: Whether this client keeps records (a seat folder); without, no writes are asked for.
         self.keeps_records = False
@@ -335,7 +339,9 @@ class ClientConnection:
         if kind == "status":
             return self._on_status(frame)
         if kind == "closing":
-            self.errors.append((Reason.INTERNAL, f"the host closed the table: {frame['reason']}"))
+            self.host_closing = Closing(frame["reason"])
+            if self.host_closing == Closing.IDLE:  # our own silence: a refusal of sorts
+                self.errors.append((Reason.INTERNAL, f"the host closed: {frame['detail']}"))
             return []
         if kind == "accepted":
             return []  # the message shows up in the log in due course
@@ -576,6 +582,7 @@ class ClientConnection:
                 "the host did not prove it knows the table password: it may be an impostor",
             )
         self._link.connected = True
+        self.host_closing = None  # back: a paused table was resumed
         out: list[Intent] = [Progressed()]
         seat = frame["seat"]
         if seat is None:

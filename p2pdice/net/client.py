@@ -9,6 +9,7 @@ from functools import partial
 
 import aiohttp
 
+from ..core.closing import Closing
 from .frames import MAX_FRAME
 from .limits import TokenBucket
 from .server import LocalLink, TableServer
@@ -46,6 +47,10 @@ async def _pump_out(session: ClientSession, ws: aiohttp.ClientWebSocketResponse)
 REDISCOVER_FOR = 2.0
 #: Failed connection attempts in a row before looking for the table over mDNS.
 REDISCOVER_AFTER = 2
+#: A table its host paused (`closing` `paused`) is waited for quietly: a try every this many
+#: seconds (each after a look for its advertisement), for up to PAUSED_WAIT seconds.
+PAUSED_RETRY = 5.0
+PAUSED_WAIT = 3600.0
 
 
 async def rediscover(
@@ -149,7 +154,8 @@ async def _play(
             session.disconnected()
             if session.peer is not None and session.peer.halted:
                 return Outcome.ALARM
-            if loop.time() - last_contact > give_up_after:
+            paused = session.host_closing == Closing.PAUSED
+            if loop.time() - last_contact > (PAUSED_WAIT if paused else give_up_after):
                 return Outcome.GAVE_UP
             waited = 0.0
             if find_again and failures >= REDISCOVER_AFTER:
@@ -161,7 +167,7 @@ async def _play(
                     continue
                 waited = loop.time() - began  # listening counts as waiting: no later retry
             await asyncio.sleep(max(0.0, backoff - waited))
-            backoff = min(backoff * 2, 3.0)
+            backoff = min(backoff * 2, PAUSED_RETRY if paused else 3.0)
 
 
 _hanging_up: set[asyncio.Task[bool]] = set()  #: held until done (the loop keeps weak refs)
@@ -205,6 +211,16 @@ async def _drain(
         await asyncio.wait_for(session.settled(), seconds)
     while not session.outgoing.empty() and loop.time() < deadline:
         await ws.send_str(session.outgoing.get_nowait())
+    # The host's `closing` follows a game it ended (SPEC.md 10.3): read it, so the player is
+    # told the host ended the game, until the host hangs up or the time is up.
+    while session.host_closing is None and (left := deadline - loop.time()) > 0:
+        try:
+            msg = await asyncio.wait_for(ws.receive(), left)
+        except TimeoutError:
+            break
+        if msg.type not in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY):
+            break
+        session.on_frame(msg.data)
 
 
 class LocalClient:

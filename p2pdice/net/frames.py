@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core import shape
+from ..core.closing import MAX_CLOSING_DETAIL, Closing
 from ..core.codec import decode, encode
 from ..core.errors import Reason, RemoteError
 from ..core.pake import MESSAGE_BYTES
@@ -63,7 +64,10 @@ TO_CLIENT: Mapping[str, Mapping[str, shape.Check]] = {
         "turn": shape.nullable(shape.seat),
         "deadline_ms": shape.nullable(shape.uint),
     },
-    "closing": {"reason": lambda v: isinstance(v, str) and len(v) <= 200},
+    "closing": {
+        "reason": lambda v: isinstance(v, str) and v in set(Closing),
+        "detail": lambda v: isinstance(v, str) and len(v) <= MAX_CLOSING_DETAIL,
+    },
 }
 
 

@@ -23,6 +23,7 @@ from ..bots.registry import load_bot
 from ..core.advert import Advert, table_path
 from ..core.clean import clean_name
 from ..core.client_intents import ends_a_round
+from ..core.closing import Closing
 from ..core.host import HostTable
 from ..core.rules import Rules
 from ..core.signing import SigningKey
@@ -35,10 +36,6 @@ from .server import AcceptFailureLog, Limits, TableServer, raise_open_file_limit
 from .session import ClientSession
 
 log = logging.getLogger("p2pdice.host")
-
-#: What players are told when the host stops without ending the game (their clients keep
-#: reconnecting, and find the table again by its id when it is resumed).
-PAUSED = "the host paused the table: it can resume it, stay here"
 
 TABLES: web.AppKey[dict[str, HostedTable]] = web.AppKey("tables", dict)
 
@@ -285,9 +282,9 @@ class HostedTable:
         for client in list(self.cpu_clients.values()):
             await client.stop()
         if end_game or self.host.phase == TablePhase.OVER:
-            await self.server.close()
+            await self.server.close(Closing.ENDED)  # after the signed game_over, if it ended now
         else:
-            await self.server.close(PAUSED)
+            await self.server.close(Closing.PAUSED)
         await self.log.close()
         self.lock.release()
         self.service.tables.pop(self.id, None)  # a closed table no longer holds memory here

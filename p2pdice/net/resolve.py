@@ -13,6 +13,7 @@ import aiohttp
 from ..core.advert import SHORT_ID_CHARS, Advert
 from ..core.clean import clean_name
 from .discovery import TableAd, browse_once
+from .unreachable import could_not_reach
 
 #: The most of a `GET /tables` answer a lobby or `join` reads, and of its rows it looks at: a
 #: host lists its own few tables in a few kilobytes, so anything larger is refused unread
@@ -82,9 +83,7 @@ async def _by_address(host: str, port: int, which: str | None, timeout: float) -
     except ListingError as err:
         raise ResolveError(f"{host}:{port} answered, but not like a p2pdice host ({err})") from None
     except (aiohttp.ClientError, TimeoutError, ValueError) as err:
-        raise ResolveError(
-            f"no p2pdice host answers at {host}:{port} ({err.__class__.__name__})"
-        ) from None
+        raise ResolveError(could_not_reach(f"{host}:{port}", err, timeout=timeout)) from None
     try:
         return _pick(tables, host, port, which)
     except (KeyError, TypeError, ValueError, AttributeError):  # not what a p2pdice host sends

@@ -25,6 +25,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from ..core.advert import SPECTATE_PARAM
+from ..core.closing import CLOSING_WORDS, Closing
 from ..core.codec import encode
 from ..core.errors import Reason, RemoteError
 from ..core.host import (
@@ -145,6 +146,7 @@ class TableServer:
         self._stand_in = stand_in
         self._retire = retire
         self.closing = False
+        self.closing_reason = Closing.ENDED  #: what the last `closing` frames said
         self.frozen = False  #: paused: frames are no longer read (freeze)
         self.over = asyncio.Event()
         self._hang_ups: set[asyncio.Task[Any]] = set()  #: kept so they are not collected early
@@ -174,10 +176,13 @@ class TableServer:
         if self._timer is not None:
             self._timer.cancel()
 
-    async def close(self, reason: str = "the host is shutting down") -> None:
+    async def close(self, reason: Closing = Closing.ENDED) -> None:
+        """Tell every connection why the table closes (`closing`, SPEC.md 10.3), after the
+        entries already queued for it, then hang up."""
         self.closing = True
+        self.closing_reason = reason
         for conn in list(self.connections.values()):
-            self._queue(conn, encode_frame("closing", reason=reason))
+            self._queue(conn, closing_frame(reason))
             self._queue(conn, None)
         writers = [c.writer for c in self.connections.values() if c.writer is not None]
         if writers:
@@ -615,7 +620,7 @@ class TableServer:
         ws = web.WebSocketResponse(max_msg_size=4 * MAX_FRAME, heartbeat=15.0, compress=False)
         await ws.prepare(request)
         if self.closing:
-            await ws.send_str(encode_frame("closing", reason="the table is closing"))
+            await ws.send_str(closing_frame(self.closing_reason))
             await ws.close()
             return ws
         conn = self.open(
@@ -643,7 +648,8 @@ class TableServer:
                 if timeout is not None and timeout <= 0:
                     if conn.handshaken:
                         idle = int(self.limits.spectator_idle)
-                        self._queue(conn, encode_frame("closing", reason=f"no sync for {idle} s"))
+                        detail = f"no sync for {idle} s"
+                        self._queue(conn, closing_frame(Closing.IDLE, detail))
                     else:
                         self._refuse(
                             conn, Reason.HANDSHAKE_TIMEOUT, "no join, auth or spectate in time"
@@ -766,3 +772,8 @@ class AcceptFailureLog:
         handler = cls(loop)
         loop.set_exception_handler(handler)
         return handler
+
+
+def closing_frame(reason: Closing, detail: str | None = None) -> str:
+    """The `closing` frame: its code, and words for a client that shows them."""
+    return encode_frame("closing", reason=str(reason), detail=detail or CLOSING_WORDS[reason])

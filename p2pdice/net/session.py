@@ -282,6 +282,11 @@ class ClientSession:
         return self.core.reconnect_requested
 
     @property
+    def host_closing(self) -> str | None:
+        """Why the host last closed our connection (core.closing), until it welcomes us."""
+        return self.core.host_closing
+
+    @property
     def seat(self) -> int | None:
         return self.core.seat
 

@@ -114,6 +114,7 @@ async def run_app(
     finally:
         for task in tasks:
             task.cancel()
+        await c.finish_tasks(10.0)  # a table left with q closes, its players told
         await services.stop()
         runtime = ui.runtime
         ui.runtime = None

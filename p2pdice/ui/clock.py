@@ -100,6 +100,7 @@ def timer_moves(c: Controller) -> None:
             view is None
             or view.seat is None
             or not view.my_turn
+            or view.seat in facts.absent  # played for us until the next round
             or deadline is None
             or deadline - now > TIMER_MARGIN
         ):

@@ -74,6 +74,12 @@ class Controller:
         task.add_done_callback(self._tasks.discard)
         return task
 
+    async def finish_tasks(self, timeout: float) -> None:
+        """Let the work still running finish (a table closing: its players must be told
+        before the program exits), for at most `timeout` seconds."""
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=timeout)
+
     async def _guard(self, coro: Coroutine[Any, Any, Any], what: str) -> Any:
         try:
             return await coro
@@ -246,7 +252,12 @@ class Controller:
 
     def my_turn(self) -> bool:
         snap = self.snap()
-        return snap.view is not None and snap.view.my_turn and snap.me is not None
+        return (
+            snap.view is not None
+            and snap.view.my_turn
+            and snap.me is not None
+            and snap.me not in snap.absent  # a CPU or the host plays it until the next round
+        )
 
     # ---- acting ----------------------------------------------------------------------------
 
@@ -277,6 +288,9 @@ class Controller:
         view = snap.view
         if view is None or view.seat is None or not view.my_turn or snap.me is None:
             self.say("it is not your turn", error=True)
+            return None
+        if snap.me in snap.absent:
+            self.say("your seat returns at the next round: until then it is played for you")
             return None
         return view, view.seat
 
@@ -495,15 +509,26 @@ class Controller:
         else:
             self.ui.quitting = True
 
-    def leave(self) -> None:
+    @property
+    def hosting(self) -> bool:
+        """We host the open table for players on other machines: leaving it pauses or ends
+        their game, which `q` asks about."""
+        return self.kind == "host"
+
+    def leave(self, *, end_game: bool = True) -> None:
+        """Leave the table; a table we host is ended for everyone, or with `end_game` False
+        paused (its players are told, and wait for it to be resumed)."""
         ui = self.ui
         ui.quitting = False
         runtime = ui.runtime
         if runtime is not None:
             if not ui.from_lobby and any(self.facts(s).fatal is not None for s in self.sessions):
                 ui.exit_code = 2  # refused for good (a password, a full table): say so to the shell
+            paused = runtime.kind == "host" and not end_game
             self.set_runtime(None)
-            self.spawn(runtime.close(), "closing the table")
+            self.spawn(runtime.close(end_game=end_game), "closing the table")
+            if paused:
+                self.say("table paused: press r in the lobby (or p2pdice host --resume) to resume")
         if ui.from_lobby and self.lobby is not None and ui.screen == "table":
             ui.screen = "lobby"
             return
@@ -511,6 +536,20 @@ class Controller:
             ui.screen = "lobby"
             return
         self.exit_app(ui.exit_code)
+
+    def answer_quit(self, key: str) -> None:
+        """The answer to "leave the table?": y leaves; at a table we host, p pauses it and e
+        ends it (y is not an answer there: which of the two it meant is the question)."""
+        if not self.hosting:
+            if key == "y":
+                self.leave()
+            return
+        if key == "p":
+            self.leave(end_game=False)
+        elif key == "e":
+            self.leave(end_game=True)
+        else:
+            self.say("p pauses the table, e ends the game for everyone, n stays", error=True)
 
     # ---- the clock ---------------------------------------------------------------------------
 

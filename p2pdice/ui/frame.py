@@ -44,6 +44,13 @@ MIN_COLUMNS, MIN_ROWS = 80, 24
 PROMPT_KEYS = (("Enter", "confirm"), ("Esc", "cancel"))
 HELP_KEYS = (("Esc", "close help"), ("?", "close help"))
 QUIT_KEYS = (("y", "leave the table"), ("n", "stay"))
+HOST_QUIT_KEYS = (("p", "pause the table"), ("e", "end the game"), ("n", "stay"))
+#: What `q` asks at a table we host for players on other machines.
+HOST_QUIT_TEXT = (
+    "Leave your table? p pauses it: every player is told at once and waits, and you resume "
+    "it later (r in the lobby, or p2pdice host --resume). e ends the game for everyone: it "
+    "is recorded as ended by the host and cannot be resumed. n stays."
+)
 
 
 Keys = tuple[tuple[str, str], ...]
@@ -61,6 +68,10 @@ def body(c: Controller, columns: int, height: int) -> tuple[list[Line], Keys]:
         text = "Leave this table? Your seat keeps its dice for the grace period if you come back."
         if c.kind in ("practice", "pass_and_play"):
             text = "Leave this table? It is on this machine only, so the game ends."
+        if c.hosting:
+            return render_message_screen("Leave your table?", HOST_QUIT_TEXT, **size, glyphs=g), (
+                HOST_QUIT_KEYS
+            )
         return render_message_screen("Leave the table?", text, **size, glyphs=g), QUIT_KEYS
     if mode == "lobby":
         rows = ui.book.rows()
@@ -115,13 +126,15 @@ def too_small(c: Controller, columns: int, rows: int) -> list[Line]:
     """What a terminal below 80x24 shows: the size it needs, and how to quit."""
     if c.mode() == "quit":
         text = "Leave the table? y leaves, n stays."
+        if c.hosting:
+            text = "Leave your table? p pauses it, e ends the game, n stays."
     else:
         text = (
             f"Terminal too small: {columns}x{rows}. p2pdice needs at least "
             f"{MIN_COLUMNS}x{MIN_ROWS}; make the window larger (the table carries on)."
         )
     lines = [[("class:error", line)] for line in wrap(text, max(columns - 1, 1))]
-    keys = QUIT_KEYS if c.mode() == "quit" else (("q", "quit"),)
+    keys = (HOST_QUIT_KEYS if c.hosting else QUIT_KEYS) if c.mode() == "quit" else (("q", "quit"),)
     body_rows = max(rows - 1, 0)
     lines = (lines + [[("", "")]] * body_rows)[:body_rows]
     return [*lines, keys_line(keys, columns)]
@@ -136,7 +149,7 @@ def waiting_on_us(c: Controller) -> str:
         view = snap.view
         if view is None:
             return ""
-        if view.phase == Phase.BIDDING and view.my_turn and snap.me is not None:
+        if view.phase == Phase.BIDDING and view.my_turn and snap.me not in (None, *snap.absent):
             return "It is your turn: Esc goes back to the table."
         if view.phase == Phase.ROUND_OVER and view.next_starter in snap.mine:
             return next_round_line(snap) + " Esc first."
@@ -160,6 +173,8 @@ def render_screen(c: Controller, columns: int = 80, rows: int = 24) -> list[Line
         )
     lines = lines + [[("", "")]] * (height - len(lines))
     text, style = c.ui.message, c.ui.message_style
+    if not text and c.runtime is not None and c.snap().host_closing == "ended":
+        text, style = "the host ended the game: it cannot be resumed", "class:notice"
     if not text:
         text, style = waiting_on_us(c), "class:turnline"
     message = [(style, fit(" " + text, columns))] if text else [("", "")]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots.estimate import how_long
 from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
 from ..core.errors import OptionError
 from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS, Rules, TableKind
@@ -239,4 +240,4 @@ class HostForm:
             f"{option.label.lower()}: {option.shown(getattr(rules, option.key))}"
             for option in OPTIONS
         ]
-        return [*people, cpu_line], options
+        return [*people, cpu_line, "length: " + how_long(rules)], options

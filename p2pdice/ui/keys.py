@@ -126,7 +126,15 @@ def build_keys(c: Controller) -> KeyBindings:
 
     @on("y", filter=modes("quit"))
     def _yes() -> None:
-        c.leave()
+        c.answer_quit("y")
+
+    @on("p", filter=modes("quit"))
+    def _pause() -> None:
+        c.answer_quit("p")
+
+    @on("e", filter=modes("quit"))
+    def _end() -> None:
+        c.answer_quit("e")
 
     @on("n", filter=modes("quit"))
     def _no() -> None:

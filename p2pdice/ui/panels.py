@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..bots.estimate import how_long
+from ..core.errors import OptionError
 from ..core.rules import OPTIONS, Ones, Palifico, Rules, TableKind
 from .hostform import HostForm
 from .lobbymodel import LobbyRow
@@ -111,9 +113,22 @@ def render_form(
             f"CPU seats: {len(cpu)} ({form.values['level']}), filling the seats nobody plays.",
             "class:dim",
         )
+    length = _length(form)
+    if length:
+        b.text(length, "class:dim")
     if form.error:
         b.text(form.error, "class:error")
     return b.done(height)
+
+
+def _length(form: HostForm) -> str:
+    """How long a game with the form's rules takes ("5 dice, 4 players: about 8-13 min"),
+    or "" while the rules do not hold."""
+    try:
+        rules = form.rules()
+    except OptionError:
+        return ""
+    return "Length: " + how_long(rules)
 
 
 def render_confirm(
@@ -210,13 +225,30 @@ TABLE_HELP_KEYS = (
     ("up/down", "quantity of your bid up or down (only legal bids are offered)"),
     ("left/right", "face of your bid"),
     ("Enter", "place the bid; or type one (4 5, four 5s, 4 x 5s) then Enter"),
-    ("l / x", "call Liar / call Exact (when the table allows exact calls)"),
-    ("u", "undo your last bid (undo tables, before anyone acts after it)"),
+    ("l / x", "call Liar / call Exact"),
+    ("u", "undo your last bid (before anyone acts after it)"),
     ("h", "odds hint on/off: chance a bid is true given your own dice"),
     ("r", "review earlier rounds (left/right to move, Esc to return)"),
-    ("Tab", "switch seats (practice tables)"),
+    ("Tab", "switch to your other seat"),
     ("? / q", "this help / leave the table"),
 )
+
+
+def help_keys(rules: Rules | None) -> tuple[tuple[str, str], ...]:
+    """The keys this table answers to: undo only where the rules allow it, Exact only where
+    exact calls are allowed, Tab only at a practice table (one owner, several seats)."""
+    if rules is None:
+        return TABLE_HELP_KEYS
+    keys = []
+    for key, text in TABLE_HELP_KEYS:
+        if key == "u" and not rules.undo:
+            continue
+        if key == "Tab" and rules.kind != TableKind.PRACTICE:
+            continue
+        if key == "l / x" and not rules.exact_call:
+            key, text = "l", "call Liar"
+        keys.append((key, text))
+    return tuple(keys)
 
 
 def render_help(
@@ -236,7 +268,7 @@ def render_help(
         )
     b.blank()
     b.add(("class:heading", " Keys"))
-    for key, text in TABLE_HELP_KEYS:
+    for key, text in help_keys(rules):
         b.add(("class:key", "  " + fit(key, 12)), ("class:value", text))
     b.blank()
     b.text(

@@ -114,6 +114,8 @@ class TableSession(Protocol):
     @property
     def finished(self) -> bool: ...  #: the log holds the game's end
     @property
+    def host_closing(self) -> str | None: ...  #: "paused", "ended", "idle": why the host closed
+    @property
     def comparison_code(self) -> str | None: ...
     @property
     def peer(self) -> PeerFacts | None: ...

@@ -251,7 +251,8 @@ def reveal_model(
         keys.append(("Enter", "final ranking"))
     else:
         if latest and view.round > result.round:  # the next round began while we looked
-            if view.phase == Phase.BIDDING and view.my_turn and snap.me is not None:
+            mine = snap.me is not None and snap.me not in snap.absent  # not a stand-in's
+            if view.phase == Phase.BIDDING and view.my_turn and mine:
                 next_line = f"Round {view.round} has started and it is your turn: press Enter."
                 keys.append(("Enter", "play"))
             else:

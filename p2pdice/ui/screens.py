@@ -13,8 +13,8 @@ import re
 from collections.abc import Iterable, Sequence
 
 from .reveal import GameOverModel, PassModel, RevealModel
-from .text import ASCII, Glyphs, dice_rows, fit, width
-from .viewmodel import TableModel
+from .text import ASCII, JOINER, Glyphs, dice_rows, fit, unbreakable, width
+from .viewmodel import STATUS_WIDTH, TableModel
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
@@ -34,10 +34,10 @@ def fragments(lines: Sequence[Line]) -> list[Fragment]:
     return out
 
 
-def wrap(text: str, columns: int) -> list[str]:
-    """Word wrap for one paragraph."""
+def wrap(text: str, columns: int, keep: Sequence[str] = ()) -> list[str]:
+    """Word wrap for one paragraph, never inside a bid or one of the names in `keep`."""
     words, lines, current = [], [], ""
-    for word in text.split():
+    for word in unbreakable(" ".join(text.split()), keep).split(" "):
         while width(word) > columns:  # a path or a long code: break it
             words.append(word[:columns])
             word = word[columns:]
@@ -52,7 +52,7 @@ def wrap(text: str, columns: int) -> list[str]:
             current = word
     if current:
         lines.append(current)
-    return lines or [""]
+    return [line.replace(JOINER, " ") for line in lines] or [""]
 
 
 def cut(line: Line, columns: int) -> Line:
@@ -118,8 +118,9 @@ def squeeze(lines: list[Line], optional: set[int], height: int) -> list[Line]:
 
 
 class _Builder:
-    def __init__(self, columns: int) -> None:
+    def __init__(self, columns: int, keep: Sequence[str] = ()) -> None:
         self.columns = columns
+        self.keep = keep  #: names that text lines never break
         self.lines: list[Line] = []
         self.optional: set[int] = set()
 
@@ -127,7 +128,7 @@ class _Builder:
         self.lines.append(cut(list(frags), self.columns))
 
     def text(self, text: str, style: str = "") -> None:
-        for line in wrap(text, self.columns - 1):
+        for line in wrap(text, self.columns - 1, self.keep):
             self.add((style, " " + line))
 
     def blank(self) -> None:
@@ -144,7 +145,8 @@ class _Builder:
 
 # ---- the table --------------------------------------------------------------------------------
 
-SEAT_COLUMNS = 50
+NAME_COLUMNS = 18  #: a name's columns in the seat list
+SEAT_COLUMNS = 3 + NAME_COLUMNS + 6 + STATUS_WIDTH  #: the seat list, left of the bids
 
 
 def _seat_line(row, glyphs: Glyphs) -> Line:
@@ -159,16 +161,16 @@ def _seat_line(row, glyphs: Glyphs) -> Line:
     name_style = "class:me" if row.is_me else style
     return [
         (style, f" {marker} "),
-        (name_style, fit(row.name, 24)),
-        (style, fit(row.dice, 5, align="right") + "  "),
-        (style, fit(row.status, SEAT_COLUMNS - 34)),
+        (name_style, fit(row.name, NAME_COLUMNS)),
+        (style, fit(row.dice, 4, align="right") + "  "),
+        (style, fit(row.status, STATUS_WIDTH)),
     ]
 
 
 def render_table(
     model: TableModel, *, columns: int = 80, height: int = 22, glyphs: Glyphs = ASCII
 ) -> list[Line]:
-    b = _Builder(columns)
+    b = _Builder(columns, keep=[row.name for row in model.seats])
     b.add(*header(model.title, model.code, columns, model.subtitle))
     b.extend(rule_or_alarm(model.alarm, glyphs, columns))
     rows = [_seat_line(r, glyphs) for r in model.seats]
@@ -182,11 +184,13 @@ def render_table(
     for bid in shown:
         style = "class:pending" if bid.pending else "class:mybid" if bid.mine else "class:bid"
         tail = " (pending)" if bid.pending else ""
-        bid_lines.append([(style, fit(bid.name, 14) + " " + bid.bid + tail)])
+        # The name gives way to the bid: the whole bid and its marker always show.
+        room = columns - SEAT_COLUMNS - 2 - width(bid.bid + tail) - 1
+        bid_lines.append([(style, fit(bid.name, max(min(14, room), 4)) + " " + bid.bid + tail)])
     b.add(
         (
             "class:heading",
-            fit("   Seat", 27) + fit("Dice", 7) + fit("Status", SEAT_COLUMNS - 34),
+            fit("   Seat", 3 + NAME_COLUMNS) + fit("Dice", 6) + fit("Status", STATUS_WIDTH),
         ),
         ("class:rule", glyphs.vertical),
         ("class:heading", " Bids this round"),
@@ -274,7 +278,7 @@ def _hand_line(row, glyphs: Glyphs) -> Line:
 def render_reveal(
     model: RevealModel, *, columns: int = 80, height: int = 22, glyphs: Glyphs = ASCII
 ) -> list[Line]:
-    b = _Builder(columns)
+    b = _Builder(columns, keep=[row.name for row in model.rows])
     b.add(*header(model.title, model.code, columns))
     b.extend(rule_or_alarm(model.alarm, glyphs, columns))
     if model.outcome:
@@ -303,7 +307,7 @@ def render_reveal(
     for fault in model.faults[-2:]:
         b.text(fault, "class:notice")
     if model.bids:
-        for line in wrap(model.bids, columns - 1)[:2]:
+        for line in wrap(model.bids, columns - 1, b.keep)[:2]:
             b.add(("class:dim", " " + line))
     if model.next_line:
         b.text(model.next_line, "class:turnline")

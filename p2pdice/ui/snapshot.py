@@ -35,6 +35,7 @@ def snapshot(session: TableSession) -> Snapshot:
         errors=tuple((str(reason), detail) for reason, detail in session.errors),
         finished=session.finished,
         link="connected" if session.connected else "connecting",
+        host_closing=session.host_closing,
     )
     if peer is None or state is None:
         return about

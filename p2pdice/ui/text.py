@@ -7,7 +7,9 @@ sequence in a hostile name shows as harmless text instead of steering the termin
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..core.clean import clean_name, clean_text
@@ -22,6 +24,21 @@ def safe_text(text: object, limit: int = 300) -> str:
 def safe_name(text: object, fallback: str = "?") -> str:
     """A display name from the network (core.clean.clean_name), never empty."""
     return clean_name(str(text)) or fallback
+
+
+#: Joins the words of a phrase a line must not break ("4 x 5s", "CPU medium 1"): word wrap
+#: splits at plain spaces only, and the joiner is drawn as a space.
+JOINER = "\u00a0"
+_BID = re.compile(r"\b\d+ x (?:ones?|[2-6]s?)\b")
+
+
+def unbreakable(text: str, phrases: Iterable[str] = ()) -> str:
+    """`text` with each bid ("4 x 5s") and each of `phrases` (players' names) kept whole by
+    word wrap: their spaces become JOINER."""
+    text = _BID.sub(lambda m: m[0].replace(" ", JOINER), text)
+    for phrase in sorted({p for p in phrases if " " in p}, key=len, reverse=True):
+        text = text.replace(phrase, phrase.replace(" ", JOINER))
+    return text
 
 
 def char_width(ch: str) -> int:

@@ -89,6 +89,8 @@ class Snapshot:
     fatal: tuple[str, str] | None = None  #: (reason, detail): refused for good
     errors: tuple[tuple[str, str], ...] = ()  #: (reason, detail) of each refusal, newest last
     finished: bool = False  #: the log holds the game's end
+    #: Why the host last closed our connection (core.closing): "paused", "ended", "idle".
+    host_closing: str | None = None
     #: Seconds until this client starts the next round by itself (its seat starts it).
     next_round_in: float | None = None
     #: The end-of-game self-check; None until the game is over and the check has run.
@@ -308,6 +310,22 @@ def odds_text(view: SeatView, bid: Bid) -> str:
 # ---- the seat list --------------------------------------------------------------------------
 
 
+#: Columns of the seat list's status: every status `_status` gives fits (tests/ui).
+STATUS_WIDTH = 22
+
+
+def back_for_next_round(snap: Snapshot) -> bool:
+    """Our seat was declared away and we are connected again: it plays again from the next
+    round (the host posts its return between rounds), a CPU or the host moving for it till
+    then."""
+    return (
+        snap.me is not None
+        and snap.me in snap.absent
+        and snap.link == "connected"
+        and (snap.connected is None or snap.me in snap.connected)
+    )
+
+
 def _status(snap: Snapshot, seat: int, facts: SeatFacts | None) -> tuple[str, bool]:
     view = snap.view
     if facts is None:
@@ -321,6 +339,8 @@ def _status(snap: Snapshot, seat: int, facts: SeatFacts | None) -> tuple[str, bo
         role = "you"
     if view is not None and view.dice[seat] == 0:
         return "out", False
+    if seat == snap.me and back_for_next_round(snap):
+        return "back next round", True
     if seat in snap.absent:
         return ("away, CPU stand-in" if seat in snap.stand_ins else "away"), True
     if snap.connected is not None and snap.phase != "connecting" and seat not in snap.connected:
@@ -329,7 +349,12 @@ def _status(snap: Snapshot, seat: int, facts: SeatFacts | None) -> tuple[str, bo
         if seat != snap.me and seat in snap.mine and snap.kind == TableKind.PRACTICE:
             return "to play: Tab", False
         what = "your turn" if seat == snap.me else "thinking"
-        return (f"{what} ({role})" if role and seat != snap.me else what), False
+        if not role or seat == snap.me:
+            return what, False
+        # "thinking (CPU, host-run)" does not fit: the seat's row says host-run the rest of
+        # the time.
+        status = f"{what} ({role})"
+        return (status if len(status) <= STATUS_WIDTH else f"{what} (CPU)"), False
     if view is not None and view.phase == Phase.ROUND_OVER and view.next_starter == seat:
         return "starts next round", False
     return role, False
@@ -384,6 +409,11 @@ def _turn_line(snap: Snapshot) -> str:
     phase = snap.phase
     if snap.fatal is not None:
         return f"Refused by the host: {safe_text(snap.fatal[1], 120)}"
+    if snap.host_closing == "paused" and snap.link != "connected":
+        return (
+            "The host paused the table; it can be resumed. Waiting for it to come back "
+            "(your seat and dice are kept; q leaves)."
+        )
     if phase == "connecting" and snap.link in ("lost", "closed"):
         return "Could not reach the table: press q to go back."
     if snap.link == "lost":
@@ -402,10 +432,18 @@ def _turn_line(snap: Snapshot) -> str:
     if view.phase == Phase.BIDDING and view.turn is not None:
         timer = timer_text(snap.turn_left)
         timer = f"  [{timer}]" if timer else ""
+        if view.turn == snap.me and snap.me in snap.absent:
+            mover = "its CPU stand-in" if snap.me in snap.stand_ins else "the host"
+            return f"Your seat's turn: {mover} plays it until the next round.{timer}"
         if view.turn == snap.me:
             return f"Your turn.{timer}"
         if view.turn in snap.mine and snap.kind == TableKind.PRACTICE:
             return f"Your other seat, {names[view.turn]}, is to play: press Tab.{timer}"
+        if view.turn in snap.absent:
+            mover = "its CPU stand-in" if view.turn in snap.stand_ins else "the host"
+            return f"{names[view.turn]} is away: {mover} moves for them.{timer}"
+        if snap.connected is not None and view.turn not in snap.connected:
+            return f"{names[view.turn]} is disconnected: waiting for them to come back.{timer}"
         return f"{names[view.turn]} is thinking...{timer}"
     if view.phase == Phase.SHOWDOWN:
         return "The call is made: hands are being opened..."
@@ -540,8 +578,15 @@ def table_model(snap: Snapshot, entry: EntryState = EntryState()) -> TableModel:
     summary = rules.summary() if rules else ""
     kind_word = str(snap.kind).replace("_", "-")
     summary = summary.removesuffix(", " + kind_word) if snap.kind != TableKind.STANDARD else summary
-    subtitle = ", ".join(p for p in (summary, round_text) if p)
-    my_turn = view is not None and view.my_turn and snap.me is not None and not snap.pending_action
+    # The round first: the header cuts from the end, and the rules are on the help screen.
+    subtitle = ", ".join(p for p in (round_text, summary) if p)
+    my_turn = (
+        view is not None
+        and view.my_turn
+        and snap.me is not None
+        and snap.me not in snap.absent  # a CPU or the host plays it until the next round
+        and not snap.pending_action
+    )
     em = entry_model(view, entry) if my_turn and view is not None else None
     undo = can_undo(snap)
     hand: tuple[int, ...] = view.hand if view is not None else ()
@@ -553,6 +598,10 @@ def table_model(snap: Snapshot, entry: EntryState = EntryState()) -> TableModel:
         label = "Taking a seat..."
     if snap.me is not None and view is None:
         label = "Your dice appear when the game starts."
+    elif back_for_next_round(snap):
+        assert snap.me is not None
+        mover = "a CPU plays it" if snap.me in snap.stand_ins else "the host moves for it"
+        label = f"You are back; your seat returns at the next round ({mover} until then)."
     elif snap.me is not None and view is not None and not hand:
         label = "Your dice: not dealt yet." if view.dice[snap.me] else "You are out of dice."
     return TableModel(

@@ -274,6 +274,7 @@ def test_frames_of_each_kind_reach_their_handler() -> None:
     (shown,) = who.receive_frame(status, 0)
     assert shown.deadline_in == 1.5 and shown.connected == (0,)  # type: ignore[union-attr]
     assert who.receive_frame({"type": "accepted", "ref": "00" * 32, "seq": None}, 0) == []
-    assert who.receive_frame({"type": "closing", "reason": "bye"}, 0) == []
-    assert who.errors[-1] == (Reason.INTERNAL, "the host closed the table: bye")
+    idle = {"type": "closing", "reason": "idle", "detail": "no sync for 120 s"}
+    assert who.receive_frame(idle, 0) == []
+    assert who.errors[-1] == (Reason.INTERNAL, "the host closed: no sync for 120 s")
     assert SendFrame("sync", {"from": 2}).text() == '{"from":2,"type":"sync"}'

@@ -682,7 +682,9 @@ def shaped_frames(challenge: dict[str, Any]) -> st.SearchStrategy[str | bytes]:
                 "deadline_ms": st.one_of(st.none(), st.integers(0, 10**6)),
             }
         ),
-        "closing": st.fixed_dictionaries({"reason": st.text(max_size=40)}),
+        "closing": st.fixed_dictionaries(
+            {"reason": st.sampled_from(["paused", "ended", "idle"]), "detail": st.text(max_size=40)}
+        ),
     }
 
     def framed(kind: str) -> Callable[[dict[str, Any]], str | bytes]:

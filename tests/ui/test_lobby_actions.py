@@ -125,13 +125,28 @@ async def test_an_opened_table_shows_its_hint_on_the_message_line(tmp_path: Path
     lobby = lobby_at(tmp_path / "me")
     c = lobby.c
     factory = lobby.services.host_table(
-        name="kitchen", player="Zed", rules=Rules(seats=2), cpu=["easy"], password=None
+        name="kitchen", player="Zed", rules=Rules(seats=3), cpu=["easy"], password=None
     )
     lobby.open_table(factory, "opening your table")
     assert c.ui.screen == "starting" and c.ui.message == "opening your table..."
     await opened(c)
     assert c.runtime is not None and c.runtime.hint.startswith("open: others type p2pdice join")
     assert c.ui.message == c.runtime.hint
+    await leave(c)
+
+
+@pytest.mark.usefixtures("private_network")  # the hosted table is advertised
+async def test_a_table_full_from_the_start_does_not_invite_players(tmp_path: Path) -> None:
+    lobby = lobby_at(tmp_path / "me")
+    c = lobby.c
+    factory = lobby.services.host_table(
+        name="kitchen", player="Zed", rules=Rules(seats=2), cpu=["easy"], password=None
+    )
+    lobby.open_table(factory, "opening your table")
+    await opened(c)
+    assert c.runtime is not None
+    assert c.ui.message.startswith("open, every seat taken: others can watch with p2pdice join")
+    assert "others type" not in c.ui.message
     await leave(c)
 
 
@@ -167,5 +182,5 @@ async def test_a_table_that_cannot_be_resumed_or_found_says_why(tmp_path: Path) 
     lobby.ask_address()
     answer(c, "127.0.0.1:1")  # nothing listens on port 1
     await until(lambda: not c.ui.message.startswith(("no saved log", "looking for")))
-    assert c.ui.message == "no p2pdice host answers at 127.0.0.1:1 (ClientConnectorError)"
+    assert c.ui.message == "could not reach the host at 127.0.0.1:1: connection refused"
     assert c.ui.screen == "lobby" and c.runtime is None
