@@ -26,6 +26,8 @@ TIMER_MARGIN = 0.75  #: seconds before the timer runs out when this client moves
 
 
 def tick(c: Controller) -> None:
+    if c.lobby is not None:
+        c.lobby.password_refused()  # before its reason code reaches the message line
     collect_messages(c)
     follow_turn(c)
     timer_moves(c)
