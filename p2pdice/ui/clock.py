@@ -69,6 +69,9 @@ def collect_messages(c: Controller) -> None:
             reason, detail = errors[-1]
             ui.errors_seen[i] = len(errors)
             c.say(f"{safe_text(reason, 40)}: {safe_text(detail, 200)}", error=True)
+        notice = c.facts(session).notice
+        if notice is not None and ui.message != notice:
+            c.say(notice)  # a wait the host asked for (it explains the refusal): said in words
 
 
 def follow_turn(c: Controller) -> None:
