@@ -89,7 +89,9 @@ def test_twelve_addresses_of_garbage_attempts_leave_the_honest_joiner_seated(
             joiner = honest_join(address, tmp_path, names[2], "Hana")
             began = time.monotonic()
             wait_seated(tmp_path, "Hana", joiner, 15.0)
-            print(f"\nthe honest joiner was seated {time.monotonic() - began:.1f} s after it started")
+            print(
+                f"\nthe honest joiner was seated {time.monotonic() - began:.1f} s after it started"
+            )
             out, _ = spam.communicate(timeout=30)
         finally:
             kill_all(spam, joiner)
