@@ -63,6 +63,7 @@ class AddressBudget:
 
     frames: TokenBucket  #: frame units (`frame_cost`) its connections may send
     catch_up: TokenBucket  #: bytes of the log sent to it while it holds no seat
+    joins: TokenBucket  #: seats it may take in a lobby (each join, and the leave it may bring)
     seen: float = 0.0
 
 
@@ -78,10 +79,13 @@ class AddressBudgets:
         frame_burst: float,
         catch_up_rate: float,
         catch_up_burst: float,
+        join_rate: float,
+        join_burst: float,
         max_addresses: int = 4096,
     ) -> None:
         self.frame_rate, self.frame_burst = frame_rate, frame_burst
         self.catch_up_rate, self.catch_up_burst = catch_up_rate, catch_up_burst
+        self.join_rate, self.join_burst = join_rate, join_burst
         self.max_addresses = max_addresses
         self._budgets: dict[str, AddressBudget] = {}
 
@@ -93,6 +97,7 @@ class AddressBudgets:
                 TokenBucket(
                     rate=self.catch_up_rate, burst=self.catch_up_burst, tokens=self.catch_up_burst
                 ),
+                TokenBucket(rate=self.join_rate, burst=self.join_burst, tokens=self.join_burst),
             )
         budget.seen = now
         self._budgets[address] = budget  # most recent last

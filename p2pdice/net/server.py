@@ -17,6 +17,7 @@ import contextlib
 import ipaddress
 import itertools
 import logging
+import math
 import secrets
 from collections.abc import Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
@@ -82,6 +83,10 @@ STRANGER_CATCH_UP_SLACK = 64 * 1024
 STRANGER_CATCH_UP_RATE = 64 * 1024
 STRANGER_BIG_FRAME_BURST = 1024 * 1024
 STRANGER_BIG_FRAME_RATE = 256 * 1024
+#: Seats one address may take in lobbies: 3 at once, then one every 20 s. Leaving a lobby
+#: is disconnecting, so this bounds join-and-leave churn (and what it writes into the log).
+LOBBY_JOIN_BURST = 3.0
+LOBBY_JOIN_RATE = 1.0 / 20.0
 
 
 @dataclass(slots=True)
@@ -113,6 +118,8 @@ class Limits:
     stranger_catch_up_rate: float = STRANGER_CATCH_UP_RATE
     stranger_big_frame_burst: float = STRANGER_BIG_FRAME_BURST
     stranger_big_frame_rate: float = STRANGER_BIG_FRAME_RATE
+    lobby_join_burst: float = LOBBY_JOIN_BURST
+    lobby_join_rate: float = LOBBY_JOIN_RATE
 
 
 @dataclass(eq=False)
@@ -188,6 +195,8 @@ class TableServer:
             frame_burst=limits.address_frame_burst,
             catch_up_rate=limits.catch_up_rate,
             catch_up_burst=limits.catch_up_slack,
+            join_rate=limits.lobby_join_rate,
+            join_burst=limits.lobby_join_burst,
         )
         self._stranger_catch_up = TokenBucket(
             rate=limits.stranger_catch_up_rate,
@@ -514,6 +523,23 @@ class TableServer:
         shared.charge(now, cost)
         return True
 
+    def _may_join(self, conn: Connection, now: float) -> bool:
+        """A join from a limited address while it has a lobby seat left to take; otherwise
+        refused (`RATE_LIMITED`, "retry in N s"), before the host spends anything on it."""
+        budget = conn.budget
+        if budget is None or self.host.phase != TablePhase.LOBBY:
+            return True
+        level = budget.joins.level(now)
+        if level >= 1.0:
+            return True
+        wait = math.ceil((1.0 - level) / budget.joins.rate)
+        self._refuse(
+            conn,
+            Reason.RATE_LIMITED,
+            f"retry in {wait} s: your address joined this table's lobby too often lately",
+        )
+        return False
+
     def _dispatch(self, conn: Connection, frame: dict[str, Any], now: float) -> None:
         kind = frame["type"]
         if kind == "sync":
@@ -521,6 +547,8 @@ class TableServer:
             self._sync(conn, frame["from"], now)
             return
         if not conn.handshaken:
+            if kind == "join" and not self._may_join(conn, now):
+                return
             if kind == "spectate" and not conn.local and not self._spectator_room():
                 self._drop(
                     conn,
@@ -538,6 +566,8 @@ class TableServer:
                     trusted=conn.local,
                 )
             )
+            if kind == "join" and conn.budget is not None and conn.seat is not None:
+                conn.budget.joins.charge(now, 1.0)  # a lobby seat taken (`_may_join`)
             return
         if kind == "send":
             self.apply(self.host.receive(conn.id, frame["msg"], now))
