@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 from spake2 import SPAKE2_A, SPAKE2_B
 from spake2.ed25519_group import Ed25519Group
-from spake2.spake2 import SPAKEError
 
 from .hashing import Tag, framed
 
@@ -171,8 +170,8 @@ class HostExchange:
         self._used = True
         try:
             shared = self._spake.finish(joiner_message)
-        except (SPAKEError, ValueError):  # not a point of the group, or the wrong side
-            return None
+        except Exception:  # SPAKEError, ValueError, the library's NotOnCurve: all unusable
+            return None  # not a point of the group, or the wrong side
         want, host_proof = confirmations(shared, binding)
         return host_proof if hmac.compare_digest(want, joiner_proof) else None
 
@@ -193,7 +192,7 @@ def joiner_answer(
     message = spake.start()
     try:
         shared = spake.finish(host_message)
-    except SPAKEError as err:
+    except Exception as err:  # SPAKEError, and the library's NotOnCurve
         raise ValueError(f"the host's password exchange message is unusable: {err}") from None
     proof, host_proof = confirmations(shared, binding)
     work = solve_work(binding, message)
