@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .advert import SPECTATE_QUERY, key_prefix
-from .auth import sign_auth
+from .auth import retry_after, sign_auth
 from .client_check import FinalCheck, check_client, judge
 from .client_intents import (
     AppendEntry,
@@ -682,8 +682,14 @@ class ClientConnection:
             self.seat_hint = None
             self._link.reconnect_requested = True
             return [*out, Reconnect()]
-        if reason == Reason.PASSWORD_THROTTLED and self._link.join_sent is not None:
-            wait = self.password_retry.throttled(frame["detail"])
+        told = retry_after(frame["detail"])
+        if self._link.join_sent is not None and (
+            reason == Reason.PASSWORD_THROTTLED or (reason == Reason.RATE_LIMITED and told)
+        ):
+            busy = "checking passwords"
+            if reason == Reason.RATE_LIMITED:
+                busy = "with joins from your address"  # a lobby's churn bound (SPEC.md 10.1)
+            wait = self.password_retry.throttled(frame["detail"], busy=busy)
             if wait is not None:
                 # Told to wait: reconnect after that long for a fresh challenge (this one's
                 # seat reservation lapses meanwhile). The refusal is a sign of a live table.

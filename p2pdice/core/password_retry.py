@@ -1,4 +1,5 @@
-"""A joiner told to wait by a busy password table (PASSWORD_THROTTLED, protocol/SPEC.md 3.4)
+"""A joiner told to wait by a busy password table (PASSWORD_THROTTLED, protocol/SPEC.md 3.4),
+or by a lobby its address joined too often (RATE_LIMITED "retry in N s", SPEC.md 10.1),
 waits as long as the refusal says, then tries again, a bounded number of times. Sans-I/O:
 this keeps the count and says how long; the adapter does the waiting (it reconnects after
 `ClientConnection.reconnect_delay`)."""
@@ -25,15 +26,16 @@ class PasswordRetry:
         self.retries = 0  #: throttled refusals waited out since the last welcome
         self.notice: str | None = None  #: what to tell the player while waiting
 
-    def throttled(self, detail: str) -> int | None:
-        """Seconds to wait before joining again, or None: retried enough, give up."""
+    def throttled(self, detail: str, *, busy: str = "checking passwords") -> int | None:
+        """Seconds to wait before joining again, or None: retried enough, give up. `busy`
+        says what the table is busy with, for the notice."""
         if self.retries >= self.max_retries:
             self.notice = None
             return None
         self.retries += 1
         asked = retry_after(detail)
         wait = min(MAX_WAIT, DEFAULT_WAIT if asked is None else asked)
-        self.notice = f"the table is busy checking passwords; retrying in {wait} s"
+        self.notice = f"the table is busy {busy}; retrying in {wait} s"
         return wait
 
     def welcomed(self) -> None:
