@@ -62,6 +62,7 @@ TAG_PASSWORD_JOINER = "p2pdice/v1/password/joiner"
 TAG_PASSWORD_HOST = "p2pdice/v1/password/host"
 TAG_PASSWORD_CONFIRM_JOINER = "p2pdice/v1/password/confirm/joiner"
 TAG_PASSWORD_CONFIRM_HOST = "p2pdice/v1/password/confirm/host"
+TAG_PASSWORD_WORK = "p2pdice/v1/password/work"
 CTX_MESSAGE = "p2pdice/v1/sig/message"
 CTX_ENTRY = "p2pdice/v1/sig/entry"
 
@@ -531,6 +532,22 @@ def password_confirmations(
         hmac_sha256(shared, framed(TAG_PASSWORD_CONFIRM_JOINER, *fields)),
         hmac_sha256(shared, framed(TAG_PASSWORD_CONFIRM_HOST, *fields)),
     )
+
+
+def password_work(
+    table_id: bytes, host_key: bytes, nonce: bytes, player_key: bytes, joiner_message: bytes
+) -> tuple[int, bytes]:
+    """§3.4: the smallest counter whose scrypt(N = 2^10, r = 8, p = 1, 32 bytes) of
+    framed(work tag, table_id, host_key, nonce, player_key, joiner message), salt = the counter
+    as 8 bytes big-endian, starts with 5 zero bits; and that hash."""
+    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
+    data = framed(TAG_PASSWORD_WORK, table_id, host_key, nonce, player_key, joiner_message)
+    for counter in range(4096):
+        digest = Scrypt(salt=u64(counter), length=32, n=2**10, r=8, p=1).derive(data)
+        if digest[0] >> 3 == 0:
+            return counter, digest
+    raise SystemExit("no proof of work found")
 
 
 def spake2_pair(
@@ -2361,6 +2378,7 @@ def gen_password() -> dict:
         valid = hmac.compare_digest(want, joiner_proof)
         require(valid == (host_pw == joiner_pw), f"password case {comment!r}")
         require(valid == (host_expected == host_answer), "the joiner checks the host's answer")
+        work, work_hash = password_work(tid, host, n, player, joiner_msg)
         tests.append(
             {
                 "comment": comment,
@@ -2376,6 +2394,8 @@ def gen_password() -> dict:
                 "host_message": host_msg.hex(),
                 "joiner_message": joiner_msg.hex(),
                 "joiner_proof": joiner_proof.hex(),
+                "work": work,
+                "work_hash": work_hash.hex(),
                 "host_proof": host_answer.hex() if valid else None,
                 "result": "valid" if valid else "invalid",
                 "reason": None if valid else "BAD_PASSWORD",
@@ -2396,7 +2416,10 @@ def gen_password() -> dict:
                 "32 bytes); SPAKE2 over Ed25519 (joiner = side A, host = side B, identities "
                 "p2pdice/v1/password/joiner and p2pdice/v1/password/host, each side's scalar = "
                 "its 64 entropy bytes big-endian mod L); confirmation = HMAC-SHA256(shared key, "
-                "framed(confirm tag, table_id, host_key, nonce, player_key))",
+                "framed(confirm tag, table_id, host_key, nonce, player_key)); work = the "
+                "smallest counter whose scrypt(framed(work tag, table_id, host_key, nonce, "
+                "player_key, joiner_message), salt = counter as 8 bytes big-endian, N = 2^10, "
+                "r = 8, p = 1, 32 bytes) starts with 5 zero bits",
                 tests,
             )
         ],

@@ -453,7 +453,7 @@ def test_typed_definitions_and_frames_validate() -> None:
             if kind in ("join", "commit", "contribute"):
                 assert_valid(f"message.schema.json#/$defs/{kind}_message", value)
             frame = (
-                {"type": "join", "msg": value, "pake": None, "proof": None}
+                {"type": "join", "msg": value, "pake": None, "proof": None, "work": None}
                 if kind == "join"
                 else {"type": "send", "msg": value}
             )
@@ -475,8 +475,9 @@ def test_handshake_frames_validate() -> None:
         {
             "type": "join",
             "msg": _events_and_messages()[1][0],
-            "pake": "42" + "ab" * 32,
+            "pake": "41" + "ab" * 32,
             "proof": "ab" * 32,
+            "work": 17,
         },
         {"type": "spectate"},
         {"type": "sync", "from": 0},

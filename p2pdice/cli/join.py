@@ -157,9 +157,14 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
 
     narrator = Narrator(out=say)
     told = 0  # the client's alarms printed so far
+    waiting: str | None = None  # the wait for a busy password table last said
 
     def on_update() -> None:
-        nonlocal told
+        nonlocal told, waiting
+        notice = session.core.password_retry.notice
+        if notice is not None and notice != waiting:
+            say(notice)
+        waiting = notice
         narrator.update(
             session.peer.state if session.peer else None,
             session.peer.replayer.chain.hashes if session.peer else [],

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .advert import SPECTATE_QUERY, key_prefix
-from .auth import sign_auth
+from .auth import retry_after, sign_auth
 from .client_check import FinalCheck, check_client, judge
 from .client_intents import (
     AppendEntry,
@@ -66,6 +66,7 @@ from .fairness import comparison_code
 from .game import Action
 from .names import free_name, reserved_for_cpu
 from .pake import ENTROPY_BYTES, Binding, JoinerAnswer, joiner_answer
+from .password_retry import PasswordRetry
 from .peer import Alarm, Applied, NeedSecrets, Peer, PeerOutput, Secrets, Send
 from .signing import SigningKey
 from .table import TablePhase
@@ -88,7 +89,8 @@ MAX_EARLY = 4096
 FATAL = frozenset(
     {
         Reason.BAD_PASSWORD,
-        Reason.PASSWORD_THROTTLED,
+        Reason.BAD_WORK,
+        Reason.PASSWORD_THROTTLED,  # once the bounded retries (password_retry.py) are spent
         Reason.TABLE_FULL,
         Reason.BAD_CHALLENGE,
         Reason.NOT_SEATED,
@@ -104,6 +106,7 @@ class _PendingJoin:
 
     challenge: Mapping[str, Any]
     pake: tuple[bytes, bytes] | None = None  #: (our SPAKE2 message, our confirmation)
+    work: int | None = None  #: the proof of work of our password attempt
     needs_password: bool = False  #: the password exchange is still being computed
 
 
@@ -180,6 +183,9 @@ class ClientConnection:
         self._names_refused: set[str] = set()
         self._link = _Link()  #: what this connection knows (a new one starts afresh)
         self._check_asked = False  #: CheckGame was asked of the adapter
+        self.password_retry = PasswordRetry()  #: waits out a busy password table
+        #: Seconds the adapter waits before the reconnect it was asked for (then 0 again).
+        self.reconnect_delay = 0.0
         self._final_check: FinalCheck | None = None
 
     # ---- facts ---------------------------------------------------------------------------
@@ -514,6 +520,7 @@ class ClientConnection:
             self._link.pending_join = None
             return self._fail(Reason.BAD_CHALLENGE, str(answer))
         join.pake, join.needs_password = (answer.message, answer.proof), False
+        join.work = answer.work
         self._link.host_proof = answer.host_proof
         return self._try_join()
 
@@ -558,6 +565,7 @@ class ClientConnection:
                     "msg": message.to_json(),
                     "pake": pake.hex() if pake else None,
                     "proof": proof.hex() if proof else None,
+                    "work": join.work,
                 },
             )
         ]
@@ -583,6 +591,7 @@ class ClientConnection:
             )
         self._link.connected = True
         self.host_closing = None  # back: a paused table was resumed
+        self.password_retry.welcomed()
         out: list[Intent] = [Progressed()]
         seat = frame["seat"]
         if seat is None:
@@ -680,6 +689,21 @@ class ClientConnection:
             self.seat_hint = None
             self._link.reconnect_requested = True
             return [*out, Reconnect()]
+        told = retry_after(frame["detail"])
+        if self._link.join_sent is not None and (
+            reason == Reason.PASSWORD_THROTTLED or (reason == Reason.RATE_LIMITED and told)
+        ):
+            busy = "checking passwords"
+            if reason == Reason.RATE_LIMITED:
+                busy = "with joins from your address"  # a lobby's churn bound (SPEC.md 10.1)
+            wait = self.password_retry.throttled(frame["detail"], busy=busy)
+            if wait is not None:
+                # Told to wait: reconnect after that long for a fresh challenge (this one's
+                # seat reservation lapses meanwhile). The refusal is a sign of a live table.
+                self._link.join_sent = None
+                self._link.reconnect_requested = True
+                self.reconnect_delay = float(wait)
+                return [Progressed(), Reconnect()]
         if reason == Reason.RATE_LIMITED:
             # The host dropped a frame unread; whatever of ours is unconfirmed goes again,
             # once: a burst of these must not queue a resend of everything for each.

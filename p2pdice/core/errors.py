@@ -67,6 +67,7 @@ class Reason(StrEnum):
     BAD_CHALLENGE = "BAD_CHALLENGE"  #: a join or auth that answers another challenge
     BAD_PASSWORD = "BAD_PASSWORD"  #: the password exchange failed, or no password was given
     PASSWORD_THROTTLED = "PASSWORD_THROTTLED"  #: too many failed password exchanges; wait
+    BAD_WORK = "BAD_WORK"  #: a password attempt without its proof of work (SPEC.md 3.4)
     TABLE_FULL = "TABLE_FULL"  #: no free seat
     SEAT_TAKEN = "SEAT_TAKEN"  #: the seat offered is no longer free
     ALREADY_SEATED = "ALREADY_SEATED"  #: this key already holds a seat

@@ -24,6 +24,7 @@ class Tag(StrEnum):
     PASSWORD_HOST = "p2pdice/v1/password/host"  #: SPAKE2 identity of the host (side B)
     PASSWORD_CONFIRM_JOINER = "p2pdice/v1/password/confirm/joiner"  #: joiner's key confirmation
     PASSWORD_CONFIRM_HOST = "p2pdice/v1/password/confirm/host"  #: host's key confirmation
+    PASSWORD_WORK = "p2pdice/v1/password/work"  #: a password attempt's proof of work
     RULES = "p2pdice/v1/rules"  #: rules hash for discovery
     SIG_MESSAGE = "p2pdice/v1/sig/message"  #: signature context of player messages
     SIG_ENTRY = "p2pdice/v1/sig/entry"  #: signature context of host entries

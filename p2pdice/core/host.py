@@ -19,10 +19,12 @@ opening is missing.
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Any
 
 from . import events, host_clock
-from .auth import GuessThrottle, auth_parts
+from .auth import GuessThrottle, auth_parts, retry_detail
 from .errors import LocalError, Reason, RemoteError
 from .fairness import contribution_matches
 from .hashing import Tag
@@ -39,7 +41,7 @@ from .host_outputs import (
     _Waiting,
 )
 from .messages import Message, MessageType, parse_message
-from .pake import Binding, HostExchange, password_verifier
+from .pake import Binding, HostExchange, joiner_message_ok, password_verifier, work_ok
 from .rules import Rules
 from .signing import SigningKey, verify
 from .table import (
@@ -74,6 +76,26 @@ __all__ = [
     "RetireStandIn",
     "Seated",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class _Attempt:
+    """What a join frame carries for the password: the joiner's SPAKE2 message, its
+    confirmation and its proof of work (all None at a table without a password)."""
+
+    pake: bytes | None
+    proof: bytes | None
+    work: int | None
+
+
+def _throttled(wait: float, where: str) -> None:
+    """PASSWORD_THROTTLED when `wait` > 0; its detail starts "retry in N s" (SPEC.md 3.4),
+    N rounded up, which is what a client waits before it tries again."""
+    if wait > 0:
+        raise RemoteError(
+            Reason.PASSWORD_THROTTLED,
+            f"{retry_detail(math.ceil(wait))}: the table is busy checking passwords {where}",
+        )
 
 
 class HostTable:
@@ -221,11 +243,13 @@ class HostTable:
         now: float,
         *,
         pake: bytes | None = None,
+        work: int | None = None,
         source: str = "",
         trusted: bool = False,
     ) -> list[Output]:
         """A join answering this connection's challenge, with the joiner's password exchange
-        message `pake` and confirmation `proof` at a table with a password. Only a `trusted`
+        message `pake`, confirmation `proof` and proof of work `work` at a table with a
+        password. Only a `trusted`
         (in-process) connection may say its seat is run by the host. `source` (the peer's
         address) is what failed password exchanges are throttled by; trusted connections are
         not throttled.
@@ -247,8 +271,9 @@ class HostTable:
                 raise RemoteError(Reason.TABLE_FULL, "no seat is free")
             if msg.seat != seat:
                 raise RemoteError(Reason.SEAT_TAKEN, f"seat {seat} was offered, not {msg.seat}")
+            attempt = _Attempt(pake, proof, work)
             host_proof = self._check_password(
-                conn, msg, nonce, pake, proof, now, source=source, trusted=trusted
+                conn, msg, nonce, attempt, now, source=source, trusted=trusted
             )
         except RemoteError as err:
             return [Rejected(conn, err.reason, err.detail)]
@@ -272,39 +297,47 @@ class HostTable:
         conn: Conn,
         msg: Message,
         nonce: bytes,
-        pake: bytes | None,
-        proof: bytes | None,
+        attempt: _Attempt,
         now: float,
         *,
         source: str,
         trusted: bool,
     ) -> bytes | None:
         """The host's confirmation for the welcome (None at a table without a password), or
-        RemoteError. Each connection's exchange tests one guess."""
+        RemoteError. Each connection's exchange tests one guess, and only an attempt that is
+        well formed and carries its proof of work spends a guess of the table's (SPEC.md 3.4):
+        anything else is a strike for its address alone."""
         if self.password_verifier is None:
             return None
         player_key = msg.bytes_field("key")
         proven = self._proven.get(conn)
         if proven is not None and proven[0] == player_key:
             return proven[1]  # this connection proved the password for this key already
-        if pake is None or proof is None:
+        if attempt.pake is None or attempt.proof is None:
             raise RemoteError(Reason.BAD_PASSWORD, "this table needs a password")
-        wait = 0.0 if trusted else self.guesses.wait(source, now)
-        if wait > 0:
-            raise RemoteError(
-                Reason.PASSWORD_THROTTLED,
-                f"too many wrong passwords at this table; try again in {int(wait) + 1} s",
-            )
+        throttle = None if trusted else self.guesses
+        if throttle is not None:
+            _throttled(throttle.source_wait(source, now), "from your address")
+        binding = Binding(self.table_id, self.key.public, nonce, player_key)
+        if not joiner_message_ok(attempt.pake):
+            if throttle is not None:
+                throttle.refused(source, now)
+            raise RemoteError(Reason.SCHEMA, "pake is not a joiner's SPAKE2 message")
+        if attempt.work is None or not work_ok(binding, attempt.pake, attempt.work):
+            if throttle is not None:
+                throttle.refused(source, now)
+            raise RemoteError(Reason.BAD_WORK, "the password attempt lacks its proof of work")
+        if throttle is not None:
+            _throttled(throttle.table_wait(source, now), "at this table")
         exchange = self._exchanges.pop(conn, None)
         if exchange is None:
             raise RemoteError(
                 Reason.BAD_PASSWORD, "this connection's password exchange is used up; reconnect"
             )
-        binding = Binding(self.table_id, self.key.public, nonce, player_key)
-        host_proof = exchange.check(pake, proof, binding)
+        host_proof = exchange.check(attempt.pake, attempt.proof, binding)
         if host_proof is None:
-            if not trusted:
-                self.guesses.failed(source, now)
+            if throttle is not None:
+                throttle.failed(source, now)
             raise RemoteError(Reason.BAD_PASSWORD, "wrong password")
         self.guesses.succeeded(source)
         self._proven[conn] = (player_key, host_proof)

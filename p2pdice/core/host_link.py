@@ -63,6 +63,7 @@ def answer_challenge(
             _hex(frame["proof"]),
             now,
             pake=_hex(frame["pake"]),
+            work=frame["work"],
             source=source,
             trusted=trusted,
         )

@@ -10,6 +10,11 @@ per join, so that neither a sniffed join nor a saved table file gives a fast gue
   A passive listener sees two random-looking group elements and two MACs: without one side's
   secret scalar no guess can be tested offline; an active attacker tests one guess per
   exchange, and the host throttles failed exchanges (auth.GuessThrottle).
+- Each attempt carries a proof of work over the challenge and the joiner's message: a scrypt
+  hash with `WORK_BITS` leading zero bits, about what the honest joiner's one stretch of the
+  password costs, and one small scrypt for the host to check. Only attempts that carry it are
+  tested against the table's shared budget of guesses, so locking the table for others costs
+  an attacker what guessing would.
 
 SPAKE2 is warner's `spake2` (Ed25519 group, its default M and N, the library's own transcript
 hash); SPEC.md 3.4 names every input so another implementation (RustCrypto `spake2`, which
@@ -26,7 +31,7 @@ from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 from spake2 import SPAKE2_A, SPAKE2_B
-from spake2.spake2 import SPAKEError
+from spake2.ed25519_group import Ed25519Group
 
 from .hashing import Tag, framed
 
@@ -41,6 +46,15 @@ VERIFIER_BYTES = 32
 ENTROPY_BYTES = 64
 #: A SPAKE2 message: one side byte ("A" or "B") then a 32-byte Ed25519 point.
 MESSAGE_BYTES = 33
+#: The proof of work of one password attempt (SPEC.md 3.4): scrypt at 2^10 x 8 x 128 bytes =
+#: 1 MiB (about 2.5 ms) per try, and a hash is good when its first `WORK_BITS` bits are zero:
+#: 32 tries expected, about the 32 MiB of one stretch of the password; the host checks one.
+WORK_N = 2**10
+WORK_R = 8
+WORK_P = 1
+WORK_BITS = 5
+#: Tries after which a joiner gives up (the chance of needing more is (1 - 2^-5)^4096, nil).
+MAX_WORK_TRIES = 4096
 #: The SPAKE2 identities of the two roles (they enter the shared key's transcript hash).
 ID_JOINER = Tag.PASSWORD_JOINER.encode("ascii")
 ID_HOST = Tag.PASSWORD_HOST.encode("ascii")
@@ -88,6 +102,58 @@ def confirmations(shared_key: bytes, binding: Binding) -> tuple[bytes, bytes]:
     return mac(Tag.PASSWORD_CONFIRM_JOINER), mac(Tag.PASSWORD_CONFIRM_HOST)
 
 
+def joiner_message_ok(message: bytes) -> bool:
+    """Whether `message` can be a joiner's SPAKE2 message: side byte "A" and an element of
+    the prime-order group other than the identity. A host refuses anything else as malformed
+    (SCHEMA) before it spends a guess of the table's on it."""
+    if len(message) != MESSAGE_BYTES or message[:1] != b"A":
+        return False
+    try:
+        Ed25519Group.bytes_to_element(message[1:])  # refuses the identity and other subgroups
+    except Exception:  # the library's NotOnCurve, ValueError, AssertionError: all malformed
+        return False
+    return True
+
+
+def _work_input(binding: Binding, joiner_message: bytes) -> bytes:
+    return framed(
+        Tag.PASSWORD_WORK,
+        binding.table_id,
+        binding.host_key,
+        binding.nonce,
+        binding.player_key,
+        joiner_message,
+    )
+
+
+def work_hash(binding: Binding, joiner_message: bytes, counter: int) -> bytes:
+    """scrypt(P = frame(tag) || table || host || nonce || player key || message, S = the
+    counter as 8 bytes big-endian): a proof of work is a counter whose hash starts with
+    WORK_BITS zero bits."""
+    kdf = Scrypt(salt=counter.to_bytes(8, "big"), length=32, n=WORK_N, r=WORK_R, p=WORK_P)
+    return kdf.derive(_work_input(binding, joiner_message))
+
+
+def _leading_zero_bits(data: bytes) -> int:
+    value = int.from_bytes(data, "big")
+    return len(data) * 8 - value.bit_length()
+
+
+def work_ok(binding: Binding, joiner_message: bytes, counter: int) -> bool:
+    """Whether `counter` proves the work for this attempt (one scrypt: the host's cost)."""
+    if not 0 <= counter < 2**53:
+        return False
+    return _leading_zero_bits(work_hash(binding, joiner_message, counter)) >= WORK_BITS
+
+
+def solve_work(binding: Binding, joiner_message: bytes) -> int:
+    """The smallest counter that proves the work for this attempt (about 32 scrypts)."""
+    for counter in range(MAX_WORK_TRIES):
+        if _leading_zero_bits(work_hash(binding, joiner_message, counter)) >= WORK_BITS:
+            return counter
+    raise ValueError("no proof of work found")  # pragma: no cover - (31/32)^4096
+
+
 class HostExchange:
     """The host's side of one challenge's exchange: its message, then one check."""
 
@@ -104,8 +170,8 @@ class HostExchange:
         self._used = True
         try:
             shared = self._spake.finish(joiner_message)
-        except (SPAKEError, ValueError):  # not a point of the group, or the wrong side
-            return None
+        except Exception:  # SPAKEError, ValueError, the library's NotOnCurve: all unusable
+            return None  # not a point of the group, or the wrong side
         want, host_proof = confirmations(shared, binding)
         return host_proof if hmac.compare_digest(want, joiner_proof) else None
 
@@ -115,6 +181,7 @@ class JoinerAnswer:
     message: bytes  #: the joiner's SPAKE2 message, for the join frame
     proof: bytes  #: the joiner's confirmation, for the join frame
     host_proof: bytes  #: the confirmation the welcome must carry
+    work: int  #: the proof of work of this attempt (`solve_work`), for the join frame
 
 
 def joiner_answer(
@@ -125,7 +192,8 @@ def joiner_answer(
     message = spake.start()
     try:
         shared = spake.finish(host_message)
-    except SPAKEError as err:
+    except Exception as err:  # SPAKEError, and the library's NotOnCurve
         raise ValueError(f"the host's password exchange message is unusable: {err}") from None
     proof, host_proof = confirmations(shared, binding)
-    return JoinerAnswer(message=message, proof=proof, host_proof=host_proof)
+    work = solve_work(binding, message)
+    return JoinerAnswer(message=message, proof=proof, host_proof=host_proof, work=work)

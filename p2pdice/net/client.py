@@ -166,7 +166,9 @@ async def _play(
                     url, backoff = moved + query, 0.2
                     continue
                 waited = loop.time() - began  # listening counts as waiting: no later retry
-            await asyncio.sleep(max(0.0, backoff - waited))
+            # A host that said how long to wait (a busy password table) is waited for.
+            told, session.core.reconnect_delay = session.core.reconnect_delay, 0.0
+            await asyncio.sleep(max(0.0, max(backoff, told) - waited))
             backoff = min(backoff * 2, PAUSED_RETRY if paused else 3.0)
 
 

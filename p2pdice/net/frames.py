@@ -32,6 +32,7 @@ TO_HOST: Mapping[str, Mapping[str, shape.Check]] = {
         "msg": _obj,
         "pake": shape.nullable(PAKE_MESSAGE),
         "proof": shape.nullable(shape.HEX32),
+        "work": shape.nullable(shape.uint),
     },
     "auth": {"auth": _obj},
     "spectate": {},

@@ -17,6 +17,7 @@ import contextlib
 import ipaddress
 import itertools
 import logging
+import math
 import secrets
 from collections.abc import Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ from ..core.pake import ENTROPY_BYTES
 from ..core.table import TablePhase
 from ..core.transcript import Entry
 from .frames import MAX_FRAME, TO_HOST, decode_frame, encode_frame, error_frame
-from .limits import TokenBucket
+from .limits import FRAME_UNIT, AddressBudget, AddressBudgets, TokenBucket, frame_cost
 
 log = logging.getLogger("p2pdice.host")
 
@@ -57,14 +58,36 @@ OUTBOX_LIMIT = 4096  #: frames queued for one connection before it is dropped as
 OUTBOX_BYTES = 8 * 1024 * 1024  #: bytes queued for one connection before it is dropped
 #: A `sync` asking again for entries this connection was already sent is paid from a bucket
 #: of bytes: 64 KiB at once, 8 KiB a second after that (an honest client only ever asks again
-#: for the few entries in flight). Entries it was never sent are free (each once per
-#: connection), so catching up, however long the log, is never refused.
+#: for the few entries in flight). Entries it was never sent are paid by its address (see
+#: CATCH_UP_COPIES), and a seat's catch-up, however long the log, is never refused.
 SYNC_RESEND_RATE = 8 * 1024
 SYNC_RESEND_BURST = 64 * 1024
 MAX_PENDING = 16  #: connections still answering their challenge, per table
 PER_ADDRESS = 8  #: connections of one table from one address (players included)
 RESERVE_GRACE = 3.0  #: seconds a seat stays reserved for a join that has not come
 SPECTATOR_IDLE = 120.0  #: seconds a spectator may go without a `sync` (clients send one a 30 s)
+#: Budgets per source address, shared by its connections and kept across reconnects (SPEC.md
+#: 10.3): frame units (limits.frame_cost: a move costs about 1, a 64 KiB frame 17) ...
+ADDRESS_FRAME_RATE = 20.0
+ADDRESS_FRAME_BURST = 50.0
+ADDRESS_DEBT = 10  #: bursts an address may owe: a flood keeps it out up to 25 s after it stops
+#: ... and the log sent to it while it holds no seat: two copies of the log (and 16 KiB) at
+#: once, then 8 KiB a second. A seat's own catch-up is never refused, but is charged.
+CATCH_UP_COPIES = 2
+CATCH_UP_SLACK = 16 * 1024
+CATCH_UP_RATE = 8 * 1024
+#: Everything strangers (connections without a seat) cost the table together: eight copies
+#: of the log (and 64 KiB) at once, then 64 KiB a second; and frames above FRAME_UNIT bytes,
+#: 1 MiB at once, then 256 KiB a second (an honest stranger only sends small frames).
+STRANGER_CATCH_UP_COPIES = 8
+STRANGER_CATCH_UP_SLACK = 64 * 1024
+STRANGER_CATCH_UP_RATE = 64 * 1024
+STRANGER_BIG_FRAME_BURST = 1024 * 1024
+STRANGER_BIG_FRAME_RATE = 256 * 1024
+#: Seats one address may take in lobbies: 3 at once, then one every 20 s. Leaving a lobby
+#: is disconnecting, so this bounds join-and-leave churn (and what it writes into the log).
+LOBBY_JOIN_BURST = 3.0
+LOBBY_JOIN_RATE = 1.0 / 20.0
 
 
 @dataclass(slots=True)
@@ -86,6 +109,18 @@ class Limits:
     limit_loopback: bool = False
     reserve_grace: float = RESERVE_GRACE
     spectator_idle: float = SPECTATOR_IDLE
+    address_frame_rate: float = ADDRESS_FRAME_RATE
+    address_frame_burst: float = ADDRESS_FRAME_BURST
+    catch_up_copies: int = CATCH_UP_COPIES
+    catch_up_slack: int = CATCH_UP_SLACK
+    catch_up_rate: float = CATCH_UP_RATE
+    stranger_catch_up_copies: int = STRANGER_CATCH_UP_COPIES
+    stranger_catch_up_slack: int = STRANGER_CATCH_UP_SLACK
+    stranger_catch_up_rate: float = STRANGER_CATCH_UP_RATE
+    stranger_big_frame_burst: float = STRANGER_BIG_FRAME_BURST
+    stranger_big_frame_rate: float = STRANGER_BIG_FRAME_RATE
+    lobby_join_burst: float = LOBBY_JOIN_BURST
+    lobby_join_rate: float = LOBBY_JOIN_RATE
 
 
 @dataclass(eq=False)
@@ -119,6 +154,8 @@ class Connection:
     last_sync: float = 0.0  #: when a spectator last showed it is still following (a sync)
     #: Ends the socket (not for local links).
     hang_up: Callable[[], Coroutine[Any, Any, object]] | None = None
+    #: Its address's budget (None for connections that are not limited: in-process, loopback).
+    budget: AddressBudget | None = None
 
 
 class TableServer:
@@ -154,6 +191,25 @@ class TableServer:
         #: bytes of all frames before it (`_frame_ends[i]`), so a sync is costed in O(1).
         self._frames: list[str] = []
         self._frame_ends: list[int] = [0]
+        limits = self.limits
+        self._addresses = AddressBudgets(
+            frame_rate=limits.address_frame_rate,
+            frame_burst=limits.address_frame_burst,
+            catch_up_rate=limits.catch_up_rate,
+            catch_up_burst=limits.catch_up_slack,
+            join_rate=limits.lobby_join_rate,
+            join_burst=limits.lobby_join_burst,
+        )
+        self._stranger_catch_up = TokenBucket(
+            rate=limits.stranger_catch_up_rate,
+            burst=limits.stranger_catch_up_slack,
+            tokens=limits.stranger_catch_up_slack,
+        )
+        self._stranger_big_frames = TokenBucket(
+            rate=limits.stranger_big_frame_rate,
+            burst=limits.stranger_big_frame_burst,
+            tokens=limits.stranger_big_frame_burst,
+        )
         self._last_entry: Entry | None = None
 
     @property
@@ -229,6 +285,8 @@ class TableServer:
                 return None
             reserve = admitted
         conn = Connection(next(self._ids), deliver, local=local, address=address, opened_at=now)
+        if not local and address is not None and self._limited(address):
+            conn.budget = self._addresses.of(address, now)
         conn.bucket = TokenBucket(rate=limits.rate, burst=limits.burst, tokens=limits.burst)
         conn.resend = TokenBucket(
             rate=limits.sync_resend_rate,
@@ -267,6 +325,14 @@ class TableServer:
         limited = self._limited(address)
         remote = [c for c in self.connections.values() if not c.local]
         if limited and sum(1 for c in remote if c.address == address) >= limits.per_address:
+            return None
+        if (
+            limited
+            and address is not None
+            and self._addresses.of(address, now).frames.level(now) < frame_cost(MAX_FRAME)
+        ):
+            # It spent what its connections may send lately: a new connection would only
+            # start reading (and refusing) its frames again (SPEC.md 10.3).
             return None
         pending = [c for c in remote if not c.handshaken]
         if len(pending) >= limits.max_pending:
@@ -396,6 +462,12 @@ class TableServer:
             conn.strikes += 1
             self._refuse(conn, Reason.RATE_LIMITED, "too many frames; slow down")
             return conn.strikes < self.limits.strikes
+        if conn.budget is not None and not self._within_budget(conn, len(data), now):
+            conn.strikes += 1
+            self._refuse(
+                conn, Reason.RATE_LIMITED, "too much sent from your address lately; slow down"
+            )
+            return conn.strikes < self.limits.strikes
         try:
             frame = decode_frame(data, TO_HOST)
             self._dispatch(conn, frame, now)
@@ -410,6 +482,69 @@ class TableServer:
             )
         return True
 
+    def _within_budget(self, conn: Connection, size: int, now: float) -> bool:
+        """A frame from a limited address, before any work on it: its address pays for it by
+        size, and a large one from a stranger also draws on what strangers may cost the
+        table together (so many addresses cannot slow a game by flooding it)."""
+        budget = conn.budget
+        assert budget is not None
+        cost = frame_cost(size)
+        allowed = budget.frames.level(now) >= cost
+        big = conn.seat is None and size > FRAME_UNIT
+        if allowed and big:
+            allowed = self._stranger_big_frames.take(now, float(size))
+        # Read or refused, the frame was received: its address pays for it either way, into
+        # debt (at most ADDRESS_DEBT bursts), which keeps its next connections out until
+        # paid back (`_admit`).
+        budget.frames.charge(now, cost)
+        budget.frames.tokens = max(budget.frames.tokens, -ADDRESS_DEBT * budget.frames.burst)
+        return allowed
+
+    def _catch_up_allowed(self, conn: Connection, cost: int, now: float) -> bool:
+        """Entries this connection was never sent, `cost` bytes: a seat's are always sent
+        and charged to its address; a stranger's are paid from its address's budget and from
+        the strangers' shared one, each a few copies of the log at once (SPEC.md 10.3)."""
+        budget = conn.budget
+        if budget is None or conn.local:
+            return True
+        if conn.seat is not None:
+            budget.catch_up.charge(now, cost)
+            return True
+        limits, log_bytes = self.limits, self._frame_ends[-1]
+        budget.catch_up.grow(limits.catch_up_copies * log_bytes + limits.catch_up_slack)
+        shared = self._stranger_catch_up
+        shared.grow(limits.stranger_catch_up_copies * log_bytes + limits.stranger_catch_up_slack)
+        own, left = budget.catch_up.level(now), shared.level(now)
+        if own < cost:
+            return False
+        # An address that was sent nothing lately (its budget is full) may take the shared
+        # budget into debt, down to one burst: an attack that drains it does not keep a
+        # newcomer from its first copy, and strangers together still cost at most two bursts
+        # and the refill.
+        fresh = own >= budget.catch_up.burst - 1.0
+        if left < cost and not (fresh and left - cost >= -shared.burst):
+            return False
+        budget.catch_up.take(now, cost)
+        shared.charge(now, cost)
+        return True
+
+    def _may_join(self, conn: Connection, now: float) -> bool:
+        """A join from a limited address while it has a lobby seat left to take; otherwise
+        refused (`RATE_LIMITED`, "retry in N s"), before the host spends anything on it."""
+        budget = conn.budget
+        if budget is None or self.host.phase != TablePhase.LOBBY:
+            return True
+        level = budget.joins.level(now)
+        if level >= 1.0:
+            return True
+        wait = math.ceil((1.0 - level) / budget.joins.rate)
+        self._refuse(
+            conn,
+            Reason.RATE_LIMITED,
+            f"retry in {wait} s: your address joined this table's lobby too often lately",
+        )
+        return False
+
     def _dispatch(self, conn: Connection, frame: dict[str, Any], now: float) -> None:
         kind = frame["type"]
         if kind == "sync":
@@ -417,6 +552,8 @@ class TableServer:
             self._sync(conn, frame["from"], now)
             return
         if not conn.handshaken:
+            if kind == "join" and not self._may_join(conn, now):
+                return
             if kind == "spectate" and not conn.local and not self._spectator_room():
                 self._drop(
                     conn,
@@ -434,6 +571,8 @@ class TableServer:
                     trusted=conn.local,
                 )
             )
+            if kind == "join" and conn.budget is not None and conn.seat is not None:
+                conn.budget.joins.charge(now, 1.0)  # a lobby seat taken (`_may_join`)
             return
         if kind == "send":
             self.apply(self.host.receive(conn.id, frame["msg"], now))
@@ -484,6 +623,21 @@ class TableServer:
                 else:
                     start = max(start, conn.sent_upto)
         if start >= end:
+            return
+        fresh = self._frame_ends[end] - self._frame_ends[start]
+        overlap_from, overlap_upto = max(start, conn.sent_from), min(end, conn.sent_upto)
+        if overlap_from < overlap_upto:  # paid above, or by the resend budget
+            fresh -= self._frame_ends[overlap_upto] - self._frame_ends[overlap_from]
+        if fresh > 0 and not self._catch_up_allowed(conn, fresh, now):
+            conn.strikes += 1
+            detail = (
+                "the log was sent to your address lately; the host sends it to connections"
+                f" without a seat at most {int(self.limits.catch_up_rate)} bytes a second"
+            )
+            if conn.strikes >= self.limits.strikes:
+                self._drop(conn, Reason.RATE_LIMITED, detail)
+            else:
+                self._refuse(conn, Reason.RATE_LIMITED, detail)
             return
         if conn.sync_next < conn.sync_end:  # one answer at a time, in order
             conn.sync_next, conn.sync_end = min(conn.sync_next, start), max(conn.sync_end, end)

@@ -274,6 +274,11 @@ class ClientSession:
         return self.core.fatal
 
     @property
+    def notice(self) -> str | None:
+        """What the link waits for: a busy password table's retry (core/password_retry.py)."""
+        return self.core.password_retry.notice
+
+    @property
     def connected(self) -> bool:
         return self.core.connected
 

@@ -26,6 +26,8 @@ TIMER_MARGIN = 0.75  #: seconds before the timer runs out when this client moves
 
 
 def tick(c: Controller) -> None:
+    if c.lobby is not None:
+        c.lobby.password_refused()  # before its reason code reaches the message line
     collect_messages(c)
     follow_turn(c)
     timer_moves(c)
@@ -67,6 +69,9 @@ def collect_messages(c: Controller) -> None:
             reason, detail = errors[-1]
             ui.errors_seen[i] = len(errors)
             c.say(f"{safe_text(reason, 40)}: {safe_text(detail, 200)}", error=True)
+        notice = c.facts(session).notice
+        if notice is not None and ui.message != notice:
+            c.say(notice)  # a wait the host asked for (it explains the refusal): said in words
 
 
 def follow_turn(c: Controller) -> None:

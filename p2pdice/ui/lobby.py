@@ -10,10 +10,12 @@ shows.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from functools import partial
 
 from ..core.advert import AdvertPhase, short_id
 from ..core.clean import clean_name
-from ..core.errors import UserError
+from ..core.errors import Reason, UserError
 from ..core.rules import TableKind
 from .controller import Controller
 from .hostform import HostForm
@@ -37,6 +39,9 @@ class LobbyActions:
         self.services = services
         c.lobby = self
         self.listening = ""  #: the lobby's note once the services listen for tables
+        #: Asks the password again (with the words to say) while a join with one is opening.
+        self.password_again: Callable[[str], None] | None = None
+        self.password_table = "this table"  #: the name of the table being joined, cleaned
 
     @property
     def ui(self) -> UiState:
@@ -180,7 +185,11 @@ class LobbyActions:
             return
         locked = entry.advert.locked
         self.ask_name_then_join(
-            url, bytes.fromhex(entry.table_id), locked=locked, spectate=spectate
+            url,
+            bytes.fromhex(entry.table_id),
+            locked=locked,
+            spectate=spectate,
+            table_name=entry.advert.name or entry.name,
         )
 
     def _rejoin(self, entry: LobbyEntry, url: str) -> bool:
@@ -201,24 +210,39 @@ class LobbyActions:
         return True
 
     def ask_name_then_join(
-        self, url: str, table_id: bytes | None, *, locked: bool, spectate: bool
+        self,
+        url: str,
+        table_id: bytes | None,
+        *,
+        locked: bool,
+        spectate: bool,
+        table_name: str = "",
     ) -> None:
         def with_password(name: str, password: str | None) -> None:
             factory = self.services.join_table(
                 url=url, name=name, password=password, spectate=spectate, table_id=table_id
             )
+            # A wrong password brings the player back to this question (`password_refused`).
+            self.password_again = None if password is None else partial(ask_password, name)
             self.open_table(factory, "joining")
+
+        def ask_password(name: str, hint: str = "") -> None:
+            self.ui.prompt = Prompt(
+                "Password for this table:",
+                lambda pw: with_password(name, pw),
+                secret=True,
+                hint=hint,
+            )
 
         def got_name(text: str) -> None:
             name = clean_name(text) or self.ui.player_name or self.services.default_name()
             self.ui.player_name = name
             if locked:
-                self.ui.prompt = Prompt(
-                    "Password for this table:", lambda pw: with_password(name, pw), secret=True
-                )
+                ask_password(name)
             else:
                 with_password(name, None)
 
+        self.password_table = safe_text(table_name, 40) if table_name else "this table"
         if spectate and not locked:
             with_password("spectator", None)
             return
@@ -230,6 +254,31 @@ class LobbyActions:
             got_name,
             text=self.ui.player_name or self.services.default_name(),
         )
+
+    def password_refused(self) -> None:
+        """The host refused the password we were asked for: close that table and ask again,
+        saying why in words (not a table screen with the reason code)."""
+        ask, runtime = self.password_again, self.c.runtime
+        if ask is None or runtime is None or self.ui.screen != "table":
+            return
+        for session in self.c.sessions:
+            facts = self.c.facts(session)
+            # The host's own refusal (it is in the errors it sent), not the client's alarm
+            # about a host that could not prove it knows the password.
+            if facts.fatal is None or facts.fatal[0] != Reason.BAD_PASSWORD:
+                continue
+            if facts.fatal not in facts.errors:
+                continue
+            self.password_again = None
+            self.c.set_runtime(None)
+            self.c.spawn(runtime.close(), "closing the table")
+            self.ui.screen = "lobby" if self.ui.from_lobby else "starting"
+            table = self.password_table
+            where = f"table {table}" if table != "this table" else table
+            words = f"That password is not right for {where}. Try again or press Esc."
+            ask(words)
+            self.c.say(words, error=True)
+            return
 
     def ask_address(self) -> None:
         async def got(text: str) -> None:
@@ -244,7 +293,11 @@ class LobbyActions:
                 return
             self.c.say("")
             self.ask_name_then_join(
-                target.url, target.table_id, locked=target.locked, spectate=False
+                target.url,
+                target.table_id,
+                locked=target.locked,
+                spectate=False,
+                table_name=text,
             )
 
         self.ui.prompt = Prompt(

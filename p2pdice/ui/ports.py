@@ -108,6 +108,8 @@ class TableSession(Protocol):
     @property
     def errors(self) -> Sequence[tuple[Reason, str]]: ...  #: refusals, newest last
     @property
+    def notice(self) -> str | None: ...  #: what the link waits for ("retrying in 7 s")
+    @property
     def alarms(self) -> Sequence[AlarmLike]: ...
     @property
     def status(self) -> LinkStatus: ...

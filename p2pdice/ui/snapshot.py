@@ -32,6 +32,7 @@ def snapshot(session: TableSession) -> Snapshot:
         my_name=session.name,
         mine=(seat,) if seat is not None else (),
         fatal=_pair(session.fatal),
+        notice=session.notice,
         errors=tuple((str(reason), detail) for reason, detail in session.errors),
         finished=session.finished,
         link="connected" if session.connected else "connecting",

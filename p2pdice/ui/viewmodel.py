@@ -87,6 +87,7 @@ class Snapshot:
     transcript: str | None = None
     link: str = "connecting"  #: connecting, connected, reconnecting, lost, closed
     fatal: tuple[str, str] | None = None  #: (reason, detail): refused for good
+    notice: str | None = None  #: what the link waits for (a busy password table), if anything
     errors: tuple[tuple[str, str], ...] = ()  #: (reason, detail) of each refusal, newest last
     finished: bool = False  #: the log holds the game's end
     #: Why the host last closed our connection (core.closing): "paused", "ended", "idle".

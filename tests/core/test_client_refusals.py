@@ -278,3 +278,32 @@ def test_frames_of_each_kind_reach_their_handler() -> None:
     assert who.receive_frame(idle, 0) == []
     assert who.errors[-1] == (Reason.INTERNAL, "the host closed: no sync for 120 s")
     assert SendFrame("sync", {"from": 2}).text() == '{"from":2,"type":"sync"}'
+
+
+def test_a_join_refused_with_how_long_to_wait_is_retried_after_that_long() -> None:
+    """A lobby that refuses a join for its address's churn bound (RATE_LIMITED "retry in N s",
+    SPEC.md 10.1) or a busy password table (PASSWORD_THROTTLED, 3.4): the client reconnects
+    after N s, saying so, instead of waiting for a welcome that will not come."""
+    for reason, detail, busy in (
+        ("RATE_LIMITED", "retry in 9 s: your address joined too often", "with joins from"),
+        ("PASSWORD_THROTTLED", "retry in 4 s: the table is busy", "checking passwords"),
+    ):
+        link = Link.table(Rules(seats=2))
+
+        def refuse(conn: int, frame: dict[str, Any], r: str = reason, d: str = detail) -> Any:
+            if frame["type"] != "welcome":
+                return frame
+            return {"type": "error", "reason": r, "detail": d, "ref": None}
+
+        link.rewrite = refuse
+        who = client(0)
+        link.connect(1, who)
+        assert link.sent(1, "join"), link.intents[1]
+        assert isinstance(link.intents[1][-1], Reconnect) and who.reconnect_requested
+        wait = int(detail.split()[2])
+        assert who.reconnect_delay == wait and who.fatal is None
+        assert who.password_retry.notice is not None
+        assert (
+            busy in who.password_retry.notice
+            and f"retrying in {wait} s" in who.password_retry.notice
+        )

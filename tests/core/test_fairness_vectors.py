@@ -17,7 +17,15 @@ from p2pdice.core.fairness import (
     opening_matches,
 )
 from p2pdice.core.hashing import framed, tagged_hash
-from p2pdice.core.pake import Binding, HostExchange, joiner_answer, password_verifier
+from p2pdice.core.pake import (
+    Binding,
+    HostExchange,
+    joiner_answer,
+    joiner_message_ok,
+    password_verifier,
+    work_hash,
+    work_ok,
+)
 from p2pdice.core.signing import SigningKey, verify_raw
 from tests.support.vectors import case_ids, cases
 
@@ -103,6 +111,10 @@ def test_password(group, test) -> None:
     )
     assert answer.message.hex() == test["joiner_message"]
     assert answer.proof.hex() == test["joiner_proof"]
+    assert answer.work == test["work"]  # the smallest counter that proves the work
+    assert work_hash(binding, answer.message, answer.work).hex() == test["work_hash"]
+    assert work_ok(binding, answer.message, answer.work)
+    assert joiner_message_ok(answer.message)
     host_proof = host.check(answer.message, answer.proof, binding)
     if test["result"] == "valid":
         assert host_proof is not None and host_proof.hex() == test["host_proof"]

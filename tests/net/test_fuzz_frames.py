@@ -471,7 +471,7 @@ def mutated_frame(data: st.DataObject, target: Target) -> tuple[str, dict[str, A
         old = data.draw(st.sampled_from(target.messages_in_log()), label="replayed")
         frame = {"type": data.draw(st.sampled_from(["send", "join"])), "msg": old}
         if frame["type"] == "join":
-            frame["pake"] = frame["proof"] = None
+            frame["pake"] = frame["proof"] = frame["work"] = None
     elif base == "join":
         msg = plausible_message(data, target)
         msg["body"].update(type="join")
@@ -480,6 +480,7 @@ def mutated_frame(data: st.DataObject, target: Target) -> tuple[str, dict[str, A
             "msg": msg,
             "pake": None,
             "proof": data.draw(st.one_of(st.none(), hexes(32))),
+            "work": None,
         }
     elif base == "auth":
         key = data.draw(

@@ -24,6 +24,7 @@ from p2pdice.bots.registry import load_bot
 from p2pdice.core import shape
 from p2pdice.core.clean import clean_name
 from p2pdice.core.errors import Reason
+from p2pdice.core.pake import solve_work
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.net.client import Outcome, run_websocket
@@ -37,6 +38,7 @@ from tests.support.wire import (
     answer_for,
     assert_no_leak,
     auth_frame,
+    binding_for,
     hosted,
     join_frame,
     unsigned_join,
@@ -147,7 +149,7 @@ BAD_FRAMES: list[tuple[str, str | bytes, str]] = [
         "join of an unknown message type",
         '{"msg":{"body":{"type":"mint"},"sig":"'
         + "00" * 64
-        + '"},"pake":null,"proof":null,"type":"join"}',
+        + '"},"pake":null,"proof":null,"type":"join","work":null}',
         "UNKNOWN_TYPE",
     ),
 ]
@@ -428,7 +430,14 @@ async def test_password_exchanges_are_checked(
             assert raw.challenge["password"] is True and raw.challenge["pake"] is not None
             wrong = answer_for("sesame", raw.challenge, key(5))
             await raw.send(
-                join_frame(key(5), raw.challenge, head=head, pake=wrong.message, proof=wrong.proof)
+                join_frame(
+                    key(5),
+                    raw.challenge,
+                    head=head,
+                    pake=wrong.message,
+                    proof=wrong.proof,
+                    work=wrong.work,
+                )
             )
             assert (await raw.error())["reason"] == "BAD_PASSWORD"
             # One exchange tests one guess: the right password on the same connection fails.
@@ -441,9 +450,16 @@ async def test_password_exchanges_are_checked(
             # The right password, answered for another challenge (another nonce), is wrong.
             other = dict(raw.challenge, nonce="ab" * 16)
             answer = answer_for(password, other, key(5))
+            # (The work is done for this challenge, so that the confirmation is what fails.)
+            work = solve_work(binding_for(raw.challenge, key(5)), answer.message)
             await raw.send(
                 join_frame(
-                    key(5), raw.challenge, head=head, pake=answer.message, proof=answer.proof
+                    key(5),
+                    raw.challenge,
+                    head=head,
+                    pake=answer.message,
+                    proof=answer.proof,
+                    work=work,
                 )
             )
             assert (await raw.error())["reason"] == "BAD_PASSWORD"
@@ -456,7 +472,12 @@ async def test_password_exchanges_are_checked(
             answer = answer_for(decomposed, raw.challenge, key(5))
             await raw.send(
                 join_frame(
-                    key(5), raw.challenge, head=head, pake=answer.message, proof=answer.proof
+                    key(5),
+                    raw.challenge,
+                    head=head,
+                    pake=answer.message,
+                    proof=answer.proof,
+                    work=answer.work,
                 )
             )
             welcome = await raw.recv_type("welcome", "error")

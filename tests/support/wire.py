@@ -220,19 +220,31 @@ def join_frame(
     password: str | None = None,
     proof: bytes | None = None,
     pake: bytes | None = None,
+    work: int | None = None,
 ) -> dict[str, Any]:
     """A join frame; with `password`, the joiner's side of the challenge's password exchange
-    (SPEC.md 3.4), otherwise the raw `pake` message and `proof` given."""
+    (SPEC.md 3.4), otherwise the raw `pake` message, `proof` and proof of `work` given."""
     if password is not None:
         answer = answer_for(password, challenge, key)
-        pake, proof = answer.message, answer.proof
+        pake, proof, work = answer.message, answer.proof, answer.work
     msg = join_message(key, challenge, head=head, name=name)
     return {
         "type": "join",
         "msg": msg.to_json(),
         "pake": pake.hex() if pake else None,
         "proof": proof.hex() if proof else None,
+        "work": work,
     }
+
+
+def binding_for(challenge: dict[str, Any], key: SigningKey) -> Binding:
+    """What a join by `key` answering `challenge` binds its password attempt to."""
+    return Binding(
+        bytes.fromhex(challenge["table"]),
+        bytes.fromhex(challenge["host"]),
+        bytes.fromhex(challenge["nonce"]),
+        key.public,
+    )
 
 
 def answer_for(password: str, challenge: dict[str, Any], key: SigningKey) -> JoinerAnswer:
@@ -242,9 +254,7 @@ def answer_for(password: str, challenge: dict[str, Any], key: SigningKey) -> Joi
         password_verifier(password, table),
         secrets.token_bytes(ENTROPY_BYTES),
         bytes.fromhex(challenge["pake"]),
-        Binding(
-            table, bytes.fromhex(challenge["host"]), bytes.fromhex(challenge["nonce"]), key.public
-        ),
+        binding_for(challenge, key),
     )
 
 
