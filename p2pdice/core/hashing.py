@@ -26,8 +26,16 @@ class Tag(StrEnum):
     PASSWORD_CONFIRM_HOST = "p2pdice/v1/password/confirm/host"  #: host's key confirmation
     RULES = "p2pdice/v1/rules"  #: rules hash for discovery
     SIG_MESSAGE = "p2pdice/v1/sig/message"  #: signature context of player messages
-    SIG_ENTRY = "p2pdice/v1/sig/entry"  #: signature context of host entries
+    #: Prefix of the signature context of host entries: the context is this, "/" and the
+    #: table id in hex (`entry_context`), so an entry signature names its table.
+    SIG_ENTRY = "p2pdice/v1/sig/entry"
     SIG_AUTH = "p2pdice/v1/sig/auth"  #: signature context of connection authentication
+
+
+def entry_context(table_id: bytes) -> str:
+    """The signature context of the host's entries at one table (SPEC.md 2.5): an entry
+    signed for one table never verifies at another, even under the same host key."""
+    return f"{Tag.SIG_ENTRY}/{table_id.hex()}"
 
 
 Field = bytes | str | int
