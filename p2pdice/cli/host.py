@@ -7,6 +7,7 @@ import json
 import logging
 
 from ..bots.names import BOT_NAMES
+from ..core.advert import socket_url
 from ..core.describe import ranking_line
 from .common import (
     add_cpu_think_option,
@@ -151,7 +152,7 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
                     "table_id": table.id,
                     "port": service.port,
                     "path": table.path,
-                    "url": f"ws://{addresses[0]}{table.path}",
+                    "url": socket_url(addresses[0], table.path),
                     "join": addresses,
                     "advertised": service.advertise,
                 }

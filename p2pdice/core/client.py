@@ -148,6 +148,7 @@ class _Link:
     pinned: bool | None = None
     pinned_key: bytes | None = None  #: the key the transport authenticated
     faulted: bool = False  #: this connection ended in a transport fault (see `transport_fault`)
+    wrong_host: bool = False  #: ... because its peer holds another key (see `wrong_host`)
     deadline: float | None = None  #: when the current state's wait runs out (`deadline`)
 
 
@@ -239,6 +240,12 @@ class ClientConnection:
         table's host, or a wait that ran out): the adapter counts it towards looking for the
         table again, and nothing about the table is concluded from it."""
         return self._link.faulted
+
+    @property
+    def wrong_host(self) -> bool:
+        """This connection's peer proved it holds a key other than the table's host key:
+        whatever address it is at serves someone else (a copied advertisement, say)."""
+        return self._link.wrong_host
 
     @property
     def _trusted(self) -> bool:
@@ -368,6 +375,10 @@ class ClientConnection:
         if peer_key is not None:
             expected = self.expect_host
             prefix = self.expect_host_prefix
+            if (expected is not None and peer_key != expected) or (
+                expected is None and prefix and key_prefix(peer_key) != prefix
+            ):
+                self._link.wrong_host = True
             if expected is not None and peer_key != expected:
                 return self._transport_fault(
                     Reason.BAD_CHALLENGE,
@@ -461,6 +472,7 @@ class ClientConnection:
     def _on_challenge(self, frame: Mapping[str, Any]) -> list[Intent]:
         table, host = bytes.fromhex(frame["table"]), bytes.fromhex(frame["host"])
         if self._link.pinned_key is not None and host != self._link.pinned_key:
+            self._link.wrong_host = True
             return self._transport_fault(
                 Reason.BAD_CHALLENGE,
                 "the challenge names a host key the peer does not hold: not our host",

@@ -45,6 +45,11 @@ class SigningKey:
     def sign_raw(self, data: bytes) -> bytes:
         return self._key.sign(data)
 
+    def private_key(self) -> Ed25519PrivateKey:
+        """The key as `cryptography` holds it: for the host's TLS certificate and context
+        (net/tls.py), which sign with it directly."""
+        return self._key
+
     def __repr__(self) -> str:  # never print the secret
         return f"SigningKey(public={self.public.hex()[:16]}...)"
 

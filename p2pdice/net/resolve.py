@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 import aiohttp
 
-from ..core.advert import Advert
+from ..core.advert import Advert, listing_url
 from ..core.clean import clean_name
 from .discovery import TableAd, browse_once
+from .tls import client_context
 
 _ADDRESS = re.compile(
     r"^(?P<host>[A-Za-z0-9.\-]+|\[[0-9a-fA-F:]+\]):(?P<port>\d{1,5})(?:/(?P<table>.+))?$"
@@ -37,11 +38,13 @@ async def resolve(text: str, *, timeout: float) -> Target:
 
 
 async def _by_address(host: str, port: int, which: str | None, timeout: float) -> Target:
-    url = f"http://{host}:{port}/tables"
+    url = listing_url(host, port)
     try:
         async with (
             aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as http,
-            http.get(url) as resp,
+            # The listing is a hint (its answer is checked at the table's own connection,
+            # which pins the host key): TLS without the key pinned.
+            http.get(url, ssl=client_context()) as resp,
         ):
             tables = await resp.json()
     except (aiohttp.ClientError, TimeoutError, ValueError) as err:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.advert import Advert, AdvertPhase
+from ..core.advert import Advert, AdvertPhase, listing_url
 from .text import safe_name, safe_text
 
 STALE_AFTER_FAILURES = 1  #: failed probes before a row is greyed out
@@ -42,7 +42,7 @@ class LobbyEntry:
 
     @property
     def probe_url(self) -> str:
-        return f"http://{self.address}:{self.port}/tables"
+        return listing_url(self.address, self.port)
 
     @property
     def stale(self) -> bool:
