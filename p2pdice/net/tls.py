@@ -109,11 +109,18 @@ def peer_key(transport_info: Any) -> bytes | None:
     return public.public_bytes_raw()
 
 
+#: Seconds a closing TLS connection waits for the peer's close_notify before the socket is
+#: dropped (asyncio waits 30 s): a peer gone off the network (its heartbeat failed) must
+#: not hold its socket, and an honest peer answers in milliseconds.
+SHUTDOWN_WAIT = 1.0
+
+
 class TLSSite(web.TCPSite):
     """aiohttp's TCPSite, with the TLS handshake bounded (`handshake_timeout` seconds): a
     socket that sends no ClientHello is closed as soon as one that sends no request head
     (asyncio's default is 60 s, which lets a few hundred half-open sockets hold every file
-    descriptor far longer). TCPSite takes no such argument, so `start` is its own."""
+    descriptor far longer), and the closing handshake too (`SHUTDOWN_WAIT`). TCPSite takes
+    no such arguments, so `start` is its own."""
 
     __slots__ = ("_handshake_timeout",)
 
@@ -139,6 +146,7 @@ class TLSSite(web.TCPSite):
             self._port,
             ssl=self._ssl_context,
             ssl_handshake_timeout=self._handshake_timeout,
+            ssl_shutdown_timeout=SHUTDOWN_WAIT,
             backlog=self._backlog,
             reuse_address=self._reuse_address,
             reuse_port=self._reuse_port,
