@@ -373,25 +373,22 @@ class ClientConnection:
         the key is pinned, and the challenge must name it."""
         self._link.pinned = False
         if peer_key is not None:
-            expected = self.expect_host
-            prefix = self.expect_host_prefix
-            if (expected is not None and peer_key != expected) or (
-                expected is None and prefix and key_prefix(peer_key) != prefix
-            ):
+            wrong = self._not_our_hosts(peer_key)
+            if wrong is not None:
                 self._link.wrong_host = True
-            if expected is not None and peer_key != expected:
-                return self._transport_fault(
-                    Reason.BAD_CHALLENGE,
-                    "the peer does not hold the table's host key (TLS certificate): not our host",
-                )
-            if expected is None and prefix and key_prefix(peer_key) != prefix:
-                return self._transport_fault(
-                    Reason.BAD_CHALLENGE,
-                    "the peer's key does not start as the advertisement says: not our host",
-                )
+                return self._transport_fault(Reason.BAD_CHALLENGE, wrong)
             self._link.pinned, self._link.pinned_key = True, peer_key
         self._wait(now, CHALLENGE_WAIT)
         return []
+
+    def _not_our_hosts(self, peer_key: bytes) -> str | None:
+        """Why a peer holding `peer_key` is not the host we expect (None: it may be)."""
+        if self.expect_host is not None:
+            if peer_key != self.expect_host:
+                return "the peer does not hold the table's host key (TLS certificate): not our host"
+        elif self.expect_host_prefix and key_prefix(peer_key) != self.expect_host_prefix:
+            return "the peer's key does not start as the advertisement says: not our host"
+        return None
 
     def _transport_fault(self, reason: Reason, detail: str) -> list[Intent]:
         """Drop this connection as a failed attempt: nothing from this peer stops us."""

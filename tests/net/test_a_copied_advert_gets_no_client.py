@@ -3,7 +3,7 @@
 Three namespaces on one bridge: the real host, an impostor (tests/net/impostor_host.py, a
 real process) that copies the advertisement (table id, host-key prefix, name) and serves a
 challenge naming the real table id and host key, and a bot player. The host is killed mid
-game and restarted from its log: the player looks the table up over mDNS, finds the
+game (or paused with Ctrl-C) and resumed from its log: the player looks the table up over mDNS, finds the
 impostor, gets no further than the TLS key check (it sends the impostor nothing, and the
 impostor's bad entry stops nothing), keeps looking, and rejoins the real host, whose game it
 finishes in its own seat.
@@ -43,7 +43,14 @@ def _lines(path: Path) -> int:
     return len(AppendLog.read(path)) if path.exists() else 0
 
 
-def test_a_copied_advert_gets_no_client_while_the_host_restarts(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "down",
+    [signal.SIGKILL, signal.SIGINT],
+    ids=["killed and restarted", "paused with ctrl-c and resumed"],
+)
+def test_a_copied_advert_gets_no_client_while_the_host_is_down(
+    tmp_path: Path, down: signal.Signals
+) -> None:
     with netns.lan() as names:
         common = ["--headless", "--seats", "2", "--bind", "10.231.0.1", "--port", str(PORT)]
         # CPU moves paced so the game is still on when the host goes down.
@@ -73,8 +80,9 @@ def test_a_copied_advert_gets_no_client_while_the_host_restarts(tmp_path: Path) 
             assert copied.get("host"), "the impostor could not copy the table"
             _wait(lambda: _lines(log) >= 12, 60, "the game to be under way")
             assert player.poll() is None
-            host.send_signal(signal.SIGKILL)  # a crash: the table restarts from its log
-            host.wait(timeout=10)
+            # A crash, or the routine pause (Ctrl-C): either way the table resumes from its log.
+            host.send_signal(down)
+            host.wait(timeout=15)
             # Down long enough for the player to give up on the address and look it up.
             _wait(
                 lambda: json.loads(seen.read_text())["connections"] >= 1,
