@@ -76,6 +76,13 @@ def _host(home: Path, *args: str, preexec: Any = None) -> tuple[subprocess.Popen
     return proc, common.read_json_line(proc)
 
 
+def _raw_session(**kw: Any) -> aiohttp.ClientSession:
+    """An attacker's HTTP client: TLS as the host speaks it, pinning nothing."""
+    from p2pdice.net.tls import client_context
+
+    return aiohttp.ClientSession(connector=aiohttp.TCPConnector(ssl=client_context()), **kw)
+
+
 async def _play(url: str, home: Path, seed: int, limit: float) -> float | None:
     """Seconds a medium bot takes to play the game at `url` to its end (None: not within)."""
     from p2pdice.bots.registry import load_bot
@@ -158,7 +165,7 @@ async def _sync_scenario(tmp: Path, games: int) -> dict[str, Any]:
         proc, ready = _host(home, "--seats", "2", "--cpu", "1:medium")
         try:
             rss_before = common.rss_kib(proc.pid)
-            async with aiohttp.ClientSession() as http:
+            async with _raw_session() as http:
                 flood = SyncFlood(ready["url"], SYNC_ATTACKERS) if under_attack else None
                 if flood is not None:
                     await flood.start(http)
@@ -185,7 +192,7 @@ async def _sync_scenario(tmp: Path, games: int) -> dict[str, Any]:
 async def _spectators(url: str, count: int) -> list[Any]:
     """Up to `count` spectator sockets, as many as the host takes; then the HTTP session."""
     held: list[Any] = []
-    http = aiohttp.ClientSession()
+    http = _raw_session()
     for _ in range(count):
         try:
             ws = await http.ws_connect(url + "?spectate=1", heartbeat=None)
@@ -255,6 +262,8 @@ async def _lockout_scenario(tmp: Path, bound: float) -> float | None:
 async def _squat_scenario(tmp: Path, bound: float) -> float | None:
     """Seconds until a newcomer from another address is offered a seat that six silent,
     reconnecting connections keep reserving."""
+    from p2pdice.net.tls import client_context
+
     proc, ready = _host(tmp / "squat", "--seats", "6")
     url = ready["url"]
     stop = asyncio.Event()
@@ -268,10 +277,10 @@ async def _squat_scenario(tmp: Path, bound: float) -> float | None:
                             break
 
     try:
-        async with aiohttp.ClientSession() as http:
+        async with _raw_session() as http:
             squatters = [asyncio.create_task(squat(http)) for _ in range(SQUATTERS)]
             await asyncio.sleep(0.5)
-            connector = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
+            connector = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0), ssl=client_context())
             started, offered = time.monotonic(), None
             async with aiohttp.ClientSession(connector=connector) as other:
                 while time.monotonic() - started < bound and offered is None:
@@ -296,6 +305,8 @@ def _soft_limit() -> None:
 
 
 async def _half_open_scenario(tmp: Path, hold: float) -> dict[str, Any]:
+    from p2pdice.core.advert import listing_url
+
     home = tmp / "halfopen"
     proc, ready = _host(home, "--seats", "2", "--cpu", "1:easy", preexec=_soft_limit)
     port, url = ready["port"], ready["url"]
@@ -314,9 +325,9 @@ async def _half_open_scenario(tmp: Path, hold: float) -> dict[str, Any]:
         fds = len(os.listdir(f"/proc/{proc.pid}/fd"))
         answers = {"tables": False, "challenge": False}
         timeout = aiohttp.ClientTimeout(total=5)
-        async with aiohttp.ClientSession(timeout=timeout) as http:
+        async with _raw_session(timeout=timeout) as http:
             with contextlib.suppress(Exception):
-                async with http.get(f"http://127.0.0.1:{port}/tables") as answer:
+                async with http.get(listing_url("127.0.0.1", port)) as answer:
                     answers["tables"] = answer.status == 200
             with contextlib.suppress(Exception):
                 async with http.ws_connect(url, heartbeat=None) as ws:

@@ -332,8 +332,11 @@ def http(url: str, *, post: bool = False) -> Any:
     """A JSON answer from one of the benchmark's own servers on the private loopback."""
     import urllib.request
 
+    from p2pdice.net.tls import client_context
+
+    # A bench host answers over TLS as every host does (nothing pinned: our own server).
     request = urllib.request.Request(url, method="POST" if post else "GET")
-    with urllib.request.urlopen(request, timeout=10) as resp:
+    with urllib.request.urlopen(request, timeout=10, context=client_context()) as resp:
         return json.loads(resp.read())
 
 

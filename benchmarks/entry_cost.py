@@ -76,7 +76,9 @@ def measure() -> dict[str, float]:
         ),
         "client: re-encode the entry to get its line": lambda: encode(json.loads(line)),
         "client: parse_entry (decode again, shapes, hash)": lambda: parse_entry(line),
-        "client: host signature (Ed25519 verify)": lambda: host_signature_ok(entry, host_key),
+        "client: host signature (Ed25519 verify)": lambda: host_signature_ok(
+            entry, host_key, state.table_id
+        ),
         "client: table machine advance (incl. player signature)": client_advance,
         "client: player signature alone (encode body + verify)": lambda: msg.signature_ok(
             player_key
@@ -92,7 +94,7 @@ def measure() -> dict[str, float]:
         "host: parse_message": lambda: parse_message(msg.to_json()),
         "host: table machine advance (incl. player signature)": client_advance,
         "host: build_entry (encode, Ed25519 sign, hash)": lambda: build_entry(
-            key, seq, entry.prev, msg=msg
+            key, seq, entry.prev, msg=msg, table=state.table_id
         ),
         "host: encode status frame": lambda: encode_frame("status", **status),
         # references

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from p2pdice.core.advert import LISTING_SCHEME, socket_url
 from p2pdice.core.rules import Rules
 from p2pdice.core.table import TablePhase
 from p2pdice.core.transcript import Entry
@@ -79,7 +80,7 @@ class BenchHost:
         return table
 
     def url(self, table: HostedTable) -> str:
-        return f"ws://127.0.0.1:{self.service.port}{table.path}"
+        return socket_url(f"127.0.0.1:{self.service.port}", table.path)
 
     def _check_over(self) -> None:
         if self.tables and all(t.host.phase == TablePhase.OVER for t in self.tables):
@@ -110,7 +111,7 @@ async def run(args: argparse.Namespace) -> BenchHost:
         json.dumps(
             {
                 "port": bench.service.port,
-                "host_url": f"http://127.0.0.1:{bench.service.port}",
+                "host_url": f"{LISTING_SCHEME}://127.0.0.1:{bench.service.port}",
                 "urls": [bench.url(t) for t in bench.tables],
             }
         ),

@@ -27,7 +27,7 @@ machine. Two ways to play:
 With `--host-url` the worker asks a `benchmarks.hostproc` for new tables itself
 (POST /bench/open) and keeps each group of six seats playing game after game until stopped.
 
-    python -m benchmarks.player --url ws://127.0.0.1:PORT/t/ID --sessions 1 --paced 10 --out F
+    python -m benchmarks.player --url wss://127.0.0.1:PORT/t/ID --sessions 1 --paced 10 --out F
 """
 
 from __future__ import annotations
@@ -236,7 +236,11 @@ async def play(args: argparse.Namespace, stop: asyncio.Event, out: list[dict[str
             await asyncio.gather(*(one(first + i, url) for i in range(6)))
             game += 1
 
-    async with aiohttp.ClientSession() as http:
+    from p2pdice.net.tls import client_context
+
+    # The bench host serves its control routes on the table's port: TLS, nothing pinned.
+    connector = aiohttp.TCPConnector(ssl=client_context())
+    async with aiohttp.ClientSession(connector=connector) as http:
         await asyncio.gather(*(group(n, http) for n in range(args.sessions // 6)))
 
 
@@ -261,8 +265,8 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.player")
-    parser.add_argument("--url", help="ws:// URL of the table")
-    parser.add_argument("--host-url", help="http:// of a benchmarks.hostproc: open tables there")
+    parser.add_argument("--url", help="wss:// URL of the table")
+    parser.add_argument("--host-url", help="https:// of a benchmarks.hostproc: open tables there")
     parser.add_argument("--sessions", type=int, default=1)
     parser.add_argument("--paced", type=float, metavar="GAP_MS", help="scripted paced bidder")
     parser.add_argument("--bot", default="medium", help="registry bot when not --paced")

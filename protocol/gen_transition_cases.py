@@ -91,9 +91,14 @@ class Builder:
         every = [*self.fragment.lines[: self.length], *self.lines]
         return len(every), parse_entry(every[-1]).hash if every else ZERO_HASH
 
+    def _table(self) -> bytes:
+        state, _ = self.fragment.state(self.length)
+        return state.table_id
+
     def event(self, event: events.HostEvent | dict[str, Any]) -> Builder:
         seq, prev = self._chain()
-        self.lines.append(build_entry(self.fragment.host, seq, prev, event=event).line)
+        line = build_entry(self.fragment.host, seq, prev, event=event, table=self._table()).line
+        self.lines.append(line)
         return self
 
     def message(
@@ -117,7 +122,7 @@ class Builder:
 
     def signed_entry(self, msg: Message) -> bytes:
         seq, prev = self._chain()
-        return build_entry(self.fragment.host, seq, prev, msg=msg).line
+        return build_entry(self.fragment.host, seq, prev, msg=msg, table=self._table()).line
 
 
 def _index_of(lines: list[bytes], kind: str, **fields: Any) -> int:
@@ -562,7 +567,9 @@ def build() -> tuple[dict[str, Fragment], list[tuple[str, list[Case]]]]:
         )
     )
     join_entry = parse_entry(hall.lines[1])
-    as_first = build_entry(host, 0, ZERO_HASH, msg=join_entry.msg)
+    as_first = build_entry(
+        host, 0, ZERO_HASH, msg=join_entry.msg, table=join_entry.msg.table
+    )
     firsts.append(
         Case(
             "entry 0 carries a player's message (a join): BAD_EVENT at index 0",

@@ -64,7 +64,13 @@ TAG_PASSWORD_CONFIRM_JOINER = "p2pdice/v1/password/confirm/joiner"
 TAG_PASSWORD_CONFIRM_HOST = "p2pdice/v1/password/confirm/host"
 TAG_PASSWORD_WORK = "p2pdice/v1/password/work"
 CTX_MESSAGE = "p2pdice/v1/sig/message"
-CTX_ENTRY = "p2pdice/v1/sig/entry"
+CTX_ENTRY = "p2pdice/v1/sig/entry"  #: prefix: an entry's context names its table
+
+
+def ctx_entry(table_id: bytes) -> str:
+    """The signature context of a table's entries: `p2pdice/v1/sig/entry/<table id hex>`."""
+    return f"{CTX_ENTRY}/{table_id.hex()}"
+
 
 Field = bytes | str | int
 
@@ -675,19 +681,19 @@ ZERO32 = bytes(32)
 
 def make_entry(
     host_secret: bytes,
+    table: bytes,
     seq: int,
     prev: bytes,
     *,
     event: dict | None = None,
     msg: dict | None = None,
-    context: str = CTX_ENTRY,
 ) -> dict:
     unsigned: dict = {"prev": prev.hex(), "seq": seq}
     if event is not None:
         unsigned["event"] = event
     else:
         unsigned["msg"] = msg
-    sig = sign(host_secret, context, unsigned)
+    sig = sign(host_secret, ctx_entry(table), unsigned)
     return dict(unsigned, sig=sig.hex())
 
 
@@ -716,6 +722,7 @@ def check_chain(lines: list[str]) -> list[bytes]:
     Returns the entry hashes. Only what the chain vectors need; not a full §9 verifier."""
     hashes: list[bytes] = []
     host: bytes | None = None
+    table: bytes | None = None
     seat_keys: dict[int, bytes] = {}
     for i, line in enumerate(lines):
         try:
@@ -729,9 +736,11 @@ def check_chain(lines: list[str]) -> list[bytes]:
             raise ChainError("CHAIN_BROKEN", i)
         if i == 0:
             host = bytes.fromhex(entry["event"]["host"])
-        assert host is not None
+            table = table_id_of(entry["event"])
+        assert host is not None and table is not None
         unsigned = {k: v for k, v in entry.items() if k != "sig"}
-        if not verify_raw(host, bytes.fromhex(entry["sig"]), signed_bytes(CTX_ENTRY, unsigned)):
+        context = ctx_entry(table)
+        if not verify_raw(host, bytes.fromhex(entry["sig"]), signed_bytes(context, unsigned)):
             raise ChainError("BAD_SIGNATURE", i)
         if "msg" in entry:
             body = entry["msg"]["body"]
@@ -1691,6 +1700,7 @@ def gen_ed25519() -> dict:
     a_sk, a_pk = keypair(a_secret)
     b_sk, _ = keypair(b_secret)
     tid = det("ed/table").hex()
+    entry_ctx = ctx_entry(bytes.fromhex(tid))
     bid = {
         "counter": 7,
         "face": 4,
@@ -1742,10 +1752,18 @@ def gen_ed25519() -> dict:
     ctx = [
         case("player message (a bid body) under p2pdice/v1/sig/message", CTX_MESSAGE, bid, good),
         case(
-            "host entry (entry without its sig key) under p2pdice/v1/sig/entry",
-            CTX_ENTRY,
+            "host entry (entry without its sig key) under p2pdice/v1/sig/entry/<table id hex>",
+            entry_ctx,
             entry_unsigned,
-            a_sk.sign(signed_bytes(CTX_ENTRY, entry_unsigned)),
+            a_sk.sign(signed_bytes(entry_ctx, entry_unsigned)),
+        ),
+        case(
+            "host entry signed for another table (its id's last bit flipped), checked under "
+            "this table's entry context",
+            entry_ctx,
+            entry_unsigned,
+            a_sk.sign(signed_bytes(ctx_entry(flip_last_bit(bytes.fromhex(tid))), entry_unsigned)),
+            B,
         ),
         case(
             "body is a JSON scalar string with non-ASCII text",
@@ -1771,12 +1789,12 @@ def gen_ed25519() -> dict:
             "player message signed under the entry context, checked as a message",
             CTX_MESSAGE,
             bid,
-            a_sk.sign(signed_bytes(CTX_ENTRY, bid)),
+            a_sk.sign(signed_bytes(entry_ctx, bid)),
             B,
         ),
         case(
             "entry signed under the message context, checked as an entry",
-            CTX_ENTRY,
+            entry_ctx,
             entry_unsigned,
             a_sk.sign(signed_bytes(CTX_MESSAGE, entry_unsigned)),
             B,
@@ -1964,7 +1982,7 @@ def build_chain(
         "type": "genesis",
     }
     tid = table_id_of(genesis)
-    entries = [make_entry(host_secret, 0, ZERO32, event=genesis)]
+    entries = [make_entry(host_secret, tid, 0, ZERO32, event=genesis)]
     players = players or [(det("chain/player0"), "Alice"), (det("chain/player1"), "Bob")]
     roster = []
     for seat, (psecret, name) in enumerate(players):
@@ -1983,12 +2001,12 @@ def build_chain(
             "type": "join",
         }
         msg = make_message(psecret, body)
-        entries.append(make_entry(host_secret, len(entries), entry_hash(entries[-1]), msg=msg))
+        entries.append(make_entry(host_secret, tid, len(entries), entry_hash(entries[-1]), msg=msg))
         roster.append(
             {"cpu": False, "host_run": False, "key": ppk.hex(), "name": name, "seat": seat}
         )
     start = {"roster": roster, "type": "start"}
-    entries.append(make_entry(host_secret, len(entries), entry_hash(entries[-1]), event=start))
+    entries.append(make_entry(host_secret, tid, len(entries), entry_hash(entries[-1]), event=start))
     return {
         "host_pk": host_pk,
         "genesis": genesis,
@@ -1998,23 +2016,29 @@ def build_chain(
     }
 
 
-def resign(host_secret: bytes, e: dict, context: str = CTX_ENTRY) -> dict:
+def flip_last_bit(data: bytes) -> bytes:
+    return data[:-1] + bytes([data[-1] ^ 0x01])
+
+
+def resign(host_secret: bytes, table: bytes, e: dict, context: str | None = None) -> dict:
+    """`e` signed again for `table` (under `context` instead, when given)."""
     unsigned = {k: v for k, v in e.items() if k != "sig"}
-    return dict(unsigned, sig=sign(host_secret, context, unsigned).hex())
+    return dict(unsigned, sig=sign(host_secret, context or ctx_entry(table), unsigned).hex())
 
 
-def rechain(host_secret: bytes, entries: list[dict], start: int) -> list[dict]:
+def rechain(host_secret: bytes, table: bytes, entries: list[dict], start: int) -> list[dict]:
     """Fix prev and re-sign every entry from index start on (keeps seq as it is)."""
     out = list(entries[:start])
     for e in entries[start:]:
         e = dict(e, prev=(entry_hash(out[-1]) if out else ZERO32).hex())
-        out.append(resign(host_secret, e))
+        out.append(resign(host_secret, table, e))
     return out
 
 
 def gen_chain() -> tuple[dict, dict]:
     host_secret = det("chain/host")
     ch = build_chain(host_secret)
+    tid: bytes = ch["table_id"]
     entries: list[dict] = ch["entries"]
     lines = [line_of(e) for e in entries]
     hashes = check_chain(lines)
@@ -2050,18 +2074,18 @@ def gen_chain() -> tuple[dict, dict]:
     )
     add(
         "entry 3 renumbered to seq 4 and re-signed by the host",
-        [*lines[:3], line_of(resign(host_secret, dict(E[3], seq=4)))],
+        [*lines[:3], line_of(resign(host_secret, tid, dict(E[3], seq=4)))],
         "BAD_SEQ",
         3,
     )
     add(
         "genesis carries seq 1 and is re-signed",
-        [line_of(resign(host_secret, dict(E[0], seq=1))), *lines[1:]],
+        [line_of(resign(host_secret, tid, dict(E[0], seq=1))), *lines[1:]],
         "BAD_SEQ",
         0,
     )
     # drop entry 1, renumber and re-sign the rest but keep their prev values
-    renum = [E[0]] + [resign(host_secret, dict(e, seq=i + 1)) for i, e in enumerate(E[2:])]
+    renum = [E[0]] + [resign(host_secret, tid, dict(e, seq=i + 1)) for i, e in enumerate(E[2:])]
     add(
         "entry 1 dropped, later entries renumbered and re-signed by the host, prev unchanged: "
         "line 1's prev is the hash of the dropped entry",
@@ -2071,8 +2095,8 @@ def gen_chain() -> tuple[dict, dict]:
     )
     swapped = [
         E[0],
-        resign(host_secret, dict(E[2], seq=1)),
-        resign(host_secret, dict(E[1], seq=2)),
+        resign(host_secret, tid, dict(E[2], seq=1)),
+        resign(host_secret, tid, dict(E[1], seq=2)),
         E[3],
     ]
     add(
@@ -2087,7 +2111,7 @@ def gen_chain() -> tuple[dict, dict]:
         "entry 2's prev altered (last bit flipped) and re-signed by the host",
         [
             *lines[:2],
-            line_of(resign(host_secret, dict(E[2], prev=bytes(bad_prev).hex()))),
+            line_of(resign(host_secret, tid, dict(E[2], prev=bytes(bad_prev).hex()))),
             *lines[3:],
         ],
         "CHAIN_BROKEN",
@@ -2095,13 +2119,16 @@ def gen_chain() -> tuple[dict, dict]:
     )
     add(
         "genesis prev is not 32 zero bytes (it is 00..01), re-signed by the host",
-        [line_of(resign(host_secret, dict(E[0], prev=(bytes(31) + b"\x01").hex()))), *lines[1:]],
+        [
+            line_of(resign(host_secret, tid, dict(E[0], prev=(bytes(31) + b"\x01").hex()))),
+            *lines[1:],
+        ],
         "CHAIN_BROKEN",
         0,
     )
     add(
         "entry 2 signed by another key (forged host signature)",
-        [*lines[:2], line_of(resign(other_secret, E[2])), *lines[3:]],
+        [*lines[:2], line_of(resign(other_secret, tid, E[2])), *lines[3:]],
         "BAD_SIGNATURE",
         2,
     )
@@ -2115,7 +2142,24 @@ def gen_chain() -> tuple[dict, dict]:
     )
     add(
         "entry 3 signed by the host under the message context instead of the entry context",
-        [*lines[:3], line_of(resign(host_secret, E[3], CTX_MESSAGE))],
+        [*lines[:3], line_of(resign(host_secret, tid, E[3], CTX_MESSAGE))],
+        "BAD_SIGNATURE",
+        3,
+    )
+    add(
+        "entry 2 signed by the host under another table's entry context (the table id with "
+        "its last bit flipped)",
+        [
+            *lines[:2],
+            line_of(resign(host_secret, tid, E[2], ctx_entry(flip_last_bit(tid)))),
+            *lines[3:],
+        ],
+        "BAD_SIGNATURE",
+        2,
+    )
+    add(
+        "entry 3 signed by the host under the bare prefix p2pdice/v1/sig/entry (no table id)",
+        [*lines[:3], line_of(resign(host_secret, tid, E[3], CTX_ENTRY))],
         "BAD_SIGNATURE",
         3,
     )
@@ -2166,7 +2210,7 @@ def gen_chain() -> tuple[dict, dict]:
         'join of seat 1 with its name changed to "Mallory" after the player signed it; the '
         "host re-signed entry 2, re-chained entry 3 and put the new name in the roster, so only "
         "the player's message signature fails",
-        [line_of(e) for e in rechain(host_secret, E2, 2)],
+        [line_of(e) for e in rechain(host_secret, tid, E2, 2)],
         "BAD_SIGNATURE",
         2,
     )
@@ -2178,7 +2222,7 @@ def gen_chain() -> tuple[dict, dict]:
     add(
         "join of seat 1 signed by seat 0's key instead of the key it names; host re-signed and "
         "re-chained",
-        [line_of(e) for e in rechain(host_secret, E3, 2)],
+        [line_of(e) for e in rechain(host_secret, tid, E3, 2)],
         "BAD_SIGNATURE",
         2,
     )
@@ -2205,9 +2249,10 @@ def gen_chain() -> tuple[dict, dict]:
     mallory_secret = det("chain/mallory")
     _, mpk = keypair(mallory_secret)
     body = dict(E[1]["msg"]["body"], key=mpk.hex(), name="Mallory")
-    alt1 = make_entry(host_secret, 1, entry_hash(E[0]), msg=make_message(mallory_secret, body))
+    alt1 = make_entry(host_secret, tid, 1, entry_hash(E[0]), msg=make_message(mallory_secret, body))
     alt3 = make_entry(
         host_secret,
+        tid,
         3,
         entry_hash(E[2]),
         event={"roster": list(reversed(E[3]["event"]["roster"])), "type": "start"},
@@ -2215,9 +2260,16 @@ def gen_chain() -> tuple[dict, dict]:
     for alt in (alt1, alt3):
         unsigned = {k: v for k, v in alt.items() if k != "sig"}
         require(
-            verify_raw(ch["host_pk"], bytes.fromhex(alt["sig"]), signed_bytes(CTX_ENTRY, unsigned)),
+            verify_raw(
+                ch["host_pk"], bytes.fromhex(alt["sig"]), signed_bytes(ctx_entry(tid), unsigned)
+            ),
             "equivocation sig valid",
         )
+    # the first entry of another table of the same host: validly signed, but for that table
+    other_genesis = dict(ch["genesis"], nonce=det("chain/other-table-nonce", 16).hex())
+    other_tid = table_id_of(other_genesis)
+    other0 = make_entry(host_secret, other_tid, 0, ZERO32, event=other_genesis)
+    require(check_chain([line_of(other0)]) == [entry_hash(other0)], "other table valid")
     equiv = [
         {
             "comment": "seq 1: the valid chain's join of Alice vs a join of Mallory for the same "
@@ -2245,7 +2297,19 @@ def gen_chain() -> tuple[dict, dict]:
             "result": "valid",
             "reason": None,
         },
+        {
+            "comment": "not equivocation: entry 0 of another table (its genesis differs only "
+            "in its nonce) signed by the same host key, which signs for that table's id: at "
+            "this table its signature does not verify",
+            "host_public": ch["host_pk"].hex(),
+            "entry_a": lines[0],
+            "entry_b": line_of(other0),
+            "result": "valid",
+            "reason": None,
+        },
     ]
+    for case_ in equiv:
+        case_["table_id"] = tid.hex()
     chain = envelope(
         "chain",
         "SPEC.md §3.1, §3.3, §3.5, §4.1, §6.1",
@@ -2267,7 +2331,8 @@ def gen_chain() -> tuple[dict, dict]:
             group(
                 "equivocation",
                 "two entries with the same seq, both with a valid signature by "
-                "host_public: if not byte-identical they prove equivocation",
+                "host_public for the table table_id (context p2pdice/v1/sig/entry/<table_id>): "
+                "if not byte-identical they prove equivocation",
                 equiv,
             ),
         ],

@@ -163,7 +163,7 @@ async def test_the_load_players_time_every_action_they_see_in_the_log(tmp_path: 
     bench = await _bench_host(tmp_path / "host")
     try:
         args = player.parse_args(
-            ["--host-url", f"http://127.0.0.1:{bench.service.port}", "--sessions", str(SEATS),
+            ["--host-url", f"https://127.0.0.1:{bench.service.port}", "--sessions", str(SEATS),
              "--bot", "medium", "--own-only", "--out", str(tmp_path / "unused.json")]
         )  # fmt: skip
         out: list[dict[str, Any]] = []

@@ -8,6 +8,7 @@ import logging
 
 from ..bots.estimate import how_long_help
 from ..bots.names import BOT_NAMES
+from ..core.advert import socket_url
 from ..core.describe import ranking_line
 from .common import (
     add_cpu_think_option,
@@ -153,7 +154,7 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
                     "table_id": table.id,
                     "port": service.port,
                     "path": table.path,
-                    "url": f"ws://{addresses[0]}{table.path}",
+                    "url": socket_url(addresses[0], table.path),
                     "join": addresses,
                     "advertised": service.advertise,
                 }

@@ -143,7 +143,11 @@ class CliLobby:
 
         loop = asyncio.get_running_loop()
         timeout = aiohttp.ClientTimeout(total=PROBE_TIMEOUT)
-        async with aiohttp.ClientSession(timeout=timeout) as http:
+        from ..net.tls import client_context
+
+        # The listing is a hint over TLS (the table's own connection pins the host key).
+        connector = aiohttp.TCPConnector(ssl=client_context())
+        async with aiohttp.ClientSession(timeout=timeout, connector=connector) as http:
             for rounds in itertools.count():
                 if rounds % 10 == 9:  # a hosted game resumed or ended meanwhile
                     await self.rescan_hosted()

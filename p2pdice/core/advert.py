@@ -29,6 +29,12 @@ PREFIX_BYTES = 8  #: bytes of the host key (`hk`) and of the rules hash (`rh`) a
 SPECTATE_PARAM = "spectate"
 SPECTATE_QUERY = f"{SPECTATE_PARAM}=1"
 
+#: The schemes of a host's addresses (SPEC.md 10.1): everything a host serves, the tables'
+#: WebSockets and its `GET /tables` listing, is over TLS 1.3 with its identity key, so these
+#: are the only places a URL's scheme is spelled.
+TABLE_SCHEME = "wss"
+LISTING_SCHEME = "https"
+
 _TABLE_ID = re.compile("[0-9a-f]{64}")
 _HOST_KEY_PREFIX = re.compile(f"[0-9a-f]{{{2 * PREFIX_BYTES}}}")
 
@@ -64,6 +70,16 @@ def short_id(table_id: str | None) -> str | None:
     return table_id[:SHORT_ID_CHARS]
 
 
+def socket_url(host_port: str, path: str) -> str:
+    """The WebSocket URL at `host_port` (`HOST:PORT`) and `path`."""
+    return f"{TABLE_SCHEME}://{host_port}{path}"
+
+
+def listing_url(address: str, port: int) -> str:
+    """The URL of the `GET /tables` listing of the host at `address` and `port`."""
+    return f"{LISTING_SCHEME}://{address}:{port}/tables"
+
+
 def key_prefix(public_key: bytes) -> str:
     """The start of a host key as a table announces it (`hk`), and as a client compares it."""
     return public_key[:PREFIX_BYTES].hex()
@@ -84,7 +100,7 @@ def table_url(address: str, port: int, table: Mapping[str, Any]) -> str | None:
         return None
     if path != table_path(table_id):
         return None
-    return f"ws://{address}:{port}{path}"
+    return socket_url(f"{address}:{port}", path)
 
 
 def host_key_prefix(table: Mapping[str, Any]) -> str | None:

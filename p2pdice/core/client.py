@@ -70,7 +70,8 @@ from .password_retry import PasswordRetry
 from .peer import Alarm, Applied, NeedSecrets, Peer, PeerOutput, Secrets, Send
 from .signing import SigningKey
 from .table import TablePhase
-from .transcript import Entry, parse_entry
+from .table_state import genesis_state
+from .transcript import ZERO_HASH, Entry, check_link, host_signature_ok, parse_entry
 from .verify import Report
 from .view import SeatView
 
@@ -83,6 +84,22 @@ RESEND_AFTER = 1.0
 
 #: Entries held back while a gap before them is filled (more is a host flooding us).
 MAX_EARLY = 4096
+
+# Bounded waits on every state of a connection (SPEC.md 10.1). A state that outlasts its wait
+# is a transport fault: the connection is dropped and the table looked for again, so nobody
+# that accepts a socket and then stalls can hold a client.
+#: Seconds for the TCP connection and the TLS handshake together (the adapter's to enforce).
+CONNECT_WAIT = 5.0
+#: Seconds from the connection's opening (TLS done) to the host's challenge.
+CHALLENGE_WAIT = 10.0
+#: Seconds from the challenge to the welcome: reading the log as of the challenge, the
+#: password exchange and the host's answer (a host closes a handshake after 5 s unanswered).
+WELCOME_WAIT = 30.0
+#: Seconds after the welcome without a verified entry while catching up with the log.
+CATCH_UP_WAIT = 30.0
+#: Seconds between the adapter's pings; a peer that answers none within half of it is gone
+#: (an idle table sends nothing for minutes, so a silent socket is found by its pings).
+HEARTBEAT = 15.0
 
 
 #: Refusals after which retrying cannot help.
@@ -128,6 +145,15 @@ class _Link:
     host_proof: bytes | None = None  #: what the welcome must carry after a password join
     early: dict[int, Entry] = field(default_factory=dict)  #: entries ahead of a gap
     resend_armed: bool = False
+    #: Whether the peer proved it holds the host key (its TLS certificate, checked by
+    #: `connection_opened`); None: the adapter said nothing (an in-memory link that carries
+    #: only the host's own frames). Until it is True or the host welcomed us, nothing the
+    #: peer sends can stop this client: whatever is wrong is a transport fault.
+    pinned: bool | None = None
+    pinned_key: bytes | None = None  #: the key the transport authenticated
+    faulted: bool = False  #: this connection ended in a transport fault (see `transport_fault`)
+    wrong_host: bool = False  #: ... because its peer holds another key (see `wrong_host`)
+    deadline: float | None = None  #: when the current state's wait runs out (`deadline`)
 
 
 class ClientConnection:
@@ -217,6 +243,25 @@ class ClientConnection:
     def reconnect_requested(self) -> bool:
         """This connection should be dropped and another opened (seats may be free soon)."""
         return self._link.reconnect_requested
+
+    @property
+    def transport_fault(self) -> bool:
+        """This connection should be dropped as a failed attempt (a peer that is not the
+        table's host, or a wait that ran out): the adapter counts it towards looking for the
+        table again, and nothing about the table is concluded from it."""
+        return self._link.faulted
+
+    @property
+    def wrong_host(self) -> bool:
+        """This connection's peer proved it holds a key other than the table's host key:
+        whatever address it is at serves someone else (a copied advertisement, say)."""
+        return self._link.wrong_host
+
+    @property
+    def _trusted(self) -> bool:
+        """Whether what the peer sends is the host's to answer for: it proved it holds the
+        host key, or the host welcomed us (or the adapter vouches for the link)."""
+        return self._link.pinned is not False or self._link.connected
 
     @property
     def resumed(self) -> bool:
@@ -327,14 +372,72 @@ class ClientConnection:
             return set()
         return {p.message.type for p in self.peer.pending.values()}
 
+    # ---- inputs: the connection -----------------------------------------------------------
+
+    def connection_opened(self, peer_key: bytes | None, now: float) -> list[Intent]:
+        """A new connection is up; `peer_key` is the public key its transport authenticated
+        (the TLS certificate's, SPEC.md 10.1), None when the transport authenticates nothing.
+        It must be the host key we expect (from our records, the challenge we answered
+        before, or the advertisement's prefix); otherwise this is a transport fault, before
+        anything that matters is sent. With nothing expected yet (a first join by address)
+        the key is pinned, and the challenge must name it."""
+        self._link.pinned = False
+        if peer_key is not None:
+            wrong = self._not_our_hosts(peer_key)
+            if wrong is not None:
+                self._link.wrong_host = True
+                return self._transport_fault(Reason.BAD_CHALLENGE, wrong)
+            self._link.pinned, self._link.pinned_key = True, peer_key
+        self._wait(now, CHALLENGE_WAIT)
+        return []
+
+    def _not_our_hosts(self, peer_key: bytes) -> str | None:
+        """Why a peer holding `peer_key` is not the host we expect (None: it may be)."""
+        if self.expect_host is not None:
+            if peer_key != self.expect_host:
+                return "the peer does not hold the table's host key (TLS certificate): not our host"
+        elif self.expect_host_prefix and key_prefix(peer_key) != self.expect_host_prefix:
+            return "the peer's key does not start as the advertisement says: not our host"
+        return None
+
+    def _transport_fault(self, reason: Reason, detail: str) -> list[Intent]:
+        """Drop this connection as a failed attempt: nothing from this peer stops us."""
+        self.errors.append((reason, detail))
+        self._link.faulted = True
+        self._link.reconnect_requested = True
+        self._link.deadline = None
+        return [Reconnect()]
+
+    def _wait(self, now: float, seconds: float) -> None:
+        """The connection's current state may last `seconds` from `now` (see `deadline`)."""
+        self._link.deadline = now + seconds
+
+    @property
+    def deadline(self) -> float | None:
+        """When the connection's current state (challenge, welcome, catch-up) must be over,
+        in the clock the inputs' `now` is given in; None once caught up, or before
+        `connection_opened`. The adapter calls `time_passed` at that time."""
+        return self._link.deadline if self._link.pinned is not None else None
+
+    def time_passed(self, now: float) -> list[Intent]:
+        """The clock reached `now`: a state that outlasted its wait is a transport fault
+        (`HANDSHAKE_TIMEOUT`): the connection is dropped and the table looked for again."""
+        deadline = self.deadline
+        if self.stopped or self._link.faulted or deadline is None or now < deadline:
+            return []
+        return self._transport_fault(
+            Reason.HANDSHAKE_TIMEOUT, "the host did not answer in time: trying again"
+        )
+
     # ---- inputs: frames --------------------------------------------------------------------
 
     def receive_frame(self, frame: Mapping[str, Any], now: float) -> list[Intent]:
         """A frame from the host, already decoded and shape-checked (net/frames.TO_CLIENT)."""
-        if self.stopped:
+        if self.stopped or self._link.faulted:
             return []
         kind = frame["type"]
         if kind == "challenge":
+            self._wait(now, WELCOME_WAIT)
             return self._on_challenge(frame)
         if kind == "welcome":
             return self._on_welcome(frame, now)
@@ -356,8 +459,10 @@ class ClientConnection:
 
     def unreadable_frame(self, raw: str | bytes, reason: Reason, detail: str) -> list[Intent]:
         """A frame the adapter could not decode (net/frames.decode_frame's refusal)."""
-        if self.stopped:
+        if self.stopped or self._link.faulted:
             return []
+        if not self._trusted:
+            return self._transport_fault(reason, f"an unreadable frame: {detail}")
         self.errors.append((reason, f"unreadable frame from the host: {detail}"))
         if isinstance(raw, str) and '"type":"challenge"' in raw:
             # Without a challenge we answer we can never sit down: stop, say why.
@@ -367,11 +472,20 @@ class ClientConnection:
         return []
 
     def _fail(self, reason: Reason, detail: str) -> list[Intent]:
+        if not self._trusted:
+            # Whoever said so has not proved it is the host: not a reason to stop.
+            return self._transport_fault(reason, detail)
         self.fatal = (reason, detail)
         return [Fatal(reason, detail)]
 
     def _on_challenge(self, frame: Mapping[str, Any]) -> list[Intent]:
         table, host = bytes.fromhex(frame["table"]), bytes.fromhex(frame["host"])
+        if self._link.pinned_key is not None and host != self._link.pinned_key:
+            self._link.wrong_host = True
+            return self._transport_fault(
+                Reason.BAD_CHALLENGE,
+                "the challenge names a host key the peer does not hold: not our host",
+            )
         if self.expect_table is not None and table != self.expect_table:
             return self._fail(Reason.BAD_CHALLENGE, "this address now serves another table")
         if self.expect_host_prefix and not frame["host"].startswith(self.expect_host_prefix):
@@ -592,6 +706,7 @@ class ClientConnection:
         self._link.connected = True
         self.host_closing = None  # back: a paused table was resumed
         self.password_retry.welcomed()
+        self._wait(now, CATCH_UP_WAIT)
         out: list[Intent] = [Progressed()]
         seat = frame["seat"]
         if seat is None:
@@ -612,14 +727,18 @@ class ClientConnection:
     def receive_entry_line(self, line: bytes, now: float) -> list[Intent]:
         """One transcript entry from the host, as its canonical line."""
         peer = self.peer
-        if self.stopped:
+        if self.stopped or self._link.faulted:
             return []
         if peer is None:
+            if not self._trusted:
+                return self._transport_fault(Reason.BAD_SEQ, "an entry before the challenge")
             self.errors.append((Reason.BAD_SEQ, "an entry before the host's challenge"))
             return []
         try:
             entry = parse_entry(line)
         except RemoteError as err:
+            if not self._trusted:
+                return self._transport_fault(err.reason, f"an unreadable entry: {err.detail}")
             out = self._handle(peer.receive_line(line), now)  # the peer raises the alarm and stops
             self.errors.append((err.reason, f"unreadable entry from the host: {err.detail}"))
             return out
@@ -629,6 +748,9 @@ class ClientConnection:
                 self._link.early[entry.seq] = entry
             return []
         started = peer.state is not None
+        refused = self._not_the_hosts(peer, entry)
+        if refused is not None:
+            return self._transport_fault(*refused)
         out = self._handle(peer.receive_entry(entry), now)
         state = peer.state
         if not started and state is not None and state.table_id != self.expect_table:
@@ -641,10 +763,14 @@ class ClientConnection:
                 ),
             ]
         out.append(Progressed())
+        if self._link.connected and not self._link.resumed:
+            self._wait(now, CATCH_UP_WAIT)  # catching up, and making progress
         while len(peer.replayer.chain) in self._link.early and not peer.halted:
-            out += self._handle(
-                peer.receive_entry(self._link.early.pop(len(peer.replayer.chain))), now
-            )
+            held = self._link.early.pop(len(peer.replayer.chain))
+            refused = self._not_the_hosts(peer, held)
+            if refused is not None:
+                return [*out, *self._transport_fault(*refused)]
+            out += self._handle(peer.receive_entry(held), now)
         return [
             *out,
             *self._try_join(),
@@ -652,6 +778,50 @@ class ClientConnection:
             *self._maybe_resume(now),
             *self._maybe_check(),
         ]
+
+    def _not_the_hosts(self, peer: Peer, entry: Entry) -> tuple[Reason, str] | None:
+        """Why `entry`, from a peer not yet trusted, cannot be the host's (None: it is the
+        host's, or the link is trusted): a stranger's entry must not make us raise an alarm
+        about the host, or stop. An entry that is the host's own, signed for this table, is
+        the host's to answer for whoever relayed it: a different one at a seq we hold is
+        still proof of equivocation."""
+        if self._trusted:
+            return None
+        state = peer.state
+        if state is None:
+            if entry.event is None:
+                return Reason.BAD_EVENT, "the log starts without a genesis"
+            try:
+                genesis = genesis_state(entry.host_event or entry.event)
+                check_link(
+                    entry,
+                    seq=0,
+                    prev=ZERO_HASH,
+                    host_key=genesis.host_key,
+                    table=genesis.table_id,
+                )
+            except RemoteError as err:
+                return err.reason, f"a first entry that is not a genesis: {err.detail}"
+            if self.expect_table is not None and genesis.table_id != self.expect_table:
+                return Reason.BAD_CHALLENGE, "the log belongs to another table"
+            if self.expect_host is not None and genesis.host_key != self.expect_host:
+                return Reason.BAD_CHALLENGE, "the log's host key is not the table's"
+            return None
+        if entry.seq < len(peer.replayer.chain):
+            if host_signature_ok(entry, state.host_key, state.table_id):
+                return None
+            return Reason.BAD_SIGNATURE, f"an entry {entry.seq} the host did not sign"
+        try:
+            check_link(
+                entry,
+                seq=len(peer.replayer.chain),
+                prev=peer.replayer.chain.head,
+                host_key=state.host_key,
+                table=state.table_id,
+            )
+        except RemoteError as err:
+            return err.reason, f"an entry the host did not sign: {err.detail}"
+        return None
 
     def _maybe_resume(self, now: float) -> list[Intent]:
         """Once caught up with the log: owe the phase what we owe it, and resend what is pending."""
@@ -662,10 +832,14 @@ class ClientConnection:
             return []
         self._link.resumed = True
         peer.quiet = False
+        self._link.deadline = None  # every wait of the handshake is over
         return [*self._resend_pending(), *self._handle(peer.resume(), now)]
 
     def _on_error(self, frame: Mapping[str, Any], now: float) -> list[Intent]:
         reason = Reason(frame["reason"])
+        if reason in FATAL and not self._trusted:
+            # A refusal that would stop us, from a peer that has not proved it is the host.
+            return self._transport_fault(reason, f"the peer refused us: {frame['detail']}")
         if reason == Reason.NAME_TAKEN and self._link.join_sent is not None:
             # Another join took the name first: sign again, on the same challenge (the host
             # keeps the seat offered after such a refusal), with the next free name.
@@ -680,7 +854,7 @@ class ClientConnection:
             if self.keeps_records:
                 return [RecordRefused(frame["ref"], reason, _ms(now))]
             return []
-        if reason == Reason.NOT_SEATED and self._link.authing:
+        if reason == Reason.NOT_SEATED and self._link.authing and self._trusted:
             # Our seat was given up while we were away in the lobby: forget it, join afresh.
             out: list[Intent] = [ForgetSeat()] if self.keeps_records else []
             self._seat_record = None
@@ -734,6 +908,7 @@ class ClientConnection:
         if timer == Timer.RESEND:
             self._link.resend_armed = False
             return self._resend_pending()
+
         # A spectator asks for what it lacks now and then, which is how the host tells a
         # watcher from a socket left open to fill the table (usually nothing comes back).
         out: list[Intent] = [self._sync()] if self.peer is not None and self._link.connected else []

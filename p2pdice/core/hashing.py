@@ -27,8 +27,16 @@ class Tag(StrEnum):
     PASSWORD_WORK = "p2pdice/v1/password/work"  #: a password attempt's proof of work
     RULES = "p2pdice/v1/rules"  #: rules hash for discovery
     SIG_MESSAGE = "p2pdice/v1/sig/message"  #: signature context of player messages
-    SIG_ENTRY = "p2pdice/v1/sig/entry"  #: signature context of host entries
+    #: Prefix of the signature context of host entries: the context is this, "/" and the
+    #: table id in hex (`entry_context`), so an entry signature names its table.
+    SIG_ENTRY = "p2pdice/v1/sig/entry"
     SIG_AUTH = "p2pdice/v1/sig/auth"  #: signature context of connection authentication
+
+
+def entry_context(table_id: bytes) -> str:
+    """The signature context of the host's entries at one table (SPEC.md 2.5): an entry
+    signed for one table never verifies at another, even under the same host key."""
+    return f"{Tag.SIG_ENTRY}/{table_id.hex()}"
 
 
 Field = bytes | str | int

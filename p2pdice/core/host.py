@@ -527,7 +527,10 @@ class HostTable:
                 else []
             )
         return self._commit_entry(
-            state, notes, build_entry(self.key, len(self.chain), self.head, msg=msg), now
+            state,
+            notes,
+            build_entry(self.key, len(self.chain), self.head, msg=msg, table=self.table_id),
+            now,
         )
 
     def _post_event(self, event: events.HostEvent, now: float) -> list[Output]:
@@ -542,7 +545,10 @@ class HostTable:
                 f"{err.reason}: {err.detail}",
             ) from err
         return self._commit_entry(
-            state, notes, build_entry(self.key, len(self.chain), self.head, event=event), now
+            state,
+            notes,
+            build_entry(self.key, len(self.chain), self.head, event=event, table=self.table_id),
+            now,
         )
 
     def _commit_entry(

@@ -177,7 +177,7 @@ class Peer:
             if self.replayer.chain.hashes[entry.seq] == entry.hash:
                 return []  # a resend of an entry we hold: harmless
             state = self.state
-            if state is not None and not host_signature_ok(entry, state.host_key):
+            if state is not None and not host_signature_ok(entry, state.host_key, state.table_id):
                 return self._alarm(
                     Reason.BAD_SIGNATURE,
                     f"a different entry {entry.seq}, not signed by the host",

@@ -23,7 +23,7 @@ from .codec import encode
 from .hashing import Tag
 
 
-def signed_bytes(context: Tag, body: Any) -> bytes:
+def signed_bytes(context: Tag | str, body: Any) -> bytes:
     """context || 0x00 || canonical(body): exactly what a signature covers."""
     return context.encode("ascii") + b"\x00" + encode(body)
 
@@ -39,11 +39,16 @@ class SigningKey:
         self._key = Ed25519PrivateKey.from_private_bytes(secret)
         self.public: bytes = self._key.public_key().public_bytes_raw()
 
-    def sign(self, context: Tag, body: Any) -> bytes:
+    def sign(self, context: Tag | str, body: Any) -> bytes:
         return self._key.sign(signed_bytes(context, body))
 
     def sign_raw(self, data: bytes) -> bytes:
         return self._key.sign(data)
+
+    def private_key(self) -> Ed25519PrivateKey:
+        """The key as `cryptography` holds it: for the host's TLS certificate and context
+        (net/tls.py), which sign with it directly."""
+        return self._key
 
     def __repr__(self) -> str:  # never print the secret
         return f"SigningKey(public={self.public.hex()[:16]}...)"
@@ -112,6 +117,6 @@ def verify_raw(public: bytes, data: bytes, signature: bytes) -> bool:
     return True
 
 
-def verify(public: bytes, context: Tag, body: Any, signature: bytes) -> bool:
+def verify(public: bytes, context: Tag | str, body: Any, signature: bytes) -> bool:
     """Whether `signature` by `public` covers `body` under `context`."""
     return verify_raw(public, signed_bytes(context, body), signature)

@@ -167,11 +167,15 @@ class Replayer:
             if entry.event is None:
                 raise fail(Reason.BAD_EVENT, "a transcript starts with a genesis event")
             state = genesis_state(entry.host_event or entry.event)
-            check_link(entry, seq=0, prev=ZERO_HASH, host_key=state.host_key)
+            check_link(entry, seq=0, prev=ZERO_HASH, host_key=state.host_key, table=state.table_id)
             notes: tuple[Note, ...] = (Note("genesis", None, None, state.name),)
         else:
             check_link(
-                entry, seq=len(self.chain), prev=self.chain.head, host_key=self.state.host_key
+                entry,
+                seq=len(self.chain),
+                prev=self.chain.head,
+                host_key=self.state.host_key,
+                table=self.state.table_id,
             )
             state, notes = advance(
                 self.state,

@@ -14,7 +14,7 @@ from . import shape
 from .codec import decode, encode
 from .errors import Reason, RemoteError
 from .events import HostEvent, checked_json, parse_event
-from .hashing import Tag, tagged_hash
+from .hashing import Tag, entry_context, tagged_hash
 from .messages import Message, parse_message
 from .signing import SigningKey, verify_raw
 
@@ -68,9 +68,12 @@ def build_entry(
     *,
     event: HostEvent | dict[str, Any] | None = None,
     msg: Message | None = None,
+    table: bytes | None = None,
 ) -> Entry:
-    """Sign a new entry (exactly one of `event` and `msg`). An event given as JSON is taken
-    as it is (a test may sign what no honest host would); a typed one is shape-checked."""
+    """Sign a new entry (exactly one of `event` and `msg`) for the table `table` (the
+    signature names it, SPEC.md 2.5; entry 0 names the table its genesis event makes, so it
+    needs none). An event given as JSON is taken as it is (a test may sign what no honest
+    host would); a typed one is shape-checked."""
     if (event is None) == (msg is None):
         raise ValueError("an entry carries exactly one of event and msg")
     raw: dict[str, Any] | None = None
@@ -79,8 +82,12 @@ def build_entry(
         raw, typed = event, _parsed_or_none(event)
     elif event is not None:
         raw, typed = checked_json(event), event
+    if table is None:
+        if seq != 0 or raw is None:
+            raise ValueError("an entry after the genesis is signed for a named table")
+        table = tagged_hash(Tag.TABLE, encode(raw))
     unsigned = _unsigned(seq, prev, raw, msg)
-    sig = host.sign(Tag.SIG_ENTRY, unsigned)
+    sig = host.sign(entry_context(table), unsigned)
     line = encode({**unsigned, "sig": sig.hex()})
     return Entry(
         seq=seq,
@@ -159,13 +166,13 @@ def signed_part(entry: Entry) -> bytes:
     return entry.line[: -len(suffix)] + b"}"
 
 
-def host_signature_ok(entry: Entry, host_key: bytes) -> bool:
-    return verify_raw(
-        host_key, Tag.SIG_ENTRY.encode("ascii") + b"\x00" + signed_part(entry), entry.sig
-    )
+def host_signature_ok(entry: Entry, host_key: bytes, table: bytes) -> bool:
+    """Whether the host signed `entry` for the table `table` (SPEC.md 6.1)."""
+    context = entry_context(table).encode("ascii") + b"\x00"
+    return verify_raw(host_key, context + signed_part(entry), entry.sig)
 
 
-def check_link(entry: Entry, *, seq: int, prev: bytes, host_key: bytes) -> None:
+def check_link(entry: Entry, *, seq: int, prev: bytes, host_key: bytes, table: bytes) -> None:
     """The entry's place in the chain and the host's signature, in the SPEC's order."""
     if entry.seq != seq:
         raise RemoteError(Reason.BAD_SEQ, f"entry {entry.seq} where {seq} was due")
@@ -173,19 +180,20 @@ def check_link(entry: Entry, *, seq: int, prev: bytes, host_key: bytes) -> None:
         raise RemoteError(
             Reason.CHAIN_BROKEN, f"entry {entry.seq} does not follow the previous entry"
         )
-    if not host_signature_ok(entry, host_key):
+    if not host_signature_ok(entry, host_key, table):
         raise RemoteError(
             Reason.BAD_SIGNATURE, f"entry {entry.seq}: the host signature does not verify"
         )
 
 
-def is_equivocation(a: Entry, b: Entry, host_key: bytes) -> bool:
-    """Two different entries with one sequence number, both signed by the host."""
+def is_equivocation(a: Entry, b: Entry, host_key: bytes, table: bytes) -> bool:
+    """Two different entries with one sequence number, both signed by the host for the
+    table `table`: an entry the same key signed for another table proves nothing here."""
     return (
         a.seq == b.seq
         and a.line != b.line
-        and host_signature_ok(a, host_key)
-        and host_signature_ok(b, host_key)
+        and host_signature_ok(a, host_key, table)
+        and host_signature_ok(b, host_key, table)
     )
 
 

@@ -10,10 +10,12 @@ from functools import partial
 import aiohttp
 
 from ..core.closing import Closing
+from ..core.client import CONNECT_WAIT, HEARTBEAT
 from .frames import MAX_FRAME
 from .limits import TokenBucket
 from .server import LocalLink, TableServer
 from .session import ClientSession
+from .tls import client_context, peer_key
 
 log = logging.getLogger("p2pdice.client")
 
@@ -112,28 +114,40 @@ async def _play(
     url += query
     given = url
     misled: set[str] = set()  #: advertised addresses whose host was not our table's
-    timeout = aiohttp.ClientTimeout(total=None, sock_connect=5.0)
-    async with aiohttp.ClientSession(timeout=timeout) as http:
+    # TCP and TLS within CONNECT_WAIT (aiohttp's sock_connect covers both); the HTTP upgrade
+    # too (the wait_for below). The TLS context pins nothing itself: the core checks the key.
+    timeout = aiohttp.ClientTimeout(total=None, sock_connect=CONNECT_WAIT)
+    connector = aiohttp.TCPConnector(ssl=client_context())
+    async with aiohttp.ClientSession(timeout=timeout, connector=connector) as http:
         while True:
             if stop is not None and stop.is_set():
                 return Outcome.STOPPED
             try:
-                async with http.ws_connect(url, max_msg_size=4 * MAX_FRAME, heartbeat=15.0) as ws:
-                    backoff, failures = 0.2, 0
-                    writer = asyncio.create_task(_pump_out(session, ws))
-                    # A session that can go no further between frames (a record it could not
-                    # write or open) may hear nothing more: it hangs up, `_read` says FATAL.
-                    session.on_fatal = partial(_hang_up, ws)
-                    try:
-                        outcome = await _read(session, ws, stop)
-                    finally:
-                        session.on_fatal = None
-                        writer.cancel()
-                        with contextlib.suppress(asyncio.CancelledError, Exception):
-                            await writer
+                opening = http.ws_connect(url, max_msg_size=4 * MAX_FRAME, heartbeat=HEARTBEAT)
+                async with await asyncio.wait_for(opening, CONNECT_WAIT) as ws:
+                    # Who answered proves which key it holds before anything is sent.
+                    session.opened(peer_key(ws))
+                    if session.core.transport_fault:
+                        outcome = None
+                    else:
+                        backoff = 0.2
+                        outcome = await _serve(session, ws, stop)
+                    last_contact = max(last_contact, session.last_progress)
+                    if session.core.transport_fault:
+                        # Not our host, or a state that outlasted its wait: a failed attempt,
+                        # which sends us looking for the table again (and an advertised
+                        # address whose peer holds another key is passed over).
+                        log.warning("%s: %s", url, session.errors[-1][1])
+                        failures += 1
+                        if url != given:
+                            if session.core.wrong_host:
+                                log.warning("%s is not our table's host: passing it over", url)
+                                misled.add(url.removesuffix(query))
+                            url = given
+                    else:
+                        failures = 0
                     # Only a welcome or a verified entry counts as contact: a host that accepts
                     # connections and drops them at once is as gone as one that refuses them.
-                    last_contact = max(last_contact, session.last_progress)
                     if (
                         outcome == Outcome.FATAL
                         and url != given
@@ -170,6 +184,23 @@ async def _play(
             told, session.core.reconnect_delay = session.core.reconnect_delay, 0.0
             await asyncio.sleep(max(0.0, max(backoff, told) - waited))
             backoff = min(backoff * 2, PAUSED_RETRY if paused else 3.0)
+
+
+async def _serve(
+    session: ClientSession, ws: aiohttp.ClientWebSocketResponse, stop: asyncio.Event | None
+) -> str | None:
+    """Pump frames both ways on a connection whose peer passed the key check."""
+    writer = asyncio.create_task(_pump_out(session, ws))
+    # A session that can go no further between frames (a record it could not write or open)
+    # may hear nothing more: it hangs up, `_read` says FATAL. So does one whose wait ran out.
+    session.on_fatal = session.on_reconnect = partial(_hang_up, ws)
+    try:
+        return await _read(session, ws, stop)
+    finally:
+        session.on_fatal = session.on_reconnect = None
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
 
 
 _hanging_up: set[asyncio.Task[bool]] = set()  #: held until done (the loop keeps weak refs)
@@ -236,6 +267,8 @@ class LocalClient:
 
     def start(self) -> None:
         self.session.on_fatal = self._hang_up
+        # In-process: the peer is the host itself, whose key is the server's own.
+        self.session.opened(self.link.host_key)
         self.link.open()
         self._task = asyncio.get_running_loop().create_task(self._pump(), name="local-client")
 

@@ -34,6 +34,7 @@ from .client import LocalClient
 from .discovery import Advertiser, lan_addresses
 from .server import AcceptFailureLog, Limits, TableServer, raise_open_file_limit
 from .session import ClientSession
+from .tls import TLSSite, server_context
 
 log = logging.getLogger("p2pdice.host")
 
@@ -357,7 +358,17 @@ class HostService:
             keepalive_timeout=self.limits.head_timeout,  # also the deadline of the first head
         )
         await self.runner.setup()
-        site = web.TCPSite(self.runner, self.bind or "0.0.0.0", self.port)
+        # Everything is served over TLS 1.3 with the identity key's certificate (net/tls.py):
+        # clients pin the key, so a copied advertisement gets nobody.
+        tls = server_context(self.key)
+        wait = self.limits.head_timeout  # the TLS handshake is bounded as the request head is
+        site = TLSSite(
+            self.runner,
+            self.bind or "0.0.0.0",
+            self.port,
+            ssl_context=tls,
+            handshake_timeout=wait,
+        )
         try:
             await site.start()
         except OSError as err:
@@ -366,7 +377,9 @@ class HostService:
             log.warning("port %d is taken (%s): listening on another one", self.port, err)
             await site.stop()  # unregisters the site that never listened
             self.port = 0
-            site = web.TCPSite(self.runner, self.bind or "0.0.0.0", 0)
+            site = TLSSite(
+                self.runner, self.bind or "0.0.0.0", 0, ssl_context=tls, handshake_timeout=wait
+            )
             await site.start()
         if self.runner.addresses:  # the port the system chose when asked for 0
             self.port = self.runner.addresses[0][1]

@@ -10,9 +10,10 @@ from typing import Any
 
 import aiohttp
 
-from ..core.advert import SHORT_ID_CHARS, Advert
+from ..core.advert import SHORT_ID_CHARS, Advert, listing_url
 from ..core.clean import clean_name
 from .discovery import TableAd, browse_once
+from .tls import client_context
 from .unreachable import could_not_reach
 
 #: The most of a `GET /tables` answer a lobby or `join` reads, and of its rows it looks at: a
@@ -76,9 +77,14 @@ async def resolve(text: str, *, timeout: float) -> Target:
 
 
 async def _by_address(host: str, port: int, which: str | None, timeout: float) -> Target:
-    url = f"http://{host}:{port}/tables"
+    url = listing_url(host, port)
     try:
-        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as http:
+        # The listing is a hint (its answer is checked at the table's own connection,
+        # which pins the host key): TLS without the key pinned.
+        connector = aiohttp.TCPConnector(ssl=client_context())
+        async with aiohttp.ClientSession(
+            timeout=aiohttp.ClientTimeout(total=timeout), connector=connector
+        ) as http:
             tables = await fetch_listing(http, url)
     except ListingError as err:
         raise ResolveError(f"{host}:{port} answered, but not like a p2pdice host ({err})") from None

@@ -849,6 +849,11 @@ class LocalLink:
         self._on_frame = on_frame
         self.conn: Connection | None = None
 
+    @property
+    def host_key(self) -> bytes:
+        """The key at the other end: the table's own host key (nothing to prove in-process)."""
+        return self.server.host.key.public
+
     def open(self) -> None:
         self.conn = self.server.open(self._deliver, local=True)
 

@@ -43,6 +43,7 @@ from ..core.client_intents import (
     Intent,
     OpenStore,
     Progressed,
+    Reconnect,
     RecordRefused,
     RecordSent,
     SavedSeat,
@@ -229,6 +230,9 @@ class ClientSession:
         #: records cannot be written), or a refusal retrying cannot help (`fatal`). Either
         #: may come from a job's answer, between frames: the transport hangs up then.
         self.on_fatal: Callable[[], None] | None = None
+        #: Called when the core drops the connection between frames (a wait ran out): the
+        #: transport hangs up, and reconnects.
+        self.on_reconnect: Callable[[], None] | None = None
         self.closed = False  #: after close(): nothing more is read, sent or queued
         self._timers: dict[Timer | str, asyncio.TimerHandle] = {}
         self._stretching: asyncio.Task[None] | None = None
@@ -329,6 +333,32 @@ class ClientSession:
         replays the log where it is called: for the end of a program, not for a screen."""
         return self.core.self_check(complete=complete)
 
+    # ---- the connection opening, and its waits ---------------------------------------------
+
+    def opened(self, peer_key: bytes | None) -> None:
+        """A new connection is up; `peer_key` is what its TLS peer proved it holds (see
+        net/tls.peer_key; None without TLS). The core checks it before anything is sent."""
+        if self.core.stopped or self.closed:
+            return
+        self._guarded(
+            "the connection's opening",
+            lambda: self._run(self.core.connection_opened(peer_key, time.time())),
+        )
+        self._notify()
+
+    def _arm_deadline(self) -> None:
+        """One timer at the core's deadline for the connection's current state."""
+        deadline = self.core.deadline
+        if deadline is None or self.closed:
+            self._disarm("deadline")
+            return
+        self._arm("deadline", max(0.0, deadline - time.time()), self._deadline_passed)
+
+    def _deadline_passed(self) -> None:
+        self._timers.pop("deadline", None)
+        self._guarded("a wait", lambda: self._run(self.core.time_passed(time.time())))
+        self._notify()
+
     # ---- frames in -------------------------------------------------------------------------
 
     def on_frame(self, data: str | bytes) -> None:
@@ -376,6 +406,7 @@ class ClientSession:
         self._queue.extend(self._drawn(intents))
         self._pump()
         self._review_bot()
+        self._arm_deadline()
 
     def _continue(self, intents: list[Intent]) -> None:
         """The core's intents for a job's answer: they come in the job's place, before what
@@ -444,9 +475,12 @@ class ClientSession:
                 log.error("%s %s: %s", who, self.core.name, intent.detail)
             if self.on_fatal is not None:
                 self.on_fatal()
-        # Writes need nothing done without a folder (the core asks for none then). Reconnect
-        # and RaiseAlarm need nothing done: the transport reads `reconnect_requested` after
-        # each frame, and the front ends read `alarms`.
+        elif isinstance(intent, Reconnect) and self.on_reconnect is not None:
+            # The transport also reads `reconnect_requested` after each frame; between
+            # frames (a wait that ran out) it is told to hang up.
+            self.on_reconnect()
+        # Writes need nothing done without a folder (the core asks for none then).
+        # RaiseAlarm needs nothing done: the front ends read `alarms`.
 
     def _send_frame(self, frame: str) -> None:
         """Every frame for the host leaves through here, in order."""
@@ -635,6 +669,7 @@ class ClientSession:
 
     def disconnected(self) -> None:
         self._stop_thinking()
+        self._disarm("deadline")
         self._queue = deque(i for i in self._queue if not isinstance(i, _OF_THE_CONNECTION))
         for intent in self.core.connection_lost():  # cancels its timers: also after a stop
             self._execute(intent)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.advert import Advert, AdvertPhase, short_id
+from ..core.advert import Advert, AdvertPhase, listing_url, short_id
 from .text import safe_name, safe_text
 
 STALE_AFTER_FAILURES = 1  #: failed probes before a row is greyed out
@@ -49,7 +49,7 @@ class LobbyEntry:
 
     @property
     def probe_url(self) -> str:
-        return f"http://{self.address}:{self.port}/tables"
+        return listing_url(self.address, self.port)
 
     @property
     def short_id(self) -> str:

@@ -81,8 +81,8 @@ def test_a_hostile_record_reads_as_absent_values_and_clean_text() -> None:
 
 
 def test_a_record_must_name_its_table_as_a_host_does_to_have_a_url() -> None:
-    assert _advert().url("10.0.0.5", 8765) == f"ws://10.0.0.5:8765/t/{TABLE_ID}"
-    assert _advert(path="").url("10.0.0.5", 8765) == f"ws://10.0.0.5:8765/t/{TABLE_ID}"
+    assert _advert().url("10.0.0.5", 8765) == f"wss://10.0.0.5:8765/t/{TABLE_ID}"
+    assert _advert(path="").url("10.0.0.5", 8765) == f"wss://10.0.0.5:8765/t/{TABLE_ID}"
     assert _advert(path=f"@203.0.113.9:80/t/{TABLE_ID}").url("10.0.0.5", 8765) is None
 
 
@@ -102,7 +102,7 @@ def test_a_host_announces_its_table_as_the_state_says() -> None:
     assert (ad.name, ad.table_id, ad.url("10.0.0.5", 80)) == (
         "Den",
         table_id,
-        f"ws://10.0.0.5:80/t/{table_id}",
+        f"wss://10.0.0.5:80/t/{table_id}",
     )
     assert ad.host_key_prefix == key_prefix(state.host_key) == state.host_key.hex()[:16]
     assert ad.rules_hash == rules_hash(encode(rules.to_json())).hex()[:16]

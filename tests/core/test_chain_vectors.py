@@ -48,6 +48,7 @@ def test_invalid_chain_fails_at_the_named_line(test: dict) -> None:
 def test_equivocation(test: dict) -> None:
     a = parse_entry(test["entry_a"].encode())
     b = parse_entry(test["entry_b"].encode())
-    assert is_equivocation(a, b, bytes.fromhex(test["host_public"])) == (
+    table = bytes.fromhex(test["table_id"])
+    assert is_equivocation(a, b, bytes.fromhex(test["host_public"]), table) == (
         test["result"] == "invalid"
     )

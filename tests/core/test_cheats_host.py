@@ -448,7 +448,7 @@ def test_two_commitment_sets() -> None:
     assert victim.halted and len(victim.replayer.chain) == honest.seq + 1
     # 3. Both sets, side by side, are proof of equivocation.
     fork = g.forge_like(honest, commits=[*honest.event["commits"][:2], second[0].to_json()])
-    assert is_equivocation(honest, fork, g.host.key.public)
+    assert is_equivocation(honest, fork, g.host.key.public, g.host.table_id)
     twin = g.follower([*g.host.lines()[: honest.seq], fork.line])
     g.refused_by_peer(honest.line, Reason.EQUIVOCATION, peer=twin)
 
@@ -460,11 +460,11 @@ def test_different_entry_at_a_seq_the_peer_already_holds() -> None:
     held = g.host.entries[5]
     assert peer.receive_line(held.line) == []  # the same entry again is harmless
     fork = g.forge(event=held.event, seq=5, prev=flip(held.prev))
-    assert is_equivocation(held, fork, g.host.key.public)
+    assert is_equivocation(held, fork, g.host.key.public, g.host.table_id)
     g.refused_by_peer(fork.line, Reason.EQUIVOCATION, peer=peer)
     # An entry signed by another key at that seq is not proof against this host.
     stranger = g.forge(event=held.event, seq=5, prev=flip(held.prev), key=SigningKey(b"\1" * 32))
-    assert not is_equivocation(held, stranger, g.host.key.public)
+    assert not is_equivocation(held, stranger, g.host.key.public, g.host.table_id)
 
 
 # ---- wrong count or result -------------------------------------------------------------------
@@ -820,6 +820,7 @@ def test_truncated_then_rewritten_log() -> None:
         n,
         original.prev,
         event=make_event("game_over", ranking=[0, 1, 2], reason="abandoned"),
+        table=g.host.table_id,
     )
     g.refused_by_peer(rewritten.line, Reason.EQUIVOCATION, peer=g.peer(1))
 
@@ -905,6 +906,7 @@ def test_absence_claims_are_counted_against_the_host() -> None:
         claim.seq + 1,
         claim.hash,
         event=make_event("absent", round=game.round, seat=2, reason="no_reply"),
+        table=g.host.table_id,
     )
     g.refused_by_peer(again.line, Reason.BAD_EVENT, peer=peer)
 

@@ -44,7 +44,9 @@ def test_a_different_entry_without_the_hosts_signature_is_not_called_equivocatio
     peer = g.follower()
     held = parse_entry(g.host.lines()[3])
     stranger = SigningKey(b"\x09" * 32)
-    forged = build_entry(stranger, held.seq, held.prev, event=held.event, msg=held.msg)
+    forged = build_entry(
+        stranger, held.seq, held.prev, event=held.event, msg=held.msg, table=g.host.table_id
+    )
     alarms = [o for o in peer.receive_line(forged.line) if isinstance(o, Alarm)]
     assert alarms[0].reason == Reason.BAD_SIGNATURE
     signed = g.forge(seq=held.seq, prev=held.prev, event={"type": "leave", "seat": 0})

@@ -1018,7 +1018,11 @@ def test_a_game_whose_last_survivors_forfeit_together_is_abandoned_with_no_winne
     # The same log ending `finished` is refused.
     entry = lt.host.entries[-1]
     forged = build_entry(
-        lt.host.key, entry.seq, entry.prev, event={**game_over, "reason": "finished"}
+        lt.host.key,
+        entry.seq,
+        entry.prev,
+        event={**game_over, "reason": "finished"},
+        table=lt.host.table_id,
     )
     bad = verify_lines([*lt.host.lines()[:-1], forged.line])
     assert bad.failure is not None and bad.failure.reason == Reason.BAD_EVENT

@@ -66,7 +66,13 @@ def test_an_event_of_a_bad_shape_built_here_is_a_local_error() -> None:
     assert err.value.reason == Reason.SCHEMA
     lt = _table()
     with pytest.raises(LocalError) as err:
-        build_entry(lt.host.key, 1, lt.host.head, event=Absent(round=1, seat=9, reason="no_reply"))
+        build_entry(
+            lt.host.key,
+            1,
+            lt.host.head,
+            event=Absent(round=1, seat=9, reason="no_reply"),
+            table=lt.host.table_id,
+        )
     assert err.value.reason == Reason.SCHEMA
 
 

@@ -22,7 +22,11 @@ def _refused_instead_of(lt: LocalTable, kind: str, change, reason: Reason, nth: 
     entries = lt.host.entries
     index = [i for i, e in enumerate(entries) if (e.event or {}).get("type") == kind][nth]
     forged = build_entry(
-        lt.host.key, index, entries[index].prev, event=change(entries[index].event)
+        lt.host.key,
+        index,
+        entries[index].prev,
+        event=change(entries[index].event),
+        table=lt.host.table_id,
     )
     report = verify_lines([*lt.host.lines()[:index], forged.line], partial=True)
     assert report.failure is not None
@@ -96,7 +100,11 @@ def test_a_leave_of_a_free_seat_is_a_bad_event() -> None:
     entries = lt.host.entries
     first_join = next(i for i, e in enumerate(entries) if e.msg is not None)
     forged = build_entry(
-        lt.host.key, first_join + 1, entries[first_join].hash, event={"type": "leave", "seat": 2}
+        lt.host.key,
+        first_join + 1,
+        entries[first_join].hash,
+        event={"type": "leave", "seat": 2},
+        table=lt.host.table_id,
     )
     report = verify_lines([*lt.host.lines()[: first_join + 1], forged.line], partial=True)
     assert report.failure is not None

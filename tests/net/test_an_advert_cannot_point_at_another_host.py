@@ -20,8 +20,8 @@ TABLE_ID = "ab" * 32
 @pytest.mark.parametrize(
     ("row", "url"),
     [
-        ({"id": TABLE_ID, "path": f"/t/{TABLE_ID}"}, f"ws://10.0.0.5:8765/t/{TABLE_ID}"),
-        ({"id": TABLE_ID}, f"ws://10.0.0.5:8765/t/{TABLE_ID}"),
+        ({"id": TABLE_ID, "path": f"/t/{TABLE_ID}"}, f"wss://10.0.0.5:8765/t/{TABLE_ID}"),
+        ({"id": TABLE_ID}, f"wss://10.0.0.5:8765/t/{TABLE_ID}"),
         ({"id": TABLE_ID, "path": f"@203.0.113.9:80/t/{TABLE_ID}"}, None),
         ({"id": TABLE_ID, "path": "x"}, None),
         ({"id": "zz", "path": "/t/zz"}, None),

@@ -21,12 +21,14 @@ import aiohttp
 import pytest
 
 from p2pdice.core import client as client_core
+from p2pdice.core.advert import listing_url, socket_url
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.net.client import Outcome, run_websocket
 from p2pdice.net.hostapp import HostedTable, HostService, TableConfig
 from p2pdice.net.server import Limits
 from p2pdice.net.session import ClientSession
+from p2pdice.net.tls import client_context
 from p2pdice.store import AppendLog, LinkRefused
 from tests.support.procs import kill_all, p2pdice
 from tests.support.wire import Closed, RawClient, auth_frame, hosted, join_frame, url_of
@@ -219,11 +221,13 @@ async def test_half_open_requests_beyond_the_soft_file_limit_do_not_lock_players
         async with (
             aiohttp.ClientSession() as http,
             http.get(
-                f"http://127.0.0.1:{port}/tables", timeout=aiohttp.ClientTimeout(total=5)
+                listing_url("127.0.0.1", port),
+                timeout=aiohttp.ClientTimeout(total=5),
+                ssl=client_context(),
             ) as answer,
         ):
             tables = await answer.json()
-        url = f"ws://127.0.0.1:{port}{tables[0]['path']}"
+        url = socket_url(f"127.0.0.1:{port}", tables[0]["path"])
         async with await asyncio.wait_for(RawClient.connect(url), 5) as raw:
             assert raw.challenge is not None and raw.challenge["seat"] == 1
     finally:

@@ -170,7 +170,7 @@ async def test_a_client_killed_before_commit_or_during_openings_comes_back(
     )
     gate = Gate(holder, CATCH[phase])
     playing = asyncio.create_task(
-        run_websocket(holder, f"ws://127.0.0.1:{ready['port']}{ready['path']}", give_up_after=60)
+        run_websocket(holder, f"wss://127.0.0.1:{ready['port']}{ready['path']}", give_up_after=60)
     )
     victim = spawn(*join_args, log=tmp_path / "victim-1.out")
     restarted: subprocess.Popen[str] | None = None

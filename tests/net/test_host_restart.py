@@ -262,7 +262,7 @@ async def test_a_copied_advertisement_does_not_cost_a_player_the_table(
         key=load_or_create_key(tmp_path / "p" / "identity.key"), name="Pat", home=tmp_path / "p"
     )
     link = asyncio.create_task(
-        run_websocket(session, f"ws://127.0.0.1:{port}{table.path}", give_up_after=30)
+        run_websocket(session, f"wss://127.0.0.1:{port}{table.path}", give_up_after=30)
     )
     other = HostService(home=tmp_path / "other", bind="127.0.0.1", advertise=False)
     azc = new_zeroconf()

@@ -16,7 +16,9 @@ from aiohttp import web
 from p2pdice.cli.join import _join
 from p2pdice.core.codec import encode
 from p2pdice.core.rules import Rules
+from p2pdice.core.signing import SigningKey
 from p2pdice.core.version import PROTOCOL_VERSION
+from p2pdice.net.tls import server_context
 
 #: A clipboard write (OSC 52), a screen clear, a title change and a bell, as a host could send.
 HOSTILE = "\x1b]52;c;cm0gLXJmIH4K\x07\x1b[2J\x1b]0;pwned\x07\x07evil\x9b31m"
@@ -31,7 +33,8 @@ async def hostile_host(
     name: str = "hostile" + HOSTILE, detail: str = "go away " + HOSTILE
 ) -> AsyncIterator[str]:
     """A fake host on loopback: lists one table, challenges, then refuses with `detail`."""
-    table_id, host_key = secrets.token_hex(32), secrets.token_hex(32)
+    key = SigningKey(secrets.token_bytes(32))  # the fake host proves it holds its key (TLS)
+    table_id, host_key = secrets.token_hex(32), key.public.hex()
 
     async def tables(request: web.Request) -> web.Response:
         return web.json_response([{"id": table_id, "name": name, "path": f"/t/{table_id}"}])
@@ -63,7 +66,7 @@ async def hostile_host(
     app.router.add_get(f"/t/{table_id}", socket)
     runner = web.AppRunner(app)
     await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
+    site = web.TCPSite(runner, "127.0.0.1", 0, ssl_context=server_context(key))
     await site.start()
     port = runner.addresses[0][1]
     try:

@@ -297,6 +297,7 @@ class Game:
             self.host.head if prev is None else prev,
             event=event,
             msg=msg,
+            table=self.host.table_id,
         )
 
     def forge_like(self, honest: Entry, **changes: Any) -> Entry:

@@ -17,6 +17,7 @@ from typing import Any
 
 import aiohttp
 
+from p2pdice.core.advert import socket_url
 from p2pdice.core.auth import sign_auth
 from p2pdice.core.codec import encode
 from p2pdice.core.messages import Message, sign_message
@@ -31,6 +32,7 @@ from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.net.hostapp import HostedTable, HostService, TableConfig
 from p2pdice.net.server import Limits
+from p2pdice.net.tls import client_context
 
 #: What must never reach a peer in an error frame: a traceback or a path on the host.
 LEAK = re.compile(r"Traceback|File \"|\.py\b|/home/|/tmp/|/work/|/usr/|site-packages|line \d+")
@@ -64,7 +66,7 @@ async def hosted(
 
 
 def url_of(service: HostService, table: HostedTable) -> str:
-    return f"ws://127.0.0.1:{service.port}{table.path}"
+    return socket_url(f"127.0.0.1:{service.port}", table.path)
 
 
 class Closed(Exception):
@@ -86,7 +88,9 @@ class RawClient:
     ) -> RawClient:
         """`source`: the local address to connect from (any 127.x.y.z on loopback), to play
         another machine than 127.0.0.1."""
-        connector = aiohttp.TCPConnector(local_addr=(source, 0)) if source else None
+        # TLS as every client speaks it; a raw client pins nothing (tests send what they like).
+        local = {"local_addr": (source, 0)} if source else {}
+        connector = aiohttp.TCPConnector(ssl=client_context(), **local)  # type: ignore[arg-type]
         http = aiohttp.ClientSession(connector=connector)
         try:
             ws = await http.ws_connect(url, max_msg_size=0, heartbeat=None)

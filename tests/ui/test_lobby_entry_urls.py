@@ -18,7 +18,7 @@ def entry(txt: dict[str, str]) -> LobbyEntry:
 
 
 def test_a_table_is_joined_where_it_was_found() -> None:
-    assert entry({"id": TABLE_ID}).url == f"ws://10.0.0.5:8765/t/{TABLE_ID}"
+    assert entry({"id": TABLE_ID}).url == f"wss://10.0.0.5:8765/t/{TABLE_ID}"
 
 
 def test_a_path_that_could_point_elsewhere_or_a_bad_id_gives_no_address() -> None:

@@ -46,6 +46,7 @@ async def test_tampered_opening_raises_a_red_alarm_on_the_reveal(tmp_path: Path)
                     obj["entry"]["seq"],
                     bytes.fromhex(obj["entry"]["prev"]),
                     msg=parse_message({"body": body, "sig": msg["sig"]}),
+                    table=bytes.fromhex(next(iter(runtime.service.tables))),
                 )
                 frame = '{"entry":' + forged.line.decode() + ',"type":"entry"}'
             return deliver(frame)

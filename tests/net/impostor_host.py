@@ -1,0 +1,110 @@
+"""A guest on the LAN that copies a table's advertisement and impersonates its host.
+
+Run as a real process (`python -m tests.net.impostor_host --table ID --out FILE`) in its own
+namespace: it finds the table over mDNS, reads the real host's challenge (public: anyone may
+connect), then advertises the same TXT record (table id, host-key prefix, name) at its own
+address and serves a copy of that challenge, naming the real table id and host key, followed
+by a bad entry. It never welcomes anyone: a client it gets is held. It speaks the scheme the
+advertisement says (`Advert.url`), with a certificate of its own key when that is TLS: it
+cannot hold the host's key. Everything it sees is written to `--out` as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import secrets
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+from p2pdice.core.signing import SigningKey
+from p2pdice.net.discovery import Advertiser, find_table, lan_addresses, new_zeroconf
+
+
+def _tls_server(key: SigningKey) -> Any:
+    from p2pdice.net.tls import server_context
+
+    return server_context(key)
+
+
+class Impostor:
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.seen: dict[str, Any] = {"connections": 0, "frames": [], "copied": None}
+
+    def save(self) -> None:
+        self.out.write_text(json.dumps(self.seen))
+
+    async def copy(self, table_id: str) -> tuple[Any, dict[str, Any]]:
+        """The real table's advertisement and its host's challenge."""
+        for _ in range(20):
+            ad = await find_table(table_id, host_prefix=None, timeout=2.0)
+            if ad is not None and ad.url is not None:
+                break
+        else:
+            raise SystemExit("the table is not advertised")
+        async with (
+            aiohttp.ClientSession() as http,
+            http.ws_connect(ad.url + "?spectate=1", ssl=False) as ws,
+        ):
+            challenge = json.loads((await ws.receive()).data)
+        return ad, challenge
+
+    async def serve(self, challenge: dict[str, Any], request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self.seen["connections"] += 1
+        self.save()
+        copied = {**challenge, "nonce": secrets.token_hex(16)}
+        await ws.send_str(json.dumps(copied, sort_keys=True, separators=(",", ":")))
+        # A stranger's bad entry before any welcome: a genesis whose signature is nobody's.
+        bad = {
+            "event": {"type": "genesis"},
+            "prev": "00" * 32,
+            "seq": 0,
+            "sig": "00" * 64,
+        }
+        await ws.send_str(json.dumps({"entry": bad, "type": "entry"}, separators=(",", ":")))
+        async for msg in ws:  # held for ever: no welcome, no close
+            self.seen["frames"].append(msg.data if isinstance(msg.data, str) else "?")
+            self.save()
+        return ws
+
+
+async def main(table_id: str, out: Path) -> None:
+    impostor = Impostor(out)
+    ad, challenge = await impostor.copy(table_id)
+    impostor.seen["copied"] = {"url": ad.url, "host": challenge["host"], "txt": ad.advert.to_txt()}
+    impostor.save()
+    app = web.Application()
+    app.router.add_get(ad.advert.path, lambda request: impostor.serve(challenge, request))
+    runner = web.AppRunner(app, handle_signals=True)
+    await runner.setup()
+    tls = _tls_server(SigningKey(secrets.token_bytes(32))) if ad.url.startswith("wss") else None
+    site = web.TCPSite(runner, "0.0.0.0", 0, ssl_context=tls)
+    await site.start()
+    port = runner.addresses[0][1]
+    azc = new_zeroconf()
+    advertiser = Advertiser(
+        azc, name=ad.name, port=port, addresses=lan_addresses(), txt=ad.advert.to_txt()
+    )
+    await advertiser.start()
+    print(json.dumps({"port": port, "host": challenge["host"]}), flush=True)
+    try:
+        await asyncio.sleep(3600)
+    finally:
+        await advertiser.stop()
+        await azc.async_close()
+        await runner.cleanup()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--table", required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    asyncio.run(main(args.table, args.out))
