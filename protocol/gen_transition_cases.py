@@ -567,9 +567,7 @@ def build() -> tuple[dict[str, Fragment], list[tuple[str, list[Case]]]]:
         )
     )
     join_entry = parse_entry(hall.lines[1])
-    as_first = build_entry(
-        host, 0, ZERO_HASH, msg=join_entry.msg, table=join_entry.msg.table
-    )
+    as_first = build_entry(host, 0, ZERO_HASH, msg=join_entry.msg, table=join_entry.msg.table)
     firsts.append(
         Case(
             "entry 0 carries a player's message (a join): BAD_EVENT at index 0",

@@ -9,8 +9,8 @@ from functools import partial
 
 import aiohttp
 
-from ..core.closing import Closing
 from ..core.client import CONNECT_WAIT, HEARTBEAT
+from ..core.closing import Closing
 from .frames import MAX_FRAME
 from .limits import TokenBucket
 from .server import LocalLink, TableServer
