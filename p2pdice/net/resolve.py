@@ -32,14 +32,18 @@ async def fetch_listing(http: aiohttp.ClientSession, url: str) -> list[dict[str,
     the answer; the session's timeout bounds the wait. Raises ListingError, aiohttp's
     errors or TimeoutError."""
     async with http.get(url, allow_redirects=False) as resp:
-        declared = resp.content_length
-        if declared is not None and declared > LISTING_BYTES:
-            raise ListingError(f"a {declared}-byte listing (the limit is {LISTING_BYTES})")
-        body = bytearray()
-        while chunk := await resp.content.read(LISTING_BYTES + 1 - len(body)):
-            body += chunk
-            if len(body) > LISTING_BYTES:
-                raise ListingError(f"a listing over {LISTING_BYTES} bytes")
+        try:
+            declared = resp.content_length
+            if declared is not None and declared > LISTING_BYTES:
+                raise ListingError(f"a {declared}-byte listing (the limit is {LISTING_BYTES})")
+            body = bytearray()
+            while chunk := await resp.content.read(LISTING_BYTES + 1 - len(body)):
+                body += chunk
+                if len(body) > LISTING_BYTES:
+                    raise ListingError(f"a listing over {LISTING_BYTES} bytes")
+        except ListingError:
+            _hang_up(resp)
+            raise
     try:
         rows = json.loads(body)
     except ValueError:
@@ -47,6 +51,14 @@ async def fetch_listing(http: aiohttp.ClientSession, url: str) -> list[dict[str,
     if not isinstance(rows, list):
         raise ListingError("a listing that is not a list")
     return [row for row in rows[:LISTING_ROWS] if isinstance(row, dict)]
+
+
+def _hang_up(resp: aiohttp.ClientResponse) -> None:
+    """Drop the connection at once: a TLS close would wait for the sender's close_notify,
+    reading (and discarding) whatever else it streams meanwhile."""
+    transport = resp.connection.transport if resp.connection is not None else None
+    if transport is not None:
+        transport.abort()
 
 
 _SHELL_SAFE = re.compile(r"[\w@%+=:,./-][\w@%+=:,./#-]*")

@@ -25,6 +25,9 @@ from zeroconf import DNSOutgoing
 from zeroconf.asyncio import AsyncServiceInfo
 from zeroconf.const import _FLAGS_AA, _FLAGS_QR_RESPONSE
 
+from p2pdice.core.signing import SigningKey
+from p2pdice.net.tls import server_context
+
 MDNS_GROUP, MDNS_PORT = "224.0.0.251", 5353
 
 SERVICE_TYPE = "_p2pdice._tcp.local."
@@ -116,6 +119,9 @@ def mdns_socket(address: str) -> socket.socket:
 
 def serve(address: str, handler: type[http.server.BaseHTTPRequestHandler]) -> int:
     server = http.server.ThreadingHTTPServer((address, 0), handler)
+    # Over TLS, as a host serves its listing (any key will do: a listing is not pinned).
+    tls = server_context(SigningKey(secrets.token_bytes(32)))
+    server.socket = tls.wrap_socket(server.socket, server_side=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server.server_address[1]
 
