@@ -441,7 +441,7 @@ def test_two_commitment_sets() -> None:
     assert contribution.head == shown
     others = [sent(g, "contribute", s) for s in (1, 2)]
     smuggled = g.forge(event=beacon_event(g, [contribution, *others]))
-    g.refused_by_peer(smuggled.line, Reason.UNKNOWN_HEAD)
+    g.refused_by_peer(smuggled.line, Reason.FORK)
     # 2. The host's next honest entry does not extend the victim's chain.
     g.run_until(lambda: len(g.host.entries) > honest.seq + 1)
     assert [(a.reason, a.seq) for a in victim.alarms] == [(Reason.CHAIN_BROKEN, honest.seq + 1)]
