@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from .codec import CodecError, decode
 from .errors import P2PDiceError
-from .table_state import table_id_of
+from .fairness import comparison_code
+from .table_state import ChainIndex, TablePhase, TableState, table_id_of
 from .transcript import parse_entry
 
 
@@ -159,3 +160,18 @@ def stopped_at(lines: Sequence[bytes]) -> StoppedAt:
         if event is not None and event.get("type") == "round":
             return StoppedAt(int(event["round"]), len(lines) - 1)
     return StoppedAt(0, len(lines) - 1)
+
+
+def history_code(state: TableState, chain: ChainIndex) -> tuple[int, str] | None:
+    """The entry players compare their histories at, and its comparison code (SPEC.md 3.5,
+    "the code of head H"): the game-over entry once the game is over, else the latest result
+    (or forfeit), which every seat holds by the time it reads the reveal. None before the
+    first result. Two players who read the same code at the same entry hold the same log up
+    to it, entry for entry: a host that forked it cannot make the codes agree."""
+    if state.phase == TablePhase.OVER and len(chain):
+        seq = len(chain) - 1
+    elif state.result_seq is not None:
+        seq = state.result_seq
+    else:
+        return None
+    return seq, comparison_code(chain.hashes[seq])
