@@ -8,6 +8,7 @@ import random
 import sys
 
 from ..bots.names import BOT_NAMES
+from ..core.compare import stopped_at
 from ..core.describe import ranking_line
 from .common import (
     add_home_option,
@@ -203,8 +204,13 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         say("the host's log failed verification: we stopped following it (alarms above)")
         say(f"your verified partial transcript: {path}")
         return 1
+    # Information, not an alarm: where this seat's record of the game stops, and how to
+    # check it (a log cut short verifies as partial; plain `verify` calls it incomplete).
+    where = stopped_at(session.core.lines).describe() if session.core.lines else "the start"
     if outcome == Outcome.GAVE_UP:
-        say(f"the host stopped answering; your verified partial transcript: {path}")
+        say(f"the host stopped answering; you hold the game {where.removeprefix('verified ')}")
+        say(f"your verified partial transcript: {path} (check it: p2pdice verify --partial FILE)")
         return 3
-    say(f"stopped; your verified transcript so far: {path}")
+    say(f"you left the table; your transcript is {where}: {path}")
+    say("nothing is wrong with it: check it with p2pdice verify --partial FILE")
     return 130
