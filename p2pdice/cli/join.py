@@ -87,18 +87,20 @@ def run_browse(args: argparse.Namespace) -> int:
     return 0
 
 
-def say(text: str) -> None:
+def say(text: str, *, limit: int | None = None) -> None:
     """Print one line of a headless join. Names, the table name and the host's error details
     come from the network: they pass through the terminal client's own cleaning (escape
     sequences such as OSC 52 clipboard writes and control characters removed), so a hostile
     host cannot steer the terminal or the log file this output goes to."""
     from ..ui.text import safe_text
 
-    print(safe_text(text, SAY_LIMIT), flush=True)
+    print(safe_text(text, SAY_LIMIT if limit is None else limit), flush=True)
 
 
 #: Longest line `say` prints; a round's outcome with six long names fits.
 SAY_LIMIT = 2000
+#: An alarm's proof is a whole signed entry (at most a frame, 64 KiB): never cut short.
+PROOF_LIMIT = 70_000
 
 
 def run_join(args: argparse.Namespace) -> int:
@@ -167,6 +169,8 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         for alarm in session.alarms[told:]:  # as they are raised, not only at the end
             where = f" (entry {alarm.seq})" if alarm.seq is not None else ""
             say(f"ALARM: {alarm.reason}: {alarm.detail}{where}")
+            for signed in alarm.proof:  # the signed items that prove it, for anyone to check
+                say(f"proof: {signed}", limit=PROOF_LIMIT)
         told = len(session.alarms)
 
     session.on_update = on_update

@@ -5,7 +5,7 @@ one seq that prove it and exits with the fork status.
 
 The host is the real `p2pdice host` process; the fork is what a relay holding its key shows
 one player (tests/support/forking_host.py); the players are two real `p2pdice join --bot`
-processes. Both bots used to stop with UNKNOWN_HEAD and `verify A B` compared nothing.
+processes. The alarms used to read UNKNOWN_HEAD with no proof, and `verify A B` compared nothing.
 """
 
 from __future__ import annotations
@@ -58,7 +58,8 @@ async def test_both_players_of_a_forked_table_raise_fork_and_verify_prints_the_p
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and any(b.poll() is None for b in bots):
             await asyncio.sleep(0.1)
-        assert all(b.poll() is not None for b in bots), "the players did not stop"
+        running = [name for name, b in zip(homes, bots, strict=True) if b.poll() is None]
+        assert not running, (running, {name: log.read_text() for name, log in logs.items()})
     finally:
         kill_all(*bots, host)
         await relay.close()
@@ -67,6 +68,7 @@ async def test_both_players_of_a_forked_table_raise_fork_and_verify_prints_the_p
     assert relay.injected, said
     for name, out in said.items():
         assert "ALARM: FORK" in out, (name, out)
+        assert "proof: {" in out, (name, out)  # the signed items, printed whole
     assert [b.returncode for b in bots] == [1, 1], said
     files = [transcript_files(homes[name])[0] for name in homes]
     done = subprocess.run(
