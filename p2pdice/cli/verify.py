@@ -10,8 +10,10 @@ from typing import Any
 from ..core.codec import CodecError, decode
 from ..core.compare import StoppedAt, TableComparison, Transcript, compare_transcripts, stopped_at
 from ..core.describe import ranking_line
-from ..core.errors import Reason
+from ..core.errors import P2PDiceError, Reason
+from ..core.fairness import comparison_code
 from ..core.rules import Rules
+from ..core.transcript import parse_entry
 from ..core.verify import Failure, Report, split_lines, verify_lines
 from .options import CliError
 from .verify_exits import EXIT_FAILED, EXIT_FORK, EXIT_INCOMPLETE, EXIT_VERIFIED
@@ -65,7 +67,12 @@ def _verify_read(
     return report, lines if problem is None else lines[:-1]
 
 
-def human(path: Path, report: Report, stop: StoppedAt | None = None) -> str:
+def human(
+    path: Path,
+    report: Report,
+    stop: StoppedAt | None = None,
+    head: tuple[int, str] | None = None,
+) -> str:
     out = []
     if report.ok and stop is not None:
         out.append(f"{path}: verified as a partial log ({stop.describe()})")
@@ -86,6 +93,11 @@ def human(path: Path, report: Report, stop: StoppedAt | None = None) -> str:
         )
     if report.comparison_code:
         out.append(f"  comparison code {report.comparison_code}")
+    if head is not None:
+        out.append(
+            f"  code at entry {head[0]} (the last): {head[1]} (the same code at the same entry in "
+            "another player's file: the same history)"
+        )
     if report.rules:
         rules = Rules.from_json(report.rules)
         out.append(
@@ -132,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
         path = Path(name)
         report, lines = _verify_read(path, partial=args.partial, mine=mine)
         ended = report.ended is not None
+        head = last_code(lines[: report.entries])
         stop = (
             stopped_at(lines) if lines and not ended and (report.ok or incomplete(report)) else None
         )
@@ -142,11 +155,18 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             verdict = "verified" if report.ok else "incomplete" if incomplete(report) else "failed"
             stopped = None if stop is None else {"round": stop.round, "entry": stop.entry}
+            code = None if head is None else {"entry": head[0], "code": head[1]}
             results.append(
-                {"file": str(path), "verdict": verdict, "stopped_at": stopped, **report.to_json()}
+                {
+                    "file": str(path),
+                    "verdict": verdict,
+                    "stopped_at": stopped,
+                    "head_code": code,
+                    **report.to_json(),
+                }
             )
         else:
-            print(human(path, report, stop))
+            print(human(path, report, stop, head))
     comparisons = compare_transcripts(read) if len(read) > 1 else []
     if any(not c.agree for c in comparisons):
         status = _worse(status, EXIT_FORK)
@@ -159,6 +179,17 @@ def run(args: argparse.Namespace) -> int:
         for comparison in comparisons:
             print("\n".join(comparison.lines()))
     return status
+
+
+def last_code(verified: list[bytes]) -> tuple[int, str] | None:
+    """The last verified entry's index and its code (SPEC.md 3.5, the code of head H)."""
+    if not verified:
+        return None
+    try:
+        entry = parse_entry(verified[-1])
+    except P2PDiceError:
+        return None
+    return entry.seq, comparison_code(entry.hash)
 
 
 def _worse(status: int, other: int) -> int:

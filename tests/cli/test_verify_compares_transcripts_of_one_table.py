@@ -61,6 +61,9 @@ def test_a_shorter_transcript_of_the_same_history_stops_early_and_is_no_failure(
     assert done.returncode == EXIT_INCOMPLETE, done.stdout
     assert f"{b} stops at entry {cut}" in done.stdout and "FAILED" not in done.stdout
     assert verify("--partial", str(a), str(b)).returncode == EXIT_VERIFIED
+    # Each file names the code of its last entry, to set beside another player's.
+    assert f"code at entry {len(lines) - 1} (the last): " in done.stdout
+    assert f"code at entry {cut - 1} (the last): " in done.stdout
 
 
 def test_a_log_left_before_its_end_is_incomplete_with_the_round_and_entry_and_the_partial_hint(

@@ -41,6 +41,7 @@ class _Stream:
     prev: bytes = b"\0" * 32
     early: dict[int, Entry] = field(default_factory=dict)
     held: Entry | None = None
+    started: bool = False  #: the player's first sync on this connection was seen
 
 
 class ForkingHost:
@@ -101,6 +102,13 @@ class ForkingHost:
 
     def _from_player(self, stream: _Stream, frame: dict[str, Any]) -> None:
         self.frames.append((stream.name, str(frame.get("type"))))
+        if frame.get("type") == "sync" and not stream.started:
+            # A connection's first sync says how much of the log the player holds already
+            # (it read the start on an earlier connection): what this one shows follows it.
+            stream.started = True
+            start = min(frame["from"], len(self.real))
+            stream.next_seq = start
+            stream.prev = self.real[start - 1] if start else b"\0" * 32
         if frame.get("type") == "join":
             stream.name = frame["msg"]["body"]["name"]
             self._streams[stream.name] = stream
