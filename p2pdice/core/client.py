@@ -780,14 +780,16 @@ class ClientConnection:
         return out
 
     def _with_held_entry(self, alarm: Alarm) -> Alarm:
-        """An equivocation's proof is both entries of its seq: the peer names the new one,
-        we hold the line of the one we verified."""
-        if alarm.reason != Reason.EQUIVOCATION or alarm.seq is None or alarm.seq >= len(self.lines):
+        """A proof that needs an entry of ours (the other of two entries with one seq, or the
+        one a host-signed entry should have followed): the peer names its seq, we hold its
+        line, and the alarm then carries both."""
+        held = alarm.held
+        if held is None or not 0 <= held < len(self.lines):
             return alarm
-        held = self.lines[alarm.seq].decode()
-        if held in alarm.proof:
+        ours = self.lines[held].decode()
+        if ours in alarm.proof:
             return alarm
-        alarm = replace(alarm, proof=(held, *alarm.proof))
+        alarm = replace(alarm, proof=(ours, *alarm.proof))
         if self.peer is not None and self.peer.alarms and self.peer.alarms[-1].seq == alarm.seq:
             self.peer.alarms[-1] = alarm
         return alarm

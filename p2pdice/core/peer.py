@@ -72,6 +72,9 @@ class Alarm:
     #: check offline (the host-signed entry, the player message inside it that names a head
     #: we do not hold; or the two host-signed entries with one seq)
     proof: tuple[str, ...] = ()
+    #: The seq of an entry of our own chain that completes the proof (the one the host signed
+    #: differently, or the one a new entry should have followed); its line is the client's.
+    held: int | None = None
 
     @property
     def seat(self) -> int | None:
@@ -194,6 +197,7 @@ class Peer:
                 entry.seq,
                 entry=entry.kind,
                 proof=(entry.line.decode(),),
+                held=entry.seq,
             )
         before = self.state
         try:
@@ -202,6 +206,17 @@ class Peer:
             seats = err.seats if isinstance(err, TableError) else ()
             if err.reason == Reason.UNKNOWN_HEAD:
                 return self._fork(entry, seats)
+            if err.reason == Reason.CHAIN_BROKEN and self._signed_elsewhere(entry):
+                return self._alarm(
+                    Reason.FORK,
+                    f"the host signed entry {entry.seq} on top of an entry {entry.seq - 1} we "
+                    "do not hold: proof it extends another history than ours (its entry and "
+                    "ours, both host-signed)",
+                    entry.seq,
+                    entry=entry.kind,
+                    proof=(entry.line.decode(),),
+                    held=entry.seq - 1,
+                )
             return self._alarm(err.reason, err.detail, entry.seq, seats=seats, entry=entry.kind)
         outputs: list[PeerOutput] = [Applied(entry, notes)]
         self._clear_pending(entry)
@@ -233,6 +248,17 @@ class Peer:
             seats=(signed.seat,) if signed is not None else seats,
             entry=entry.kind,
             proof=(entry.line.decode(), *([encode(signed.to_json()).decode()] if signed else [])),
+        )
+
+    def _signed_elsewhere(self, entry: Entry) -> bool:
+        """A next entry, host-signed, whose `prev` is not our last entry: the host signed
+        another entry before it than the one it showed us."""
+        state = self.state
+        return (
+            state is not None
+            and entry.seq == len(self.replayer.chain)
+            and entry.prev != self.replayer.chain.head
+            and host_signature_ok(entry, state.host_key)
         )
 
     def rolled_back(self, served: int) -> list[PeerOutput]:
@@ -283,8 +309,11 @@ class Peer:
         entry: str | None = None,
         dropped: str | None = None,
         proof: tuple[str, ...] = (),
+        held: int | None = None,
     ) -> list[PeerOutput]:
-        alarm = Alarm(reason, detail, seq, seats=seats, entry=entry, dropped=dropped, proof=proof)
+        alarm = Alarm(
+            reason, detail, seq, seats=seats, entry=entry, dropped=dropped, proof=proof, held=held
+        )
         self.alarms.append(alarm)
         if reason != Reason.MESSAGE_DROPPED:
             self.halted = True

@@ -13,7 +13,7 @@ from p2pdice.core.errors import Reason
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import TablePhase
-from p2pdice.core.transcript import parse_entry
+from p2pdice.core.transcript import build_entry, parse_entry
 from tests.support.cheats import Game
 from tests.support.client_link import Link
 
@@ -73,3 +73,22 @@ def test_a_host_that_offers_the_log_we_hold_is_followed() -> None:
     link.drop(1)
     link.connect(3, player)
     assert player.alarms == [] and player.resumed
+
+
+def test_a_host_signed_entry_on_top_of_an_entry_we_do_not_hold_is_a_fork_with_both_entries() -> (
+    None
+):
+    link = Link.table(Rules(seats=2, starting_dice=2))
+    for n in range(2):
+        link.connect(n + 1, client(n))
+    player = link.clients[1]
+    assert player.peer is not None
+    ours = len(player.lines) - 1
+    elsewhere = build_entry(
+        link.host.key, ours + 1, secrets.token_bytes(32), event={"type": "leave", "seat": 0}
+    )
+    player.receive_entry_line(elsewhere.line, 0)
+    assert player.peer.halted
+    (alarm,) = player.alarms
+    assert (alarm.reason, alarm.seq) == (Reason.FORK, ours + 1)
+    assert alarm.proof == (player.lines[ours].decode(), elsewhere.line.decode())
