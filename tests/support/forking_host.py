@@ -22,7 +22,7 @@ import aiohttp
 from aiohttp import web
 
 from p2pdice.core.codec import encode
-from p2pdice.core.messages import parse_message
+from p2pdice.core.messages import Message, parse_message
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.transcript import Entry, build_entry, parse_entry
 
@@ -60,7 +60,9 @@ class ForkingHost:
         #: Set once the victim sent a message made on its own history: its alarm at the
         #: other player's next message would otherwise race with that message's sending.
         self._victim_spoke = asyncio.Event()
+        self._other_spoke = asyncio.Event()  #: the same for the other player (its own history)
         self._runner: web.AppRunner | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self, port: int) -> None:
         app = web.Application()
@@ -71,6 +73,8 @@ class ForkingHost:
         await web.TCPSite(self._runner, "127.0.0.1", port).start()
 
     async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -112,16 +116,26 @@ class ForkingHost:
         if frame.get("type") == "join":
             stream.name = frame["msg"]["body"]["name"]
             self._streams[stream.name] = stream
-        elif frame.get("type") == "send" and stream.name == self.victim and self.forked_at:
-            # Made on the victim's history: signed into the other player's log too.
-            other = self._streams.get(self.other)
-            if other is not None and not other.ws.closed:
-                entry = build_entry(
-                    self.key, other.next_seq, other.prev, msg=parse_message(frame["msg"])
-                )
-                self.injected.append(entry.line)
+        elif frame.get("type") == "send" and self.forked_at is not None:
+            if stream.name == self.other:
+                self._other_spoke.set()
+            elif stream.name == self.victim:
                 self._victim_spoke.set()
-                asyncio.get_running_loop().create_task(other.ws.send_str(_entry_frame(entry.line)))
+                task = self._inject(parse_message(frame["msg"]))
+                self._tasks.add(asyncio.get_running_loop().create_task(task))
+
+    async def _inject(self, msg: Message) -> None:
+        """Made on the victim's history: signed into the other player's log too, once the
+        other has sent a message of its own since the fork (its alarm then cannot stop that
+        message from reaching the host, and the victim from being shown it)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._other_spoke.wait(), 5.0)
+        other = self._streams.get(self.other)
+        if other is None or other.ws.closed:
+            return
+        entry = build_entry(self.key, other.next_seq, other.prev, msg=msg)
+        self.injected.append(entry.line)
+        await other.ws.send_str(_entry_frame(entry.line))
 
     async def _down(self, up: aiohttp.ClientWebSocketResponse, stream: _Stream) -> None:
         async for msg in up:
