@@ -171,9 +171,12 @@ def run(args: argparse.Namespace) -> int:
     if any(not c.agree for c in comparisons):
         status = _worse(status, EXIT_FORK)
     if args.json:
-        body: Any = results if len(results) != 1 else results[0]
-        if comparisons:
-            body = {"files": results, "comparisons": [_comparison_json(c) for c in comparisons]}
+        # One file: its report. Several: every report, and how the files of each table compare.
+        body: Any = (
+            results[0]
+            if len(results) == 1
+            else {"files": results, "comparisons": [_comparison_json(c) for c in comparisons]}
+        )
         print(json.dumps(body, indent=1))
     else:
         for comparison in comparisons:

@@ -48,6 +48,9 @@ def test_two_transcripts_that_differ_at_one_seq_print_both_entries_and_exit_with
     assert done.returncode == EXIT_FORK, done.stdout + done.stderr
     assert f"FORK at entry {seq}" in done.stdout
     assert lines[seq].decode() in done.stdout and other.decode() in done.stdout
+    (table,) = json.loads(verify("--json", str(a), str(b)).stdout)["comparisons"]
+    (fork,) = table["forks"]
+    assert fork["seq"] == seq and fork["entries"] == [lines[seq].decode(), other.decode()]
 
 
 def test_a_shorter_transcript_of_the_same_history_stops_early_and_is_no_failure(
@@ -97,6 +100,10 @@ def test_files_of_different_tables_are_compared_within_their_own_table_only(
     assert done.returncode == EXIT_VERIFIED, done.stdout
     assert done.stdout.count("transcripts compared") == 1
     assert f"2 transcripts compared ({a}, {a2})" in done.stdout
+    as_json = json.loads(verify("--json", str(a), str(c), str(a2)).stdout)
+    assert [f["file"] for f in as_json["files"]] == [str(a), str(c), str(a2)]
+    (table,) = as_json["comparisons"]
+    assert table["files"] == [str(a), str(a2)] and table["agree"] and table["forks"] == []
 
 
 def test_a_failure_outranks_a_log_cut_short(tmp_path: Path) -> None:
