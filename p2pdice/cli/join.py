@@ -8,7 +8,7 @@ import random
 import sys
 
 from ..bots.names import BOT_NAMES
-from ..core.compare import stopped_at
+from ..core.compare import history_code, stopped_at
 from ..core.describe import ranking_line
 from .common import (
     add_home_option,
@@ -193,6 +193,10 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         if state is not None and state.game is not None:
             names = [s.name for s in state.roster]
             say("ranking: " + ranking_line(state.game.ranking, names))
+            assert session.peer is not None
+            last = history_code(state, session.peer.replayer.chain)
+            if last is not None:
+                say(f"code at entry {last[0]}: {last[1]} (read it aloud: same code, same game)")
         if alarmed:
             # The log verified, but something in it (or missing from it) was not fair to us:
             # a script reading the exit status must not take this for a clean game.
