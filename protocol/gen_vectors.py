@@ -2376,6 +2376,29 @@ def gen_chain() -> tuple[dict, dict]:
     require(found == 2, "leading-zero search")
     for t in cc_tests:
         require(re.fullmatch(r"\d{5}-\d{5}-\d{5}-\d{5}", t["code"]) is not None, "code format")
+    # The code of head H: the same function of whichever entry the players compare at (the
+    # latest result, the game-over entry), so the start's code is the code of the start entry.
+    head_tests = [
+        {
+            "comment": "the head of chain.json tc_id 1, entry 3: it is the start entry, so "
+            "its code is the start's comparison code",
+            "seq": len(hashes) - 1,
+            "head_entry_hash": hashes[-1].hex(),
+            "code": comparison_code(hashes[-1]),
+        }
+    ]
+    for seq in (13, 57):
+        h = det(f"compare/head/{seq}")
+        head_tests.append(
+            {
+                "comment": f"an arbitrary 32-byte hash read as the head at entry {seq} "
+                "(the code depends on the entry hash alone; the seq is said beside it)",
+                "seq": seq,
+                "head_entry_hash": h.hex(),
+                "code": comparison_code(h),
+            }
+        )
+    require(head_tests[0]["code"] == code, "the head code of a start head is the start code")
     cmp = envelope(
         "comparison_code",
         "SPEC.md §3.5",
@@ -2385,7 +2408,14 @@ def gen_chain() -> tuple[dict, dict]:
                 "code = first 8 bytes of H(compare tag, start_entry_hash) as a "
                 "big-endian u64, 20 decimal digits with leading zeros, grouped in fives",
                 cc_tests,
-            )
+            ),
+            group(
+                "head_code",
+                "the code of head H: the same computation over entry_hash(H), shown with "
+                "H's seq; two players who read the same code at one seq hold the same log "
+                "up to it",
+                head_tests,
+            ),
         ],
     )
     return chain, cmp

@@ -12,6 +12,7 @@ from .. import __version__
 from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
 from ..core.errors import UserError
 from .options import add_rules_options
+from .verify_exits import VERIFY_EPILOG
 
 Runner = Callable[[argparse.Namespace], int]
 
@@ -127,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="check saved game transcripts offline",
         description="Replay saved transcripts and check every signature, commitment, hand, count "
         "and result. Exit status 0 only if every file verifies.",
+        epilog=VERIFY_EPILOG,
     )
     ver.add_argument("files", nargs="+", metavar="FILE", help="transcript files (JSON Lines)")
     ver.add_argument(

@@ -8,6 +8,7 @@ import random
 import sys
 
 from ..bots.names import BOT_NAMES
+from ..core.compare import history_code, stopped_at
 from ..core.describe import ranking_line
 from .common import (
     add_home_option,
@@ -87,18 +88,20 @@ def run_browse(args: argparse.Namespace) -> int:
     return 0
 
 
-def say(text: str) -> None:
+def say(text: str, *, limit: int | None = None) -> None:
     """Print one line of a headless join. Names, the table name and the host's error details
     come from the network: they pass through the terminal client's own cleaning (escape
     sequences such as OSC 52 clipboard writes and control characters removed), so a hostile
     host cannot steer the terminal or the log file this output goes to."""
     from ..ui.text import safe_text
 
-    print(safe_text(text, SAY_LIMIT), flush=True)
+    print(safe_text(text, SAY_LIMIT if limit is None else limit), flush=True)
 
 
 #: Longest line `say` prints; a round's outcome with six long names fits.
 SAY_LIMIT = 2000
+#: An alarm's proof is a whole signed entry (at most a frame, 64 KiB): never cut short.
+PROOF_LIMIT = 70_000
 
 
 def run_join(args: argparse.Namespace) -> int:
@@ -172,6 +175,8 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         for alarm in session.alarms[told:]:  # as they are raised, not only at the end
             where = f" (entry {alarm.seq})" if alarm.seq is not None else ""
             say(f"ALARM: {alarm.reason}: {alarm.detail}{where}")
+            for signed in alarm.proof:  # the signed items that prove it, for anyone to check
+                say(f"proof: {signed}", limit=PROOF_LIMIT)
         told = len(session.alarms)
 
     session.on_update = on_update
@@ -194,6 +199,10 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         if state is not None and state.game is not None:
             names = [s.name for s in state.roster]
             say("ranking: " + ranking_line(state.game.ranking, names))
+            assert session.peer is not None
+            last = history_code(state, session.peer.replayer.chain)
+            if last is not None:
+                say(f"code at entry {last[0]}: {last[1]} (read it aloud: same code, same game)")
         if alarmed:
             # The log verified, but something in it (or missing from it) was not fair to us:
             # a script reading the exit status must not take this for a clean game.
@@ -209,8 +218,13 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         say("the host's log failed verification: we stopped following it (alarms above)")
         say(f"your verified partial transcript: {path}")
         return 1
+    # Information, not an alarm: where this seat's record of the game stops, and how to
+    # check it (a log cut short verifies as partial; plain `verify` calls it incomplete).
+    where = stopped_at(session.core.lines).describe() if session.core.lines else "the start"
     if outcome == Outcome.GAVE_UP:
-        say(f"the host stopped answering; your verified partial transcript: {path}")
+        say(f"the host stopped answering; you hold the game {where.removeprefix('verified ')}")
+        say(f"your verified partial transcript: {path} (check it: p2pdice verify --partial FILE)")
         return 3
-    say(f"stopped; your verified transcript so far: {path}")
+    say(f"you left the table; your transcript is {where}: {path}")
+    say("nothing is wrong with it: check it with p2pdice verify --partial FILE")
     return 130

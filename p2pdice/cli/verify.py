@@ -8,10 +8,15 @@ from pathlib import Path
 from typing import Any
 
 from ..core.codec import CodecError, decode
+from ..core.compare import StoppedAt, TableComparison, Transcript, compare_transcripts, stopped_at
 from ..core.describe import ranking_line
+from ..core.errors import P2PDiceError, Reason
+from ..core.fairness import comparison_code
 from ..core.rules import Rules
+from ..core.transcript import parse_entry
 from ..core.verify import Failure, Report, split_lines, verify_lines
 from .options import CliError
+from .verify_exits import EXIT_FAILED, EXIT_FORK, EXIT_INCOMPLETE, EXIT_VERIFIED
 
 
 def load_mine(path: Path) -> list[dict[str, Any]]:
@@ -32,14 +37,26 @@ def load_mine(path: Path) -> list[dict[str, Any]]:
 
 
 def verify_file(path: Path, *, partial: bool, mine: list[dict[str, Any]] | None) -> Report:
+    return _verify_read(path, partial=partial, mine=mine)[0]
+
+
+def incomplete(report: Report) -> bool:
+    """The log verifies as far as it goes and only lacks its end: no fault of anyone's (a
+    player who left, a host that stopped), said as such, not as a failure."""
+    failure = report.failure
+    return failure is not None and failure.reason == Reason.MISSING_GAME_OVER
+
+
+def _verify_read(
+    path: Path, *, partial: bool, mine: list[dict[str, Any]] | None
+) -> tuple[Report, list[bytes]]:
+    """The report and the complete lines read (for comparing files of one table)."""
     try:
         data = path.read_bytes()
     except OSError as err:
         report = Report()
-        from ..core.errors import Reason
-
         report.failure = Failure(None, Reason.INTERNAL, f"cannot read the file: {err.strerror}")
-        return report
+        return report, []
     lines, problem = split_lines(data)
     # A cut-off last line is the failure to report, not the game-over entry it took with it.
     report = verify_lines(
@@ -47,13 +64,26 @@ def verify_file(path: Path, *, partial: bool, mine: list[dict[str, Any]] | None)
     )
     if problem is not None and report.failure is None:
         report.failure = problem
-    return report
+    return report, lines if problem is None else lines[:-1]
 
 
-def human(path: Path, report: Report) -> str:
+def human(
+    path: Path,
+    report: Report,
+    stop: StoppedAt | None = None,
+    head: tuple[int, str] | None = None,
+) -> str:
     out = []
-    if report.ok:
+    if report.ok and stop is not None:
+        out.append(f"{path}: verified as a partial log ({stop.describe()})")
+    elif report.ok:
         out.append(f"{path}: verified ({report.entries} entries)")
+    elif incomplete(report) and stop is not None:
+        out.append(
+            f"{path}: incomplete: {stop.describe()}; the log stops before the game's end "
+            "(its player left, or the host stopped): nothing in it failed. "
+            "`p2pdice verify --partial` checks it as the partial log it is"
+        )
     else:
         assert report.failure is not None
         out.append(f"{path}: FAILED at {report.failure.describe()}")
@@ -63,6 +93,11 @@ def human(path: Path, report: Report) -> str:
         )
     if report.comparison_code:
         out.append(f"  comparison code {report.comparison_code}")
+    if head is not None:
+        out.append(
+            f"  code at entry {head[0]} (the last): {head[1]} (the same code at the same entry in "
+            "another player's file: the same history)"
+        )
     if report.rules:
         rules = Rules.from_json(report.rules)
         out.append(
@@ -102,16 +137,86 @@ def human(path: Path, report: Report) -> str:
 
 def run(args: argparse.Namespace) -> int:
     mine = load_mine(Path(args.mine)) if args.mine else None
-    all_ok = True
+    status = EXIT_VERIFIED
     results = []
+    read: list[Transcript] = []
     for name in args.files:
         path = Path(name)
-        report = verify_file(path, partial=args.partial, mine=mine)
-        all_ok &= report.ok
+        report, lines = _verify_read(path, partial=args.partial, mine=mine)
+        ended = report.ended is not None
+        head = last_code(lines[: report.entries])
+        stop = (
+            stopped_at(lines) if lines and not ended and (report.ok or incomplete(report)) else None
+        )
+        if not report.ok:
+            status = _worse(status, EXIT_INCOMPLETE if incomplete(report) else EXIT_FAILED)
+        if lines:
+            read.append(Transcript(str(path), lines))
         if args.json:
-            results.append({"file": str(path), **report.to_json()})
+            verdict = "verified" if report.ok else "incomplete" if incomplete(report) else "failed"
+            stopped = None if stop is None else {"round": stop.round, "entry": stop.entry}
+            code = None if head is None else {"entry": head[0], "code": head[1]}
+            results.append(
+                {
+                    "file": str(path),
+                    "verdict": verdict,
+                    "stopped_at": stopped,
+                    "head_code": code,
+                    **report.to_json(),
+                }
+            )
         else:
-            print(human(path, report))
+            print(human(path, report, stop, head))
+    comparisons = compare_transcripts(read) if len(read) > 1 else []
+    if any(not c.agree for c in comparisons):
+        status = _worse(status, EXIT_FORK)
     if args.json:
-        print(json.dumps(results if len(results) != 1 else results[0], indent=1))
-    return 0 if all_ok else 1
+        # One file: its report. Several: every report, and how the files of each table compare.
+        body: Any = (
+            results[0]
+            if len(results) == 1
+            else {"files": results, "comparisons": [_comparison_json(c) for c in comparisons]}
+        )
+        print(json.dumps(body, indent=1))
+    else:
+        for comparison in comparisons:
+            print("\n".join(comparison.lines()))
+    return status
+
+
+def last_code(verified: list[bytes]) -> tuple[int, str] | None:
+    """The last verified entry's index and its code (SPEC.md 3.5, the code of head H)."""
+    if not verified:
+        return None
+    try:
+        entry = parse_entry(verified[-1])
+    except P2PDiceError:
+        return None
+    return entry.seq, comparison_code(entry.hash)
+
+
+def _worse(status: int, other: int) -> int:
+    """The status to exit with when both apply: a fork, then a failure, then a log cut short."""
+    order = (EXIT_VERIFIED, EXIT_INCOMPLETE, EXIT_FAILED, EXIT_FORK)
+    return max(status, other, key=order.index)
+
+
+def _comparison_json(comparison: TableComparison) -> dict[str, Any]:
+    return {
+        "table": comparison.table_id,
+        "files": list(comparison.names),
+        "agree": comparison.agree,
+        "entries": comparison.entries,
+        "stops": [{"file": name, "entries": n} for name, n in comparison.stops],
+        "forks": [
+            {
+                "seq": f.seq,
+                "files": [f.first, f.second],
+                "entries": [
+                    f.first_line.decode(errors="replace"),
+                    f.second_line.decode(errors="replace"),
+                ],
+            }
+            for f in comparison.forks
+        ],
+    }

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .advert import SPECTATE_QUERY, key_prefix
@@ -531,6 +531,14 @@ class ClientConnection:
     def _answer_challenge(self, frame: Mapping[str, Any]) -> list[Intent]:
         peer = self.peer
         assert peer is not None  # store_opened made it
+        if (
+            peer.state is not None
+            and not peer.halted
+            and frame["entries"] < len(peer.replayer.chain)
+        ):
+            # The host lost or took back entries we verified and saved (SPEC.md 8): whatever
+            # it signs next at those numbers is a second history; we stop, never sign on it.
+            return self._handle(peer.rolled_back(frame["entries"]), 0.0)
         self._link.catch_up_to = frame["entries"]
         self._link.resumed = False
         self._link.answered = True
@@ -972,9 +980,25 @@ class ClientConnection:
             elif isinstance(output, NeedSecrets):
                 out.append(DrawSecrets(output.round, output.attempt))
             elif isinstance(output, Alarm):
+                output = self._with_held_entry(output)
                 self.errors.append((output.reason, output.detail))
                 out.append(RaiseAlarm(output))
         return out
+
+    def _with_held_entry(self, alarm: Alarm) -> Alarm:
+        """A proof that needs an entry of ours (the other of two entries with one seq, or the
+        one a host-signed entry should have followed): the peer names its seq, we hold its
+        line, and the alarm then carries both."""
+        held = alarm.held
+        if held is None or not 0 <= held < len(self.lines):
+            return alarm
+        ours = self.lines[held].decode()
+        if ours in alarm.proof:
+            return alarm
+        alarm = replace(alarm, proof=(ours, *alarm.proof))
+        if self.peer is not None and self.peer.alarms and self.peer.alarms[-1].seq == alarm.seq:
+            self.peer.alarms[-1] = alarm
+        return alarm
 
     def _transmit(self, send: Send, now: float) -> list[Intent]:
         message = send.message.to_json()

@@ -63,6 +63,11 @@ class Reason(StrEnum):
     BAD_EVENT = "BAD_EVENT"  #: a host event that the rules or the protocol do not allow
     MESSAGE_DROPPED = "MESSAGE_DROPPED"  #: the host never posted a message it received
     MISSING_GAME_OVER = "MISSING_GAME_OVER"  #: a transcript without its game-over entry
+    #: a host-signed entry carries a player message whose head is not in our chain (its
+    #: sender was shown another history), or follows an entry we do not hold (SPEC.md 7.1)
+    FORK = "FORK"
+    #: the host's log is shorter than the one we verified and saved (SPEC.md 1.2.4, 8)
+    ROLLBACK = "ROLLBACK"
     # Joining and the connection (SPEC.md 3, 10)
     BAD_CHALLENGE = "BAD_CHALLENGE"  #: a join or auth that answers another challenge
     BAD_PASSWORD = "BAD_PASSWORD"  #: the password exchange failed, or no password was given

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
+from .codec import encode
 from .errors import Reason, RemoteError
 from .events import HostEvent
 from .fairness import SeatContext, contrib_commitment, derive_dice, seed_commitment
@@ -67,6 +68,13 @@ class Alarm:
     seats: tuple[int, ...] = ()
     entry: str | None = None  #: the refused entry's kind (`msg:open`, `event:beacon`), if any
     dropped: str | None = None  #: MESSAGE_DROPPED: the type of our message the host never posted
+    #: FORK, EQUIVOCATION: the signed items that prove it, as canonical JSON lines anyone can
+    #: check offline (the host-signed entry, the player message inside it that names a head
+    #: we do not hold; or the two host-signed entries with one seq)
+    proof: tuple[str, ...] = ()
+    #: The seq of an entry of our own chain that completes the proof (the one the host signed
+    #: differently, or the one a new entry should have followed); its line is the client's.
+    held: int | None = None
 
     @property
     def seat(self) -> int | None:
@@ -187,18 +195,84 @@ class Peer:
                 Reason.EQUIVOCATION,
                 f"the host signed two different entries {entry.seq}: proof it showed two histories",
                 entry.seq,
+                entry=entry.kind,
+                proof=(entry.line.decode(),),
+                held=entry.seq,
             )
         before = self.state
         try:
             notes = self.replayer.feed(entry)
         except RemoteError as err:
             seats = err.seats if isinstance(err, TableError) else ()
+            if err.reason == Reason.UNKNOWN_HEAD:
+                return self._fork(entry, seats)
+            if err.reason == Reason.CHAIN_BROKEN and self._signed_elsewhere(entry):
+                return self._alarm(
+                    Reason.FORK,
+                    f"the host signed entry {entry.seq} on top of an entry {entry.seq - 1} we "
+                    "do not hold: proof it extends another history than ours (its entry and "
+                    "ours, both host-signed)",
+                    entry.seq,
+                    entry=entry.kind,
+                    proof=(entry.line.decode(),),
+                    held=entry.seq - 1,
+                )
             return self._alarm(err.reason, err.detail, entry.seq, seats=seats, entry=entry.kind)
         outputs: list[PeerOutput] = [Applied(entry, notes)]
         self._clear_pending(entry)
         outputs += self._react(before, entry)
         self._prune_pending()
         return outputs
+
+    def _fork(self, entry: Entry, seats: tuple[int, ...]) -> list[PeerOutput]:
+        """The host signed an entry carrying a player's message that names a head (or, in an
+        acknowledgement, a result) our chain does not hold: the player was shown a history
+        we were not. The entry (host-signed) with the message in it (player-signed) is the
+        proof; nobody else could have made the pair."""
+        chain = self.replayer.chain
+        foreign = [
+            m
+            for m in messages_in(entry)
+            if chain.seq_of(m.head) is None
+            or (m.type == MessageType.ACK and chain.seq_of(bytes.fromhex(m.body["result"])) is None)
+        ]
+        signed = foreign[0] if foreign else None
+        who = f"seat {signed.seat}'s {signed.type}" if signed is not None else "a message"
+        head = signed.head.hex()[:16] if signed is not None else "?"
+        return self._alarm(
+            Reason.FORK,
+            f"the host posted {who} (message {signed.counter if signed else '?'}) made on "
+            f"a history we were never shown (head {head}...): proof the host shows players "
+            f"different logs (entry {entry.seq} and the message inside it, both signed)",
+            entry.seq,
+            seats=(signed.seat,) if signed is not None else seats,
+            entry=entry.kind,
+            proof=(entry.line.decode(), *([encode(signed.to_json()).decode()] if signed else [])),
+        )
+
+    def _signed_elsewhere(self, entry: Entry) -> bool:
+        """A next entry, host-signed, whose `prev` is not our last entry: the host signed
+        another entry before it than the one it showed us."""
+        state = self.state
+        return (
+            state is not None
+            and entry.seq == len(self.replayer.chain)
+            and entry.prev != self.replayer.chain.head
+            and host_signature_ok(entry, state.host_key)
+        )
+
+    def rolled_back(self, served: int) -> list[PeerOutput]:
+        """The host offers a log of `served` entries, fewer than we verified (and saved): an
+        alarm, and we stop following it. Our saved transcript is the proof (its entries past
+        `served` are host-signed)."""
+        held = len(self.replayer.chain)
+        return self._alarm(
+            Reason.ROLLBACK,
+            f"the host now serves {served} entries, we verified and saved {held}: it lost or "
+            f"took back entries {served} to {held - 1}, which it signed (our saved transcript "
+            "is the proof); what it signs next at those numbers would be a second history",
+            served,
+        )
 
     def _prune_pending(self) -> None:
         """Forget messages the log has made moot (an aborted attempt's commitment, a bid from a
@@ -234,8 +308,12 @@ class Peer:
         seats: tuple[int, ...] = (),
         entry: str | None = None,
         dropped: str | None = None,
+        proof: tuple[str, ...] = (),
+        held: int | None = None,
     ) -> list[PeerOutput]:
-        alarm = Alarm(reason, detail, seq, seats=seats, entry=entry, dropped=dropped)
+        alarm = Alarm(
+            reason, detail, seq, seats=seats, entry=entry, dropped=dropped, proof=proof, held=held
+        )
         self.alarms.append(alarm)
         if reason != Reason.MESSAGE_DROPPED:
             self.halted = True

@@ -18,7 +18,7 @@ from typing import Protocol
 from ..core.errors import Reason
 from ..core.game import Action
 from ..core.rules import Rules
-from ..core.table import Note, TableState
+from ..core.table import ChainIndex, Note, TableState
 from ..core.view import SeatView
 
 
@@ -71,6 +71,8 @@ class LinkStatus(Protocol):
 class Replay(Protocol):
     @property
     def notes(self) -> Sequence[Note]: ...
+    @property
+    def chain(self) -> ChainIndex: ...  #: the verified entries' hashes (comparison codes)
 
 
 class PeerFacts(Protocol):

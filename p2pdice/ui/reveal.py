@@ -71,6 +71,8 @@ class RevealModel:
     alarm: str | None
     all_verified: bool
     keys: tuple[tuple[str, str], ...]
+    #: The code of this result's entry, to read aloud (empty for an earlier round's review)
+    history_line: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +88,7 @@ class GameOverModel:
     #: What the end-of-game self-check found wrong (one line each): empty when it verified
     #: the transcript, or has not run yet.
     check_alarms: tuple[str, ...] = ()
+    history_line: str = ""  #: the code of the game-over entry, to read aloud
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +98,16 @@ class PassModel:
     prompt: str
     undo_line: str
     keys: tuple[tuple[str, str], ...]
+
+
+def history_line(snap: Snapshot) -> str:
+    """The code of the entry everyone compares at (SPEC.md 3.5): read aloud, the same code
+    at the same entry means the same history; a host that showed players different logs
+    cannot make them agree."""
+    if snap.history is None:
+        return ""
+    seq, code = snap.history
+    return f"Code at entry {seq}: {code} (read it aloud: same code, same history)"
 
 
 def verified_seats(snap: Snapshot, round_: int) -> set[int]:
@@ -279,6 +292,7 @@ def reveal_model(
         alarm=alarm_text(snap),
         all_verified=bool(checked) and all(r.check == "ok" for r in checked),
         keys=tuple(keys),
+        history_line=history_line(snap) if latest else "",
     )
 
 
@@ -367,6 +381,7 @@ def game_over_model(snap: Snapshot, *, rematch: bool = False) -> GameOverModel:
         alarm=alarm_text(snap),
         keys=tuple(keys),
         check_alarms=check_alarms,
+        history_line=history_line(snap),
     )
 
 

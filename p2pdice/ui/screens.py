@@ -311,6 +311,8 @@ def render_reveal(
             b.add(("class:dim", " " + line))
     if model.next_line:
         b.text(model.next_line, "class:turnline")
+    if model.history_line:
+        b.text(model.history_line, "class:code")
     return b.done(height)
 
 
@@ -334,6 +336,8 @@ def render_game_over(
     for alarm in model.check_alarms:
         b.text(alarm, "class:alarm")
     b.text("Anyone can check it offline with: p2pdice verify FILE", "class:dim")
+    if model.history_line:
+        b.text(model.history_line, "class:code")
     return b.done(height)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..core.compare import history_code
 from ..core.table import TablePhase
 from .facts import alarm_facts, finding_facts, note_facts
 from .ports import LINK_OPEN, LINK_OVER, FinalCheck, TableSession
@@ -66,6 +67,7 @@ def snapshot(session: TableSession) -> Snapshot:
         connected=frozenset(status.connected) if status.phase else None,
         deadline=status.deadline,
         code=session.comparison_code,
+        history=history_code(state, peer.replayer.chain),
         pending=frozenset(session.pending_kinds()),
         alarms=tuple(alarm_facts(a) for a in session.alarms),
         halted=peer.halted,

@@ -75,6 +75,8 @@ class Snapshot:
     deadline: float | None = None  #: event-loop time at which the turn timer runs out
     turn_left: float | None = None  #: seconds until the turn timer runs out
     code: str | None = None
+    #: (entry, its comparison code): the game-over entry, else the latest result (SPEC.md 3.5)
+    history: tuple[int, str] | None = None
     pending: frozenset[str] = frozenset()
     pending_action: str | None = None  #: what we sent and the log does not show yet
     alarms: tuple[AlarmFacts, ...] = ()

@@ -410,8 +410,8 @@ def test_two_commitment_sets() -> None:
     """Seat 2 colludes with the host and signs two commitments. The host shows the victim a set
     with one, everyone else a set with the other. The fork is caught three ways: the victim's
     next message names a head the others do not hold (UNKNOWN_HEAD), the next honest entry
-    does not extend the victim's chain (CHAIN_BROKEN), and the two host-signed entries with one
-    seq are proof of equivocation (EQUIVOCATION)."""
+    does not extend the victim's chain (host-signed, so FORK at a peer), and the two
+    host-signed entries with one seq are proof of equivocation (EQUIVOCATION)."""
     g = Game(seed=3)
     second: list[Message] = []
 
@@ -441,10 +441,10 @@ def test_two_commitment_sets() -> None:
     assert contribution.head == shown
     others = [sent(g, "contribute", s) for s in (1, 2)]
     smuggled = g.forge(event=beacon_event(g, [contribution, *others]))
-    g.refused_by_peer(smuggled.line, Reason.UNKNOWN_HEAD)
+    g.refused_by_peer(smuggled.line, Reason.FORK)
     # 2. The host's next honest entry does not extend the victim's chain.
     g.run_until(lambda: len(g.host.entries) > honest.seq + 1)
-    assert [(a.reason, a.seq) for a in victim.alarms] == [(Reason.CHAIN_BROKEN, honest.seq + 1)]
+    assert [(a.reason, a.seq) for a in victim.alarms] == [(Reason.FORK, honest.seq + 1)]
     assert victim.halted and len(victim.replayer.chain) == honest.seq + 1
     # 3. Both sets, side by side, are proof of equivocation.
     fork = g.forge_like(honest, commits=[*honest.event["commits"][:2], second[0].to_json()])
@@ -851,7 +851,11 @@ def test_entry_not_from_this_host_or_not_in_place(how: str) -> None:
         entry = g.forge(event=event, prev=flip(g.host.head))
     else:
         entry = g.forge(event=event, seq=len(g.host.entries) + 1)
-    g.refused_by_peer(entry.line, reason, peer=g.peer(VICTIM))
+    # A host-signed entry on another prev is a fork to a peer (SPEC.md 7.1), a broken chain
+    # to a verifier of one file.
+    g.refused_by_peer(
+        entry.line, Reason.FORK if how == "wrong_prev" else reason, peer=g.peer(VICTIM)
+    )
     g.refused_by_verify(entry.line, reason)
     # The genuine entry is still welcome afterwards by a peer that was not halted.
     assert [type(o).__name__ for o in g.follower().receive_line(g.forge(event=event).line)] == [

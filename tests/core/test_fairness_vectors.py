@@ -125,7 +125,8 @@ def test_password(group, test) -> None:
 
 @params("comparison_code.json")
 def test_comparison_code(group, test) -> None:
-    assert comparison_code(h(test["start_entry_hash"])) == test["code"]
+    entry = test["head_entry_hash"] if group["type"] == "head_code" else test["start_entry_hash"]
+    assert comparison_code(h(entry)) == test["code"]
 
 
 @params("canonical_json.json")

@@ -51,7 +51,9 @@ def test_join_by_a_shared_name_lists_both_tables_joins_neither_and_name_hash_id_
                 "--timeout", "8", "--home", home,
             )  # fmt: skip
             assert joined.returncode == 0, joined.stdout + joined.stderr
-            assert f"joining 'Kitchen' at wss://{where[1]}/t/{ready[1]['table_id']}" in joined.stdout
+            assert (
+                f"joining 'Kitchen' at wss://{where[1]}/t/{ready[1]['table_id']}" in joined.stdout
+            )
         finally:
             for proc, _ in hosts:
                 stop(proc)

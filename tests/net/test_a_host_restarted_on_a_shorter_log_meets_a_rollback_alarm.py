@@ -1,0 +1,67 @@
+"""A host that takes back entries (restarted on a log shorter than what it sent): the real
+player process that saved the longer log raises ROLLBACK on reconnecting and stops, instead
+of following the host onto a second history (SPEC.md 8). It used to reconnect silently."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from p2pdice.store import AppendLog
+from tests.support.procs import spawn, start_host, stop, transcript_files
+
+pytestmark = pytest.mark.usefixtures("private_network")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def lines_of(path: Path) -> int:
+    return len(AppendLog.read(path)) if path.exists() else 0
+
+
+def test_a_player_whose_saved_log_is_longer_than_the_hosts_raises_rollback(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    common = ["--headless", "--seats", "3", "--bind", "127.0.0.1", "--port", str(port),
+              "--no-advertise", "--home", str(tmp_path / "h")]  # fmt: skip
+    host, ready = start_host(*common, "--cpu", "2")
+    log = tmp_path / "h" / "hosted" / ready["table_id"] / "log.jsonl"
+    out = tmp_path / "player.out"
+    player = spawn(
+        "join", f"127.0.0.1:{port}", "--bot", "medium", "--seed", "4", "--give-up", "30",
+        "--home", str(tmp_path / "p"), log=out,
+    )  # fmt: skip
+    again = None
+    try:
+        deadline = time.monotonic() + 30
+        while lines_of(log) < 30 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        host.send_signal(signal.SIGKILL)
+        host.wait(timeout=10)
+        (mine,) = transcript_files(tmp_path / "p")
+        held = lines_of(mine)
+        saved = AppendLog.read(log)
+        assert held >= 20 and b'"game_over"' not in saved[-1], (held, len(saved))
+        kept = min(held, len(saved)) - 3  # the host takes back entries the player holds
+        log.write_bytes(b"".join(line + b"\n" for line in saved[:kept]))
+        again = spawn("host", "--resume", ready["table_id"], *common)
+        assert player.wait(timeout=60) == 1, out.read_text()
+    finally:
+        stop(host)
+        if again is not None:
+            stop(again)
+        if player.poll() is None:
+            player.kill()
+            player.wait()
+    said = out.read_text()
+    assert f"ALARM: ROLLBACK: the host now serves {kept} entries" in said, said
+    assert "EQUIVOCATION" not in said  # stopped before anything was signed on the new log
