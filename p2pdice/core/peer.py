@@ -258,7 +258,7 @@ class Peer:
             state is not None
             and entry.seq == len(self.replayer.chain)
             and entry.prev != self.replayer.chain.head
-            and host_signature_ok(entry, state.host_key)
+            and host_signature_ok(entry, state.host_key, state.table_id)
         )
 
     def rolled_back(self, served: int) -> list[PeerOutput]:

@@ -85,7 +85,11 @@ def test_a_host_signed_entry_on_top_of_an_entry_we_do_not_hold_is_a_fork_with_bo
     assert player.peer is not None
     ours = len(player.lines) - 1
     elsewhere = build_entry(
-        link.host.key, ours + 1, secrets.token_bytes(32), event={"type": "leave", "seat": 0}
+        link.host.key,
+        ours + 1,
+        secrets.token_bytes(32),
+        event={"type": "leave", "seat": 0},
+        table=player.peer.state.table_id,
     )
     player.receive_entry_line(elsewhere.line, 0)
     assert player.peer.halted

@@ -25,6 +25,7 @@ from p2pdice.core.codec import encode
 from p2pdice.core.messages import Message, parse_message
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.transcript import Entry, build_entry, parse_entry
+from p2pdice.net.tls import client_context, server_context
 
 
 def _entry_frame(line: bytes) -> str:
@@ -62,6 +63,7 @@ class ForkingHost:
         self._victim_spoke = asyncio.Event()
         self._other_spoke = asyncio.Event()  #: the same for the other player (its own history)
         self._runner: web.AppRunner | None = None
+        self.table = b""  #: the table id its entries are signed for (SPEC 2.5)
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self, port: int) -> None:
@@ -70,7 +72,9 @@ class ForkingHost:
         app.router.add_get("/t/{table}", self._relay)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
-        await web.TCPSite(self._runner, "127.0.0.1", port).start()
+        # It holds the host key, so it serves the host's own certificate: the pin passes.
+        tls = server_context(self.key)
+        await web.TCPSite(self._runner, "127.0.0.1", port, ssl_context=tls).start()
 
     async def close(self) -> None:
         for task in self._tasks:
@@ -81,7 +85,7 @@ class ForkingHost:
     async def _tables(self, request: web.Request) -> web.Response:
         async with (
             aiohttp.ClientSession() as http,
-            http.get(f"http://{self.upstream}/tables") as resp,
+            http.get(f"https://{self.upstream}/tables", ssl=client_context()) as resp,
         ):
             return web.json_response(await resp.json())
 
@@ -89,8 +93,12 @@ class ForkingHost:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
         stream = _Stream(ws)
-        url = f"ws://{self.upstream}{request.path_qs}"
-        async with aiohttp.ClientSession() as http, http.ws_connect(url, max_msg_size=0) as up:
+        self.table = bytes.fromhex(request.match_info["table"])
+        url = f"wss://{self.upstream}{request.path_qs}"
+        async with (
+            aiohttp.ClientSession() as http,
+            http.ws_connect(url, max_msg_size=0, ssl=client_context()) as up,
+        ):
             down = asyncio.create_task(self._down(up, stream))
             try:
                 async for msg in ws:
@@ -133,7 +141,7 @@ class ForkingHost:
         other = self._streams.get(self.other)
         if other is None or other.ws.closed:
             return
-        entry = build_entry(self.key, other.next_seq, other.prev, msg=msg)
+        entry = build_entry(self.key, other.next_seq, other.prev, msg=msg, table=self.table)
         self.injected.append(entry.line)
         await other.ws.send_str(_entry_frame(entry.line))
 
@@ -173,8 +181,8 @@ class ForkingHost:
                 and {first.msg.head, entry.msg.head} <= known
             ):
                 self.forked_at = first.seq
-                a = build_entry(self.key, first.seq, stream.prev, msg=entry.msg)
-                b = build_entry(self.key, entry.seq, a.hash, msg=first.msg)
+                a = build_entry(self.key, first.seq, stream.prev, msg=entry.msg, table=self.table)
+                b = build_entry(self.key, entry.seq, a.hash, msg=first.msg, table=self.table)
                 stream.next_seq -= 1
                 await self._send(stream, a.line, a.hash)
                 await self._send(stream, b.line, b.hash)
@@ -188,9 +196,9 @@ class ForkingHost:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._victim_spoke.wait(), 5.0)
         again = (
-            build_entry(self.key, entry.seq, stream.prev, msg=entry.msg)
+            build_entry(self.key, entry.seq, stream.prev, msg=entry.msg, table=self.table)
             if entry.msg is not None
-            else build_entry(self.key, entry.seq, stream.prev, event=entry.event)
+            else build_entry(self.key, entry.seq, stream.prev, event=entry.event, table=self.table)
         )
         await self._send(stream, again.line, again.hash)
 
