@@ -1,6 +1,7 @@
 """How long games last, measured: rounds and turns (bids and calls) per game for every seat
 count and starting-dice count, from games between the default CPU players on the rules
-engine. `python -m p2pdice.bots.pace` measures them and writes `pace_table.py`, which the
+engine. `python -m p2pdice.bots.pace > p2pdice/bots/pace_table.py` measures them and prints
+the table module (bots write no files), which the
 estimate of a table's length (bots.estimate) reads; a test replays a quick measurement and
 checks the committed table against it."""
 
@@ -10,7 +11,6 @@ import argparse
 import random
 import statistics
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..core.rules import SEATS_RANGE, STARTING_DICE_RANGE, Rules
 from .names import DEFAULT_LEVEL
@@ -20,7 +20,6 @@ from .names import DEFAULT_LEVEL
 MEASURED_RULES = "default rules (wild ones, no palifico, no exact call)"
 GAMES = 400  #: games per cell in the committed table
 SEED = 2026
-TABLE = Path(__file__).with_name("pace_table.py")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +107,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=SEED)
     args = parser.parse_args()
     paces = measure_all(games=args.games, seed=args.seed)
-    TABLE.write_text(table_source(paces, games=args.games, seed=args.seed), encoding="utf-8")
-    print(f"wrote {TABLE}")
+    print(table_source(paces, games=args.games, seed=args.seed), end="")
 
 
 if __name__ == "__main__":
