@@ -44,6 +44,11 @@ GRACE_PERIOD_RANGE = range(5, 601)
 MAX_SEATS = SEATS_RANGE[-1]  #: seat numbers run from 0 to MAX_SEATS - 1
 MAX_DICE = STARTING_DICE_RANGE[-1]  #: the most dice one seat ever holds
 GRACE_PERIOD_OFFERED = (10, 15, 30, 60, 120, 300, 600)  #: what the host form cycles through
+TIME_BANK_RANGE = range(0, 3601)  #: seconds of thinking time each seat has for a whole game
+TIME_BANK_OFFERED = (0, 60, 120, 180, 300, 600)  #: what the host form cycles through
+#: Seconds of each turn that never draw on the time bank (protocol/SPEC.md 8, docs/rules.md):
+#: a player who moves within them never sees the bank.
+TIME_BANK_FREE_PER_TURN = 15
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +182,19 @@ class Rules:
             "Turn timer",
             "seconds per turn (0: no timer)",
             allowed=TURN_TIMERS,
+            unit=" s",
+            zero="none",
+            metavar="S",
+        ),
+    )
+    time_bank: int = field(
+        default=180,
+        metadata=_about(
+            "Time bank",
+            f"seconds each seat may think beyond {TIME_BANK_FREE_PER_TURN} s a turn, for the "
+            "whole game; a seat that uses them up is handed to a CPU (0: no bank)",
+            allowed=TIME_BANK_RANGE,
+            offered=TIME_BANK_OFFERED,
             unit=" s",
             zero="none",
             metavar="S",
