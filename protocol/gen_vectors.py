@@ -1924,6 +1924,7 @@ RULES = {
     "palifico": "off",
     "seats": 2,
     "starting_dice": 5,
+    "time_bank": 180,
     "turn_timer": 0,
     "undo": False,
 }
