@@ -487,8 +487,22 @@ def test_handshake_frames_validate() -> None:
         {"type": "welcome", "seat": None, "proof": None},
         {"type": "accepted", "ref": "cd" * 32, "seq": None},
         {"type": "accepted", "ref": "cd" * 32, "seq": 17},
-        {"type": "status", "connected": [0, 2], "phase": "bidding", "turn": 2, "deadline_ms": 900},
-        {"type": "status", "connected": [], "phase": "lobby", "turn": None, "deadline_ms": None},
+        {
+            "type": "status",
+            "connected": [0, 2],
+            "phase": "bidding",
+            "turn": 2,
+            "deadline_ms": 900,
+            "bank_ms": 12000,
+        },
+        {
+            "type": "status",
+            "connected": [],
+            "phase": "lobby",
+            "turn": None,
+            "deadline_ms": None,
+            "bank_ms": None,
+        },
         {"type": "closing", "reason": "the host is shutting down"},
     ):
         assert_valid("frame_to_client.schema.json", frame)

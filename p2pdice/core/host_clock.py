@@ -33,6 +33,7 @@ from .table_events import awaited_mover, host_holds_contribution
 COMMIT_WAIT = 15.0  #: seconds a connected seat has to commit before the attempt is aborted
 ACK_WAIT = 5.0  #: seconds to wait for acknowledgements before moving on
 TIMER_SLACK = 2.0  #: extra seconds the host gives a client's own timer move before forcing
+BANK_SHOWN = 30.0  #: a seat's time bank is shown to the table when less than this is left
 STRIKES_TO_ABSENT = 2  #: aborts blamed on one seat before it is declared absent
 
 
@@ -148,6 +149,15 @@ def bank_deadline(host: ClockedTable) -> float | None:
     if seat is None or host.waits.wait.turn_left is not None:
         return None
     return host.waits.wait.turn_since + TIME_BANK_FREE_PER_TURN + bank_left(host, seat)
+
+
+def low_bank_deadline(host: ClockedTable) -> float | None:
+    """When the seat on turn runs out of time, once its bank is low enough to show the table
+    (less than `BANK_SHOWN` seconds left; None otherwise, or with no bank, or while paused)."""
+    seat = _banked_seat(host)
+    if seat is None or bank_left(host, seat) >= BANK_SHOWN:
+        return None
+    return bank_deadline(host)
 
 
 def bank_now(host: ClockedTable, seat: int, now: float) -> float:

@@ -10,7 +10,7 @@ directly; names from the network are cleaned here, once, before anything draws t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..bots.odds import bid_true_chance
@@ -74,6 +74,8 @@ class Snapshot:
     connected: frozenset[int] | None = None
     deadline: float | None = None  #: event-loop time at which the turn timer runs out
     turn_left: float | None = None  #: seconds until the turn timer runs out
+    bank_deadline: float | None = None  #: event-loop time at which the seat on turn is out of time
+    bank_left: float | None = None  #: seconds until then (shown once its time bank is low)
     code: str | None = None
     pending: frozenset[str] = frozenset()
     pending_action: str | None = None  #: what we sent and the log does not show yet
@@ -211,6 +213,15 @@ def alarm_text(snap: Snapshot) -> str | None:
 def alarm_seats(snap: Snapshot) -> dict[int, str]:
     """Seats an alarm names (e.g. a tampered opening), with the alarm's reason."""
     return {a.seat: a.reason for a in snap.alarms if a.seat is not None}
+
+
+def bank_text(snap: Snapshot, names: Sequence[str]) -> str:
+    """The low time bank of the seat on turn (SPEC.md 8), after the turn line; "" otherwise."""
+    view = snap.view
+    if snap.bank_left is None or view is None or view.turn is None:
+        return ""
+    who = "Your" if view.turn == snap.me else f"{names[view.turn]}'s"
+    return f"  ({who} time bank: out of time in {max(int(snap.bank_left + 0.999), 0)} s)"
 
 
 def timer_text(seconds: float | None) -> str:
@@ -402,6 +413,7 @@ def _turn_line(snap: Snapshot) -> str:
     if view.phase == Phase.BIDDING and view.turn is not None:
         timer = timer_text(snap.turn_left)
         timer = f"  [{timer}]" if timer else ""
+        timer += bank_text(snap, names)
         if view.turn == snap.me:
             return f"Your turn.{timer}"
         if view.turn in snap.mine and snap.kind == TableKind.PRACTICE:

@@ -52,9 +52,7 @@ def stalling_table(rules: Rules, staller_seat: int) -> StallingTable:
 
 def host_events(lt: LocalTable, kind: str) -> list[tuple[int, dict[str, Any]]]:
     return [
-        (e.seq, e.event)
-        for e in lt.host.entries
-        if e.event is not None and e.event["type"] == kind
+        (e.seq, e.event) for e in lt.host.entries if e.event is not None and e.event["type"] == kind
     ]
 
 
@@ -158,9 +156,7 @@ def test_out_of_time_is_refused_without_a_bank_or_for_a_seat_not_on_turn(
     lt.seat_everyone()
     lt.play(max_rounds=5)
     index = _first_bidding_entry(lt)
-    report = _forged_after(
-        lt, index, make_event("absent", round=1, seat=seat, reason="stalled")
-    )
+    report = _forged_after(lt, index, make_event("absent", round=1, seat=seat, reason="stalled"))
     assert report.failure is not None
     assert (report.failure.index, report.failure.reason) == (index, Reason.BAD_EVENT)
     assert why in report.failure.detail
@@ -170,3 +166,14 @@ def test_a_table_without_a_bank_waits_for_a_silent_seat_as_before() -> None:
     rules = Rules(seats=2, starting_dice=1, time_bank=0, first_starter=FirstStarter.SEAT0)
     lt = stalling_table(rules, 0)
     assert lt.host.next_deadline(lt.now) is None
+
+
+def test_the_table_is_told_when_the_seat_on_turn_runs_out_once_its_bank_is_low() -> None:
+    rules = Rules(seats=2, starting_dice=1, time_bank=60, first_starter=FirstStarter.SEAT0)
+    lt = stalling_table(rules, 0)
+    assert lt.host.low_bank_deadline() is None  # 60 s left: nothing to show yet
+    low = Rules(seats=2, starting_dice=1, time_bank=20, first_starter=FirstStarter.SEAT0)
+    lt = stalling_table(low, 0)
+    start = lt.now
+    assert host_clock.BANK_SHOWN > 20
+    assert lt.host.low_bank_deadline() == start + TIME_BANK_FREE_PER_TURN + 20
