@@ -280,6 +280,8 @@ class Rules:
         parts.append(f"{self.starting_dice} dice")
         if self.turn_timer:
             parts.append(f"{self.turn_timer}s turns")
+        if self.time_bank != OPTION_BY_KEY["time_bank"].default:  # the default goes unsaid
+            parts.append(f"{self.time_bank}s time bank" if self.time_bank else "no time bank")
         if self.kind != TableKind.STANDARD:
             parts.append(str(self.kind).replace("_", "-"))
         return ", ".join(parts)
