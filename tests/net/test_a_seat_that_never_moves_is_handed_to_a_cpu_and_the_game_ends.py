@@ -63,8 +63,13 @@ def test_a_seat_that_never_moves_runs_out_of_time_and_a_cpu_finishes_its_game(
         took = time.monotonic() - started
         assert honest.returncode == 0, out
         assert host.wait(15) == 0
+        said, _ = staller.communicate(timeout=30)
     finally:
         kill_all(staller, honest, host)
+    # The staller's own client follows the game to its end and finds nothing wrong: being
+    # handed to a CPU for running out of time is a rule of the table, not a fault.
+    assert "outcome over" in said, said
+    assert "ALARM" not in said, said
     lines = AppendLog.read(host_log(home))
     events = [decode(line).get("event") or {} for line in lines]
     stalled = [e for e in events if e.get("type") == "absent"]

@@ -38,6 +38,9 @@ async def main(address: str, home: Path) -> int:
     outcome = await run_websocket(session, target.url, give_up_after=60.0, stop=asyncio.Event())
     session.close()
     print(f"outcome {outcome}", flush=True)
+    check = session.final_check
+    for alarm in [*session.alarms, *(check.alarms if check is not None else ())]:
+        print(f"ALARM: {alarm}", flush=True)
     return 0
 
 
