@@ -293,6 +293,14 @@ OPTIONS: tuple[Option, ...] = tuple(
 )
 OPTION_BY_KEY: Mapping[str, Option] = {option.key: option for option in OPTIONS}
 
+
+def time_bank_default(kind: TableKind) -> int:
+    """The time bank a table of `kind` starts with: none where everyone sits at one device
+    (practice, pass-and-play), since nobody there can hold the others hostage from afar and a
+    practice player back from a break must not find a CPU in their seat."""
+    return OPTION_BY_KEY["time_bank"].default if kind == TableKind.STANDARD else 0
+
+
 PRESETS: dict[str, dict[str, Any]] = {
     "classic": {"ones": Ones.WILD, "exact_call": False, "palifico": Palifico.OFF},
     "perudo": {"ones": Ones.ACES, "exact_call": True, "palifico": Palifico.FIXED},
