@@ -262,26 +262,30 @@ class _Stalls:
     """Builds the report's time-bank lines: a seat out of time, then who played for it."""
 
     def __init__(self) -> None:
-        self.open: dict[int, tuple[int, list[str]]] = {}  #: seat -> (line, what followed)
+        #: seat -> (its line in `report.stalls`, what the line says so far)
+        self.open: dict[int, tuple[int, list[str]]] = {}
 
     def see(self, report: Report, note: Note, who: str) -> None:
         seat = note.seat
         if seat is None:
             return
         if note.kind == "absent" and note.reason == "stalled":
-            report.stalls.append(f"{who} ran out of time in round {note.round}")
-            self.open[seat] = (len(report.stalls) - 1, [])
-        elif seat in self.open:
-            line, followed = self.open[seat]
-            if note.kind == "forced" and "the host moved for it" not in followed:
-                followed.append("the host moved for it")
-            elif note.kind == "stand_in":
-                followed.append(f"a CPU played for it from round {note.round}")
-            elif note.kind == "returned":
-                followed.append(f"it came back in round {note.round}")
-                del self.open[seat]
-            base = report.stalls[line].split("; ")[0]
-            report.stalls[line] = "; ".join([base, *followed])
+            report.stalls.append("")
+            self.open[seat] = (
+                len(report.stalls) - 1,
+                [f"{who} ran out of time in round {note.round}"],
+            )
+        if seat not in self.open:
+            return
+        line, parts = self.open[seat]
+        if note.kind == "forced" and "the host moved for it" not in parts:
+            parts.append("the host moved for it")
+        elif note.kind == "stand_in":
+            parts.append(f"a CPU played for it from round {note.round}")
+        elif note.kind == "returned":
+            parts.append(f"it came back in round {note.round}")
+            del self.open[seat]  # a later stall starts a line of its own
+        report.stalls[line] = "; ".join(parts)
 
 
 def _note_host_acts(

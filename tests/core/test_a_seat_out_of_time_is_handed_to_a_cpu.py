@@ -177,3 +177,37 @@ def test_the_table_is_told_when_the_seat_on_turn_runs_out_once_its_bank_is_low()
     start = lt.now
     assert host_clock.BANK_SHOWN > 20
     assert lt.host.low_bank_deadline() == start + TIME_BANK_FREE_PER_TURN + 20
+
+
+def test_a_staller_who_comes_back_has_only_the_free_seconds_of_each_turn() -> None:
+    rules = Rules(seats=2, starting_dice=3, time_bank=30, first_starter=FirstStarter.SEAT0)
+    lt = stalling_table(rules, 0)
+    came_back: list[bool] = []
+
+    def reconnect_after_the_stand_in(conn: Conn, line: bytes) -> bytes:
+        if conn == 1 and b'"type":"stand_in"' in line and not came_back:
+            came_back.append(True)
+            lt.disconnect(1)  # its player is back: the client reconnects with its own key
+            lt.reconnect(1)
+        return line
+
+    lt.on_deliver = reconnect_after_the_stand_in
+    checked = 0
+    for _ in range(400):  # bounded: until seat 0 is stalled a second time, or the game ends
+        lt.run_until_idle()
+        if len(host_events(lt, "absent")) == 2 or lt.host.phase == TablePhase.OVER:
+            break
+        if host_events(lt, "return") and lt.host.waits.wait.turn_seat == 0:
+            assert lt.host.next_deadline(lt.now) == pytest.approx(
+                lt.host.waits.wait.turn_since + TIME_BANK_FREE_PER_TURN
+            )
+            checked += 1
+        lt.advance_clock()
+    assert came_back and host_events(lt, "return") and checked
+    assert [e["reason"] for _, e in host_events(lt, "absent")] == ["stalled", "stalled"]
+    lt.play(max_rounds=20)
+    report = verify_lines(lt.host.lines())
+    assert report.ok, report.failure
+    first, second = report.stalls
+    assert "a CPU played for it from round 2" in first and "it came back in round" in first
+    assert second.startswith("P0 (seat 0) ran out of time in round")
