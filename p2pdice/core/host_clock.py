@@ -28,7 +28,7 @@ from .table import (
     result_decided,
     void_limit,
 )
-from .table_events import awaited_mover, host_holds_contribution
+from .table_events import host_holds_contribution, on_the_clock
 
 COMMIT_WAIT = 15.0  #: seconds a connected seat has to commit before the attempt is aborted
 ACK_WAIT = 5.0  #: seconds to wait for acknowledgements before moving on
@@ -130,17 +130,9 @@ def bank_draw(used: float) -> float:
 
 
 def _banked_seat(host: ClockedTable) -> int | None:
-    """The seat whose turn draws on its bank now: a table with a bank, a connected seat on
-    turn that is not absent (an absent seat's moves are the host's or a CPU's)."""
+    """The seat whose turn draws on its bank now (`on_the_clock`)."""
     seat = host.waits.wait.turn_seat
-    if (
-        not host.state.rules.time_bank
-        or seat is None
-        or seat in host.state.absent
-        or awaited_mover(host.state) != seat
-    ):
-        return None
-    return seat
+    return seat if seat is not None and on_the_clock(host.state, seat) else None
 
 
 def bank_deadline(host: ClockedTable) -> float | None:
@@ -178,12 +170,7 @@ def _charge_turn_of(host: ClockedTable, before: TableState, now: float) -> None:
     """The turn the host timed in `before` ended: the seat's time beyond the free seconds is
     taken from its bank."""
     seat = host.waits.wait.turn_seat
-    if (
-        host.state.rules.time_bank
-        and seat is not None
-        and seat not in before.absent
-        and awaited_mover(before) == seat
-    ):
+    if seat is not None and on_the_clock(before, seat):
         used = host.waits.bank_used.get(seat, 0.0) + bank_draw(turn_used(host, now))
         host.waits.bank_used[seat] = min(used, float(host.state.rules.time_bank))
 

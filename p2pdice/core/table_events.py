@@ -312,6 +312,18 @@ def awaited_mover(state: TableState) -> int | None:
     return None
 
 
+def on_the_clock(state: TableState, seat: int) -> bool:
+    """Whether `seat`'s time bank runs now (SPEC.md 8): the table has a bank and waits for this
+    seat's own move, and the seat is neither absent (the host or a stand-in moves for it) nor
+    `host_run` (a CPU the host runs moves at the host's own pace)."""
+    return (
+        state.rules.time_bank > 0
+        and awaited_mover(state) == seat
+        and seat not in state.absent
+        and not (seat < len(state.roster) and state.roster[seat].host_run)
+    )
+
+
 def _check_stalled(state: TableState, seat: int) -> None:
     """What a log can show of a `stalled` claim (SPEC.md 8): the table has a time bank, and the
     seat is the one whose move the table waited for. How long it waited, only the host saw."""
@@ -321,6 +333,12 @@ def _check_stalled(state: TableState, seat: int) -> None:
         raise fail(
             Reason.BAD_EVENT,
             f"seat {seat} ran out of time although the table was not waiting for its move",
+            seat,
+        )
+    if not on_the_clock(state, seat):  # what is left: a host-run seat
+        raise fail(
+            Reason.BAD_EVENT,
+            f"seat {seat} is a CPU the host runs: it has no time bank to run out of",
             seat,
         )
 

@@ -211,3 +211,21 @@ def test_a_staller_who_comes_back_has_only_the_free_seconds_of_each_turn() -> No
     first, second = report.stalls
     assert "a CPU played for it from round 2" in first and "it came back in round" in first
     assert second.startswith("P0 (seat 0) ran out of time in round")
+
+
+def test_out_of_time_is_refused_for_a_cpu_the_host_runs() -> None:
+    rules = Rules(seats=2, starting_dice=1, first_starter=FirstStarter.SEAT0)
+    lt = LocalTable(rules, [EASY, EASY], rng=random.Random(5), host_cpu=1)
+    lt.seat_everyone()
+    lt.play(max_rounds=5)
+    assert lt.host.state.roster[1].host_run
+    # Just after seat 0's opening bid the table waits for seat 1, the host's own CPU.
+    index = next(
+        e.seq + 1
+        for e in lt.host.entries
+        if e.msg is not None and e.msg.type == "bid" and e.msg.seat == 0
+    )
+    report = _forged_after(lt, index, make_event("absent", round=1, seat=1, reason="stalled"))
+    assert report.failure is not None
+    assert (report.failure.index, report.failure.reason) == (index, Reason.BAD_EVENT)
+    assert "a CPU the host runs" in report.failure.detail
