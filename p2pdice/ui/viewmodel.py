@@ -250,6 +250,8 @@ def _forced(note: NoteFacts, who: str) -> str:
 
 
 def _absent(note: NoteFacts, who: str) -> str:
+    if note.reason == "stalled":
+        return f"{who} ran out of time (their time bank is used up): the host moves for them"
     why = {"no_reply": "no answer from their device", "grace_expired": "gone too long"}.get(
         note.reason, "no answer"
     )

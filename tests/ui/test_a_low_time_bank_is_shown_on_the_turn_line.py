@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from p2pdice.core.rules import Rules, TableKind, time_bank_default
 from p2pdice.ui.hostform import HostForm
-from p2pdice.ui.viewmodel import table_model
+from p2pdice.ui.facts import NoteFacts
+from p2pdice.ui.viewmodel import fault_line, table_model
 
 from .helpers import bidding, snap_of
 
@@ -33,3 +34,10 @@ def test_the_host_form_offers_the_bank_on_tables_for_the_network_only() -> None:
     assert standard.values["time_bank"] == Rules().time_bank > 0
     for kind in (TableKind.PRACTICE, TableKind.PASS_AND_PLAY):
         assert HostForm(kind=kind).values["time_bank"] == 0 == time_bank_default(kind)
+
+
+def test_what_happened_says_a_seat_ran_out_of_time() -> None:
+    note = NoteFacts(kind="absent", round=4, seat=1, reason="stalled")
+    assert fault_line(note, ["Ann", "Bob"]) == (
+        "Bob ran out of time (their time bank is used up): the host moves for them"
+    )
