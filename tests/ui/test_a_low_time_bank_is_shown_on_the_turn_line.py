@@ -5,8 +5,8 @@ the host form offers the bank."""
 from __future__ import annotations
 
 from p2pdice.core.rules import Rules, TableKind, time_bank_default
-from p2pdice.ui.hostform import HostForm
 from p2pdice.ui.facts import NoteFacts
+from p2pdice.ui.hostform import HostForm
 from p2pdice.ui.viewmodel import fault_line, table_model
 
 from .helpers import bidding, snap_of
