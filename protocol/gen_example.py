@@ -23,6 +23,7 @@ from p2pdice.bots.registry import load_bot
 from p2pdice.core.codec import encode
 from p2pdice.core.messages import Message
 from p2pdice.core.rules import Rules
+from p2pdice.core.transitions import CHOSEN_MESSAGES
 from p2pdice.core.verify import split_lines, verify_lines
 
 
@@ -149,6 +150,7 @@ def fault_games() -> list[tuple[str, str, LocalTable]]:
                 undo=True,
                 kind="practice",
                 first_starter="random",
+                time_bank=0,  # the faults of SPEC.md 8 without the bank; see "stalled"
             ),
             [medium, easy, hard, medium],
             rng=random.Random(seed),
@@ -188,20 +190,33 @@ def fault_games() -> list[tuple[str, str, LocalTable]]:
 
     capped.on_send = lose_seat_1_contributions
     capped.on_deliver = come_back
+    stalled = LocalTable(
+        Rules(seats=3, starting_dice=1, first_starter="seat0", time_bank=30),
+        [medium, medium, medium],
+        rng=random.Random(1),
+        name="stalled",
+    )
+
+    def seat_0_never_moves(conn: int, msg: Message) -> Message | None:
+        # Seat 0's player never makes a move of its own: its bank runs out on its first turn.
+        own = msg.seat == 0 and stalled.seats[conn].stand_in_for is None
+        return None if own and msg.type in CHOSEN_MESSAGES else msg
+
+    stalled.on_send = seat_0_never_moves
     return [
         (
             "faults-1",
             "lost commitments, contributions, openings and moves, seats that drop on their "
             "turn and come back before or after the grace period, forced timer and blind "
             "moves, stand-ins and returns, undo, a host-run CPU seat (Faults.uniform(0.25), "
-            "seed 0)",
-            faulty(0),
+            "seed 5)",
+            faulty(5),
         ),
         (
             "faults-2",
-            "as faults-1, seed 4: also a player who leaves the lobby and joins again with the "
+            "as faults-1, seed 7: also a player who leaves the lobby and joins again with the "
             "same key (counter 0 again)",
-            faulty(4),
+            faulty(7),
         ),
         (
             "no-survivor",
@@ -215,6 +230,13 @@ def fault_games() -> list[tuple[str, str, LocalTable]]:
             "are void (no die lost, the same starter) until the cap of as many voids as seats; "
             "then abandoned",
             capped,
+        ),
+        (
+            "stalled",
+            "seat 0 never moves on a table with a 30 s time bank: after 15 free seconds and its "
+            "bank it is declared absent (`stalled`), the host makes its blind moves and a "
+            "stand-in plays it from round 2",
+            stalled,
         ),
     ]
 

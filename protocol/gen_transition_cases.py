@@ -6,7 +6,8 @@ Covered: which seats a void (`forfeit`, `no_contribution`), an `abort` or an `ab
 (never a seat already out; for a void, never a host-run seat or a seat a stand-in plays); `next_round` after the final
 round, from an eliminated loser, and forced; a `stand_in` and a `return` for a seat already out;
 the ranking of a game abandoned in the lobby; a `commit_set` item for a seat the table lacks;
-entry 0 that is not a genesis; the first word of a name in the CPU form (§10.5).
+entry 0 that is not a genesis; the first word of a name in the CPU form (§10.5); which seat
+an `absent` for running out of time (`stalled`, §8) may name.
 
 Like gen_example.py this uses the reference implementation (p2pdice) to play the games the
 fragments are cut from, because a game needs the whole table machine; the entries appended to
@@ -637,7 +638,68 @@ def build() -> tuple[dict[str, Fragment], list[tuple[str, list[Case]]]]:
             )
         )
     groups.append(("the first word of a name in the CPU form (SPEC.md 10.5)", names))
+    groups.append(("which seat an `absent` for running out of time (`stalled`) may name", []))
+    for bank in (180, 0):
+        key = f"bidding_bank_{bank}"
+        fragments[key] = first_bids(bank)
+        groups[-1][1].extend(_stalled_cases(fragments[key], key, bank))
+    contribute = out_by_forfeit()[0]
+    state, _ = contribute.state()
+    assert state.phase == TablePhase.CONTRIBUTE and state.attempt is not None
+    seat = min(state.attempt.seats)
+    b = Builder(contribute, len(contribute.lines)).event(
+        events.Absent(round=state.attempt.round, seat=seat, reason="stalled")
+    )
+    groups[-1][1].append(
+        Case(
+            f"seat {seat} out of time while the table waits for contributions, not for a move: "
+            "the bank runs only while the table waits for a seat's own move",
+            "out_by_forfeit",
+            len(contribute.lines),
+            b.lines,
+            "BAD_EVENT",
+            len(contribute.lines),
+        )
+    )
     return fragments, groups
+
+
+def first_bids(bank: int) -> Fragment:
+    """Two seats, `time_bank` = `bank`: the log stops in round 1's BIDDING before the first
+    bid (seat 0 opens and has not moved)."""
+    rules = Rules(seats=2, starting_dice=2, first_starter=FirstStarter.SEAT0, time_bank=bank)
+    table = _table(rules, 1)
+    table.seat_everyone()
+    lines = table.host.lines()
+    return Fragment(lines[: _index_of(lines, "beacon") + 1], table.host.key, _keys(table))
+
+
+def _stalled_cases(fragment: Fragment, key: str, bank: int) -> list[Case]:
+    state, _ = fragment.state()
+    assert state.phase == TablePhase.BIDDING and state.game is not None
+    turn = state.game.turn
+    assert turn == 0
+    n = len(fragment.lines)
+    cases = []
+    for seat in (0, 1):
+        b = Builder(fragment, n).event(events.Absent(round=1, seat=seat, reason="stalled"))
+        if bank == 0:
+            verdict, why = "BAD_EVENT", "a table without a time bank (`time_bank` 0)"
+        elif seat == turn:
+            verdict, why = None, "the seat whose turn it is, on a table with a bank: accepted"
+        else:
+            verdict, why = "BAD_EVENT", "not the seat whose turn it is"
+        cases.append(
+            Case(
+                f"seat {seat} out of time in BIDDING, seat {turn} to bid: {why}",
+                key,
+                n,
+                b.lines,
+                verdict,
+                None if verdict is None else n,
+            )
+        )
+    return cases
 
 
 def document() -> dict[str, Any]:

@@ -1959,6 +1959,7 @@ RULES = {
     "palifico": "off",
     "seats": 2,
     "starting_dice": 5,
+    "time_bank": 180,
     "turn_timer": 0,
     "undo": False,
 }

@@ -144,7 +144,8 @@ def test_the_examples_cover_every_entry_type_and_every_fault_path() -> None:
         rejoined |= len(join_keys) != len(set(join_keys))
     assert {"event:" + k for k in EVENT_FIELDS} <= seen
     assert {"msg:" + k for k in EXTRA_FIELDS} <= seen
-    for kind in ("forced:timer", "forced:absent", "absent:grace_expired", "absent:no_reply"):
+    kinds = ("forced:timer", "forced:absent", "absent:grace_expired", "absent:no_reply")
+    for kind in (*kinds, "absent:stalled"):
         assert "event:" + kind in seen, kind
     assert {"forced:bid", "forced:challenge"} <= seen
     assert rejoined  # a lobby leaver joins again with the same key (SPEC.md 4.1)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
-from ..core.rules import TableKind
+from ..core.rules import TableKind, time_bank_default
 from ..ui.defaults import undo_default
 from .common import (
     PRACTICE_CPU,
@@ -92,7 +92,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 def _seated_defaults(kind: TableKind) -> dict[str, object]:
     """What --help says for practice and pass-and-play tables, which choose these themselves."""
-    return {"seats": "players + CPU", "undo": undo_default(kind)}
+    return {
+        "seats": "players + CPU",
+        "undo": undo_default(kind),
+        "time_bank": time_bank_default(kind),
+    }
 
 
 def _seated_rules(
@@ -115,6 +119,8 @@ def _seated_rules(
         raise CliError(f"--seats {seats}: {humans} player(s) and {cpu} CPU make {humans + cpu}")
     if getattr(args, "undo", None) is None:
         args.undo = undo_default(TableKind(kind))
+    if getattr(args, "time_bank", None) is None:
+        args.time_bank = time_bank_default(TableKind(kind))
     rules = rules_from_args(
         args, flag_names={"seats": "--seats (players + CPU)"}, kind=kind, seats=seats
     )

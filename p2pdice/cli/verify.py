@@ -119,6 +119,7 @@ def human(
         summary = ", ".join(f"{n} {kind}" for kind, n in sorted(report.host_acts.items()))
         out.append(f"  host acts (attributed to the host): {summary}")
         out += [f"    {line}" for line in report.host_act_lines]
+    out += [f"  time bank: {line}" for line in report.stalls]
     if report.ranking:
         names = {p["seat"]: p["name"] for p in report.roster}
         out.append("  ranking: " + ranking_line(report.ranking, names))

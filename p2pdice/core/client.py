@@ -898,13 +898,14 @@ class ClientConnection:
         return []
 
     def _on_status(self, frame: Mapping[str, Any]) -> list[Intent]:
-        deadline = frame["deadline_ms"]
+        deadline, bank = frame["deadline_ms"], frame["bank_ms"]
         return [
             ShowStatus(
                 phase=frame["phase"],
                 connected=tuple(frame["connected"]),
                 turn=frame["turn"],
                 deadline_in=None if deadline is None else deadline / 1000,
+                bank_in=None if bank is None else bank / 1000,
             )
         ]
 

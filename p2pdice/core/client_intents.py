@@ -238,6 +238,7 @@ class ShowStatus:
     connected: tuple[int, ...]
     turn: int | None
     deadline_in: float | None  #: seconds from now until the turn timer runs out
+    bank_in: float | None = None  #: seconds from now until the seat on turn is out of time
 
 
 Intent = (

@@ -326,7 +326,7 @@ class Absent(_Event):
     type: ClassVar[str] = "absent"
     round: Positive
     seat: Seat
-    reason: Annotated[str, shape.one_of("grace_expired", "no_reply")]
+    reason: Annotated[str, shape.one_of("grace_expired", "no_reply", "stalled")]
 
     @property
     def acted_for(self) -> tuple[int, ...]:

@@ -581,6 +581,10 @@ class HostTable:
         """Whose move the table waits for, and when its turn timer runs out."""
         return host_clock.turn_deadline(self)
 
+    def low_bank_deadline(self) -> float | None:
+        """When the seat on turn runs out of time, once its time bank is low (SPEC.md 8)."""
+        return host_clock.low_bank_deadline(self)
+
     @property
     def grace(self) -> float:
         return host_clock.grace(self)

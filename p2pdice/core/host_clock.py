@@ -14,6 +14,7 @@ from . import events
 from .game import Phase, blind_action
 from .host_outputs import Conn, NeedStandIn, Output, RetireStandIn, _Waiting
 from .messages import Message, MessageType
+from .rules import TIME_BANK_FREE_PER_TURN
 from .table import (
     TablePhase,
     TableState,
@@ -27,11 +28,12 @@ from .table import (
     result_decided,
     void_limit,
 )
-from .table_events import host_holds_contribution
+from .table_events import host_holds_contribution, on_the_clock
 
 COMMIT_WAIT = 15.0  #: seconds a connected seat has to commit before the attempt is aborted
 ACK_WAIT = 5.0  #: seconds to wait for acknowledgements before moving on
 TIMER_SLACK = 2.0  #: extra seconds the host gives a client's own timer move before forcing
+BANK_SHOWN = 30.0  #: a seat's time bank is shown to the table when less than this is left
 STRIKES_TO_ABSENT = 2  #: aborts blamed on one seat before it is declared absent
 
 
@@ -48,6 +50,11 @@ class HostWaits:
     #: reconnected yet: theirs may have died with the old process, and a resent one must not
     #: find the round gone (verify --mine would call it dropped).
     ack_grace: set[int] = field(default_factory=set)
+    #: Seconds of each seat's time bank it has used so far this game (SPEC.md 8): host-local
+    #: like every wait, so a resumed host starts every bank full again.
+    bank_used: dict[int, float] = field(default_factory=dict)
+    #: Seconds the seat on turn had used when its turn paused (it disconnected).
+    turn_used: float = 0.0
 
 
 class ClockedTable(Protocol):
@@ -87,6 +94,9 @@ def next_deadline(host: ClockedTable, now: float) -> float | None:
         candidates.append(wait.since + ACK_WAIT)
     if wait.turn_seat is not None and wait.turn_left is None and host.state.rules.turn_timer:
         candidates.append(wait.turn_since + host.state.rules.turn_timer + TIMER_SLACK)
+    out_of_time = bank_deadline(host)
+    if out_of_time is not None:
+        candidates.append(out_of_time)
     future = [c for c in candidates if c > now]
     return min(future) if future else None
 
@@ -98,6 +108,77 @@ def turn_deadline(host: ClockedTable) -> tuple[int | None, float | None]:
     if wait.turn_seat is None or not timer or wait.turn_left is not None:
         return wait.turn_seat, None
     return wait.turn_seat, wait.turn_since + timer
+
+
+# ---- the time bank (SPEC.md 8) ---------------------------------------------------------
+
+
+def bank_left(host: ClockedTable, seat: int) -> float:
+    """Seconds left in `seat`'s time bank, not counting the turn it may be on now."""
+    return max(host.state.rules.time_bank - host.waits.bank_used.get(seat, 0.0), 0.0)
+
+
+def turn_used(host: ClockedTable, now: float) -> float:
+    """Seconds the seat on turn has spent on this turn while connected."""
+    wait = host.waits.wait
+    return host.waits.turn_used if wait.turn_left is not None else max(now - wait.turn_since, 0.0)
+
+
+def bank_draw(used: float) -> float:
+    """What a turn of `used` seconds takes from the bank: the time beyond the free seconds."""
+    return max(used - TIME_BANK_FREE_PER_TURN, 0.0)
+
+
+def _banked_seat(host: ClockedTable) -> int | None:
+    """The seat whose turn draws on its bank now (`on_the_clock`)."""
+    seat = host.waits.wait.turn_seat
+    return seat if seat is not None and on_the_clock(host.state, seat) else None
+
+
+def bank_deadline(host: ClockedTable) -> float | None:
+    """When the seat on turn runs out of time (None: no bank, or its turn is paused)."""
+    seat = _banked_seat(host)
+    if seat is None or host.waits.wait.turn_left is not None:
+        return None
+    return host.waits.wait.turn_since + TIME_BANK_FREE_PER_TURN + bank_left(host, seat)
+
+
+def low_bank_deadline(host: ClockedTable) -> float | None:
+    """When the seat on turn runs out of time, once its bank is low enough to show the table
+    (less than `BANK_SHOWN` seconds left; None otherwise, or with no bank, or while paused)."""
+    seat = _banked_seat(host)
+    if seat is None or bank_left(host, seat) >= BANK_SHOWN:
+        return None
+    return bank_deadline(host)
+
+
+def bank_now(host: ClockedTable, seat: int, now: float) -> float:
+    """Seconds left in `seat`'s bank at `now`, counting the turn it is on."""
+    left = bank_left(host, seat)
+    if seat == _banked_seat(host):
+        left -= bank_draw(turn_used(host, now))
+    return max(left, 0.0)
+
+
+def _out_of_time(host: ClockedTable, now: float) -> int | None:
+    seat = _banked_seat(host)
+    deadline = bank_deadline(host)
+    return seat if deadline is not None and now >= deadline else None
+
+
+def _charge_turn_of(host: ClockedTable, before: TableState, now: float) -> None:
+    """The turn the host timed in `before` ended: the seat's time beyond the free seconds is
+    taken from its bank."""
+    seat = host.waits.wait.turn_seat
+    if seat is not None and on_the_clock(before, seat):
+        used = host.waits.bank_used.get(seat, 0.0) + bank_draw(turn_used(host, now))
+        host.waits.bank_used[seat] = min(used, float(host.state.rules.time_bank))
+
+
+def _post_stalled(host: ClockedTable, seat: int, now: float) -> list[Output]:
+    """The seat's bank is empty: it is declared absent (`stalled`) and stays empty."""
+    host.waits.bank_used[seat] = float(host.state.rules.time_bank)
+    return _post_absent(host, seat, "stalled", now)
 
 
 def grace(host: ClockedTable) -> float:
@@ -284,6 +365,8 @@ def _step_bidding(host: ClockedTable, now: float) -> list[Output]:
     seat = game.turn
     if seat in host.state.absent and seat not in host.state.stand_ins:
         return _force(host, seat, "absent", now)
+    if _out_of_time(host, now) == seat:
+        return _post_stalled(host, seat, now)
     if _timer_expired(host, now):
         return _force(host, seat, "timer", now)
     return []
@@ -347,6 +430,8 @@ def _step_result(host: ClockedTable, now: float) -> list[Output]:
     assert starter is not None
     if starter in state.absent and starter not in state.stand_ins:
         return _force(host, starter, "absent", now)
+    if _out_of_time(host, now) == starter:
+        return _post_stalled(host, starter, now)
     if _timer_expired(host, now):
         return _force(host, starter, "timer", now)
     return []
@@ -367,13 +452,16 @@ def abandon(host: ClockedTable, now: float) -> list[Output]:
 def after_change(host: ClockedTable, before: TableState, now: float) -> None:
     """The table moved on from `before`: restart the phase's waits and the turn timer."""
     state = host.state
-    if state.phase != before.phase:
-        host.waits.wait = _Waiting(since=now)
     game = state.game
     turn = game.turn if game is not None and state.phase == TablePhase.BIDDING else None
     if state.phase == TablePhase.RESULT and game is not None and game.phase != Phase.GAME_OVER:
         turn = game.next_starter
-    if turn != host.waits.wait.turn_seat or state.phase != before.phase:
+    turn_over = turn != host.waits.wait.turn_seat or state.phase != before.phase
+    if turn_over:
+        _charge_turn_of(host, before, now)
+    if state.phase != before.phase:
+        host.waits.wait = _Waiting(since=now)
+    if turn_over:
         host.waits.wait.turn_seat = turn
         host.waits.wait.turn_since = now
         host.waits.wait.turn_left = None
@@ -382,18 +470,14 @@ def after_change(host: ClockedTable, before: TableState, now: float) -> None:
 
 
 def pause_turn(host: ClockedTable, now: float) -> None:
-    """The seat whose turn it is went away: its turn timer stops until it is back."""
+    """The seat whose turn it is went away: its turn timer (and its bank) stop until it is back."""
     timer = host.state.rules.turn_timer
-    if timer:
-        used = now - host.waits.wait.turn_since
-        host.waits.wait.turn_left = max(timer - used, 0.0)
-    else:
-        host.waits.wait.turn_left = 0.0
+    used = max(now - host.waits.wait.turn_since, 0.0)
+    host.waits.turn_used = used
+    host.waits.wait.turn_left = max(timer - used, 0.0) if timer else 0.0
 
 
 def resume_turn(host: ClockedTable, now: float) -> None:
-    """The seat whose turn it is came back: its turn timer runs on from where it stopped."""
-    timer = host.state.rules.turn_timer
-    left = host.waits.wait.turn_left or 0.0
-    host.waits.wait.turn_since = now - (timer - left) if timer else now
+    """The seat whose turn it is came back: its turn timer and bank run on from where they stopped."""
+    host.waits.wait.turn_since = now - host.waits.turn_used
     host.waits.wait.turn_left = None

@@ -44,6 +44,11 @@ GRACE_PERIOD_RANGE = range(5, 601)
 MAX_SEATS = SEATS_RANGE[-1]  #: seat numbers run from 0 to MAX_SEATS - 1
 MAX_DICE = STARTING_DICE_RANGE[-1]  #: the most dice one seat ever holds
 GRACE_PERIOD_OFFERED = (10, 15, 30, 60, 120, 300, 600)  #: what the host form cycles through
+TIME_BANK_RANGE = range(0, 3601)  #: seconds of thinking time each seat has for a whole game
+TIME_BANK_OFFERED = (0, 60, 120, 180, 300, 600)  #: what the host form cycles through
+#: Seconds of each turn that never draw on the time bank (protocol/SPEC.md 8, docs/rules.md):
+#: a player who moves within them never sees the bank.
+TIME_BANK_FREE_PER_TURN = 15
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +187,19 @@ class Rules:
             metavar="S",
         ),
     )
+    time_bank: int = field(
+        default=180,
+        metadata=_about(
+            "Time bank",
+            f"seconds each seat may think beyond {TIME_BANK_FREE_PER_TURN} s a turn, for the "
+            "whole game; a seat that uses them up is handed to a CPU (0: no bank)",
+            allowed=TIME_BANK_RANGE,
+            offered=TIME_BANK_OFFERED,
+            unit=" s",
+            zero="none",
+            metavar="S",
+        ),
+    )
     grace_period: int = field(
         default=30,
         metadata=_about(
@@ -262,6 +280,8 @@ class Rules:
         parts.append(f"{self.starting_dice} dice")
         if self.turn_timer:
             parts.append(f"{self.turn_timer}s turns")
+        if self.time_bank != OPTION_BY_KEY["time_bank"].default:  # the default goes unsaid
+            parts.append(f"{self.time_bank}s time bank" if self.time_bank else "no time bank")
         if self.kind != TableKind.STANDARD:
             parts.append(str(self.kind).replace("_", "-"))
         return ", ".join(parts)
@@ -272,6 +292,14 @@ OPTIONS: tuple[Option, ...] = tuple(
     replace(f.metadata["option"], key=f.name, default=f.default) for f in fields(Rules)
 )
 OPTION_BY_KEY: Mapping[str, Option] = {option.key: option for option in OPTIONS}
+
+
+def time_bank_default(kind: TableKind) -> int:
+    """The time bank a table of `kind` starts with: none where everyone sits at one device
+    (practice, pass-and-play), since nobody there can hold the others hostage from afar and a
+    practice player back from a break must not find a CPU in their seat."""
+    return OPTION_BY_KEY["time_bank"].default if kind == TableKind.STANDARD else 0
+
 
 PRESETS: dict[str, dict[str, Any]] = {
     "classic": {"ones": Ones.WILD, "exact_call": False, "palifico": Palifico.OFF},

@@ -292,9 +292,55 @@ def absent_event(state: TableState, ev: events.Absent, seq: int, chain: ChainInd
     assert game is not None
     if seat in state.absent or seat >= len(game.dice) or game.dice[seat] == 0:
         raise fail(Reason.BAD_EVENT, f"seat {seat} cannot be declared absent", seat)
+    if ev.reason == "stalled":
+        _check_stalled(state, seat)
     return replace(state, absent=state.absent | {seat}), (
         Note("absent", ev.round, seat, ev.reason, reason=ev.reason),
     )
+
+
+def awaited_mover(state: TableState) -> int | None:
+    """The seat whose own move the table waits for: the bidder whose turn it is, or after a
+    result the designated starter of the next round; None in every other phase."""
+    game = state.game
+    if game is None:
+        return None
+    if state.phase == TablePhase.BIDDING:
+        return game.turn
+    if state.phase == TablePhase.RESULT and game.phase != Phase.GAME_OVER:
+        return game.next_starter
+    return None
+
+
+def on_the_clock(state: TableState, seat: int) -> bool:
+    """Whether `seat`'s time bank runs now (SPEC.md 8): the table has a bank and waits for this
+    seat's own move, and the seat is neither absent (the host or a stand-in moves for it) nor
+    `host_run` (a CPU the host runs moves at the host's own pace)."""
+    return (
+        state.rules.time_bank > 0
+        and awaited_mover(state) == seat
+        and seat not in state.absent
+        and not (seat < len(state.roster) and state.roster[seat].host_run)
+    )
+
+
+def _check_stalled(state: TableState, seat: int) -> None:
+    """What a log can show of a `stalled` claim (SPEC.md 8): the table has a time bank, and the
+    seat is the one whose move the table waited for. How long it waited, only the host saw."""
+    if state.rules.time_bank == 0:
+        raise fail(Reason.BAD_EVENT, "a seat out of time on a table without a time bank", seat)
+    if awaited_mover(state) != seat:
+        raise fail(
+            Reason.BAD_EVENT,
+            f"seat {seat} ran out of time although the table was not waiting for its move",
+            seat,
+        )
+    if not on_the_clock(state, seat):  # what is left: a host-run seat
+        raise fail(
+            Reason.BAD_EVENT,
+            f"seat {seat} is a CPU the host runs: it has no time bank to run out of",
+            seat,
+        )
 
 
 def stand_in_event(state: TableState, ev: events.StandIn, seq: int, chain: ChainIndex) -> Outcome:

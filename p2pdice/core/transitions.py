@@ -317,7 +317,10 @@ TRANSITIONS: tuple[Transition, ...] = (
         _IN_GAME,
         (),
         absent_event,
-        "the seat survives and is not already absent (`BAD_EVENT`)",
+        "the seat survives and is not already absent; reason `stalled` only on a table with "
+        "a time bank (`time_bank` > 0) and for the seat whose move the table waits for: in "
+        "BIDDING the seat whose turn it is, in RESULT the next round's designated starter, "
+        "never a `host_run` seat (each `BAD_EVENT`)",
         stays=True,
         in_seats_place=True,
     ),

@@ -48,7 +48,7 @@ class VerifyWarning:
 
     index: int  #: the entry of the host act
     seat: int
-    kind: str  #: `absent_while_active`, `void_no_contribution` or `forfeit_no_opening`
+    kind: str  #: `absent_while_active`, `stalled`, `void_no_contribution` or `forfeit_no_opening`
     detail: str
 
     def to_json(self) -> dict[str, Any]:
@@ -71,6 +71,9 @@ class Report:
         default_factory=Counter
     )  #: forced/absent/abort/forfeit/stand_in
     host_act_lines: list[str] = field(default_factory=list)
+    #: One line per seat that ran out of its time bank (`absent`, `stalled`): when, and who
+    #: played for it afterwards.
+    stalls: list[str] = field(default_factory=list)
     practice: bool = False
     mine_checked: int = 0
     mine_pending: int = 0
@@ -96,6 +99,7 @@ class Report:
             "ended": self.ended,
             "host_acts": dict(self.host_acts),
             "host_act_details": self.host_act_lines,
+            "stalls": self.stalls,
             "practice": self.practice,
             "mine": {"checked": self.mine_checked, "pending": self.mine_pending},
             "warnings": [w.to_json() for w in self.warnings],
@@ -134,6 +138,7 @@ def verify_lines(
     #: contribution to such an attempt is moot unless its own seat was blamed.
     ended_early: dict[tuple[int, int], set[int]] = {}
     activity = _Activity()
+    stalls = _Stalls()
     for index, line in enumerate(lines):
         try:
             entry = parse_entry(line)
@@ -157,7 +162,7 @@ def verify_lines(
                 # The game ended before the attempt's set was posted (the void cap, a silent
                 # host-run seat, a host shutting down): no seat's message to it was needed.
                 ended_early[(before.attempt.round, before.attempt.attempt)] = set()
-        _note_host_acts(report, notes, replayer.state)
+        _note_host_acts(report, notes, replayer.state, stalls)
         report.entries = index + 1
     state = replayer.state
     if state is not None:
@@ -197,7 +202,19 @@ class _Activity:
         elif isinstance(event, Absent):
             seat = event.seat
             seen = self.signed.get(seat)
-            if seen is not None and seen >= self.round_start:
+            if event.reason == "stalled":
+                report.warnings.append(
+                    VerifyWarning(
+                        index,
+                        seat,
+                        "stalled",
+                        f"seat {seat} was handed to the host's moves and a CPU in round "
+                        f"{event.round}: the host says it used up its time bank. The log holds "
+                        "no clock, so this is the host's word alone; the people at the table "
+                        "saw whether the seat kept them waiting",
+                    )
+                )
+            elif seen is not None and seen >= self.round_start:
                 report.warnings.append(
                     VerifyWarning(
                         index,
@@ -241,10 +258,47 @@ class _Activity:
                     )
 
 
-def _note_host_acts(report: Report, notes: tuple[Note, ...], state: TableState | None) -> None:
+class _Stalls:
+    """Builds the report's time-bank lines: a seat out of time, then who played for it."""
+
+    def __init__(self) -> None:
+        #: seat -> (its line in `report.stalls`, what the line says so far)
+        self.open: dict[int, tuple[int, list[str]]] = {}
+
+    def see(self, report: Report, note: Note, who: str) -> None:
+        seat = note.seat
+        if seat is None:
+            return
+        if note.kind == "absent" and note.reason == "stalled":
+            report.stalls.append("")
+            self.open[seat] = (
+                len(report.stalls) - 1,
+                [f"{who} ran out of time in round {note.round}"],
+            )
+        if seat not in self.open:
+            return
+        line, parts = self.open[seat]
+        if note.kind == "forced" and "the host moved for it" not in parts:
+            parts.append("the host moved for it")
+        elif note.kind == "stand_in":
+            parts.append(f"a CPU played for it from round {note.round}")
+        elif note.kind == "returned":
+            parts.append(f"it came back in round {note.round}")
+            del self.open[seat]  # a later stall starts a line of its own
+        report.stalls[line] = "; ".join(parts)
+
+
+def _note_host_acts(
+    report: Report, notes: tuple[Note, ...], state: TableState | None, stalls: _Stalls
+) -> None:
     names = _names(state)
     for note in notes:
         if note.kind in ("forced", "absent", "abort", "forfeit", "stand_in", "returned"):
+            stalls.see(
+                report,
+                note,
+                names[note.seat] if note.seat is not None and note.seat < len(names) else "?",
+            )
             report.host_acts[note.kind] += 1
             who = names[note.seat] if note.seat is not None and note.seat < len(names) else "?"
             report.host_act_lines.append(

@@ -64,6 +64,7 @@ TO_CLIENT: Mapping[str, Mapping[str, shape.Check]] = {
         "connected": shape.list_of(shape.seat, max_items=MAX_SEATS),
         "turn": shape.nullable(shape.seat),
         "deadline_ms": shape.nullable(shape.uint),
+        "bank_ms": shape.nullable(shape.uint),  #: until the seat on turn runs out of time
     },
     "closing": {
         "reason": lambda v: isinstance(v, str) and v in set(Closing),

@@ -738,12 +738,15 @@ class TableServer:
     def status(self) -> dict[str, Any]:
         turn, deadline = self.host.turn_deadline()
         deadline_ms = None if deadline is None else max(0, int((deadline - self.loop_now) * 1000))
+        out_of_time = self.host.low_bank_deadline()
+        bank_ms = None if out_of_time is None else max(0, int((out_of_time - self.loop_now) * 1000))
         connected = sorted({c.seat for c in self.connections.values() if c.seat is not None})
         return {
             "phase": str(self.host.phase),
             "connected": connected,
             "turn": turn,
             "deadline_ms": deadline_ms,
+            "bank_ms": bank_ms,
         }
 
     def _broadcast_status(self) -> None:
@@ -753,7 +756,7 @@ class TableServer:
         busy table does not send two frames per entry.
         """
         status = self.status()
-        timed = status["deadline_ms"] is not None
+        timed = status["deadline_ms"] is not None or status["bank_ms"] is not None
         key = (
             tuple(status["connected"]),
             status["phase"] if timed else None,

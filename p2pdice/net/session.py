@@ -175,6 +175,7 @@ class Status:
     connected: list[int] = field(default_factory=list)
     turn: int | None = None
     deadline: float | None = None  #: loop time at which the turn timer runs out
+    bank_deadline: float | None = None  #: loop time at which the seat on turn is out of time
 
 
 class ClientSession:
@@ -468,7 +469,8 @@ class ClientSession:
         elif isinstance(intent, ShowStatus):
             loop = asyncio.get_running_loop()
             deadline = None if intent.deadline_in is None else loop.time() + intent.deadline_in
-            self.status = Status(intent.phase, list(intent.connected), intent.turn, deadline)
+            bank = None if intent.bank_in is None else loop.time() + intent.bank_in
+            self.status = Status(intent.phase, list(intent.connected), intent.turn, deadline, bank)
         elif isinstance(intent, (Stopped, Fatal)):
             if isinstance(intent, Stopped):
                 who = "host-run seat" if self.core.host_run else "seat"

@@ -14,7 +14,7 @@ from typing import Any
 from ..bots.estimate import how_long
 from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
 from ..core.errors import OptionError
-from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS, Rules, TableKind
+from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS, Rules, TableKind, time_bank_default
 from .defaults import preset_help, undo_default
 from .text import safe_name
 
@@ -62,6 +62,7 @@ class HostForm:
             **Rules().to_json(),
             "seats": 3 if self.kind == TableKind.PASS_AND_PLAY else Rules().seats,
             "undo": undo_default(self.kind),
+            "time_bank": time_bank_default(self.kind),
         }
         self.values = {**defaults, **self.values, "kind": str(self.kind)}
         self.values.setdefault("preset", self._matching_preset())  # the default rules' preset

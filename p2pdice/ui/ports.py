@@ -66,6 +66,8 @@ class LinkStatus(Protocol):
     def connected(self) -> Sequence[int]: ...
     @property
     def deadline(self) -> float | None: ...  #: event-loop time
+    @property
+    def bank_deadline(self) -> float | None: ...  #: when the seat on turn is out of time
 
 
 class Replay(Protocol):

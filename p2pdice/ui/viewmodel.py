@@ -10,7 +10,7 @@ directly; names from the network are cleaned here, once, before anything draws t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..bots.odds import bid_true_chance
@@ -74,6 +74,8 @@ class Snapshot:
     connected: frozenset[int] | None = None
     deadline: float | None = None  #: event-loop time at which the turn timer runs out
     turn_left: float | None = None  #: seconds until the turn timer runs out
+    bank_deadline: float | None = None  #: event-loop time at which the seat on turn is out of time
+    bank_left: float | None = None  #: seconds until then (shown once its time bank is low)
     code: str | None = None
     #: (entry, its comparison code): the game-over entry, else the latest result (SPEC.md 3.5)
     history: tuple[int, str] | None = None
@@ -218,6 +220,15 @@ def alarm_seats(snap: Snapshot) -> dict[int, str]:
     return {a.seat: a.reason for a in snap.alarms if a.seat is not None}
 
 
+def bank_text(snap: Snapshot, names: Sequence[str]) -> str:
+    """The low time bank of the seat on turn (SPEC.md 8), after the turn line; "" otherwise."""
+    view = snap.view
+    if snap.bank_left is None or view is None or view.turn is None:
+        return ""
+    who = "Your" if view.turn == snap.me else f"{names[view.turn]}'s"
+    return f"  ({who} time bank: out of time in {max(int(snap.bank_left + 0.999), 0)} s)"
+
+
 def timer_text(seconds: float | None) -> str:
     if seconds is None:
         return ""
@@ -244,6 +255,8 @@ def _forced(note: NoteFacts, who: str) -> str:
 
 
 def _absent(note: NoteFacts, who: str) -> str:
+    if note.reason == "stalled":
+        return f"{who} ran out of time (their time bank is used up): the host moves for them"
     why = {"no_reply": "no answer from their device", "grace_expired": "gone too long"}.get(
         note.reason, "no answer"
     )
@@ -438,6 +451,7 @@ def _turn_line(snap: Snapshot) -> str:
         if view.turn == snap.me and snap.me in snap.absent:
             mover = "its CPU stand-in" if snap.me in snap.stand_ins else "the host"
             return f"Your seat's turn: {mover} plays it until the next round.{timer}"
+        timer += bank_text(snap, names)
         if view.turn == snap.me:
             return f"Your turn.{timer}"
         if view.turn in snap.mine and snap.kind == TableKind.PRACTICE:

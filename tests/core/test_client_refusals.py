@@ -270,6 +270,7 @@ def test_frames_of_each_kind_reach_their_handler() -> None:
         "connected": [0],
         "turn": None,
         "deadline_ms": 1500,
+        "bank_ms": None,
     }
     (shown,) = who.receive_frame(status, 0)
     assert shown.deadline_in == 1.5 and shown.connected == (0,)  # type: ignore[union-attr]

@@ -27,7 +27,7 @@ from p2pdice.core.game import Challenge, PlaceBid
 from p2pdice.core.host import ACK_WAIT, COMMIT_WAIT, TIMER_SLACK, Accepted, Output, Rejected
 from p2pdice.core.messages import Message, sign_message
 from p2pdice.core.peer import Peer
-from p2pdice.core.rules import Rules
+from p2pdice.core.rules import TIME_BANK_FREE_PER_TURN, Rules
 from p2pdice.core.table import Replayer, TableError, TablePhase, advance
 from p2pdice.core.transcript import Entry, build_entry, parse_entry
 from p2pdice.core.verify import Report, verify_lines
@@ -593,7 +593,8 @@ def test_disconnect_on_own_turn_and_back_within_grace_plays_on_normally() -> Non
     tick_at(lt, lt.now + rules.grace_period - 1)
     assert host_acts(lt) == []
     lt.reconnect(conn)
-    assert lt.host.next_deadline(lt.now) is None
+    # Back on its turn: only its time bank runs again, where it paused (SPEC.md 8).
+    assert lt.host.next_deadline(lt.now) == lt.now + TIME_BANK_FREE_PER_TURN + rules.time_bank
     lt.run_until_idle()
     assert lt.host.state.game is not None
     finish(lt)

@@ -681,6 +681,7 @@ def shaped_frames(challenge: dict[str, Any]) -> st.SearchStrategy[str | bytes]:
                 "connected": st.lists(st.integers(0, 5), max_size=6),
                 "turn": seat,
                 "deadline_ms": st.one_of(st.none(), st.integers(0, 10**6)),
+                "bank_ms": st.one_of(st.none(), st.integers(0, 10**6)),
             }
         ),
         "closing": st.fixed_dictionaries(
@@ -767,7 +768,9 @@ async def test_a_bug_in_the_client_is_not_swallowed(
 
     monkeypatch.setattr(ClientConnection, "_on_status", broken)
     session = ClientSession(key=SigningKey(b"\x07" * 32), name="target", home=None)
-    status = encode_frame("status", phase="lobby", connected=[], turn=None, deadline_ms=None)
+    status = encode_frame(
+        "status", phase="lobby", connected=[], turn=None, deadline_ms=None, bank_ms=None
+    )
     with pytest.raises(AssertionError, match="an injected bug"):
         feed_checked(session, status)
     assert session.errors == []
