@@ -133,7 +133,9 @@ def test_a_last_second_mover_on_a_timed_table_runs_out_within_a_few_turns() -> N
 
 def _forged_after(lt: LocalTable, index: int, event: dict[str, Any]) -> Any:
     entries = lt.host.entries
-    forged = build_entry(lt.host.key, index, entries[index].prev, event=event)
+    forged = build_entry(
+        lt.host.key, index, entries[index].prev, event=event, table=lt.host.table_id
+    )
     return verify_lines([*lt.host.lines()[:index], forged.line], partial=True)
 
 
