@@ -198,6 +198,9 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         state = session.peer.state if session.peer else None
         if state is not None and state.game is not None:
             names = [s.name for s in state.roster]
+            ending = json.loads(session.core.lines[-1]).get("event") or {}
+            if ending.get("type") == "game_over" and ending.get("reason") == "abandoned":
+                say("the host ended the game early (abandoned): nobody won it")
             say("ranking: " + ranking_line(state.game.ranking, names))
             assert session.peer is not None
             last = history_code(state, session.peer.replayer.chain)

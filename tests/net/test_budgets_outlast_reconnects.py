@@ -41,7 +41,7 @@ def flood(tmp_path: Path, mode: str) -> tuple[dict, int, float]:
             "--headless", "--seats", "2", "--cpu", "2", "--cpu-think", "0.3", "--no-advertise",
             "--bind", "10.231.0.1", "--home", str(tmp_path / "h"), netns=names[0],
         )  # fmt: skip
-        url = f"ws://10.231.0.1:{ready['port']}{ready['path']}"
+        url = f"wss://10.231.0.1:{ready['port']}{ready['path']}"
         sources = [a for s in ATTACKERS for a in ("--source", s)]
         cmd = [
             "ip",

@@ -35,7 +35,7 @@ def password_table(tmp_path: Path, ns: str) -> tuple[subprocess.Popen[str], str,
         "--headless", "--seats", "3", "--cpu", "1", "--no-advertise", "--bind", "10.231.0.1",
         "--password-file", str(secret), "--home", str(tmp_path / "h"), netns=ns,
     )  # fmt: skip
-    return host, f"10.231.0.1:{ready['port']}", f"ws://10.231.0.1:{ready['port']}{ready['path']}"
+    return host, f"10.231.0.1:{ready['port']}", f"wss://10.231.0.1:{ready['port']}{ready['path']}"
 
 
 def attacker(url: str, sources: list[str], seconds: float, ns: str) -> subprocess.Popen[str]:

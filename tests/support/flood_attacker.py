@@ -22,6 +22,8 @@ import sys
 
 import aiohttp
 
+from p2pdice.net.tls import client_context
+
 MAX_CONNECTIONS = 20000  #: per source address, whatever the time allows
 DEEP = "[" * 32000 + "]" * 32000
 SYNC = '{"from":0,"type":"sync"}'
@@ -76,7 +78,7 @@ async def one_connection(
 
 async def attack(url: str, source: str, mode: str, until: float, tally: Tally) -> None:
     loop = asyncio.get_running_loop()
-    connector = aiohttp.TCPConnector(local_addr=(source, 0), force_close=True)
+    connector = aiohttp.TCPConnector(local_addr=(source, 0), force_close=True, ssl=client_context())
     async with aiohttp.ClientSession(connector=connector) as http:
         for _ in range(MAX_CONNECTIONS):
             if loop.time() >= until:
