@@ -116,3 +116,17 @@ def _int(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def add_stats_options(parser: argparse.ArgumentParser) -> None:
+    """The `stats` command's flags (docs/stats.md)."""
+    parser.add_argument(
+        "--practice",
+        choices=("separate", "omit"),
+        default="separate",
+        help="practice and pass-and-play games: shown in their own section, or left out",
+    )
+    parser.add_argument(
+        "--plot", action="store_true", help="draw each rated key's rating history in the terminal"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")

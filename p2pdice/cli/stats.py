@@ -1,0 +1,150 @@
+"""`p2pdice stats`: statistics and ratings from the transcripts saved on this device.
+
+Only finds the files and prints; every figure is computed by `p2pdice.stats` (pure).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from ..stats.counts import PlayerStats, tally
+from ..stats.games import Game, Skipped, distinct_games, read_game
+from ..stats.ratings import PROVISIONAL_GAMES, Rating, rate
+from .common import add_home_option
+from .options import add_stats_options
+
+#: Version of the `--json` object's shape (tests/stats/test_stats_json_schema_is_stable.py).
+JSON_SCHEMA = 1
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser(
+        "stats",
+        help="your statistics and ratings, from the verified games on this device",
+        description="Statistics and ratings per player key, computed only from the transcripts "
+        "saved on this device that verify (see docs/stats.md). Files that do not verify are "
+        "listed with their reason code and never counted.",
+    )
+    add_home_option(parser)
+    add_stats_options(parser)
+    parser.set_defaults(run=run)
+
+
+def saved_transcripts(home: Path) -> list[Path]:
+    """Every game log under `home`: the transcripts of tables played or watched, and the
+    logs of tables hosted (the layout of p2pdice/store.py), sorted by path."""
+    found = list(home.glob("tables/*/transcript.jsonl")) + list(home.glob("hosted/*/log.jsonl"))
+    return sorted(p for p in found if p.is_file() and not p.is_symlink())
+
+
+def load_games(home: Path) -> tuple[list[Game], list[Skipped]]:
+    read: list[Game | Skipped] = []
+    for path in saved_transcripts(home):
+        try:
+            data = path.read_bytes()
+        except OSError as err:
+            read.append(Skipped(str(path), "internal", f"cannot read the file: {err.strerror}"))
+            continue
+        read.append(read_game(str(path), data))
+    return distinct_games(read)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..store import data_dir
+
+    games, skipped = load_games(data_dir(args.home))
+    if args.practice == "omit":
+        games = [g for g in games if g.kind == "standard"]
+    body = report(games, skipped)
+    if args.json:
+        print(json.dumps(body, indent=1, sort_keys=True))
+    else:
+        print(human(body))
+    if args.plot:
+        print(plot(body["ratings"]))
+    return 0
+
+
+def report(games: list[Game], skipped: list[Skipped]) -> dict[str, Any]:
+    names = {p.key: p.name for g in games for p in g.players}
+    groups = [
+        {"kind": kind, "preset": preset, "players": [s.to_json() for s in _ordered(players)]}
+        for (kind, preset), players in sorted(tally(games).items())
+    ]
+    ratings = sorted(rate(games).values(), key=lambda r: (-r.ordinal, r.key))
+    return {
+        "schema": JSON_SCHEMA,
+        "games": len(games),
+        "groups": groups,
+        "ratings": [{**r.to_json(), "name": names.get(r.key, "")} for r in ratings],
+        "provisional_until": PROVISIONAL_GAMES,
+        "skipped": [{"file": s.source, "reason": s.reason, "detail": s.detail} for s in skipped],
+    }
+
+
+def _ordered(players: dict[str, PlayerStats]) -> list[PlayerStats]:
+    return sorted(players.values(), key=lambda s: (-s.games, s.key))
+
+
+def _pct(rate: float | None) -> str:
+    return "-" if rate is None else f"{100 * rate:.0f}%"
+
+
+def human(body: dict[str, Any]) -> str:
+    out = [f"{body['games']} verified game(s)"]
+    for group in body["groups"]:
+        kind = "" if group["kind"] == "standard" else f" ({group['kind'].replace('_', '-')}: "
+        kind += "not a contest)" if kind else ""
+        out.append(f"\n{group['preset']} rules{kind}")
+        for p in group["players"]:
+            who = f"{'/'.join(p['names'])} [{p['key'][:8]}]{' CPU' if p['kind'] != 'human' else ''}"
+            per = p["dice_lost_per_round"]
+            out.append(
+                f"  {who}: {p['games']} games, {p['wins']} wins, places "
+                f"{' '.join(f'{k}:{v}' for k, v in p['places'].items())}; dice lost per round "
+                f"{'-' if per is None else f'{per:.2f}'}; Liar calls {p['calls']['made']} "
+                f"({_pct(p['calls']['rate'])} right); bids called {p['bids_called']['called']} "
+                f"({_pct(p['bids_called']['rate'])} held); bluffs {p['bluffs']['bluffs']} of "
+                f"{p['bluffs']['known']} known bids; exact calls {p['exact_calls']['made']} "
+                f"({_pct(p['exact_calls']['rate'])} right)"
+            )
+            for key, h in p["head_to_head"].items():
+                out.append(
+                    f"    vs [{key[:8]}]: {h['games']} games, ahead {h['ahead']}, "
+                    f"behind {h['behind']}"
+                )
+    out.append("\nratings (standard tables with at least two human keys; mu - 3 sigma)")
+    if not body["ratings"]:
+        out.append("  none yet")
+    for r in body["ratings"]:
+        mark = " (provisional)" if r["provisional"] else ""
+        cpu = " CPU" if r["kind"] != "human" else ""
+        out.append(
+            f"  {r['name']} [{r['key'][:8]}]{cpu}: {r['rating']:.2f}{mark} after {r['games']} games"
+        )
+    if body["skipped"]:
+        out.append("\nskipped (not counted)")
+        out += [f"  {s['file']}: {s['reason']}: {s['detail']}" for s in body["skipped"]]
+    return "\n".join(out)
+
+
+def plot(ratings: list[dict[str, Any]], width: int = 80, height: int = 20) -> str:
+    """Every rated key's rating after each of its games, as terminal text."""
+    import plotext as plt
+
+    plt.clear_figure()
+    plt.plotsize(width, height)
+    plt.title("ratings (mu - 3 sigma) after each game")
+    plt.xlabel("games played")
+    for r in ratings:
+        ys = [point["rating"] for point in r["history"]]
+        if ys:
+            plt.plot(list(range(1, len(ys) + 1)), ys, label=f"{r['name']} [{r['key'][:8]}]")
+    text: str = plt.build()
+    return text
+
+
+__all__ = ["Rating", "add_parser", "human", "load_games", "plot", "report", "run"]
