@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import Reason
 from ..stats.counts import PlayerStats, tally
 from ..stats.games import Game, Skipped, distinct_games, read_game
 from ..stats.ratings import PROVISIONAL_GAMES, Rating, rate
@@ -46,7 +47,9 @@ def load_games(home: Path) -> tuple[list[Game], list[Skipped]]:
         try:
             data = path.read_bytes()
         except OSError as err:
-            read.append(Skipped(str(path), "internal", f"cannot read the file: {err.strerror}"))
+            read.append(
+                Skipped(str(path), str(Reason.INTERNAL), f"cannot read the file: {err.strerror}")
+            )
             continue
         read.append(read_game(str(path), data))
     return distinct_games(read)

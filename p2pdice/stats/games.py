@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..core.bids import count_matching, ones_are_wild
-from ..core.errors import P2PDiceError
+from ..core.errors import P2PDiceError, Reason
 from ..core.game import RoundResult
 from ..core.rules import PRESETS, Rules
 from ..core.table import Replayer, TablePhase
@@ -19,7 +19,7 @@ from ..core.transcript import parse_entry
 from ..core.verify import split_lines, verify_lines
 
 #: The reason code of a file whose table was already counted from another file.
-DUPLICATE = "duplicate_table"
+DUPLICATE = "DUPLICATE_TABLE"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +81,9 @@ def read_game(source: str, data: bytes) -> Game | Skipped:
         return Skipped(source, str(err.reason), err.detail)
     state = replayer.state
     if state is None or state.game is None or state.phase != TablePhase.OVER:
-        return Skipped(source, "missing_game_over", "the log holds no finished game")
+        return Skipped(source, str(Reason.MISSING_GAME_OVER), "the log holds no finished game")
     if state.start_seq is None:
-        return Skipped(source, "missing_game_over", "the log holds no started game")
+        return Skipped(source, str(Reason.MISSING_GAME_OVER), "the log holds no started game")
     game = state.game
     players = tuple(
         Player(
