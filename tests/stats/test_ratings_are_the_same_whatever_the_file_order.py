@@ -63,3 +63,18 @@ def test_cpu_only_and_practice_games_are_counted_apart_and_never_rated(
     assert kinds == {("standard", "cpu"), ("practice", "human")}
     omitted = stats_json(tmp_path, capsys, "--practice", "omit")
     assert [g["kind"] for g in omitted["groups"]] == ["standard"]
+
+
+def test_a_cpu_the_host_runs_is_rated_as_its_own_entry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = preset("classic", seats=3, starting_dice=1)
+    games = [play_game(n, rules, POOL[:3], host_run=1) for n in range(3)]
+    body = stats_json(save_home(tmp_path, games, ["a", "b", "c"]), capsys)
+    kinds = {r["key"]: r["kind"] for r in body["ratings"]}
+    assert sorted(kinds.values()) == ["host_run", "human", "human"]
+    (group,) = body["groups"]
+    players = {p["key"]: p for p in group["players"]}
+    cpu = next(key for key, kind in kinds.items() if kind == "host_run")
+    assert players[cpu]["kind"] == "host_run" and players[cpu]["games"] == 3
+    assert all(p["games"] == 3 for p in players.values())
