@@ -13,9 +13,14 @@ from typing import Any
 from ..core.errors import Reason
 from ..stats.counts import PlayerStats, tally
 from ..stats.games import Game, Skipped, distinct_games, read_game
+from ..stats.league import FORK, Arrival, judge
 from ..stats.ratings import PROVISIONAL_GAMES, Rating, rate
 from .common import add_home_option
-from .options import add_stats_options
+from .options import CliError, add_stats_options
+from .verify_exits import EXIT_FORK
+
+#: The folder under the data folder that keeps games imported from other devices.
+LEAGUE = "league"
 
 #: Version of the `--json` object's shape (tests/stats/test_stats_json_schema_is_stable.py).
 JSON_SCHEMA = 1
@@ -36,39 +41,91 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 def saved_transcripts(home: Path) -> list[Path]:
     """Every game log under `home`: the transcripts of tables played or watched, and the
-    logs of tables hosted (the layout of p2pdice/store.py), sorted by path."""
-    found = list(home.glob("tables/*/transcript.jsonl")) + list(home.glob("hosted/*/log.jsonl"))
+    logs of tables hosted (the layout of p2pdice/store.py), and the games imported from
+    other devices (`league/<table id>.jsonl`), sorted by path."""
+    found = [
+        *home.glob("tables/*/transcript.jsonl"),
+        *home.glob("hosted/*/log.jsonl"),
+        *home.glob(f"{LEAGUE}/*.jsonl"),
+    ]
     return sorted(p for p in found if p.is_file() and not p.is_symlink())
 
 
-def load_games(home: Path) -> tuple[list[Game], list[Skipped]]:
+def read_files(paths: list[Path]) -> list[Game | Skipped]:
     read: list[Game | Skipped] = []
-    for path in saved_transcripts(home):
+    for path in paths:
         try:
             data = path.read_bytes()
         except OSError as err:
-            read.append(
-                Skipped(str(path), str(Reason.INTERNAL), f"cannot read the file: {err.strerror}")
-            )
+            detail = f"cannot read the file: {err.strerror}"
+            read.append(Skipped(str(path), str(Reason.INTERNAL), detail))
             continue
         read.append(read_game(str(path), data))
-    return distinct_games(read)
+    return read
+
+
+def load_games(home: Path) -> tuple[list[Game], list[Skipped]]:
+    return distinct_games(read_files(saved_transcripts(home)))
+
+
+def import_files(home: Path, names: list[str], games: list[Game]) -> list[Arrival]:
+    """Judge each file named (folders: every *.jsonl under them, sorted) against the games
+    held, and keep the new ones as `league/<table id>.jsonl`."""
+    paths: list[Path] = []
+    for name in names:
+        path = Path(name)
+        if path.is_dir():
+            paths += sorted(p for p in path.rglob("*.jsonl") if p.is_file())
+        elif path.exists():
+            paths.append(path)
+        else:
+            raise CliError(f"--import: no such file or folder: {name}")
+    arrivals = judge(games, read_files(paths))
+    for arrival in arrivals:
+        if arrival.game is not None:
+            write_log(home / LEAGUE / f"{arrival.game.table_id}.jsonl", arrival.game)
+    return arrivals
+
+
+def write_log(path: Path, game: Game) -> None:
+    from ..store import atomic_write
+
+    atomic_write(path, b"".join(line + b"\n" for line in game.lines))
 
 
 def run(args: argparse.Namespace) -> int:
     from ..store import data_dir
 
-    games, skipped = load_games(data_dir(args.home))
+    home = data_dir(args.home)
+    games, skipped = load_games(home)
+    status = 0
+    arrivals: list[Arrival] = []
+    if args.import_paths:
+        arrivals = import_files(home, args.import_paths, games)
+        if any(a.verdict == FORK for a in arrivals):
+            status = EXIT_FORK
+        games, skipped = load_games(home)
+    if args.export:
+        folder = Path(args.export)
+        for game in games:
+            write_log(folder / f"{game.table_id}.jsonl", game)
+        if not args.json:
+            print(f"exported {len(games)} game(s) to {folder}")
     if args.practice == "omit":
         games = [g for g in games if g.kind == "standard"]
     body = report(games, skipped)
+    if args.import_paths:
+        body["imported"] = [a.to_json() for a in arrivals]
+        if not args.json:
+            for a in arrivals:
+                print(f"import {a.source}: {a.verdict}: {a.detail}")
     if args.json:
         print(json.dumps(body, indent=1, sort_keys=True))
     else:
         print(human(body))
     if args.plot:
         print(plot(body["ratings"]))
-    return 0
+    return status
 
 
 def report(games: list[Game], skipped: list[Skipped]) -> dict[str, Any]:

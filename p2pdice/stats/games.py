@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..core.bids import count_matching, ones_are_wild
+from ..core.compare import Transcript, compare_table
 from ..core.errors import P2PDiceError, Reason
 from ..core.game import RoundResult
 from ..core.rules import PRESETS, Rules
@@ -46,6 +47,7 @@ class Game:
     places: tuple[int, ...]
     finished: bool  #: False when abandoned (no winner)
     winner: int | None
+    lines: tuple[bytes, ...] = ()  #: the verified log itself (compared, exported)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +108,7 @@ def read_game(source: str, data: bytes) -> Game | Skipped:
         places=_places(game.ranking, game.dice, finished=game.winner is not None),
         finished=game.winner is not None,
         winner=game.winner,
+        lines=tuple(lines),
     )
 
 
@@ -129,21 +132,38 @@ def is_bluff(result: RoundResult, rules: Rules, seat: int, face: int) -> bool | 
 
 
 def distinct_games(games: Iterable[Game | Skipped]) -> tuple[list[Game], list[Skipped]]:
-    """Verified games, one per table id (the first in start-hash order, then by source), and
-    everything skipped: the duplicates of a table counted once are listed as such."""
+    """Verified games, one per table id, and everything skipped. Files of one table that
+    agree count once (the first in start-hash order, then by source; the others are listed
+    as DUPLICATE). Files of one table that differ are the proof of a fork (two host-signed
+    histories, core.compare): none of them counts, and each is listed as FORK."""
     items = list(games)
-    kept: dict[str, Game] = {}
     skipped = [item for item in items if isinstance(item, Skipped)]
-    verified = [item for item in items if isinstance(item, Game)]
-    for game in sorted(verified, key=lambda g: (g.start_hash, g.source)):
-        if game.table_id in kept:
-            skipped.append(
-                Skipped(
-                    game.source,
-                    DUPLICATE,
-                    f"table {game.table_id[:16]}... is counted from {kept[game.table_id].source}",
-                )
-            )
+    by_table: dict[str, list[Game]] = {}
+    for game in sorted(
+        (item for item in items if isinstance(item, Game)), key=lambda g: (g.start_hash, g.source)
+    ):
+        by_table.setdefault(game.table_id, []).append(game)
+    kept: list[Game] = []
+    for table_id, held in by_table.items():
+        fork = fork_between(held)
+        if fork is not None:
+            skipped += [Skipped(g.source, str(Reason.FORK), fork) for g in held]
             continue
-        kept[game.table_id] = game
-    return list(kept.values()), skipped
+        kept.append(held[0])
+        skipped += [
+            Skipped(
+                g.source, DUPLICATE, f"table {table_id[:16]}... is counted from {held[0].source}"
+            )
+            for g in held[1:]
+        ]
+    return kept, skipped
+
+
+def fork_between(games: Sequence[Game]) -> str | None:
+    """What proves the host of these games' table showed two histories, if it did."""
+    if len(games) < 2 or all(g.lines == games[0].lines for g in games):
+        return None
+    comparison = compare_table([Transcript(g.source, g.lines) for g in games])
+    if comparison.agree:
+        return None  # two finished logs of one table cannot differ only in length, but say so
+    return comparison.forks[0].describe()
