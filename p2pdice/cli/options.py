@@ -147,4 +147,9 @@ def add_stats_options(parser: argparse.ArgumentParser) -> None:
         help="write every verified game this device holds into DIR, one file per table, "
         "for a friend to --import",
     )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="verify every file again, rather than reuse the verdicts kept by file hash",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")

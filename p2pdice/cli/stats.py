@@ -6,11 +6,13 @@ Only finds the files and prints; every figure is computed by `p2pdice.stats` (pu
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import Reason
+from ..stats.cache import CACHE_VERSION, from_record, record_of
 from ..stats.counts import PlayerStats, tally
 from ..stats.games import Game, Skipped, distinct_games, read_game
 from ..stats.league import FORK, Arrival, judge
@@ -21,6 +23,8 @@ from .verify_exits import EXIT_FORK
 
 #: The folder under the data folder that keeps games imported from other devices.
 LEAGUE = "league"
+#: Verdicts already reached, by file hash (p2pdice/stats/cache.py).
+CACHE_FILE = "cache/stats.json"
 
 #: Version of the `--json` object's shape (tests/stats/test_stats_json_schema_is_stable.py).
 JSON_SCHEMA = 1
@@ -51,7 +55,12 @@ def saved_transcripts(home: Path) -> list[Path]:
     return sorted(p for p in found if p.is_file() and not p.is_symlink())
 
 
-def read_files(paths: list[Path]) -> list[Game | Skipped]:
+def read_files(
+    paths: list[Path], cache: dict[str, Any] | None = None, used: set[str] | None = None
+) -> list[Game | Skipped]:
+    """Each file's verdict; with a cache (file hash -> record), a file whose exact bytes
+    were judged before is not verified again, each new verdict is added to it, and the
+    hashes of the files read are added to `used`."""
     read: list[Game | Skipped] = []
     for path in paths:
         try:
@@ -60,12 +69,59 @@ def read_files(paths: list[Path]) -> list[Game | Skipped]:
             detail = f"cannot read the file: {err.strerror}"
             read.append(Skipped(str(path), str(Reason.INTERNAL), detail))
             continue
-        read.append(read_game(str(path), data))
+        if cache is None:
+            read.append(read_game(str(path), data))
+            continue
+        digest = hashlib.sha256(data).hexdigest()
+        if used is not None:
+            used.add(digest)
+        record = cache.get(digest)
+        if record is None:
+            item = read_game(str(path), data)
+            cache[digest] = record_of(item)
+        else:
+            item = from_record(str(path), record, tuple(data[:-1].split(b"\n")))
+        read.append(item)
     return read
 
 
-def load_games(home: Path) -> tuple[list[Game], list[Skipped]]:
-    return distinct_games(read_files(saved_transcripts(home)))
+def cache_tag() -> str:
+    """Which program wrote a cache: a cache of another version is not read."""
+    from .. import __version__
+
+    return f"{CACHE_VERSION}/{__version__}"
+
+
+def load_cache(home: Path) -> dict[str, Any]:
+    try:
+        saved = json.loads((home / CACHE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}  # none yet, or unreadable: verify everything, and write a fresh one
+    if not isinstance(saved, dict) or saved.get("version") != cache_tag():
+        return {}
+    files = saved.get("files")
+    return files if isinstance(files, dict) else {}
+
+
+def save_cache(home: Path, files: dict[str, Any]) -> None:
+    from ..store import atomic_write
+
+    body = json.dumps({"version": cache_tag(), "files": files}, sort_keys=True)
+    atomic_write(home / CACHE_FILE, body.encode())
+
+
+def load_games(home: Path, *, use_cache: bool = False) -> tuple[list[Game], list[Skipped]]:
+    """The verified games under `home` and the files skipped. With `use_cache` the verdicts
+    are read from, and saved to, the cache (`cache/stats.json`): only the files seen now."""
+    if not use_cache:
+        return distinct_games(read_files(saved_transcripts(home)))
+    cache = load_cache(home)
+    known = set(cache)
+    used: set[str] = set()
+    read = read_files(saved_transcripts(home), cache, used)
+    if used != known:  # new verdicts, or files gone: keep exactly the files seen now
+        save_cache(home, {digest: cache[digest] for digest in sorted(used)})
+    return distinct_games(read)
 
 
 def import_files(home: Path, names: list[str], games: list[Game]) -> list[Arrival]:
@@ -97,14 +153,15 @@ def run(args: argparse.Namespace) -> int:
     from ..store import data_dir
 
     home = data_dir(args.home)
-    games, skipped = load_games(home)
+    use_cache = not args.no_cache
+    games, skipped = load_games(home, use_cache=use_cache)
     status = 0
     arrivals: list[Arrival] = []
     if args.import_paths:
         arrivals = import_files(home, args.import_paths, games)
         if any(a.verdict == FORK for a in arrivals):
             status = EXIT_FORK
-        games, skipped = load_games(home)
+        games, skipped = load_games(home, use_cache=use_cache)
     if args.export:
         folder = Path(args.export)
         for game in games:
