@@ -181,7 +181,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(human(body))
     if args.plot:
-        print(plot(body["ratings"]))
+        rated = [r for r in body["ratings"] if r["history"]]
+        print(plot(rated) if rated else "no rated games yet: nothing to plot")
     return status
 
 

@@ -82,9 +82,10 @@ def rate(games: Iterable[Game]) -> dict[str, Rating]:
     pl = model()
     ratings: dict[str, Rating] = {}
     for game in apply_order(games):
-        seats = [p for p in game.players]
+        seats = list(game.players)
         mine = [ratings.setdefault(p.key, Rating(key=p.key, kind=p.kind)) for p in seats]
-        # One key holding two seats of one game is one player: rated once, at its best place.
+        # A key holds one seat at a table (the protocol refuses a second: ALREADY_SEATED);
+        # were it ever otherwise, it would still be one player, rated once at its best place.
         unique: dict[str, tuple[Rating, int]] = {}
         for player, rating in zip(seats, mine, strict=True):
             place = game.places[player.seat]
