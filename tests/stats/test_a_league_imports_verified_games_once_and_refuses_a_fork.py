@@ -37,6 +37,7 @@ def test_a_friends_export_adds_the_missing_tables_once(
     status, body = run_json(capsys, "--home", str(mine), "--import", str(export))
     assert status == 0
     assert sorted(a["verdict"] for a in body["imported"]) == ["held", "held", "new", "new"]
+    assert all(set(a) == {"file", "verdict", "detail"} for a in body["imported"])
     assert body["games"] == 6 and body["skipped"] == []
     # The league is kept: the next run counts the imported games without importing again.
     status, again = run_json(capsys, "--home", str(mine))
