@@ -116,3 +116,40 @@ def _int(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def add_stats_options(parser: argparse.ArgumentParser) -> None:
+    """The `stats` command's flags (docs/stats.md)."""
+    from .verify_exits import EXIT_FORK  # the one definition of the status
+
+    parser.add_argument(
+        "--practice",
+        choices=("separate", "omit"),
+        default="separate",
+        help="practice and pass-and-play games: shown in their own section, or left out",
+    )
+    parser.add_argument(
+        "--plot", action="store_true", help="draw each rated key's rating history in the terminal"
+    )
+    parser.add_argument(
+        "--import",
+        dest="import_paths",
+        nargs="+",
+        metavar="PATH",
+        help="take the games in these transcript files or folders (a friend's --export) into "
+        "this device's league: each must verify; a table already held is taken once; one "
+        f"that contradicts the log held for its table is refused (exit status {EXIT_FORK}: the "
+        "proof of a forking host)",
+    )
+    parser.add_argument(
+        "--export",
+        metavar="DIR",
+        help="write every verified game this device holds into DIR, one file per table, "
+        "for a friend to --import",
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="verify every file again, rather than reuse the verdicts kept by file hash",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")

@@ -1,0 +1,268 @@
+"""`p2pdice stats`: statistics and ratings from the transcripts saved on this device.
+
+Only finds the files and prints; every figure is computed by `p2pdice.stats` (pure).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import Reason
+from ..stats.cache import CACHE_VERSION, from_record, record_of
+from ..stats.counts import PlayerStats, tally
+from ..stats.games import Game, Skipped, distinct_games, read_game
+from ..stats.league import FORK, Arrival, judge
+from ..stats.ratings import PROVISIONAL_GAMES, Rating, rate
+from .common import add_home_option
+from .options import CliError, add_stats_options
+from .verify_exits import EXIT_FORK
+
+#: The folder under the data folder that keeps games imported from other devices.
+LEAGUE = "league"
+#: Verdicts already reached, by file hash (p2pdice/stats/cache.py).
+CACHE_FILE = "cache/stats.json"
+
+#: Version of the `--json` object's shape (tests/stats/test_stats_json_schema_is_stable.py).
+JSON_SCHEMA = 1
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser(
+        "stats",
+        help="your statistics and ratings, from the verified games on this device",
+        description="Statistics and ratings per player key, computed only from the transcripts "
+        "saved on this device that verify (see docs/stats.md). Files that do not verify are "
+        "listed with their reason code and never counted.",
+    )
+    add_home_option(parser)
+    add_stats_options(parser)
+    parser.set_defaults(run=run)
+
+
+def saved_transcripts(home: Path) -> list[Path]:
+    """Every game log under `home`: the transcripts of tables played or watched, and the
+    logs of tables hosted (the layout of p2pdice/store.py), and the games imported from
+    other devices (`league/<table id>.jsonl`), sorted by path."""
+    found = [
+        *home.glob("tables/*/transcript.jsonl"),
+        *home.glob("hosted/*/log.jsonl"),
+        *home.glob(f"{LEAGUE}/*.jsonl"),
+    ]
+    return sorted(p for p in found if p.is_file() and not p.is_symlink())
+
+
+def read_files(
+    paths: list[Path], cache: dict[str, Any] | None = None, used: set[str] | None = None
+) -> list[Game | Skipped]:
+    """Each file's verdict; with a cache (file hash -> record), a file whose exact bytes
+    were judged before is not verified again, each new verdict is added to it, and the
+    hashes of the files read are added to `used`."""
+    read: list[Game | Skipped] = []
+    for path in paths:
+        try:
+            data = path.read_bytes()
+        except OSError as err:
+            detail = f"cannot read the file: {err.strerror}"
+            read.append(Skipped(str(path), str(Reason.INTERNAL), detail))
+            continue
+        if cache is None:
+            read.append(read_game(str(path), data))
+            continue
+        digest = hashlib.sha256(data).hexdigest()
+        if used is not None:
+            used.add(digest)
+        record = cache.get(digest)
+        if record is None:
+            item = read_game(str(path), data)
+            cache[digest] = record_of(item)
+        else:
+            item = from_record(str(path), record, tuple(data[:-1].split(b"\n")))
+        read.append(item)
+    return read
+
+
+def cache_tag() -> str:
+    """Which program wrote a cache: a cache of another version is not read."""
+    from .. import __version__
+
+    return f"{CACHE_VERSION}/{__version__}"
+
+
+def load_cache(home: Path) -> dict[str, Any]:
+    try:
+        saved = json.loads((home / CACHE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}  # none yet, or unreadable: verify everything, and write a fresh one
+    if not isinstance(saved, dict) or saved.get("version") != cache_tag():
+        return {}
+    files = saved.get("files")
+    return files if isinstance(files, dict) else {}
+
+
+def save_cache(home: Path, files: dict[str, Any]) -> None:
+    from ..store import atomic_write
+
+    body = json.dumps({"version": cache_tag(), "files": files}, sort_keys=True)
+    atomic_write(home / CACHE_FILE, body.encode())
+
+
+def load_games(home: Path, *, use_cache: bool = False) -> tuple[list[Game], list[Skipped]]:
+    """The verified games under `home` and the files skipped. With `use_cache` the verdicts
+    are read from, and saved to, the cache (`cache/stats.json`): only the files seen now."""
+    if not use_cache:
+        return distinct_games(read_files(saved_transcripts(home)))
+    cache = load_cache(home)
+    known = set(cache)
+    used: set[str] = set()
+    read = read_files(saved_transcripts(home), cache, used)
+    if used != known:  # new verdicts, or files gone: keep exactly the files seen now
+        save_cache(home, {digest: cache[digest] for digest in sorted(used)})
+    return distinct_games(read)
+
+
+def import_files(home: Path, names: list[str], games: list[Game]) -> list[Arrival]:
+    """Judge each file named (folders: every *.jsonl under them, sorted) against the games
+    held, and keep the new ones as `league/<table id>.jsonl`."""
+    paths: list[Path] = []
+    for name in names:
+        path = Path(name)
+        if path.is_dir():
+            paths += sorted(p for p in path.rglob("*.jsonl") if p.is_file())
+        elif path.exists():
+            paths.append(path)
+        else:
+            raise CliError(f"--import: no such file or folder: {name}")
+    arrivals = judge(games, read_files(paths))
+    for arrival in arrivals:
+        if arrival.game is not None:
+            write_log(home / LEAGUE / f"{arrival.game.table_id}.jsonl", arrival.game)
+    return arrivals
+
+
+def write_log(path: Path, game: Game) -> None:
+    from ..store import atomic_write
+
+    atomic_write(path, b"".join(line + b"\n" for line in game.lines))
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..store import data_dir
+
+    home = data_dir(args.home)
+    use_cache = not args.no_cache
+    games, skipped = load_games(home, use_cache=use_cache)
+    status = 0
+    arrivals: list[Arrival] = []
+    if args.import_paths:
+        arrivals = import_files(home, args.import_paths, games)
+        if any(a.verdict == FORK for a in arrivals):
+            status = EXIT_FORK
+        games, skipped = load_games(home, use_cache=use_cache)
+    if args.export:
+        folder = Path(args.export)
+        for game in games:
+            write_log(folder / f"{game.table_id}.jsonl", game)
+        if not args.json:
+            print(f"exported {len(games)} game(s) to {folder}")
+    if args.practice == "omit":
+        games = [g for g in games if g.kind == "standard"]
+    body = report(games, skipped)
+    if args.import_paths:
+        body["imported"] = [a.to_json() for a in arrivals]
+        if not args.json:
+            for a in arrivals:
+                print(f"import {a.source}: {a.verdict}: {a.detail}")
+    if args.json:
+        print(json.dumps(body, indent=1, sort_keys=True))
+    else:
+        print(human(body))
+    if args.plot:
+        rated = [r for r in body["ratings"] if r["history"]]
+        print(plot(rated) if rated else "no rated games yet: nothing to plot")
+    return status
+
+
+def report(games: list[Game], skipped: list[Skipped]) -> dict[str, Any]:
+    names = {p.key: p.name for g in games for p in g.players}
+    groups = [
+        {"kind": kind, "preset": preset, "players": [s.to_json() for s in _ordered(players)]}
+        for (kind, preset), players in sorted(tally(games).items())
+    ]
+    ratings = sorted(rate(games).values(), key=lambda r: (-r.ordinal, r.key))
+    return {
+        "schema": JSON_SCHEMA,
+        "games": len(games),
+        "groups": groups,
+        "ratings": [{**r.to_json(), "name": names.get(r.key, "")} for r in ratings],
+        "provisional_until": PROVISIONAL_GAMES,
+        "skipped": [{"file": s.source, "reason": s.reason, "detail": s.detail} for s in skipped],
+    }
+
+
+def _ordered(players: dict[str, PlayerStats]) -> list[PlayerStats]:
+    return sorted(players.values(), key=lambda s: (-s.games, s.key))
+
+
+def _pct(rate: float | None) -> str:
+    return "-" if rate is None else f"{100 * rate:.0f}%"
+
+
+def human(body: dict[str, Any]) -> str:
+    out = [f"{body['games']} verified game(s)"]
+    for group in body["groups"]:
+        kind = "" if group["kind"] == "standard" else f" ({group['kind'].replace('_', '-')}: "
+        kind += "not a contest)" if kind else ""
+        out.append(f"\n{group['preset']} rules{kind}")
+        for p in group["players"]:
+            who = f"{'/'.join(p['names'])} [{p['key'][:8]}]{' CPU' if p['kind'] != 'human' else ''}"
+            per = p["dice_lost_per_round"]
+            out.append(
+                f"  {who}: {p['games']} games, {p['wins']} wins, places "
+                f"{' '.join(f'{k}:{v}' for k, v in p['places'].items())}; dice lost per round "
+                f"{'-' if per is None else f'{per:.2f}'}; Liar calls {p['calls']['made']} "
+                f"({_pct(p['calls']['rate'])} right); bids called {p['bids_called']['called']} "
+                f"({_pct(p['bids_called']['rate'])} held); bluffs {p['bluffs']['bluffs']} of "
+                f"{p['bluffs']['known']} known bids; exact calls {p['exact_calls']['made']} "
+                f"({_pct(p['exact_calls']['rate'])} right)"
+            )
+            for key, h in p["head_to_head"].items():
+                out.append(
+                    f"    vs [{key[:8]}]: {h['games']} games, ahead {h['ahead']}, "
+                    f"behind {h['behind']}"
+                )
+    out.append("\nratings (standard tables with at least two human keys; mu - 3 sigma)")
+    if not body["ratings"]:
+        out.append("  none yet")
+    for r in body["ratings"]:
+        mark = " (provisional)" if r["provisional"] else ""
+        cpu = " CPU" if r["kind"] != "human" else ""
+        out.append(
+            f"  {r['name']} [{r['key'][:8]}]{cpu}: {r['rating']:.2f}{mark} after {r['games']} games"
+        )
+    if body["skipped"]:
+        out.append("\nskipped (not counted)")
+        out += [f"  {s['file']}: {s['reason']}: {s['detail']}" for s in body["skipped"]]
+    return "\n".join(out)
+
+
+def plot(ratings: list[dict[str, Any]], width: int = 80, height: int = 20) -> str:
+    """Every rated key's rating after each of its games, as terminal text."""
+    import plotext as plt
+
+    plt.clear_figure()
+    plt.plotsize(width, height)
+    plt.title("ratings (mu - 3 sigma) after each game")
+    plt.xlabel("games played")
+    for r in ratings:
+        ys = [point["rating"] for point in r["history"]]
+        if ys:
+            plt.plot(list(range(1, len(ys) + 1)), ys, label=f"{r['name']} [{r['key'][:8]}]")
+    text: str = plt.build()
+    return text
+
+
+__all__ = ["Rating", "add_parser", "human", "load_games", "plot", "report", "run"]

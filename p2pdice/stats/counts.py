@@ -1,0 +1,142 @@
+"""Per-player statistics from verified games (docs/stats.md says what each figure counts).
+
+Figures are kept per (table kind, rules preset, player key): a practice game never lands in
+a standard table's figures, and a CPU seat is its own key, never a human's.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.game import Call, Outcome
+from .games import Game, is_bluff
+
+
+@dataclass(slots=True)
+class HeadToHead:
+    games: int = 0
+    ahead: int = 0  #: games this player placed better than the opponent
+    behind: int = 0  #: games the opponent placed better (a shared place is neither)
+
+    def to_json(self) -> dict[str, int]:
+        return {"games": self.games, "ahead": self.ahead, "behind": self.behind}
+
+
+@dataclass(slots=True)
+class PlayerStats:
+    key: str
+    kind: str  #: human, cpu or host_run (a key seen as more than one keeps its first)
+    names: list[str] = field(default_factory=list)  #: every name it sat under, first seen first
+    games: int = 0
+    wins: int = 0
+    places: Counter[int] = field(default_factory=Counter)
+    rounds: int = 0  #: rounds it held dice at the start of
+    dice_lost: int = 0
+    calls: int = 0  #: "Liar!" calls it made
+    calls_right: int = 0
+    bids_called: int = 0  #: its standing bids someone called "Liar!" on
+    bids_held: int = 0
+    bids: int = 0
+    bids_known: int = 0  #: its bids in rounds whose reveal opened its hand
+    bluffs: int = 0  #: of those, bids no die of its own hand counted toward
+    exact_calls: int = 0
+    exact_right: int = 0
+    head_to_head: dict[str, HeadToHead] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "kind": self.kind,
+            "names": list(self.names),
+            "games": self.games,
+            "wins": self.wins,
+            "places": {str(place): n for place, n in sorted(self.places.items())},
+            "rounds": self.rounds,
+            "dice_lost": self.dice_lost,
+            "dice_lost_per_round": _ratio(self.dice_lost, self.rounds),
+            "calls": {
+                "made": self.calls,
+                "right": self.calls_right,
+                "rate": _ratio(self.calls_right, self.calls),
+            },
+            "bids_called": {
+                "called": self.bids_called,
+                "held": self.bids_held,
+                "rate": _ratio(self.bids_held, self.bids_called),
+            },
+            "bluffs": {
+                "bids": self.bids,
+                "known": self.bids_known,
+                "bluffs": self.bluffs,
+                "rate": _ratio(self.bluffs, self.bids_known),
+            },
+            "exact_calls": {
+                "made": self.exact_calls,
+                "right": self.exact_right,
+                "rate": _ratio(self.exact_right, self.exact_calls),
+            },
+            "head_to_head": {k: h.to_json() for k, h in sorted(self.head_to_head.items())},
+        }
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, 6) if whole else None
+
+
+#: (table kind, preset) -> player key -> figures
+Tally = dict[tuple[str, str], dict[str, PlayerStats]]
+
+
+def tally(games: Iterable[Game]) -> Tally:
+    out: Tally = {}
+    for game in games:
+        group = out.setdefault((game.kind, game.preset), {})
+        _count_game(group, game)
+    return out
+
+
+def _count_game(group: dict[str, PlayerStats], game: Game) -> None:
+    stats = []
+    for player in game.players:
+        record = group.get(player.key)
+        if record is None:
+            record = group[player.key] = PlayerStats(key=player.key, kind=player.kind)
+        if player.name not in record.names:
+            record.names.append(player.name)
+        record.games += 1
+        record.wins += game.winner == player.seat
+        record.places[game.places[player.seat]] += 1
+        stats.append(record)
+    for result in game.results:
+        for record, player in zip(stats, game.players, strict=True):
+            seat = player.seat
+            if result.dice_before[seat] > 0:
+                record.rounds += 1
+                record.dice_lost += max(0, result.dice_before[seat] - result.dice_after[seat])
+        for placed in result.bids:
+            record = stats[placed.seat]
+            record.bids += 1
+            bluff = is_bluff(result, game.rules, placed.seat, placed.bid.face)
+            if bluff is not None:
+                record.bids_known += 1
+                record.bluffs += bluff
+        if result.call == Call.CHALLENGE and result.caller is not None:
+            stats[result.caller].calls += 1
+            stats[result.caller].calls_right += result.outcome == Outcome.BID_FAILS
+            if result.bidder is not None:
+                stats[result.bidder].bids_called += 1
+                stats[result.bidder].bids_held += result.outcome == Outcome.BID_STANDS
+        elif result.call == Call.EXACT and result.caller is not None:
+            stats[result.caller].exact_calls += 1
+            stats[result.caller].exact_right += result.outcome == Outcome.EXACT_HIT
+    for me, mine in zip(game.players, stats, strict=True):
+        for other in game.players:
+            if other.key == me.key:
+                continue
+            h2h = mine.head_to_head.setdefault(other.key, HeadToHead())
+            h2h.games += 1
+            h2h.ahead += game.places[me.seat] < game.places[other.seat]
+            h2h.behind += game.places[me.seat] > game.places[other.seat]

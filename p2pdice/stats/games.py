@@ -1,0 +1,169 @@
+"""One verified game, reduced to what statistics and ratings need (docs/stats.md).
+
+A file counts only when the verifier (core.verify) accepts it whole, game-over entry
+included; otherwise it is skipped with the verifier's reason code. The facts are then read
+from the table machine's own state (core.table.Replayer), never re-derived here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..core.bids import count_matching, ones_are_wild
+from ..core.compare import Transcript, compare_table
+from ..core.errors import P2PDiceError, Reason
+from ..core.game import RoundResult
+from ..core.rules import PRESETS, Rules
+from ..core.table import Replayer, TablePhase
+from ..core.transcript import parse_entry
+from ..core.verify import split_lines, verify_lines
+
+#: The reason code of a file whose table was already counted from another file.
+DUPLICATE = "DUPLICATE_TABLE"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    seat: int
+    key: str  #: the seat's public key (hex): the identity every figure is kept under
+    name: str
+    kind: str  #: "human", "cpu" (a CPU its own client runs) or "host_run" (run by the host)
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    source: str  #: where it was read from (for messages only: never affects a figure)
+    table_id: str
+    start_hash: str  #: hash of the game's start entry (hex): the order ratings apply games in
+    rules: Rules
+    kind: str  #: the table kind: standard, practice or pass_and_play
+    preset: str  #: the rules preset the table's options match, or "custom"
+    players: tuple[Player, ...]
+    results: tuple[RoundResult, ...]
+    #: Each seat's place, 1 best. A finished game places its winner 1 and the eliminated by
+    #: when they went out; an abandoned one places every seat still in at 1 (a draw among
+    #: them), the eliminated below.
+    places: tuple[int, ...]
+    finished: bool  #: False when abandoned (no winner)
+    winner: int | None
+    lines: tuple[bytes, ...] = ()  #: the verified log itself (compared, exported)
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    source: str
+    reason: str  #: the verifier's reason code (SPEC.md 9), or DUPLICATE
+    detail: str
+
+
+def preset_of(rules: Rules) -> str:
+    """The named preset whose options these rules have, else "custom"."""
+    for name in sorted(PRESETS):
+        if all(getattr(rules, key) == value for key, value in PRESETS[name].items()):
+            return name
+    return "custom"
+
+
+def read_game(source: str, data: bytes) -> Game | Skipped:
+    """The game in one transcript file's bytes, or why it is not counted."""
+    lines, problem = split_lines(data)
+    if problem is not None:
+        return Skipped(source, str(problem.reason), problem.detail)
+    report = verify_lines(lines)
+    if report.failure is not None:
+        failure = report.failure
+        where = "the transcript" if failure.index is None else f"entry {failure.index}"
+        return Skipped(source, str(failure.reason), f"{where}: {failure.detail}")
+    replayer = Replayer()
+    try:
+        for line in lines:
+            replayer.feed(parse_entry(line))
+    except P2PDiceError as err:  # cannot happen after verify_lines accepted every line
+        return Skipped(source, str(err.reason), err.detail)
+    state = replayer.state
+    if state is None or state.game is None or state.phase != TablePhase.OVER:
+        return Skipped(source, str(Reason.MISSING_GAME_OVER), "the log holds no finished game")
+    if state.start_seq is None:
+        return Skipped(source, str(Reason.MISSING_GAME_OVER), "the log holds no started game")
+    game = state.game
+    players = tuple(
+        Player(
+            seat=s.seat,
+            key=s.key.hex(),
+            name=s.name,
+            kind="host_run" if s.host_run else "cpu" if s.cpu else "human",
+        )
+        for s in sorted(state.roster, key=lambda info: info.seat)
+    )
+    return Game(
+        source=source,
+        table_id=state.table_id.hex(),
+        start_hash=replayer.chain.hashes[state.start_seq].hex(),
+        rules=state.rules,
+        kind=str(state.rules.kind),
+        preset=preset_of(state.rules),
+        players=players,
+        results=tuple(game.results),
+        places=_places(game.ranking, game.dice, finished=game.winner is not None),
+        finished=game.winner is not None,
+        winner=game.winner,
+        lines=tuple(lines),
+    )
+
+
+def _places(ranking: Sequence[int], dice: Sequence[int], *, finished: bool) -> tuple[int, ...]:
+    places = [0] * len(dice)
+    still_in = [seat for seat in ranking if dice[seat] > 0]
+    tied = 0 if finished else len(still_in)
+    for position, seat in enumerate(ranking):
+        places[seat] = 1 if position < tied else position + 1
+    return tuple(places)
+
+
+def is_bluff(result: RoundResult, rules: Rules, seat: int, face: int) -> bool | None:
+    """Whether a bid on `face` by `seat` had no support at all in its own hand (no die
+    counting toward it); None when that hand was never opened."""
+    hand = result.hands[seat] if seat < len(result.hands) else None
+    if not hand:
+        return None
+    wild = ones_are_wild(rules, result.palifico_round)
+    return count_matching([hand], face, wild_ones=wild) == 0
+
+
+def distinct_games(games: Iterable[Game | Skipped]) -> tuple[list[Game], list[Skipped]]:
+    """Verified games, one per table id, and everything skipped. Files of one table that
+    agree count once (the first in start-hash order, then by source; the others are listed
+    as DUPLICATE). Files of one table that differ are the proof of a fork (two host-signed
+    histories, core.compare): none of them counts, and each is listed as FORK."""
+    items = list(games)
+    skipped = [item for item in items if isinstance(item, Skipped)]
+    by_table: dict[str, list[Game]] = {}
+    for game in sorted(
+        (item for item in items if isinstance(item, Game)), key=lambda g: (g.start_hash, g.source)
+    ):
+        by_table.setdefault(game.table_id, []).append(game)
+    kept: list[Game] = []
+    for table_id, held in by_table.items():
+        fork = fork_between(held)
+        if fork is not None:
+            skipped += [Skipped(g.source, str(Reason.FORK), fork) for g in held]
+            continue
+        kept.append(held[0])
+        skipped += [
+            Skipped(
+                g.source, DUPLICATE, f"table {table_id[:16]}... is counted from {held[0].source}"
+            )
+            for g in held[1:]
+        ]
+    return kept, skipped
+
+
+def fork_between(games: Sequence[Game]) -> str | None:
+    """What proves the host of these games' table showed two histories, if it did."""
+    if len(games) < 2 or all(g.lines == games[0].lines for g in games):
+        return None
+    comparison = compare_table([Transcript(g.source, g.lines) for g in games])
+    if comparison.agree:
+        return None  # two finished logs of one table cannot differ only in length, but say so
+    return comparison.forks[0].describe()

@@ -1,0 +1,52 @@
+"""The second `stats` run reads each file's verdict from the cache kept by file hash, and
+says exactly what verifying every file again says; a file changed since (a new hash) is
+verified afresh, so an edit made after the cache was written is still caught."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from p2pdice.cli import main
+from p2pdice.cli.stats import CACHE_FILE
+
+from .tables import league, save_home
+
+
+def stats(home: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> str:
+    assert main(["stats", "--home", str(home), "--json", *flags]) == 0
+    return capsys.readouterr().out
+
+
+def test_the_cached_run_matches_a_full_verification(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = save_home(tmp_path, league(4), ["a", "b", "c", "d"])
+    first = stats(home, capsys)
+    cache = json.loads((home / CACHE_FILE).read_text())
+    assert len(cache["files"]) == 4
+    assert stats(home, capsys) == first == stats(home, capsys, "--no-cache")
+
+    log = home / "hosted" / "c" / "log.jsonl"
+    lines = log.read_bytes().splitlines()
+    at = next(i for i, line in enumerate(lines) if b'"type":"result"' in line)
+    lines[at] = lines[at].replace(b'"count":', b'"count":1', 1)
+    log.write_bytes(b"".join(line + b"\n" for line in lines))
+    after = json.loads(stats(home, capsys))
+    assert after["games"] == 3 and [s["file"] for s in after["skipped"]] == [str(log)]
+    assert len(json.loads((home / CACHE_FILE).read_text())["files"]) == 4  # the old hash gone
+
+
+def test_a_cache_of_another_version_is_not_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = save_home(tmp_path, league(2), ["a", "b"])
+    first = stats(home, capsys)
+    saved = json.loads((home / CACHE_FILE).read_text())
+    # A record that would drop every game, under another version's tag: ignored.
+    saved["version"] = "0/0"
+    saved["files"] = {k: {"skipped": {"reason": "X", "detail": "y"}} for k in saved["files"]}
+    (home / CACHE_FILE).write_text(json.dumps(saved))
+    assert stats(home, capsys) == first
