@@ -40,7 +40,7 @@ from .host_outputs import (
 )
 from .messages import Message, MessageType, parse_message
 from .pake import Binding, HostExchange, password_verifier
-from .rules import Rules
+from .rules import MIN_SEATS, Rules
 from .signing import SigningKey, verify
 from .table import (
     ChainIndex,
@@ -53,6 +53,7 @@ from .table import (
     check_message,
     genesis_state,
     require_round,
+    start_refusal,
 )
 from .transcript import ZERO_HASH, Entry, build_entry, messages_in, parse_entry
 from .transitions import BUFFERED_MESSAGES, MESSAGE_PHASE
@@ -86,6 +87,7 @@ class HostTable:
         rules: Rules,
         nonce: bytes,
         host_cpu: int = 0,
+        cpu_fill: bool = False,
         password: str | None = None,
         now: float = 0.0,
     ) -> None:
@@ -98,6 +100,7 @@ class HostTable:
             rules=rules.to_json(),
             nonce=nonce,
             host_cpu=host_cpu,
+            cpu_fill=cpu_fill,
         )
         state = genesis_state(genesis)
         verifier = None if password is None else password_verifier(password, state.table_id)
@@ -124,6 +127,11 @@ class HostTable:
         self._conn_seat: dict[Conn, int] = {}
         self._connected: dict[int, set[Conn]] = {}
         self.waits = HostWaits(wait=_Waiting(since=now))
+        #: Start as soon as this many seats are taken (None: every seat); the host's own
+        #: policy, not the protocol's (SPEC.md 3.3 checks only what the start says).
+        self.start_when: int | None = None
+        #: The host asked to start with the seats taken (`request_start`).
+        self.start_requested = False
 
     @classmethod
     def resume(
@@ -535,6 +543,43 @@ class HostTable:
     def next_deadline(self, now: float) -> float | None:
         """When `tick` should next be called, after `now` (None: nothing is timed)."""
         return host_clock.next_deadline(self, now)
+
+    # ---- starting ------------------------------------------------------------------------
+
+    def start_due(self) -> bool:
+        """Whether the host means to start now: it asked to, or `start_when` seats (every
+        seat, by default) are taken."""
+        state = self.state
+        if state.phase != TablePhase.LOBBY:
+            return False
+        target = self.start_when if self.start_when is not None else state.rules.seats
+        return self.start_requested or len(state.joins) >= target
+
+    def request_start(self, now: float) -> list[Output]:
+        """The host starts the game with the seats taken (SPEC.md 3.3). LocalError
+        (`BAD_EVENT`, in words) when they cannot make a game; on a `cpu_fill` table the start
+        waits for the adapter to seat a host-run CPU in each of `seats_to_fill`."""
+        state = self.state
+        if state.phase != TablePhase.LOBBY:
+            raise LocalError(Reason.WRONG_PHASE, "the game has started already")
+        if len(state.joins) < MIN_SEATS:
+            raise LocalError(
+                Reason.BAD_EVENT,
+                f"a game needs {MIN_SEATS} seats taken, {len(state.joins)} "
+                f"{'is' if len(state.joins) == 1 else 'are'}",
+            )
+        if not state.cpu_fill and (refusal := start_refusal(state)) is not None:
+            raise LocalError(Reason.BAD_EVENT, refusal)
+        self.start_requested = True
+        return host_clock.maybe_start(self, now)
+
+    def seats_to_fill(self) -> list[int]:
+        """The empty seats the host's CPUs must take before a `cpu_fill` table can start:
+        none until the start is due, nor on a table that leaves empty seats out."""
+        state = self.state
+        if not state.cpu_fill or not self.start_due():
+            return []
+        return [s for s in range(state.rules.seats) if s not in state.joins]
 
     def turn_deadline(self) -> tuple[int | None, float | None]:
         """Whose move the table waits for, and when its turn timer runs out."""

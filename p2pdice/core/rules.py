@@ -42,6 +42,7 @@ STARTING_DICE_RANGE = range(1, 6)
 TURN_TIMERS = (0, 30, 60)
 GRACE_PERIOD_RANGE = range(5, 601)
 MAX_SEATS = SEATS_RANGE[-1]  #: seat numbers run from 0 to MAX_SEATS - 1
+MIN_SEATS = SEATS_RANGE[0]  #: the fewest seats a game starts with (SPEC.md 3.3)
 MAX_DICE = STARTING_DICE_RANGE[-1]  #: the most dice one seat ever holds
 GRACE_PERIOD_OFFERED = (10, 15, 30, 60, 120, 300, 600)  #: what the host form cycles through
 

@@ -42,6 +42,7 @@ from .table_events import (
     forced_move,
     game_over_reason,
     result_decided,
+    start_refusal,
     void_limit,
 )
 from .table_state import (
@@ -87,6 +88,7 @@ __all__ = [
     "genesis_state",
     "require_round",
     "result_decided",
+    "start_refusal",
     "table_id_of",
     "void_limit",
 ]

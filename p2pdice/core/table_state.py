@@ -120,6 +120,8 @@ class TableState:
     rules: Rules
     host_cpu: int
     phase: TablePhase
+    #: The genesis `cpu_fill`: empty seats are filled with host-run CPUs at the start.
+    cpu_fill: bool = False
     joins: dict[int, SeatInfo] = field(default_factory=dict)
     roster: tuple[SeatInfo, ...] = ()
     keys: dict[int, bytes] = field(default_factory=dict)  #: the key signing for each seat now
@@ -208,6 +210,7 @@ def genesis_state(event: HostEvent | dict[str, Any]) -> TableState:
         name=genesis.name,
         rules=rules,
         host_cpu=genesis.host_cpu,
+        cpu_fill=genesis.cpu_fill,
         phase=TablePhase.LOBBY,
         used_keys=frozenset({genesis.host}),
     )
