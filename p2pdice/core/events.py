@@ -452,7 +452,7 @@ EVENT_FIELDS: Mapping[str, Mapping[str, shape.Check]] = {
 
 
 #: Fields an event's JSON leaves out while they hold their default (SPEC.md 3.1 `cpu_fill`).
-_LEFT_OUT_AT_DEFAULT: Mapping[str, frozenset[str]] = {
+LEFT_OUT_AT_DEFAULT: Mapping[str, frozenset[str]] = {
     cls.type: frozenset(c.name for c in _FIELD_CODECS[cls] if c.default is not MISSING)
     for cls in EVENT_TYPES
 }
@@ -466,7 +466,7 @@ def check_event(obj: Any) -> dict[str, Any]:
     if not isinstance(kind, str) or kind not in EVENT_FIELDS:
         raise RemoteError(Reason.UNKNOWN_TYPE, f"unknown event type {str(kind)[:32]!r}")
     spec = {"type": shape.one_of(kind), **EVENT_FIELDS[kind]}
-    for name in _LEFT_OUT_AT_DEFAULT[kind] - obj.keys():
+    for name in LEFT_OUT_AT_DEFAULT[kind] - obj.keys():
         del spec[name]  # absent: it holds its default (present, its check refuses the default)
     shape.check_object(obj, spec, f"{kind} event")
     return obj
