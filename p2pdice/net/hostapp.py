@@ -50,6 +50,12 @@ class TableConfig:
     cpu: list[str] = field(default_factory=list)  #: difficulties of host-run CPU seats
     password: str | None = None  #: a new table's password (only its verifier is kept)
     cpu_think: float = 0.0  #: seconds host-run CPU seats pause before each move
+    #: The level of the host-run CPUs that fill the seats still empty at the start (the
+    #: genesis `cpu_fill`, SPEC.md 3.3); None: empty seats are left out.
+    fill_level: str | None = None
+    #: Start as soon as this many seats are taken (None: when every seat is, or when the
+    #: host says so: `HostedTable.start_game`).
+    start_when: int | None = None
 
 
 @dataclass(slots=True)
@@ -82,9 +88,11 @@ def _open_table_files(
             rules=config.rules,
             nonce=secrets.token_bytes(16),
             host_cpu=len(config.cpu),
+            cpu_fill=config.fill_level is not None,
             password=config.password,
             now=now,
         )
+    host.start_when = config.start_when
     folder = home / "hosted" / host.table_id.hex()
     lock = HostLock(folder)  # before touching the log: one host per table
     if resume_lines:
@@ -154,6 +162,7 @@ class HostedTable:
         )
         self.server.listeners.append(self._on_change)
         self.cpu_clients: dict[str, LocalClient] = {}
+        self._filling: set[str] = set()  #: labels of the CPUs seated to fill empty seats
         self.advertiser: Advertiser | None = None
         self._txt_task: asyncio.Task[None] | None = None
 
@@ -189,6 +198,8 @@ class HostedTable:
             self.log.sync_soon()
 
     def _on_change(self) -> None:
+        if self.host.phase == TablePhase.LOBBY:
+            self._fill_empty_seats()  # once --start-when seats are taken, say
         if self.advertiser is not None and (self._txt_task is None or self._txt_task.done()):
             self._txt_task = asyncio.get_running_loop().create_task(self._publish_txt())
 
@@ -234,6 +245,53 @@ class HostedTable:
         for index, (difficulty, key) in enumerate(zip(self.config.cpu, keys, strict=True)):
             label = f"{index + 1}"
             client = LocalClient(self._cpu_session(label, difficulty, key), self.server)
+            self.cpu_clients[label] = client
+            client.start()
+
+    def start_game(self) -> None:
+        """The host starts the game with the seats taken now: empty seats left out, or, on a
+        table opened with `fill_level`, each taken first by a host-run CPU (SPEC.md 3.3).
+        UserError-like LocalError (in words) when the seats taken cannot start a game."""
+        self.server.apply(self.host.request_start(self.server.loop_now))
+        self._fill_empty_seats()
+
+    def _fill_empty_seats(self) -> None:
+        """Seat a host-run CPU in each seat the start waits for (none until it is due)."""
+        wanted = len(self.host.seats_to_fill()) - len(self._filling)
+        if wanted <= 0 or self.config.fill_level is None:
+            return
+        keys: list[tuple[str, SigningKey]] = []
+        # The keys are written and fsynced here, on the loop, as a stand-in's are: a small
+        # file per seat, once per table, at the moment the host starts it.
+        for _ in range(wanted):
+            # Labels go on after the genesis CPUs' (1..host_cpu), so each seat has its own
+            # folder and key, and a resumed host finds them (`fill_labels`).
+            label = str(len(self.config.cpu) + len(self._filling) + len(keys) + 1)
+            home = self._cpu_home(label)
+            keys.append((label, load_or_create_key(home / "identity.key")))
+            (home / "level").write_text(self.config.fill_level + "\n", encoding="utf-8")
+        for label, key in keys:
+            self._filling.add(label)
+            client = LocalClient(self._cpu_session(label, self.config.fill_level, key), self.server)
+            self.cpu_clients[label] = client
+            client.start()
+
+    def fill_labels(self) -> list[tuple[str, str, SigningKey]]:
+        """The CPUs that filled empty seats of this table before, with their levels and keys,
+        for a resumed host to run again (they hold seats in the transcript)."""
+        found = []
+        root = self.folder / "cpu"
+        for home in sorted(root.glob("*/level"), key=lambda p: int(p.parent.name)):
+            label = home.parent.name
+            if label.isdigit() and int(label) > len(self.config.cpu):
+                level = home.read_text(encoding="utf-8").strip()
+                found.append((label, level, load_or_create_key(home.parent / "identity.key")))
+        return found
+
+    def start_fill_seats(self, saved: list[tuple[str, str, SigningKey]]) -> None:
+        for label, level, key in saved:
+            self._filling.add(label)
+            client = LocalClient(self._cpu_session(label, level, key), self.server)
             self.cpu_clients[label] = client
             client.start()
 
@@ -388,9 +446,13 @@ class HostService:
     ) -> HostedTable:
         table = await HostedTable.open(self, config, resume_lines=resume_lines)
         cpu_keys = await asyncio.to_thread(table.cpu_keys)
+        fill = await asyncio.to_thread(table.fill_labels) if resume_lines else []
+        if table.host.state.cpu_fill and config.fill_level is None:
+            config.fill_level = fill[0][1] if fill else DEFAULT_LEVEL  # a resumed table's
         self.tables[table.id] = table
         table.server.start()
         table.start_cpu_seats(cpu_keys)
+        table.start_fill_seats(fill)
         if self.advertise and self.azc is not None:
             table.advertiser = Advertiser(
                 self.azc,

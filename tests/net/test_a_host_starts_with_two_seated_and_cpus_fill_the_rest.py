@@ -1,0 +1,75 @@
+"""A real host opened for five seats starts once two players are seated (--start-when 2),
+and fills the three empty seats with its own CPU players of the chosen level before the
+start (--fill-cpu); the start entry names them, the game is played by all five, and the
+transcript verifies. The same table without --fill-cpu starts with the two players only."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from p2pdice.core.verify import verify_lines
+from p2pdice.store import AppendLog
+from tests.support.procs import bot_join, host_log, kill_all, spawn, start_host
+
+pytestmark = pytest.mark.usefixtures("private_network")
+
+
+def _play(tmp_path: Path, *fill: str) -> list[dict]:
+    """Host a 5-seat table starting at 2 seats, two bots join; the host log's entries once
+    the game is over."""
+    host, ready = start_host(
+        "--headless", "--seats", "5", "--start-when", "2", *fill,
+        "--starting-dice", "1", "--bind", "127.0.0.1", "--no-advertise",
+        "--home", str(tmp_path / "h"),
+    )  # fmt: skip
+    address = ready["join"][0]
+    players = [
+        spawn(*bot_join(address, name=name, seed=seed, home=tmp_path / name, give_up=30),
+              log=tmp_path / f"{name}.out")
+        for name, seed in (("Ann", 1), ("Bea", 2))
+    ]  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            lines = AppendLog.read(host_log(tmp_path / "h"))
+            if lines and b'"game_over"' in lines[-1]:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the game did not finish")
+        report = verify_lines(lines)
+        assert report.ok, report
+        return [json.loads(line) for line in lines]
+    finally:
+        kill_all(host, *players)
+
+
+def test_the_host_starts_with_two_seated_and_its_cpus_fill_the_empty_seats(
+    tmp_path: Path,
+) -> None:
+    entries = _play(tmp_path, "--fill-cpu", "easy")
+    assert entries[0]["event"]["cpu_fill"] is True
+    start = next(e["event"] for e in entries if (e.get("event") or {}).get("type") == "start")
+    roster = start["roster"]
+    assert [s["seat"] for s in roster] == [0, 1, 2, 3, 4]
+    # The players are bots too (`join --bot`: cpu, not host_run); the fill seats are host-run.
+    players = [s["name"] for s in roster if not s["host_run"]]
+    assert sorted(players) == ["Ann", "Bea"]
+    fill = [s for s in roster if s["host_run"]]
+    assert len(fill) == 3 and all(s["cpu"] and "easy" in s["name"] for s in fill)
+    first_round = next(e["event"] for e in entries if (e.get("event") or {}).get("type") == "round")
+    assert first_round["seats"] == [0, 1, 2, 3, 4]
+
+
+def test_without_fill_the_game_is_played_by_the_seats_taken(tmp_path: Path) -> None:
+    entries = _play(tmp_path)
+    assert "cpu_fill" not in entries[0]["event"]
+    assert entries[0]["event"]["rules"]["seats"] == 5
+    start = next(e["event"] for e in entries if (e.get("event") or {}).get("type") == "start")
+    assert sorted(s["name"] for s in start["roster"]) == ["Ann", "Bea"]
+    first_round = next(e["event"] for e in entries if (e.get("event") or {}).get("type") == "round")
+    assert first_round["seats"] == [0, 1] and first_round["dice"] == [1, 1]
