@@ -571,7 +571,8 @@ class HostTable:
         if not state.cpu_fill and (refusal := start_refusal(state)) is not None:
             raise LocalError(Reason.BAD_EVENT, refusal)
         self.start_requested = True
-        return host_clock.maybe_start(self, now)
+        outputs = host_clock.maybe_start(self, now)
+        return outputs + self.tick(now) if outputs else outputs  # and open round 1
 
     def seats_to_fill(self) -> list[int]:
         """The empty seats the host's CPUs must take before a `cpu_fill` table can start:
