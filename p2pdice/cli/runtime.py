@@ -60,6 +60,13 @@ class TableRuntime:
             return "open"
         return "over" if self.outcome == Outcome.OVER else "ended"
 
+    def start_game(self) -> None:
+        """A hosted table's start (the waiting screen's s): LocalError in words when the
+        seats taken cannot start a game; nothing on a table this device does not host."""
+        if self.service is not None:
+            for table in self.service.tables.values():
+                table.start_game()
+
     async def close(self, *, end_game: bool = True) -> None:
         """Close the links and any hosted table; `end_game` False leaves a hosted game
         resumable (Ctrl-C), where True ends it (the player chose to leave it)."""
