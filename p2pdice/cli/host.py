@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
 from ..core.describe import ranking_line
-from ..core.rules import MIN_SEATS
+from ..core.rules import MAX_SEATS, MIN_SEATS
 from .common import (
     add_cpu_think_option,
     add_home_option,
@@ -41,7 +41,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--name", default="p2pdice table", help="table name shown in lobbies (24 characters)"
     )
-    add_rules_options(parser)
+    # A host opens a table for up to six and starts with whoever is seated (SPEC.md 3.3).
+    add_rules_options(parser, defaults={"seats": MAX_SEATS})
     parser.add_argument(
         "--cpu",
         metavar="N[:LEVEL]",
@@ -117,6 +118,9 @@ def join_lines(name: str, addresses: list[str], *, advertised: bool) -> list[str
 def run(args: argparse.Namespace) -> int:
     if args.headless and args.player is not None:
         raise CliError("--player: a --headless host does not play (leave out --headless to play)")
+    if args.seats is None:
+        args.seats = MAX_SEATS  # the most; the game is played by the seats taken at the start
+    check_start_options(args, args.seats)
     if not args.headless:
         from .ui import run_interactive_host
 
@@ -126,7 +130,6 @@ def run(args: argparse.Namespace) -> int:
     name = name_of(args.name)
     rules = rules_from_args(args)
     count, level = parse_cpu(args.cpu, seats=rules.seats)
-    check_start_options(args, rules.seats)
     return asyncio.run(_host(args, name, rules, [level] * count))
 
 

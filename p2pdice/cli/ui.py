@@ -269,6 +269,8 @@ def run_interactive_host(args: argparse.Namespace) -> int:
                 resume_lines=resume_lines,
                 port_fallback=resume_lines is not None and not getattr(args, "port", 0),
                 cpu_think=think,
+                fill_level=getattr(args, "fill_cpu", None),
+                start_when=getattr(args, "start_when", None),
             )
             runtime.hint = joining_hint(name, runtime)
             return runtime

@@ -147,7 +147,10 @@ class Rules:
     seats: int = field(
         default=4,
         metadata=_about(
-            "Seats", "players at the table, CPUs included", allowed=SEATS_RANGE, metavar="N"
+            "Seats",
+            "most players at the table, CPUs included (the start fixes how many play)",
+            allowed=SEATS_RANGE,
+            metavar="N",
         ),
     )
     starting_dice: int = field(
