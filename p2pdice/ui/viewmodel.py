@@ -418,6 +418,10 @@ def _turn_line(snap: Snapshot) -> str:
     return ""
 
 
+#: What a player who came after the start reads where their dice would be.
+LATE_ARRIVAL = "The game started before you sat down: you are watching; dice stay hidden."
+
+
 def lobby_line(snap: Snapshot) -> str:
     """Who the waiting screen waits for, and who may start (SPEC.md 3.3: two seats or more,
     up to the table's seats, started by the host)."""
@@ -569,6 +573,9 @@ def table_model(snap: Snapshot, entry: EntryState = EntryState()) -> TableModel:
         label = f"Your dice ({names[snap.me]}, seat {snap.me}):"
     elif snap.watching:
         label = "You are watching: players' dice stay hidden until the reveal."
+    elif snap.phase not in ("connecting", "lobby") and snap.link == "connected":
+        # A late arrival: the start fixed the seats (SPEC.md 3.3), so the host offered none.
+        label = LATE_ARRIVAL
     else:
         label = "Taking a seat..."
     if snap.me is not None and view is None:

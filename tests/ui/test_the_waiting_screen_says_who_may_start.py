@@ -5,7 +5,7 @@ what an empty seat becomes at the start (left out, or a CPU)."""
 from __future__ import annotations
 
 from p2pdice.core.rules import Rules
-from p2pdice.ui.viewmodel import SeatFacts, Snapshot, table_model
+from p2pdice.ui.viewmodel import LATE_ARRIVAL, SeatFacts, Snapshot, table_model
 
 
 def _lobby(seated: int, *, most: int = 6, hosting: bool = False, cpu_fill: bool = False):
@@ -50,3 +50,18 @@ def test_every_screen_says_what_an_empty_seat_becomes() -> None:
 def test_lines_fit_eighty_columns() -> None:
     for model in (_lobby(1), _lobby(5), _lobby(5, hosting=True)):
         assert len(model.turn_line) <= 78, model.turn_line
+
+
+def test_a_player_who_arrives_after_the_start_is_told_they_are_watching() -> None:
+    late = table_model(
+        Snapshot(
+            table_name="Kitchen",
+            seats=(SeatFacts(name="Ann"), SeatFacts(name="Bea")),
+            phase="between",
+            rules=Rules(seats=2),
+            me=None,
+            link="connected",
+        )
+    )
+    assert late.hand_label == LATE_ARRIVAL
+    assert "started before you sat down" in LATE_ARRIVAL and len(LATE_ARRIVAL) <= 78
