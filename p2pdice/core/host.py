@@ -51,9 +51,9 @@ from .table import (
     TableState,
     advance,
     check_message,
+    cpu_seats_owed,
     genesis_state,
     require_round,
-    start_refusal,
 )
 from .transcript import ZERO_HASH, Entry, build_entry, messages_in, parse_entry
 from .transitions import BUFFERED_MESSAGES, MESSAGE_PHASE
@@ -548,28 +548,45 @@ class HostTable:
 
     def start_due(self) -> bool:
         """Whether the host means to start now: it asked to, or `start_when` seats (every
-        seat, by default) are taken."""
+        seat, by default) are taken, counting the CPU seats still to join (`cpu_seats_owed`)."""
         state = self.state
         if state.phase != TablePhase.LOBBY:
             return False
         target = self.start_when if self.start_when is not None else state.rules.seats
-        return self.start_requested or len(state.joins) >= target
+        return self.start_requested or len(state.joins) + cpu_seats_owed(state) >= target
 
     def request_start(self, now: float) -> list[Output]:
         """The host starts the game with the seats taken (SPEC.md 3.3). LocalError
-        (`BAD_EVENT`, in words) when they cannot make a game; on a `cpu_fill` table the start
-        waits for the adapter to seat a host-run CPU in each of `seats_to_fill`."""
+        (`BAD_EVENT`, in words) when they cannot make a game; the start is posted once the
+        host's CPUs (the genesis's, and on a `cpu_fill` table one per empty seat) have joined:
+        the adapter seats them once `start_due`."""
         state = self.state
         if state.phase != TablePhase.LOBBY:
             raise LocalError(Reason.WRONG_PHASE, "the game has started already")
-        if len(state.joins) < MIN_SEATS:
+        owed = cpu_seats_owed(state)
+        taken = len(state.joins) + owed
+        if taken < MIN_SEATS:
             raise LocalError(
                 Reason.BAD_EVENT,
-                f"a game needs {MIN_SEATS} seats taken, {len(state.joins)} "
-                f"{'is' if len(state.joins) == 1 else 'are'}",
+                f"a game needs {MIN_SEATS} seats taken, {taken} {'is' if taken == 1 else 'are'}",
             )
-        if not state.cpu_fill and (refusal := start_refusal(state)) is not None:
-            raise LocalError(Reason.BAD_EVENT, refusal)
+        final = state.rules.seats if state.cpu_fill else taken
+        named = state.rules.first_starter.seat
+        if named is not None and named >= final:
+            raise LocalError(
+                Reason.BAD_EVENT,
+                f"round 1 is opened by seat {named} (first_starter): {final} seats would play",
+            )
+        if not state.cpu_fill:
+            # The owed CPUs take the lowest free seats; a hole left after them stays a hole.
+            free = [s for s in range(state.rules.seats) if s not in state.joins]
+            after = sorted([*state.joins, *free[:owed]])
+            hole = next((s for s in range(len(after)) if after[s] != s), None)
+            if hole is not None:
+                raise LocalError(
+                    Reason.BAD_EVENT,
+                    f"seat {hole} is free: the seats taken must be seats 0 to {len(after) - 1}",
+                )
         self.start_requested = True
         outputs = host_clock.maybe_start(self, now)
         return outputs + self.tick(now) if outputs else outputs  # and open round 1

@@ -33,8 +33,21 @@ class TableKind(StrEnum):
 
 
 class FirstStarter(StrEnum):
+    """Who opens round 1: drawn, or a named seat (`seatK`, K below MAX_SEATS; the host sits
+    first at a table it plays at, so `seat0` is the host there)."""
+
     RANDOM = "random"  #: drawn from round 1's shared randomness
-    SEAT0 = "seat0"  #: the first seat opens round 1
+    SEAT0 = "seat0"  #: the first seat opens round 1 (the host, when it plays)
+    SEAT1 = "seat1"
+    SEAT2 = "seat2"
+    SEAT3 = "seat3"
+    SEAT4 = "seat4"
+    SEAT5 = "seat5"
+
+    @property
+    def seat(self) -> int | None:
+        """The seat that opens round 1, or None when it is drawn (SPEC.md 5.6)."""
+        return None if self == FirstStarter.RANDOM else int(self.value.removeprefix("seat"))
 
 
 SEATS_RANGE = range(2, 7)
@@ -213,7 +226,10 @@ class Rules:
     )
     first_starter: FirstStarter = field(
         default=FirstStarter.RANDOM,
-        metadata=_about("First starter", "who opens round 1: drawn fairly, or the first seat"),
+        metadata=_about(
+            "First starter",
+            "who opens round 1: drawn fairly, or a named seat (seat0: the host, who sits first)",
+        ),
     )
 
     def __post_init__(self) -> None:
@@ -222,6 +238,14 @@ class Rules:
             option.check(value)
             if option.enum is not None:  # may arrive as a plain string: keep the member
                 object.__setattr__(self, option.key, option.enum(value))
+        named = self.first_starter.seat
+        if named is not None and named >= self.seats:
+            raise OptionError(
+                "first_starter",
+                f"random or a seat below {self.seats}",
+                f"first_starter {self.first_starter} names seat {named}, and the table has "
+                f"{self.seats} seats (0 to {self.seats - 1})",
+            )
         if self.undo and self.kind == TableKind.STANDARD:
             raise OptionError(
                 "undo",

@@ -76,6 +76,9 @@ def start_refusal(state: TableState) -> str | None:
     hole = next((s for s in range(len(taken)) if s not in state.joins), None)
     if hole is not None:
         return f"seat {hole} is free: the seats taken must be seats 0 to {len(taken) - 1}"
+    named = state.rules.first_starter.seat
+    if named is not None and named >= len(taken):
+        return f"round 1 is opened by seat {named} (first_starter), and {len(taken)} are taken"
     host_run = sum(1 for s in state.joins.values() if s.host_run)
     if state.cpu_fill:
         if len(taken) != state.rules.seats:

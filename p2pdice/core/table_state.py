@@ -251,6 +251,12 @@ def check_message(
         )
 
 
+def cpu_seats_owed(state: TableState) -> int:
+    """Host-run seats the genesis promised (`host_cpu`) that have not joined yet: they join
+    when the host starts, after the players, so seats are taken in arrival order."""
+    return max(0, state.host_cpu - sum(1 for s in state.joins.values() if s.host_run))
+
+
 def count_of(state: TableState, msg: Message, key: bytes | None = None) -> dict[bytes, int]:
     signer = key if key is not None else state.keys[msg.seat]
     return {**state.counters, signer: msg.counter}

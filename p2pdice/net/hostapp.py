@@ -163,6 +163,10 @@ class HostedTable:
         self.server.listeners.append(self._on_change)
         self.cpu_clients: dict[str, LocalClient] = {}
         self._filling: set[str] = set()  #: labels of the CPUs seated to fill empty seats
+        self._cpu_keys: list[SigningKey] = []  #: the genesis CPUs' keys, in `config.cpu` order
+        self._genesis_seated = False  #: the genesis CPUs' clients run
+        #: The public key of each fill CPU started here, by label (to count those on the way).
+        self._cpu_publics: dict[str, bytes] = {}
         self.advertiser: Advertiser | None = None
         self._txt_task: asyncio.Task[None] | None = None
 
@@ -199,7 +203,7 @@ class HostedTable:
 
     def _on_change(self) -> None:
         if self.host.phase == TablePhase.LOBBY:
-            self._fill_empty_seats()  # once --start-when seats are taken, say
+            self._seat_cpus_when_due()  # once --start-when seats are taken, say
         if self.advertiser is not None and (self._txt_task is None or self._txt_task.done()):
             self._txt_task = asyncio.get_running_loop().create_task(self._publish_txt())
 
@@ -242,7 +246,22 @@ class HostedTable:
         ]
 
     def start_cpu_seats(self, keys: list[SigningKey]) -> None:
-        for index, (difficulty, key) in enumerate(zip(self.config.cpu, keys, strict=True)):
+        """Keep the genesis CPUs' keys; they are seated when the start is due (after the
+        players: seats go in arrival order, SPEC.md 3.3), or at once on a table that has
+        started or whose CPUs joined before (a resumed one)."""
+        self._cpu_keys = keys
+        state = self.host.state
+        if state.phase != TablePhase.LOBBY or any(s.host_run for s in state.joins.values()):
+            self._seat_genesis_cpus()
+        self._seat_cpus_when_due()
+
+    def _seat_genesis_cpus(self) -> None:
+        if self._genesis_seated:
+            return
+        self._genesis_seated = True
+        for index, (difficulty, key) in enumerate(
+            zip(self.config.cpu, self._cpu_keys, strict=True)
+        ):
             label = f"{index + 1}"
             client = LocalClient(self._cpu_session(label, difficulty, key), self.server)
             self.cpu_clients[label] = client
@@ -250,29 +269,38 @@ class HostedTable:
 
     def start_game(self) -> None:
         """The host starts the game with the seats taken now: empty seats left out, or, on a
-        table opened with `fill_level`, each taken first by a host-run CPU (SPEC.md 3.3).
-        UserError-like LocalError (in words) when the seats taken cannot start a game."""
+        table opened with `fill_level`, each taken first by a host-run CPU (SPEC.md 3.3); the
+        genesis CPUs join first. LocalError (in words) when the seats cannot start a game."""
         self.server.apply(self.host.request_start(self.server.loop_now))
-        self._fill_empty_seats()
+        self._seat_cpus_when_due()
 
-    def _fill_empty_seats(self) -> None:
-        """Seat a host-run CPU in each seat the start waits for (none until it is due)."""
-        wanted = len(self.host.seats_to_fill()) - len(self._filling)
-        if wanted <= 0 or self.config.fill_level is None:
+    def _seat_cpus_when_due(self) -> None:
+        """Once the start is due: the genesis CPUs, then on a `cpu_fill` table one CPU for
+        each seat still empty and not already promised to a CPU on its way."""
+        host = self.host
+        if host.phase != TablePhase.LOBBY or not host.start_due():
             return
+        self._seat_genesis_cpus()
+        level = self.config.fill_level
+        if level is None or not host.state.cpu_fill:
+            return
+        joined = {s.key for s in host.state.joins.values()}
+        on_the_way = sum(1 for key in self._cpu_publics.values() if key not in joined)
+        wanted = host.state.rules.seats - len(host.state.joins) - on_the_way
         keys: list[tuple[str, SigningKey]] = []
         # The keys are written and fsynced here, on the loop, as a stand-in's are: a small
         # file per seat, once per table, at the moment the host starts it.
-        for _ in range(wanted):
+        for _ in range(max(0, wanted)):
             # Labels go on after the genesis CPUs' (1..host_cpu), so each seat has its own
             # folder and key, and a resumed host finds them (`fill_labels`).
             label = str(len(self.config.cpu) + len(self._filling) + len(keys) + 1)
             home = self._cpu_home(label)
             keys.append((label, load_or_create_key(home / "identity.key")))
-            (home / "level").write_text(self.config.fill_level + "\n", encoding="utf-8")
+            (home / "level").write_text(level + "\n", encoding="utf-8")
         for label, key in keys:
             self._filling.add(label)
-            client = LocalClient(self._cpu_session(label, self.config.fill_level, key), self.server)
+            self._cpu_publics[label] = key.public
+            client = LocalClient(self._cpu_session(label, level, key), self.server)
             self.cpu_clients[label] = client
             client.start()
 
@@ -291,6 +319,7 @@ class HostedTable:
     def start_fill_seats(self, saved: list[tuple[str, str, SigningKey]]) -> None:
         for label, level, key in saved:
             self._filling.add(label)
+            self._cpu_publics[label] = key.public
             client = LocalClient(self._cpu_session(label, level, key), self.server)
             self.cpu_clients[label] = client
             client.start()
@@ -451,8 +480,8 @@ class HostService:
             config.fill_level = fill[0][1] if fill else DEFAULT_LEVEL  # a resumed table's
         self.tables[table.id] = table
         table.server.start()
-        table.start_cpu_seats(cpu_keys)
         table.start_fill_seats(fill)
+        table.start_cpu_seats(cpu_keys)
         if self.advertise and self.azc is not None:
             table.advertiser = Advertiser(
                 self.azc,

@@ -425,7 +425,10 @@ LATE_ARRIVAL = "The game started before you sat down: you are watching; dice sta
 def lobby_line(snap: Snapshot) -> str:
     """Who the waiting screen waits for, and who may start (SPEC.md 3.3: two seats or more,
     up to the table's seats, started by the host)."""
-    taken = sum(1 for s in snap.seats if s is not None)
+    seated = [s for s in snap.seats if s is not None]
+    # The host's CPUs join when it starts, after the players (SPEC.md 3.3).
+    owed = max(0, snap.host_cpu - sum(1 for s in seated if s.host_run))
+    taken = len(seated) + owed
     most = len(snap.seats)
     if taken >= most:
         return f"Every seat is taken ({taken}): the game is starting."

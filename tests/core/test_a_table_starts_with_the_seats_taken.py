@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from p2pdice.core.errors import LocalError, Reason, RemoteError
+from p2pdice.core.errors import LocalError, OptionError, Reason, RemoteError
 from p2pdice.core.events import check_event
 from p2pdice.core.host import HostTable
 from p2pdice.core.peer import Peer
-from p2pdice.core.rules import Rules
+from p2pdice.core.rules import MAX_SEATS, FirstStarter, Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import Replayer, TableError
 from p2pdice.core.transcript import build_entry, parse_entry
@@ -155,3 +155,39 @@ def test_a_genesis_spells_cpu_fill_only_when_true() -> None:
     assert err.value.reason == Reason.SCHEMA
     plain, _ = _table(3)
     assert plain.entries[0].event is not None and "cpu_fill" not in plain.entries[0].event
+
+
+def test_the_host_s_cpus_join_when_it_starts_so_players_sit_first() -> None:
+    host, rng = _table(3, host_cpu=1)
+    for conn, name in enumerate(("Ann", "Bea")):
+        assert refusal(_join(host, rng, conn, name)) is None
+    assert [host.state.joins[s].name for s in sorted(host.state.joins)] == ["Ann", "Bea"]
+    assert host.start_due() and "start" not in _events(host)  # due: the CPU's seat is owed
+    _join(host, rng, 2, "CPU medium 1", host_run=True)
+    assert "start" in _events(host)
+    assert [(s.name, s.host_run) for s in host.state.roster] == [
+        ("Ann", False), ("Bea", False), ("CPU medium 1", True),
+    ]  # fmt: skip
+
+
+def test_a_named_first_starter_opens_round_1_and_must_be_a_seat_that_plays() -> None:
+    assert [s.seat for s in FirstStarter] == [None, *range(MAX_SEATS)]
+    with pytest.raises(OptionError):
+        Rules(seats=3, first_starter="seat3")
+    rng = random.Random(7)
+    host = HostTable(
+        key=SigningKey(rng.randbytes(32)), name="Kitchen",
+        rules=Rules(seats=6, first_starter="seat2"), nonce=rng.randbytes(16), now=0.0,
+    )  # fmt: skip
+    for conn, name in enumerate(("Ann", "Bea")):
+        _join(host, rng, conn, name)
+    with pytest.raises(LocalError) as err:
+        host.request_start(0.0)  # seat 2 would not play
+    assert "seat 2" in err.value.detail
+    # A start the host signs anyway is refused by every peer.
+    _forged_start(host, _roster(host))
+    _join(host, rng, 2, "Cid")
+    host.request_start(0.0)
+    assert host.state.game is not None and host.state.game.starter == 2
+    rounds = [e.event for e in host.entries if e.event is not None and e.event["type"] == "round"]
+    assert rounds[0]["starter"] == 2
