@@ -22,7 +22,7 @@ from .common import (
     parse_cpu,
     password_of,
 )
-from .options import CliError, add_rules_options, rules_from_args
+from .options import CliError, add_rules_options, parse_cpu_seats, rules_from_args
 
 if TYPE_CHECKING:
     import asyncio
@@ -45,9 +45,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_rules_options(parser, defaults={"seats": MAX_SEATS})
     parser.add_argument(
         "--cpu",
-        metavar="N[:LEVEL]",
-        help=f"seats played by CPUs run by this host ({', '.join(BOT_NAMES)}; default medium). "
-        "Disclosed to everyone: this machine could read their hands.",
+        metavar="N[:LEVEL],...",
+        help=f"seats played by CPUs run by this host, each at its own level ({', '.join(BOT_NAMES)}"
+        f"; default {DEFAULT_LEVEL}): 2, or 1:easy,1:hard. They join when the game starts, "
+        "after the players. Disclosed to everyone: this machine could read their hands.",
     )
     parser.add_argument(
         "--fill-cpu",
@@ -129,8 +130,7 @@ def run(args: argparse.Namespace) -> int:
 
     name = name_of(args.name)
     rules = rules_from_args(args)
-    count, level = parse_cpu(args.cpu, seats=rules.seats)
-    return asyncio.run(_host(args, name, rules, [level] * count))
+    return asyncio.run(_host(args, name, rules, parse_cpu_seats(args.cpu, seats=rules.seats)))
 
 
 def check_start_options(args: argparse.Namespace, seats: int) -> None:
@@ -138,7 +138,10 @@ def check_start_options(args: argparse.Namespace, seats: int) -> None:
     if args.start_when is not None and not MIN_SEATS <= args.start_when <= seats:
         raise CliError(f"--start-when: between {MIN_SEATS} and {seats} (the table's --seats)")
     if args.fill_cpu is not None:
-        parse_cpu(f"1:{args.fill_cpu}")  # the level's own error, under --cpu's name
+        try:
+            parse_cpu(f"1:{args.fill_cpu}")
+        except CliError as err:
+            raise CliError(str(err).replace("--cpu", "--fill-cpu", 1)) from None
 
 
 async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> int:

@@ -73,3 +73,29 @@ def test_without_fill_the_game_is_played_by_the_seats_taken(tmp_path: Path) -> N
     assert sorted(s["name"] for s in start["roster"]) == ["Ann", "Bea"]
     first_round = next(e["event"] for e in entries if (e.get("event") or {}).get("type") == "round")
     assert first_round["seats"] == [0, 1] and first_round["dice"] == [1, 1]
+
+
+def test_each_host_cpu_plays_at_its_own_level_and_sits_after_the_players(tmp_path: Path) -> None:
+    host, ready = start_host(
+        "--headless", "--seats", "3", "--cpu", "1:easy,1:hard", "--starting-dice", "1",
+        "--bind", "127.0.0.1", "--no-advertise", "--home", str(tmp_path / "h"),
+    )  # fmt: skip
+    player = spawn(
+        *bot_join(ready["join"][0], name="Ann", seed=1, home=tmp_path / "ann", give_up=30),
+        log=tmp_path / "ann.out",
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            lines = AppendLog.read(host_log(tmp_path / "h"))
+            if any(b'"type":"start"' in line for line in lines):
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the table did not start")
+        start = next(json.loads(x)["event"] for x in lines if b'"type":"start"' in x)
+        assert [(s["name"], s["host_run"]) for s in start["roster"]] == [
+            ("Ann", False), ("CPU easy 1", True), ("CPU hard 2", True),
+        ]  # fmt: skip
+    finally:
+        kill_all(host, player)
