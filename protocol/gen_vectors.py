@@ -2329,6 +2329,9 @@ def start_refusal(genesis: dict, joins: dict[int, dict], roster: list[dict]) -> 
             return "BAD_EVENT"
     elif host_run != genesis["host_cpu"]:
         return "BAD_EVENT"
+    named = genesis["rules"]["first_starter"]
+    if named != "random" and int(named.removeprefix("seat")) >= n:
+        return "BAD_EVENT"  # round 1's named starter must be a seat that plays
     if roster != [joins[s] for s in sorted(joins)]:
         return "BAD_EVENT"
     return None
@@ -2340,6 +2343,7 @@ def lobby_case(
     seats: int,
     host_cpu: int = 0,
     cpu_fill: bool = False,
+    first_starter: str = "random",
     steps: list[tuple],
     roster: list[dict] | None = None,
 ) -> dict:
@@ -2353,7 +2357,7 @@ def lobby_case(
         "name": "Kitchen table",
         "nonce": det(f"start/{label}/nonce", 16).hex(),
         "protocol": 1,
-        "rules": dict(RULES, seats=seats, first_starter="random"),
+        "rules": dict(RULES, seats=seats, first_starter=first_starter),
         "type": "genesis",
     }
     if cpu_fill:
@@ -2436,6 +2440,10 @@ def gen_start() -> dict:
             ),
         ),
         dict(
+            comment="first_starter seat2, started with 3 seats: seat 2 plays and opens round 1",
+            **lobby_case("named-starter-ok", seats=5, first_starter="seat2", steps=[ann, bea, cid]),
+        ),
+        dict(
             comment="seat 1 left and was taken again before the start: seats 0..2 are taken",
             **lobby_case(
                 "refilled", seats=4, steps=[ann, bea, cid, ("leave", 1), ("join", 1, "Dan", False)]
@@ -2469,6 +2477,11 @@ def gen_start() -> dict:
                 host_cpu=1,
                 steps=[("join", 0, "CPU easy 1", True), ("join", 1, "CPU easy 2", True)],
             ),
+        ),
+        dict(
+            comment="first_starter seat2 on a table for up to 4, started with 2 seats: round "
+            "1's named starter would not play",
+            **lobby_case("named-starter", seats=4, first_starter="seat2", steps=[ann, bea]),
         ),
     ]
     # The extra host-run join is refused at the join itself (SPEC.md 7, msg:join).
