@@ -275,6 +275,11 @@ class Controller:
         """The view and seat of ours whose turn it is, or None (and the message says so)."""
         snap = self.snap()
         view = snap.view
+        if snap.phase == "lobby":
+            # Before the start there are no turns: say who starts the game instead.
+            who = "press s to start it" if snap.hosting else "the host starts it"
+            self.say(f"the game has not started: {who}", error=True)
+            return None
         if view is None or view.seat is None or not view.my_turn or snap.me is None:
             self.say("it is not your turn", error=True)
             return None

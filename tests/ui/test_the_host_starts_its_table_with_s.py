@@ -28,6 +28,8 @@ async def test_the_host_presses_s_and_easy_cpus_fill_the_empty_seats(tmp_path: P
     assert c.runtime is not None and c.runtime.service is not None
     [table] = c.runtime.service.tables.values()
     await until(lambda: len(table.host.state.joins) == 1)
+    c.liar()  # no turns before the start: the screen says who starts the game
+    assert c.ui.message == "the game has not started: press s to start it"
     c.start_game()  # alone: refused in words, nothing started
     assert "cannot start yet" in c.ui.message and table.host.phase == TablePhase.LOBBY
     address = f"127.0.0.1:{c.runtime.service.port}"
