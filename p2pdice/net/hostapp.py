@@ -165,7 +165,8 @@ class HostedTable:
         self._filling: set[str] = set()  #: labels of the CPUs seated to fill empty seats
         self._cpu_keys: list[SigningKey] = []  #: the genesis CPUs' keys, in `config.cpu` order
         self._genesis_seated = False  #: the genesis CPUs' clients run
-        #: The public key of each fill CPU started here, by label (to count those on the way).
+        #: The public key of each host-run CPU started here (genesis and fill), by label: those
+        #: not seated yet are on their way to an empty seat.
         self._cpu_publics: dict[str, bytes] = {}
         self.advertiser: Advertiser | None = None
         self._txt_task: asyncio.Task[None] | None = None
@@ -263,6 +264,7 @@ class HostedTable:
             zip(self.config.cpu, self._cpu_keys, strict=True)
         ):
             label = f"{index + 1}"
+            self._cpu_publics[label] = key.public
             client = LocalClient(self._cpu_session(label, difficulty, key), self.server)
             self.cpu_clients[label] = client
             client.start()
@@ -286,7 +288,7 @@ class HostedTable:
             return
         joined = {s.key for s in host.state.joins.values()}
         on_the_way = sum(1 for key in self._cpu_publics.values() if key not in joined)
-        wanted = host.state.rules.seats - len(host.state.joins) - on_the_way
+        wanted = len(host.seats_to_fill()) - on_the_way  # the genesis CPUs' included
         keys: list[tuple[str, SigningKey]] = []
         # The keys are written and fsynced here, on the loop, as a stand-in's are: a small
         # file per seat, once per table, at the moment the host starts it.

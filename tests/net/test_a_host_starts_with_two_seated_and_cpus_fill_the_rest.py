@@ -18,11 +18,13 @@ from tests.support.procs import bot_join, host_log, kill_all, spawn, start_host
 pytestmark = pytest.mark.usefixtures("private_network")
 
 
-def _play(tmp_path: Path, *fill: str) -> list[dict]:
-    """Host a 5-seat table starting at 2 seats, two bots join; the host log's entries once
-    the game is over."""
+def _play(
+    tmp_path: Path, *fill: str, table: tuple[str, ...] = ("--seats", "5", "--start-when", "2")
+) -> list[dict]:
+    """Host a table (5 seats starting at 2 unless `table` says otherwise), two bots join; the
+    host log's entries once the game is over."""
     host, ready = start_host(
-        "--headless", "--seats", "5", "--start-when", "2", *fill,
+        "--headless", *table, *fill,
         "--starting-dice", "1", "--bind", "127.0.0.1", "--no-advertise",
         "--home", str(tmp_path / "h"),
     )  # fmt: skip
@@ -99,3 +101,18 @@ def test_each_host_cpu_plays_at_its_own_level_and_sits_after_the_players(tmp_pat
         ]  # fmt: skip
     finally:
         kill_all(host, player)
+
+
+def test_the_host_s_own_cpu_and_the_fill_cpus_share_the_empty_seats(tmp_path: Path) -> None:
+    """Two players and the host's hard CPU make the 3 of --start-when: the CPU sits down
+    after them, and one easy CPU takes the last empty seat (not one for every seat that
+    was empty before the host's CPU joined)."""
+    entries = _play(
+        tmp_path,
+        "--fill-cpu",
+        "easy",
+        table=("--seats", "4", "--cpu", "1:hard", "--start-when", "3"),
+    )
+    start = next(e["event"] for e in entries if (e.get("event") or {}).get("type") == "start")
+    names = [s["name"] for s in start["roster"]]
+    assert sorted(names[:2]) == ["Ann", "Bea"] and names[2:] == ["CPU hard 1", "CPU easy 2"]
