@@ -116,3 +116,52 @@ def test_the_host_s_own_cpu_and_the_fill_cpus_share_the_empty_seats(tmp_path: Pa
     start = next(e["event"] for e in entries if (e.get("event") or {}).get("type") == "start")
     names = [s["name"] for s in start["roster"]]
     assert sorted(names[:2]) == ["Ann", "Bea"] and names[2:] == ["CPU hard 1", "CPU easy 2"]
+
+
+def test_a_resumed_host_runs_the_cpus_that_filled_empty_seats_again(tmp_path: Path) -> None:
+    """Killed with SIGKILL mid-game and resumed from its log, the host finds the fill CPUs'
+    keys and levels in its folder and runs them again: the game finishes and verifies."""
+    common = (
+        "--headless", "--seats", "4", "--start-when", "2", "--fill-cpu", "hard",
+        "--starting-dice", "2", "--bind", "127.0.0.1", "--no-advertise",
+        "--home", str(tmp_path / "h"),
+    )  # fmt: skip
+    host, ready = start_host(*common)
+    port = str(ready["port"])
+    players = [
+        spawn(*bot_join(f"127.0.0.1:{port}", name=name, seed=seed, home=tmp_path / name,
+                        give_up=40), log=tmp_path / f"{name}.out")
+        for name, seed in (("Ann", 1), ("Bea", 2))
+    ]  # fmt: skip
+    again = None
+    try:
+        log = None
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if (tmp_path / "h" / "hosted").exists():
+                log = host_log(tmp_path / "h")
+            if (
+                log is not None and len(AppendLog.read(log)) >= 20
+            ):  # past the start and into round 1
+                break
+            time.sleep(0.02)
+        host.kill()
+        host.wait(10)
+        assert log is not None and b'"game_over"' not in AppendLog.read(log)[-1]
+        again, _ = start_host("--resume", ready["table_id"], "--port", port, *common)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            lines = AppendLog.read(log)
+            if b'"game_over"' in lines[-1]:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the resumed game did not finish")
+        report = verify_lines(lines)
+        assert report.ok and report.ended == "finished", report.failure
+        start = next(json.loads(x)["event"] for x in lines if b'"type":"start"' in x)
+        assert sum(1 for s in start["roster"] if s["host_run"]) == 2
+        # The fill CPUs came back themselves: no seat was declared gone or stood in for.
+        assert not any(b'"type":"stand_in"' in x or b'"type":"absent"' in x for x in lines)
+    finally:
+        kill_all(host, again, *players)
