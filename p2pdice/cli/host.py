@@ -47,8 +47,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--cpu",
         metavar="N[:LEVEL],...",
         help=f"seats played by CPUs run by this host, each at its own level ({', '.join(BOT_NAMES)}"
-        f"; default {DEFAULT_LEVEL}): 2, or 1:easy,1:hard. They join when the game starts, "
-        "after the players. Disclosed to everyone: this machine could read their hands.",
+        f"; default {DEFAULT_LEVEL}): 2, or 1:easy,1:hard. "
+        "Disclosed to everyone: this machine could read their hands.",
     )
     parser.add_argument(
         "--fill-cpu",

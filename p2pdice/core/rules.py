@@ -33,11 +33,10 @@ class TableKind(StrEnum):
 
 
 class FirstStarter(StrEnum):
-    """Who opens round 1: drawn, or a named seat (`seatK`, K below MAX_SEATS; the host sits
-    first at a table it plays at, so `seat0` is the host there)."""
+    """Who opens round 1: drawn, or a named seat (`seatK`, K below MAX_SEATS)."""
 
     RANDOM = "random"  #: drawn from round 1's shared randomness
-    SEAT0 = "seat0"  #: the first seat opens round 1 (the host, when it plays)
+    SEAT0 = "seat0"  #: the first seat opens round 1
     SEAT1 = "seat1"
     SEAT2 = "seat2"
     SEAT3 = "seat3"
@@ -228,7 +227,7 @@ class Rules:
         default=FirstStarter.RANDOM,
         metadata=_about(
             "First starter",
-            "who opens round 1: drawn fairly, or a named seat (seat0: the host, who sits first)",
+            "who opens round 1: drawn fairly, or a named seat",
         ),
     )
 

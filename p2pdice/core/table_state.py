@@ -253,7 +253,7 @@ def check_message(
 
 def cpu_seats_owed(state: TableState) -> int:
     """Host-run seats the genesis promised (`host_cpu`) that have not joined yet: they join
-    when the host starts, after the players, so seats are taken in arrival order."""
+    at the latest just before the start (this program's host seats them as the table opens)."""
     return max(0, state.host_cpu - sum(1 for s in state.joins.values() if s.host_run))
 
 

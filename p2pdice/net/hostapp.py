@@ -24,7 +24,7 @@ from ..core.advert import Advert, table_path
 from ..core.clean import clean_name
 from ..core.client_intents import ends_a_round
 from ..core.host import HostTable
-from ..core.rules import Rules, TableKind
+from ..core.rules import Rules
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
 from ..core.transcript import Entry
@@ -247,20 +247,10 @@ class HostedTable:
         ]
 
     def start_cpu_seats(self, keys: list[SigningKey]) -> None:
-        """Keep the genesis CPUs' keys; on a hosted table they are seated when the start is
-        due (after the players: seats go in arrival order, SPEC.md 3.3), or at once on a table
-        that has started or whose CPUs joined before (a resumed one)."""
+        """Seat the genesis CPUs now, as the table opens (they take the first seats); the
+        CPUs that fill empty seats come when the start is due (`_seat_cpus_when_due`)."""
         self._cpu_keys = keys
-        state = self.host.state
-        # A practice or pass-and-play table is filled at once by this one device: its CPUs
-        # sit down first, as they always did (its seat order is nobody's arrival order).
-        local = state.rules.kind != TableKind.STANDARD
-        if (
-            local
-            or state.phase != TablePhase.LOBBY
-            or any(s.host_run for s in state.joins.values())
-        ):
-            self._seat_genesis_cpus()
+        self._seat_genesis_cpus()
         self._seat_cpus_when_due()
 
     def _seat_genesis_cpus(self) -> None:

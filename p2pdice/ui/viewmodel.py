@@ -426,7 +426,7 @@ def lobby_line(snap: Snapshot) -> str:
     """Who the waiting screen waits for, and who may start (SPEC.md 3.3: two seats or more,
     up to the table's seats, started by the host)."""
     seated = [s for s in snap.seats if s is not None]
-    # The host's CPUs join when it starts, after the players (SPEC.md 3.3).
+    # Host CPU seats promised by the genesis and not seated yet count as taken.
     owed = max(0, snap.host_cpu - sum(1 for s in seated if s.host_run))
     taken = len(seated) + owed
     most = len(snap.seats)

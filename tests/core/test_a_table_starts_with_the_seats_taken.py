@@ -157,7 +157,7 @@ def test_a_genesis_spells_cpu_fill_only_when_true() -> None:
     assert plain.entries[0].event is not None and "cpu_fill" not in plain.entries[0].event
 
 
-def test_the_host_s_cpus_join_when_it_starts_so_players_sit_first() -> None:
+def test_a_start_waits_for_the_host_cpu_seats_the_genesis_promised() -> None:
     host, rng = _table(3, host_cpu=1)
     for conn, name in enumerate(("Ann", "Bea")):
         assert refusal(_join(host, rng, conn, name)) is None

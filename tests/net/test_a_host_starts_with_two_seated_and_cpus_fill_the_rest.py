@@ -77,7 +77,7 @@ def test_without_fill_the_game_is_played_by_the_seats_taken(tmp_path: Path) -> N
     assert first_round["seats"] == [0, 1] and first_round["dice"] == [1, 1]
 
 
-def test_each_host_cpu_plays_at_its_own_level_and_sits_after_the_players(tmp_path: Path) -> None:
+def test_each_host_cpu_plays_at_its_own_level(tmp_path: Path) -> None:
     host, ready = start_host(
         "--headless", "--seats", "3", "--cpu", "1:easy,1:hard", "--starting-dice", "1",
         "--bind", "127.0.0.1", "--no-advertise", "--home", str(tmp_path / "h"),
@@ -97,16 +97,15 @@ def test_each_host_cpu_plays_at_its_own_level_and_sits_after_the_players(tmp_pat
             raise AssertionError("the table did not start")
         start = next(json.loads(x)["event"] for x in lines if b'"type":"start"' in x)
         assert [(s["name"], s["host_run"]) for s in start["roster"]] == [
-            ("Ann", False), ("CPU easy 1", True), ("CPU hard 2", True),
+            ("CPU easy 1", True), ("CPU hard 2", True), ("Ann", False),
         ]  # fmt: skip
     finally:
         kill_all(host, player)
 
 
 def test_the_host_s_own_cpu_and_the_fill_cpus_share_the_empty_seats(tmp_path: Path) -> None:
-    """Two players and the host's hard CPU make the 3 of --start-when: the CPU sits down
-    after them, and one easy CPU takes the last empty seat (not one for every seat that
-    was empty before the host's CPU joined)."""
+    """The host's hard CPU (seated as the table opens) and two players make the 3 of
+    --start-when: one easy CPU takes the one seat left empty."""
     entries = _play(
         tmp_path,
         "--fill-cpu",
@@ -115,7 +114,8 @@ def test_the_host_s_own_cpu_and_the_fill_cpus_share_the_empty_seats(tmp_path: Pa
     )
     start = next(e["event"] for e in entries if (e.get("event") or {}).get("type") == "start")
     names = [s["name"] for s in start["roster"]]
-    assert sorted(names[:2]) == ["Ann", "Bea"] and names[2:] == ["CPU hard 1", "CPU easy 2"]
+    assert names[0] == "CPU hard 1" and sorted(names[1:3]) == ["Ann", "Bea"]
+    assert names[3] == "CPU easy 2"
 
 
 def test_a_resumed_host_runs_the_cpus_that_filled_empty_seats_again(tmp_path: Path) -> None:
