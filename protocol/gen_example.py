@@ -23,6 +23,7 @@ from p2pdice.bots.registry import load_bot
 from p2pdice.core.codec import encode
 from p2pdice.core.messages import Message
 from p2pdice.core.rules import Rules
+from p2pdice.core.table import TablePhase
 from p2pdice.core.transitions import CHOSEN_MESSAGES
 from p2pdice.core.verify import split_lines, verify_lines
 
@@ -124,6 +125,8 @@ def main() -> None:
     ]
     for name, comment, table in fault_games():
         table.seat_everyone()
+        if table.host.phase == TablePhase.LOBBY:  # a table opened for more seats than it has
+            table._host_outputs(table.host.request_start(table.now))
         table.play()
         lines = table.host.lines()
         report = verify_lines(lines)
@@ -159,6 +162,15 @@ def fault_games() -> list[tuple[str, str, LocalTable]]:
             host_cpu=1,
         )
 
+    # Opened for up to 5 seats, started by the host with the 3 seats taken: the start entry
+    # fixes a 3-seat game (SPEC.md 3.3); one of them is the host's own CPU.
+    three_of_five = LocalTable(
+        Rules(seats=5, starting_dice=2, first_starter="random"),
+        [medium, easy, hard],
+        rng=random.Random(5),
+        name="three of five",
+        host_cpu=1,
+    )
     nobody = LocalTable(
         Rules(seats=2, starting_dice=1, first_starter="seat0"),
         [medium, medium],
@@ -217,6 +229,12 @@ def fault_games() -> list[tuple[str, str, LocalTable]]:
             "as faults-1, seed 7: also a player who leaves the lobby and joins again with the "
             "same key (counter 0 again)",
             faulty(7),
+        ),
+        (
+            "three-of-five",
+            "a table opened for up to 5 seats and started by the host with the 3 taken (one "
+            "the host's CPU): the empty seats are left out and the game has 3 seats",
+            three_of_five,
         ),
         (
             "no-survivor",

@@ -2423,6 +2423,229 @@ def gen_chain() -> tuple[dict, dict]:
 
 
 # ---------------------------------------------------------------------------------------------
+# 9b. start: the seats that play (SPEC.md 3.3)
+# ---------------------------------------------------------------------------------------------
+
+
+def start_refusal(genesis: dict, joins: dict[int, dict], roster: list[dict]) -> str | None:
+    """SPEC.md 3.3 read on its own: the reason code a start with `roster` gets when the lobby
+    holds `joins` (seat -> roster item), or None when it is accepted. The roster's shape
+    (2..6 items) is the schema's (SCHEMA), checked first like every shape."""
+    if not 2 <= len(roster) <= 6:
+        return "SCHEMA"
+    n = len(joins)
+    if n < 2 or sorted(joins) != list(range(n)):
+        return "BAD_EVENT"
+    host_run = sum(1 for j in joins.values() if j["host_run"])
+    if genesis.get("cpu_fill", False):
+        if n != genesis["rules"]["seats"] or host_run < genesis["host_cpu"]:
+            return "BAD_EVENT"
+    elif host_run != genesis["host_cpu"]:
+        return "BAD_EVENT"
+    named = genesis["rules"]["first_starter"]
+    if named != "random" and int(named.removeprefix("seat")) >= n:
+        return "BAD_EVENT"  # round 1's named starter must be a seat that plays
+    if roster != [joins[s] for s in sorted(joins)]:
+        return "BAD_EVENT"
+    return None
+
+
+def lobby_case(
+    label: str,
+    *,
+    seats: int,
+    host_cpu: int = 0,
+    cpu_fill: bool = False,
+    first_starter: str = "random",
+    steps: list[tuple],
+    roster: list[dict] | None = None,
+) -> dict:
+    """A lobby transcript: genesis, then `steps` (("join", seat, name, host_run) or
+    ("leave", seat)), then a start carrying `roster` (default: the joins in seat order)."""
+    host_secret = det(f"start/{label}/host")
+    _, host_pk = keypair(host_secret)
+    genesis = {
+        "host": host_pk.hex(),
+        "host_cpu": host_cpu,
+        "name": "Kitchen table",
+        "nonce": det(f"start/{label}/nonce", 16).hex(),
+        "protocol": 1,
+        "rules": dict(RULES, seats=seats, first_starter=first_starter),
+        "type": "genesis",
+    }
+    if cpu_fill:
+        genesis["cpu_fill"] = True  # present only when true (SPEC.md 3.1)
+    tid = table_id_of(genesis)
+    entries = [make_entry(host_secret, tid, 0, ZERO32, event=genesis)]
+    joins: dict[int, dict] = {}
+    for index, step in enumerate(steps):
+        if step[0] == "leave":
+            event = {"seat": step[1], "type": "leave"}
+            entries.append(
+                make_entry(host_secret, tid, len(entries), entry_hash(entries[-1]), event=event)
+            )
+            del joins[step[1]]
+            continue
+        _, seat, name, host_run = step
+        psecret = det(f"start/{label}/player{index}")
+        _, ppk = keypair(psecret)
+        body = {
+            "counter": 0,
+            "cpu": host_run,
+            "head": entry_hash(entries[-1]).hex(),
+            "host": host_pk.hex(),
+            "host_run": host_run,
+            "key": ppk.hex(),
+            "name": name,
+            "nonce": det(f"start/{label}/challenge{index}", 16).hex(),
+            "seat": seat,
+            "table": tid.hex(),
+            "type": "join",
+        }
+        msg = make_message(psecret, body)
+        entries.append(make_entry(host_secret, tid, len(entries), entry_hash(entries[-1]), msg=msg))
+        joins[seat] = {
+            "cpu": host_run,
+            "host_run": host_run,
+            "key": ppk.hex(),
+            "name": name,
+            "seat": seat,
+        }
+    if roster is None:
+        roster = [joins[s] for s in sorted(joins)]
+    start = {"roster": roster, "type": "start"}
+    entries.append(make_entry(host_secret, tid, len(entries), entry_hash(entries[-1]), event=start))
+    reason = start_refusal(genesis, joins, roster)
+    out = {"lines": [line_of(e) for e in entries], "index": len(entries) - 1}
+    if reason is None:
+        out["seats_after_start"] = len(roster)
+        out["host_run_seats"] = [r["seat"] for r in roster if r["host_run"]]
+    else:
+        out.update(result="invalid", reason=reason)
+    return out
+
+
+def gen_start() -> dict:
+    ann, bea, cid = ("join", 0, "Ann", False), ("join", 1, "Bea", False), ("join", 2, "Cid", False)
+    valid = [
+        dict(
+            comment="a table for up to 6 started with the 2 seats taken: the game has 2 seats",
+            **lobby_case("two-of-six", seats=6, steps=[ann, bea]),
+        ),
+        dict(
+            comment="cpu_fill, up to 4 seats: 2 players, then 2 host-run CPUs join seats 2 and "
+            "3 before the start; the roster names all 4, the fill seats host_run",
+            **lobby_case(
+                "fill",
+                seats=4,
+                cpu_fill=True,
+                steps=[ann, bea, ("join", 2, "CPU easy 1", True), ("join", 3, "CPU hard 2", True)],
+            ),
+        ),
+        dict(
+            comment="host_cpu 1 without cpu_fill, up to 5 seats: the host's CPU and one "
+            "player; 3 empty seats left out",
+            **lobby_case(
+                "host-cpu",
+                seats=5,
+                host_cpu=1,
+                steps=[("join", 0, "CPU medium 1", True), ("join", 1, "Ann", False)],
+            ),
+        ),
+        dict(
+            comment="first_starter seat2, started with 3 seats: seat 2 plays and opens round 1",
+            **lobby_case("named-starter-ok", seats=5, first_starter="seat2", steps=[ann, bea, cid]),
+        ),
+        dict(
+            comment="seat 1 left and was taken again before the start: seats 0..2 are taken",
+            **lobby_case(
+                "refilled", seats=4, steps=[ann, bea, cid, ("leave", 1), ("join", 1, "Dan", False)]
+            ),
+        ),
+    ]
+    invalid = [
+        dict(
+            comment="one seat taken: the roster has 1 item (the schema's minimum is 2)",
+            **lobby_case("alone", seats=4, steps=[ann]),
+        ),
+        dict(
+            comment="seat 1 left: seats 0 and 2 are taken, not 0..1, and a start cannot close "
+            "the hole",
+            **lobby_case("hole", seats=4, steps=[ann, bea, cid, ("leave", 1)]),
+        ),
+        dict(
+            comment="cpu_fill with 2 of 4 seats taken: the host must fill seats 2 and 3 first",
+            **lobby_case("fill-short", seats=4, cpu_fill=True, steps=[ann, bea]),
+        ),
+        dict(
+            comment="host_cpu 1 without cpu_fill, but no host-run seat joined",
+            **lobby_case("cpu-missing", seats=4, host_cpu=1, steps=[ann, bea]),
+        ),
+        dict(
+            comment="without cpu_fill a second host-run seat joined (the join is refused by "
+            "TABLE_FULL before the start is reached: index is the join's)",
+            **lobby_case(
+                "extra-cpu",
+                seats=4,
+                host_cpu=1,
+                steps=[("join", 0, "CPU easy 1", True), ("join", 1, "CPU easy 2", True)],
+            ),
+        ),
+        dict(
+            comment="first_starter seat2 on a table for up to 4, started with 2 seats: round "
+            "1's named starter would not play",
+            **lobby_case("named-starter", seats=4, first_starter="seat2", steps=[ann, bea]),
+        ),
+    ]
+    # The extra host-run join is refused at the join itself (SPEC.md 7, msg:join).
+    extra = invalid[4]
+    extra.update(reason="TABLE_FULL", index=2)
+    # The reversed roster: built from the real joins, reversed.
+    rev = lobby_case("reversed", seats=3, steps=[ann, bea])
+    roster = list(reversed(json.loads(rev["lines"][-1])["event"]["roster"]))
+    invalid.append(
+        dict(
+            comment="the roster lists the joins in reverse seat order",
+            **lobby_case("reversed", seats=3, steps=[ann, bea], roster=roster),
+        )
+    )
+    genesis_false = lobby_case("false-flag", seats=3, steps=[ann, bea])
+    first = json.loads(genesis_false["lines"][0])
+    first["event"]["cpu_fill"] = False
+    host_secret = det("start/false-flag/host")
+    invalid.append(
+        {
+            "comment": "a genesis spelling cpu_fill false: the field is present only when true",
+            "lines": [line_of(resign(host_secret, first))],
+            "index": 0,
+            "result": "invalid",
+            "reason": "SCHEMA",
+        }
+    )
+    for t in invalid:
+        require(t.get("result") == "invalid", f"start vector {t['comment']!r} is invalid")
+    return envelope(
+        "start",
+        "SPEC.md §3.3, §7 (LOBBY event:start)",
+        [
+            group(
+                "valid",
+                "lobby transcripts whose last entry is an accepted start: the game is then "
+                "played by `seats_after_start` seats; `host_run_seats` are the seats the host "
+                "runs (its own and fill CPUs)",
+                valid,
+            ),
+            group(
+                "invalid",
+                "lobby transcripts refused at line `index` with `reason` (every earlier line "
+                "is accepted)",
+                invalid,
+            ),
+        ],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
 # 10. password
 # ---------------------------------------------------------------------------------------------
 
@@ -2543,6 +2766,7 @@ def main(argv: list[str] | None = None) -> int:
             "ed25519": gen_ed25519(),
             "chain": chain,
             "comparison_code": cmp,
+            "start": gen_start(),
             "password": gen_password(),
         }
     except Failure as e:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+from typing import TYPE_CHECKING, Any
 
 from ..bots.estimate import how_long_help
-from ..bots.names import BOT_NAMES
+from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
 from ..core.advert import socket_url
 from ..core.describe import ranking_line
+from ..core.rules import MAX_SEATS, MIN_SEATS
 from .common import (
     add_cpu_think_option,
     add_home_option,
@@ -22,26 +24,49 @@ from .common import (
     parse_cpu,
     password_of,
 )
-from .options import CliError, add_rules_options, rules_from_args
+from .options import CliError, add_rules_options, parse_cpu_seats, rules_from_args
+
+if TYPE_CHECKING:
+    import asyncio
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "host",
         help="host a table on this machine and advertise it on the LAN",
-        description="Open a table, advertise it with mDNS and run it until the game ends. "
-        "With --headless the host does not play; the table starts when every seat is taken.",
+        description="Open a table for up to --seats players, advertise it with mDNS and run "
+        "it until the game ends. The host starts the game once two or more seats are taken: "
+        "s on the waiting screen, or with --headless the line start on standard input or "
+        "--start-when N. Empty seats are left out, or taken by CPUs with --fill-cpu. With "
+        "--headless the host does not play.",
         epilog=how_long_help(),
     )
     parser.add_argument(
         "--name", default="p2pdice table", help="table name shown in lobbies (24 characters)"
     )
-    add_rules_options(parser)
+    # A host opens a table for up to six and starts with whoever is seated (SPEC.md 3.3).
+    add_rules_options(parser, defaults={"seats": MAX_SEATS})
     parser.add_argument(
         "--cpu",
-        metavar="N[:LEVEL]",
-        help=f"seats played by CPUs run by this host ({', '.join(BOT_NAMES)}; default medium). "
+        metavar="N[:LEVEL],...",
+        help=f"seats played by CPUs run by this host, each at its own level ({', '.join(BOT_NAMES)}"
+        f"; default {DEFAULT_LEVEL}): 2, or 1:easy,1:hard. "
         "Disclosed to everyone: this machine could read their hands.",
+    )
+    parser.add_argument(
+        "--fill-cpu",
+        nargs="?",
+        const=DEFAULT_LEVEL,
+        metavar="LEVEL",
+        help="when the game starts, seat a CPU run by this host in every empty seat "
+        f"(default level {DEFAULT_LEVEL}); without it empty seats are left out",
+    )
+    parser.add_argument(
+        "--start-when",
+        type=int,
+        metavar="N",
+        help="start as soon as N seats are taken, CPUs included (at least 2; default: when "
+        "every seat is). With --headless, typing start and Enter starts at once",
     )
     add_cpu_think_option(parser)
     parser.add_argument(
@@ -97,6 +122,9 @@ def join_lines(name: str, addresses: list[str], *, advertised: bool) -> list[str
 def run(args: argparse.Namespace) -> int:
     if args.headless and args.player is not None:
         raise CliError("--player: a --headless host does not play (leave out --headless to play)")
+    if args.seats is None:
+        args.seats = MAX_SEATS  # the most; the game is played by the seats taken at the start
+    check_start_options(args, args.seats)
     if not args.headless:
         from .ui import run_interactive_host
 
@@ -105,8 +133,18 @@ def run(args: argparse.Namespace) -> int:
 
     name = name_of(args.name)
     rules = rules_from_args(args)
-    count, level = parse_cpu(args.cpu, seats=rules.seats)
-    return asyncio.run(_host(args, name, rules, [level] * count))
+    return asyncio.run(_host(args, name, rules, parse_cpu_seats(args.cpu, seats=rules.seats)))
+
+
+def check_start_options(args: argparse.Namespace, seats: int) -> None:
+    """--start-when within the table's seats, and --fill-cpu a level that loads."""
+    if args.start_when is not None and not MIN_SEATS <= args.start_when <= seats:
+        raise CliError(f"--start-when: between {MIN_SEATS} and {seats} (the table's --seats)")
+    if args.fill_cpu is not None:
+        try:
+            parse_cpu(f"1:{args.fill_cpu}")
+        except CliError as err:
+            raise CliError(str(err).replace("--cpu", "--fill-cpu", 1)) from None
 
 
 async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> int:
@@ -141,7 +179,13 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
     await service.start()
     table = await service.open_table(
         TableConfig(
-            name=name, rules=rules, cpu=cpu, password=password, cpu_think=cpu_think_of(args)
+            name=name,
+            rules=rules,
+            cpu=cpu,
+            password=password,
+            cpu_think=cpu_think_of(args),
+            fill_level=args.fill_cpu,
+            start_when=args.start_when,
         ),
         resume_lines=resume_lines,
     )
@@ -171,11 +215,13 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
         for line in join_lines(name, addresses, advertised=service.advertise):
             print(f"  {line}", flush=True)
         print(
-            f"  seats: {seats}, CPU seats run here: {len(cpu)}, waiting for {free} player(s)",
+            f"  seats: up to {seats}, CPU seats run here: {len(cpu)}, room for {free} player(s)",
             flush=True,
         )
+        print(f"  {start_line(table.host.state.cpu_fill, args.start_when, seats)}", flush=True)
     stop = asyncio.Event()
     install_stop_signals(stop)
+    read_start_commands(table, asyncio.get_running_loop())
     from .narrate import Narrator
 
     narrator = Narrator()
@@ -202,3 +248,45 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
         )
     await service.stop(end_games=False)
     return 0
+
+
+def start_line(cpu_fill: bool, start_when: int | None, seats: int) -> str:
+    """What a headless host says about starting: when it starts and what empty seats become."""
+    when = (
+        f"starts when {start_when} seats are taken"
+        if start_when is not None and start_when < seats
+        else "starts when every seat is taken"
+    )
+    empty = "empty seats get CPU players" if cpu_fill else "empty seats are left out"
+    return f"{when}, or type start and Enter once 2 are ({empty})"
+
+
+def read_start_commands(table: Any, loop: asyncio.AbstractEventLoop) -> None:
+    """`start` on standard input starts the game with the seats taken (a headless host's
+    start key). Read on a daemon thread: a closed or absent input just ends it."""
+    import sys
+    import threading
+
+    def answer(line: str) -> None:
+        from ..core.errors import P2PDiceError
+
+        if line.strip().lower() != "start":
+            if line.strip():
+                print("commands: start (start the game with the seats taken)", flush=True)
+            return
+        try:
+            table.start_game()
+        except P2PDiceError as err:
+            print(f"cannot start yet: {err.detail}", flush=True)
+        else:
+            print("starting the game", flush=True)
+
+    def read() -> None:
+        try:
+            for line in sys.stdin:
+                loop.call_soon_threadsafe(answer, line)
+        except (OSError, ValueError, RuntimeError):
+            return  # input closed, or the loop ended first
+
+    if sys.stdin is not None and not sys.stdin.closed:
+        threading.Thread(target=read, name="p2pdice-host-commands", daemon=True).start()

@@ -240,13 +240,26 @@ class CliLobby:
         return join
 
     def host_table(
-        self, *, name: str, player: str, rules: Rules, cpu: list[str], password: str | None
+        self,
+        *,
+        name: str,
+        player: str,
+        rules: Rules,
+        cpu: list[str],
+        password: str | None,
+        fill_level: str | None = None,
     ) -> TableFactory:
         async def host() -> TableRuntime:
             from .runtime import start_hosting
 
             runtime = await start_hosting(
-                self.home, name=name, player=player, rules=rules, cpu=cpu, password=password
+                self.home,
+                name=name,
+                player=player,
+                rules=rules,
+                cpu=cpu,
+                password=password,
+                fill_level=fill_level,
             )
             runtime.hint = joining_hint(name, runtime)
             return runtime

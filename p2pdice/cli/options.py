@@ -118,6 +118,22 @@ def _int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
 
 
+def parse_cpu_seats(text: str | None, *, seats: int | None = None) -> list[str]:
+    """`--cpu`: `N`, `N:LEVEL`, or several of them with commas (`1:easy,1:hard`), as one
+    level per CPU seat in the order given; a LEVEL is a difficulty, a gauntlet style or
+    `module:callable` (bots.registry.load_bot), and defaults to the bots' default level.
+    With `seats`, at most that many CPU seats in all."""
+    from .common import parse_cpu  # common imports this module
+
+    levels: list[str] = []
+    for part in (text or "0").split(","):
+        count, level = parse_cpu(part.strip())
+        levels += [level] * count
+    if seats is not None and len(levels) > seats:
+        raise CliError(f"--cpu: {len(levels)} CPU seats, and the table has {seats}")
+    return levels
+
+
 def add_stats_options(parser: argparse.ArgumentParser) -> None:
     """The `stats` command's flags (docs/stats.md)."""
     from .verify_exits import EXIT_FORK  # the one definition of the status

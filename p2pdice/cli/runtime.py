@@ -60,6 +60,13 @@ class TableRuntime:
             return "open"
         return "over" if self.outcome == Outcome.OVER else "ended"
 
+    def start_game(self) -> None:
+        """A hosted table's start (the waiting screen's s): LocalError in words when the
+        seats taken cannot start a game; nothing on a table this device does not host."""
+        if self.service is not None:
+            for table in self.service.tables.values():
+                table.start_game()
+
     async def close(self, *, end_game: bool = True) -> None:
         """Close the links and any hosted table; `end_game` False leaves a hosted game
         resumable (Ctrl-C), where True ends it (the player chose to leave it)."""
@@ -179,6 +186,8 @@ async def start_hosting(
     resume_lines: list[bytes] | None = None,
     port_fallback: bool = False,
     cpu_think: float = CPU_THINK,
+    fill_level: str | None = None,
+    start_when: int | None = None,
 ) -> TableRuntime:
     """Host a table on the LAN and sit at it (the host's own seat is an in-process link);
     `port_fallback`: any free port when `port` is taken (see HostService)."""
@@ -189,7 +198,15 @@ async def start_hosting(
     runtime = TableRuntime(kind="host", sessions=[], service=service)
     try:
         table = await service.open_table(
-            TableConfig(name=name, rules=rules, cpu=cpu, password=password, cpu_think=cpu_think),
+            TableConfig(
+                name=name,
+                rules=rules,
+                cpu=cpu,
+                password=password,
+                cpu_think=cpu_think,
+                fill_level=fill_level,
+                start_when=start_when,
+            ),
             resume_lines=resume_lines,
         )
         await _sit_down(runtime, table, home / "seat", player, password=password)

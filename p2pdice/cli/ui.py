@@ -22,11 +22,10 @@ from .common import (
     home_of,
     load_saved_table,
     name_of,
-    parse_cpu,
     password_of,
     person_name_of,
 )
-from .options import CliError, add_rules_options, rules_from_args
+from .options import CliError, add_rules_options, parse_cpu_seats, rules_from_args
 
 if TYPE_CHECKING:
     from ..core.rules import Rules
@@ -51,9 +50,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     practice.add_argument(
         "--cpu",
         default=None,
-        metavar="N[:LEVEL]",
-        help=f"CPU players and their level: {_LEVELS_HELP}; default {PRACTICE_CPU} "
-        "(or every seat --seats leaves free)",
+        metavar="N[:LEVEL],...",
+        help=f"CPU players and each one's level: {_LEVELS_HELP}; 3, or 1:easy,2:hard; "
+        f"default {PRACTICE_CPU} (or every seat --seats leaves free)",
     )
     practice.add_argument(
         "--name", default=None, help="your name at the table (default: your login name)"
@@ -128,10 +127,12 @@ def _seated_rules(
 
 
 def run_practice(args: argparse.Namespace) -> int:
-    cpu, level = parse_cpu(args.cpu or str(PRACTICE_CPU))
+    levels = parse_cpu_seats(args.cpu or str(PRACTICE_CPU))
     if args.name is not None:
         person_name_of(args.name)
-    rules, cpu = _seated_rules(args, args.humans, cpu, "practice", args.cpu is not None)
+    rules, cpu = _seated_rules(args, args.humans, len(levels), "practice", args.cpu is not None)
+    if len(levels) != cpu:  # --seats without --cpu: every other seat a CPU of the default level
+        levels = [DEFAULT_LEVEL] * cpu
     home = home_of(args)
     think = cpu_think_of(args)
 
@@ -140,7 +141,7 @@ def run_practice(args: argparse.Namespace) -> int:
             from .runtime import start_practice
 
             return await start_practice(
-                home, rules, [level] * cpu, args.humans, name=args.name, cpu_think=think
+                home, rules, levels, args.humans, name=args.name, cpu_think=think
             )
 
         lobby.open_table(open_, "opening a practice table")
@@ -158,8 +159,12 @@ def run_pass_and_play(args: argparse.Namespace) -> int:
         raise CliError("--players: two players have the same name")
     for player in players:
         person_name_of(player, "--players")
-    cpu, level = parse_cpu(args.cpu or "0")
-    rules, cpu = _seated_rules(args, len(players), cpu, "pass_and_play", args.cpu is not None)
+    levels = parse_cpu_seats(args.cpu or "0")
+    rules, cpu = _seated_rules(
+        args, len(players), len(levels), "pass_and_play", args.cpu is not None
+    )
+    if len(levels) != cpu:  # --seats without --cpu: every other seat a CPU of the default level
+        levels = [DEFAULT_LEVEL] * cpu
     home = home_of(args)
     think = cpu_think_of(args)
 
@@ -167,7 +172,7 @@ def run_pass_and_play(args: argparse.Namespace) -> int:
         async def open_() -> TableRuntime:  # imported after the first frame is on screen
             from .runtime import start_pass_and_play
 
-            return await start_pass_and_play(home, rules, players, [level] * cpu, cpu_think=think)
+            return await start_pass_and_play(home, rules, players, levels, cpu_think=think)
 
         lobby.open_table(open_, "opening a pass-and-play table")
 
@@ -241,8 +246,7 @@ def run_interactive_host(args: argparse.Namespace) -> int:
 
     name = name_of(args.name)
     rules = rules_from_args(args)
-    count, level = parse_cpu(args.cpu, seats=rules.seats)
-    cpu = [level] * count
+    cpu = parse_cpu_seats(args.cpu, seats=rules.seats)
     if len(cpu) >= rules.seats:
         raise CliError(f"--cpu: at most {rules.seats - 1} CPU seats: you play one seat yourself")
     password = password_of(args)
@@ -276,6 +280,8 @@ def run_interactive_host(args: argparse.Namespace) -> int:
                 resume_lines=resume_lines,
                 port_fallback=resume_lines is not None and not getattr(args, "port", 0),
                 cpu_think=think,
+                fill_level=getattr(args, "fill_cpu", None),
+                start_when=getattr(args, "start_when", None),
             )
             runtime.hint = joining_hint(name, runtime)
             return runtime

@@ -19,7 +19,7 @@ from typing import Any
 from .clean import clean_text
 from .codec import encode
 from .fairness import rules_hash
-from .table_state import TablePhase, TableState
+from .table_state import TablePhase, TableState, cpu_seats_owed
 from .version import PROTOCOL_VERSION
 
 TEXT_LIMIT = 120  #: characters kept of any advertised text
@@ -130,7 +130,9 @@ class Advert:
         """What a host announces about the table `state` is (`locked`: it has a password)."""
         rules = state.rules
         table_id = state.table_id.hex()
-        taken = len(state.joins) if state.phase == TablePhase.LOBBY else rules.seats
+        # The host's own CPUs join when it starts (SPEC.md 3.3): their seats count as taken.
+        lobby = state.phase == TablePhase.LOBBY
+        taken = len(state.joins) + cpu_seats_owed(state) if lobby else rules.seats
         return cls(
             name=state.name,
             table_id=table_id,

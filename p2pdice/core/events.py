@@ -238,6 +238,10 @@ class Genesis(_Event):
     rules: RulesObject
     nonce: Nonce
     host_cpu: HostCpu
+    #: At the start the host fills every empty seat with a host-run CPU (SPEC.md 3.3);
+    #: false: the game is played by the seats taken, the empty ones left out. Left out of
+    #: the JSON while false (so a table of before it has the same genesis and id).
+    cpu_fill: Annotated[bool, lambda v: v is True] = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -447,6 +451,13 @@ EVENT_FIELDS: Mapping[str, Mapping[str, shape.Check]] = {
 }
 
 
+#: Fields an event's JSON leaves out while they hold their default (SPEC.md 3.1 `cpu_fill`).
+LEFT_OUT_AT_DEFAULT: Mapping[str, frozenset[str]] = {
+    cls.type: frozenset(c.name for c in _FIELD_CODECS[cls] if c.default is not MISSING)
+    for cls in EVENT_TYPES
+}
+
+
 def check_event(obj: Any) -> dict[str, Any]:
     """Check an event's shape; returns it unchanged."""
     if not isinstance(obj, dict):
@@ -454,7 +465,10 @@ def check_event(obj: Any) -> dict[str, Any]:
     kind = obj.get("type")
     if not isinstance(kind, str) or kind not in EVENT_FIELDS:
         raise RemoteError(Reason.UNKNOWN_TYPE, f"unknown event type {str(kind)[:32]!r}")
-    shape.check_object(obj, {"type": shape.one_of(kind), **EVENT_FIELDS[kind]}, f"{kind} event")
+    spec = {"type": shape.one_of(kind), **EVENT_FIELDS[kind]}
+    for name in LEFT_OUT_AT_DEFAULT[kind] - obj.keys():
+        del spec[name]  # absent: it holds its default (present, its check refuses the default)
+    shape.check_object(obj, spec, f"{kind} event")
     return obj
 
 

@@ -36,7 +36,7 @@ from typing import Any
 from .bids import Bid, check_bid, count_matching, legal_bids, ones_are_wild
 from .errors import LocalError, Reason, RuleError
 from .frozen import replace
-from .rules import FirstStarter, Palifico, Rules
+from .rules import Palifico, Rules
 
 
 class Phase(StrEnum):
@@ -232,7 +232,7 @@ class GameState:
 
 def new_game(rules: Rules) -> GameState:
     """Round 1, waiting for hands."""
-    starter = 0 if rules.first_starter == FirstStarter.SEAT0 else None
+    starter = rules.first_starter.seat
     return GameState(
         rules=rules,
         dice=(rules.starting_dice,) * rules.seats,

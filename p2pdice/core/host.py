@@ -42,7 +42,7 @@ from .host_outputs import (
 )
 from .messages import Message, MessageType, parse_message
 from .pake import Binding, HostExchange, joiner_message_ok, password_verifier, work_ok
-from .rules import Rules
+from .rules import MIN_SEATS, Rules
 from .signing import SigningKey, verify
 from .table import (
     ChainIndex,
@@ -53,6 +53,7 @@ from .table import (
     TableState,
     advance,
     check_message,
+    cpu_seats_owed,
     genesis_state,
     require_round,
 )
@@ -109,6 +110,7 @@ class HostTable:
         rules: Rules,
         nonce: bytes,
         host_cpu: int = 0,
+        cpu_fill: bool = False,
         password: str | None = None,
         now: float = 0.0,
     ) -> None:
@@ -121,6 +123,7 @@ class HostTable:
             rules=rules.to_json(),
             nonce=nonce,
             host_cpu=host_cpu,
+            cpu_fill=cpu_fill,
         )
         state = genesis_state(genesis)
         verifier = None if password is None else password_verifier(password, state.table_id)
@@ -147,6 +150,11 @@ class HostTable:
         self._conn_seat: dict[Conn, int] = {}
         self._connected: dict[int, set[Conn]] = {}
         self.waits = HostWaits(wait=_Waiting(since=now))
+        #: Start as soon as this many seats are taken (None: every seat); the host's own
+        #: policy, not the protocol's (SPEC.md 3.3 checks only what the start says).
+        self.start_when: int | None = None
+        #: The host asked to start with the seats taken (`request_start`).
+        self.start_requested = False
 
     @classmethod
     def resume(
@@ -576,6 +584,61 @@ class HostTable:
     def next_deadline(self, now: float) -> float | None:
         """When `tick` should next be called, after `now` (None: nothing is timed)."""
         return host_clock.next_deadline(self, now)
+
+    # ---- starting ------------------------------------------------------------------------
+
+    def start_due(self) -> bool:
+        """Whether the host means to start now: it asked to, or `start_when` seats (every
+        seat, by default) are taken, counting the CPU seats still to join (`cpu_seats_owed`)."""
+        state = self.state
+        if state.phase != TablePhase.LOBBY:
+            return False
+        target = self.start_when if self.start_when is not None else state.rules.seats
+        return self.start_requested or len(state.joins) + cpu_seats_owed(state) >= target
+
+    def request_start(self, now: float) -> list[Output]:
+        """The host starts the game with the seats taken (SPEC.md 3.3). LocalError
+        (`BAD_EVENT`, in words) when they cannot make a game; the start is posted once the
+        host's CPUs (the genesis's, and on a `cpu_fill` table one per empty seat) have joined:
+        the adapter seats them once `start_due`."""
+        state = self.state
+        if state.phase != TablePhase.LOBBY:
+            raise LocalError(Reason.WRONG_PHASE, "the game has started already")
+        owed = cpu_seats_owed(state)
+        taken = len(state.joins) + owed
+        if taken < MIN_SEATS:
+            raise LocalError(
+                Reason.BAD_EVENT,
+                f"a game needs {MIN_SEATS} seats taken, {taken} {'is' if taken == 1 else 'are'}",
+            )
+        final = state.rules.seats if state.cpu_fill else taken
+        named = state.rules.first_starter.seat
+        if named is not None and named >= final:
+            raise LocalError(
+                Reason.BAD_EVENT,
+                f"round 1 is opened by seat {named} (first_starter): {final} seats would play",
+            )
+        if not state.cpu_fill:
+            # The owed CPUs take the lowest free seats; a hole left after them stays a hole.
+            free = [s for s in range(state.rules.seats) if s not in state.joins]
+            after = sorted([*state.joins, *free[:owed]])
+            hole = next((s for s in range(len(after)) if after[s] != s), None)
+            if hole is not None:
+                raise LocalError(
+                    Reason.BAD_EVENT,
+                    f"seat {hole} is free: the seats taken must be seats 0 to {len(after) - 1}",
+                )
+        self.start_requested = True
+        outputs = host_clock.maybe_start(self, now)
+        return outputs + self.tick(now) if outputs else outputs  # and open round 1
+
+    def seats_to_fill(self) -> list[int]:
+        """The empty seats the host's CPUs must take before a `cpu_fill` table can start:
+        none until the start is due, nor on a table that leaves empty seats out."""
+        state = self.state
+        if not state.cpu_fill or not self.start_due():
+            return []
+        return [s for s in range(state.rules.seats) if s not in state.joins]
 
     def turn_deadline(self) -> tuple[int | None, float | None]:
         """Whose move the table waits for, and when its turn timer runs out."""

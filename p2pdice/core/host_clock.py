@@ -26,6 +26,7 @@ from .table import (
     forced_move,
     game_over_reason,
     result_decided,
+    start_refusal,
     void_limit,
 )
 from .table_events import host_holds_contribution, on_the_clock
@@ -66,6 +67,8 @@ class ClockedTable(Protocol):
     def state(self) -> TableState: ...
 
     def seat_connected(self, seat: int) -> bool: ...
+
+    def start_due(self) -> bool: ...
 
     def _post_event(self, event: events.HostEvent, now: float) -> list[Output]: ...
 
@@ -251,9 +254,10 @@ def _step(host: ClockedTable, now: float) -> list[Output]:
 
 
 def maybe_start(host: ClockedTable, now: float) -> list[Output]:
-    """Post the start event once every seat is taken."""
+    """Post the start event once the host means to start (`start_due`) and the seats taken
+    make a start the table accepts (SPEC.md 3.3)."""
     state = host.state
-    if state.phase != TablePhase.LOBBY or len(state.joins) != state.rules.seats:
+    if state.phase != TablePhase.LOBBY or not host.start_due() or start_refusal(state):
         return []
     return host._post_event(events.Start(roster=expected_roster(state)), now)
 

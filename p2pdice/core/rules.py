@@ -33,8 +33,20 @@ class TableKind(StrEnum):
 
 
 class FirstStarter(StrEnum):
+    """Who opens round 1: drawn, or a named seat (`seatK`, K below MAX_SEATS)."""
+
     RANDOM = "random"  #: drawn from round 1's shared randomness
     SEAT0 = "seat0"  #: the first seat opens round 1
+    SEAT1 = "seat1"
+    SEAT2 = "seat2"
+    SEAT3 = "seat3"
+    SEAT4 = "seat4"
+    SEAT5 = "seat5"
+
+    @property
+    def seat(self) -> int | None:
+        """The seat that opens round 1, or None when it is drawn (SPEC.md 5.6)."""
+        return None if self == FirstStarter.RANDOM else int(self.value.removeprefix("seat"))
 
 
 SEATS_RANGE = range(2, 7)
@@ -42,6 +54,7 @@ STARTING_DICE_RANGE = range(1, 6)
 TURN_TIMERS = (0, 30, 60)
 GRACE_PERIOD_RANGE = range(5, 601)
 MAX_SEATS = SEATS_RANGE[-1]  #: seat numbers run from 0 to MAX_SEATS - 1
+MIN_SEATS = SEATS_RANGE[0]  #: the fewest seats a game starts with (SPEC.md 3.3)
 MAX_DICE = STARTING_DICE_RANGE[-1]  #: the most dice one seat ever holds
 GRACE_PERIOD_OFFERED = (10, 15, 30, 60, 120, 300, 600)  #: what the host form cycles through
 TIME_BANK_RANGE = range(0, 3601)  #: seconds of thinking time each seat has for a whole game
@@ -151,7 +164,10 @@ class Rules:
     seats: int = field(
         default=4,
         metadata=_about(
-            "Seats", "players at the table, CPUs included", allowed=SEATS_RANGE, metavar="N"
+            "Seats",
+            "most players at the table, CPUs included (the start fixes how many play)",
+            allowed=SEATS_RANGE,
+            metavar="N",
         ),
     )
     starting_dice: int = field(
@@ -227,7 +243,10 @@ class Rules:
     )
     first_starter: FirstStarter = field(
         default=FirstStarter.RANDOM,
-        metadata=_about("First starter", "who opens round 1: drawn fairly, or the first seat"),
+        metadata=_about(
+            "First starter",
+            "who opens round 1: drawn fairly, or a named seat",
+        ),
     )
 
     def __post_init__(self) -> None:
@@ -236,6 +255,14 @@ class Rules:
             option.check(value)
             if option.enum is not None:  # may arrive as a plain string: keep the member
                 object.__setattr__(self, option.key, option.enum(value))
+        named = self.first_starter.seat
+        if named is not None and named >= self.seats:
+            raise OptionError(
+                "first_starter",
+                f"random or a seat below {self.seats}",
+                f"first_starter {self.first_starter} names seat {named}, and the table has "
+                f"{self.seats} seats (0 to {self.seats - 1})",
+            )
         if self.undo and self.kind == TableKind.STANDARD:
             raise OptionError(
                 "undo",

@@ -42,6 +42,7 @@ from .table_events import (
     forced_move,
     game_over_reason,
     result_decided,
+    start_refusal,
     void_limit,
 )
 from .table_state import (
@@ -54,6 +55,7 @@ from .table_state import (
     TablePhase,
     TableState,
     check_message,
+    cpu_seats_owed,
     fail,
     genesis_state,
     require_round,
@@ -77,6 +79,7 @@ __all__ = [
     "action_json",
     "advance",
     "check_message",
+    "cpu_seats_owed",
     "expected_beacon",
     "expected_forfeit",
     "expected_result",
@@ -87,6 +90,7 @@ __all__ = [
     "genesis_state",
     "require_round",
     "result_decided",
+    "start_refusal",
     "table_id_of",
     "void_limit",
 ]

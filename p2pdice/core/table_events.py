@@ -29,6 +29,7 @@ from .game import (
 )
 from .game import Forfeit as SeatsForfeit
 from .messages import MessageType
+from .rules import MIN_SEATS
 from .signing import acceptable_public_key
 from .table_messages import seat_messages
 from .table_state import (
@@ -61,27 +62,56 @@ def expected_roster(state: TableState) -> tuple[SeatInfo, ...]:
     return tuple(state.joins[s] for s in sorted(state.joins))
 
 
-def start_event(state: TableState, ev: events.Start, seq: int, chain: ChainIndex) -> Outcome:
-    expected = expected_roster(state)
-    if len(state.joins) != state.rules.seats:
-        raise fail(Reason.BAD_EVENT, f"{len(state.joins)} of {state.rules.seats} seats are taken")
-    if ev.roster != expected:
-        raise fail(Reason.BAD_EVENT, "the roster differs from the joins")
+def start_refusal(state: TableState) -> str | None:
+    """Why the table cannot start with the seats taken now (SPEC.md 3.3), or None when it can.
+
+    The genesis rules' `seats` is the most the table takes; the game is played by the seats
+    taken at the start, which must be seats 0..n-1 (the seat number is the position in every
+    dice list, so a hole cannot be left out without renumbering signed joins). A table whose
+    genesis says `cpu_fill` starts with every seat taken, the empty ones by host-run CPUs
+    that joined like anyone; otherwise the host-run seats are exactly the genesis `host_cpu`.
+    """
+    taken = sorted(state.joins)
+    if len(taken) < MIN_SEATS:
+        return f"a game needs {MIN_SEATS} seats taken, {len(taken)} are"
+    hole = next((s for s in range(len(taken)) if s not in state.joins), None)
+    if hole is not None:
+        return f"seat {hole} is free: the seats taken must be seats 0 to {len(taken) - 1}"
+    named = state.rules.first_starter.seat
+    if named is not None and named >= len(taken):
+        return f"round 1 is opened by seat {named} (first_starter), and {len(taken)} are taken"
     host_run = sum(1 for s in state.joins.values() if s.host_run)
-    if host_run != state.host_cpu:
-        raise fail(
-            Reason.BAD_EVENT,
-            f"genesis declares {state.host_cpu} host-run seats, the roster has {host_run}",
-        )
-    roster = expected
+    if state.cpu_fill:
+        if len(taken) != state.rules.seats:
+            return (
+                f"the table fills empty seats with CPUs: {len(taken)} of "
+                f"{state.rules.seats} seats are taken"
+            )
+        if host_run < state.host_cpu:
+            return f"genesis declares {state.host_cpu} host-run seats, {host_run} joined"
+    elif host_run != state.host_cpu:
+        return f"genesis declares {state.host_cpu} host-run seats, the roster has {host_run}"
+    return None
+
+
+def start_event(state: TableState, ev: events.Start, seq: int, chain: ChainIndex) -> Outcome:
+    refusal = start_refusal(state)
+    if refusal is not None:
+        raise fail(Reason.BAD_EVENT, refusal)
+    roster = expected_roster(state)
+    if ev.roster != roster:
+        raise fail(Reason.BAD_EVENT, "the roster differs from the joins")
+    # From here on the rules' seat count is the seats that play (SPEC.md 3.3).
+    rules = state.rules.with_options(seats=len(roster))
     return replace(
         state,
         phase=TablePhase.BETWEEN,
+        rules=rules,
         roster=roster,
         keys={s.seat: s.key for s in roster},
-        game=new_game(state.rules),
+        game=new_game(rules),
         start_seq=seq,
-    ), (Note("started"),)
+    ), (Note("started", detail=f"{len(roster)} seats"),)
 
 
 def expected_round(state: TableState) -> events.Round:

@@ -47,9 +47,10 @@ def join_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Ou
         raise fail(Reason.SEAT_TAKEN, f"seat {msg.seat} is taken")
     if any(s.key == key for s in state.joins.values()):
         raise fail(Reason.ALREADY_SEATED, "this key already holds a seat")
-    # The genesis promised `host_cpu` host-run seats: exactly that many, and room kept for them.
+    # The genesis promised `host_cpu` host-run seats: that many, and room kept for them; more
+    # only on a table whose genesis says empty seats are filled with CPUs (`cpu_fill`).
     host_run_taken = sum(1 for s in state.joins.values() if s.host_run)
-    if body["host_run"] and host_run_taken >= state.host_cpu:
+    if body["host_run"] and host_run_taken >= state.host_cpu and not state.cpu_fill:
         raise fail(
             Reason.TABLE_FULL, f"the table has {state.host_cpu} host-run CPU seats, all taken"
         )

@@ -121,6 +121,8 @@ class TableState:
     rules: Rules
     host_cpu: int
     phase: TablePhase
+    #: The genesis `cpu_fill`: empty seats are filled with host-run CPUs at the start.
+    cpu_fill: bool = False
     joins: dict[int, SeatInfo] = field(default_factory=dict)
     roster: tuple[SeatInfo, ...] = ()
     keys: dict[int, bytes] = field(default_factory=dict)  #: the key signing for each seat now
@@ -209,6 +211,7 @@ def genesis_state(event: HostEvent | dict[str, Any]) -> TableState:
         name=genesis.name,
         rules=rules,
         host_cpu=genesis.host_cpu,
+        cpu_fill=genesis.cpu_fill,
         phase=TablePhase.LOBBY,
         used_keys=frozenset({genesis.host}),
     )
@@ -247,6 +250,12 @@ def check_message(
             f"the signature of seat {msg.seat}'s {msg.type} does not verify",
             msg.seat,
         )
+
+
+def cpu_seats_owed(state: TableState) -> int:
+    """Host-run seats the genesis promised (`host_cpu`) that have not joined yet: they join
+    at the latest just before the start (this program's host seats them as the table opens)."""
+    return max(0, state.host_cpu - sum(1 for s in state.joins.values() if s.host_run))
 
 
 def count_of(state: TableState, msg: Message, key: bytes | None = None) -> dict[bytes, int]:

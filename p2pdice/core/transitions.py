@@ -128,8 +128,11 @@ TRANSITIONS: tuple[Transition, ...] = (
         (_P.LOBBY,),
         (_P.BETWEEN,),
         start_event,
-        "every seat taken; roster equal to the joins; `host_run` count = genesis `host_cpu` "
-        "(each `BAD_EVENT`)",
+        "at least 2 seats taken, and they are seats 0..n-1; with genesis `cpu_fill` every one "
+        "of the rules' `seats` taken and at least `host_cpu` of them `host_run`, without it "
+        "exactly `host_cpu` `host_run` (§3.3); a `first_starter` `seatK` below n; roster "
+        "equal to the joins in seat order (each "
+        "`BAD_EVENT`); the game is then played by the n seats of the roster (`seats` = n)",
     ),
     Transition(
         ("event:round",),

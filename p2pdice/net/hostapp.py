@@ -48,6 +48,12 @@ class TableConfig:
     cpu: list[str] = field(default_factory=list)  #: difficulties of host-run CPU seats
     password: str | None = None  #: a new table's password (only its verifier is kept)
     cpu_think: float = 0.0  #: seconds host-run CPU seats pause before each move
+    #: The level of the host-run CPUs that fill the seats still empty at the start (the
+    #: genesis `cpu_fill`, SPEC.md 3.3); None: empty seats are left out.
+    fill_level: str | None = None
+    #: Start as soon as this many seats are taken (None: when every seat is, or when the
+    #: host says so: `HostedTable.start_game`).
+    start_when: int | None = None
 
 
 @dataclass(slots=True)
@@ -80,9 +86,11 @@ def _open_table_files(
             rules=config.rules,
             nonce=secrets.token_bytes(16),
             host_cpu=len(config.cpu),
+            cpu_fill=config.fill_level is not None,
             password=config.password,
             now=now,
         )
+    host.start_when = config.start_when
     folder = home / "hosted" / host.table_id.hex()
     lock = HostLock(folder)  # before touching the log: one host per table
     if resume_lines:
@@ -152,6 +160,12 @@ class HostedTable:
         )
         self.server.listeners.append(self._on_change)
         self.cpu_clients: dict[str, LocalClient] = {}
+        self._filling: set[str] = set()  #: labels of the CPUs seated to fill empty seats
+        self._cpu_keys: list[SigningKey] = []  #: the genesis CPUs' keys, in `config.cpu` order
+        self._genesis_seated = False  #: the genesis CPUs' clients run
+        #: The public key of each host-run CPU started here (genesis and fill), by label: those
+        #: not seated yet are on their way to an empty seat.
+        self._cpu_publics: dict[str, bytes] = {}
         self.advertiser: Advertiser | None = None
         self._txt_task: asyncio.Task[None] | None = None
 
@@ -187,6 +201,8 @@ class HostedTable:
             self.log.sync_soon()
 
     def _on_change(self) -> None:
+        if self.host.phase == TablePhase.LOBBY:
+            self._seat_cpus_when_due()  # once --start-when seats are taken, say
         if self.advertiser is not None and (self._txt_task is None or self._txt_task.done()):
             self._txt_task = asyncio.get_running_loop().create_task(self._publish_txt())
 
@@ -229,9 +245,79 @@ class HostedTable:
         ]
 
     def start_cpu_seats(self, keys: list[SigningKey]) -> None:
-        for index, (difficulty, key) in enumerate(zip(self.config.cpu, keys, strict=True)):
+        """Seat the genesis CPUs now, as the table opens (they take the first seats); the
+        CPUs that fill empty seats come when the start is due (`_seat_cpus_when_due`)."""
+        self._cpu_keys = keys
+        self._seat_genesis_cpus()
+        self._seat_cpus_when_due()
+
+    def _seat_genesis_cpus(self) -> None:
+        if self._genesis_seated:
+            return
+        self._genesis_seated = True
+        for index, (difficulty, key) in enumerate(
+            zip(self.config.cpu, self._cpu_keys, strict=True)
+        ):
             label = f"{index + 1}"
+            self._cpu_publics[label] = key.public
             client = LocalClient(self._cpu_session(label, difficulty, key), self.server)
+            self.cpu_clients[label] = client
+            client.start()
+
+    def start_game(self) -> None:
+        """The host starts the game with the seats taken now: empty seats left out, or, on a
+        table opened with `fill_level`, each taken first by a host-run CPU (SPEC.md 3.3); the
+        genesis CPUs join first. LocalError (in words) when the seats cannot start a game."""
+        self.server.apply(self.host.request_start(self.server.loop_now))
+        self._seat_cpus_when_due()
+
+    def _seat_cpus_when_due(self) -> None:
+        """Once the start is due: the genesis CPUs, then on a `cpu_fill` table one CPU for
+        each seat still empty and not already promised to a CPU on its way."""
+        host = self.host
+        if host.phase != TablePhase.LOBBY or not host.start_due():
+            return
+        self._seat_genesis_cpus()
+        level = self.config.fill_level
+        if level is None or not host.state.cpu_fill:
+            return
+        joined = {s.key for s in host.state.joins.values()}
+        on_the_way = sum(1 for key in self._cpu_publics.values() if key not in joined)
+        wanted = len(host.seats_to_fill()) - on_the_way  # the genesis CPUs' included
+        keys: list[tuple[str, SigningKey]] = []
+        # The keys are written and fsynced here, on the loop, as a stand-in's are: a small
+        # file per seat, once per table, at the moment the host starts it.
+        for _ in range(max(0, wanted)):
+            # Labels go on after the genesis CPUs' (1..host_cpu), so each seat has its own
+            # folder and key, and a resumed host finds them (`fill_labels`).
+            label = str(len(self.config.cpu) + len(self._filling) + len(keys) + 1)
+            home = self._cpu_home(label)
+            keys.append((label, load_or_create_key(home / "identity.key")))
+            (home / "level").write_text(level + "\n", encoding="utf-8")
+        for label, key in keys:
+            self._filling.add(label)
+            self._cpu_publics[label] = key.public
+            client = LocalClient(self._cpu_session(label, level, key), self.server)
+            self.cpu_clients[label] = client
+            client.start()
+
+    def fill_labels(self) -> list[tuple[str, str, SigningKey]]:
+        """The CPUs that filled empty seats of this table before, with their levels and keys,
+        for a resumed host to run again (they hold seats in the transcript)."""
+        found = []
+        root = self.folder / "cpu"
+        for home in sorted(root.glob("*/level"), key=lambda p: int(p.parent.name)):
+            label = home.parent.name
+            if label.isdigit() and int(label) > len(self.config.cpu):
+                level = home.read_text(encoding="utf-8").strip()
+                found.append((label, level, load_or_create_key(home.parent / "identity.key")))
+        return found
+
+    def start_fill_seats(self, saved: list[tuple[str, str, SigningKey]]) -> None:
+        for label, level, key in saved:
+            self._filling.add(label)
+            self._cpu_publics[label] = key.public
+            client = LocalClient(self._cpu_session(label, level, key), self.server)
             self.cpu_clients[label] = client
             client.start()
 
@@ -398,8 +484,12 @@ class HostService:
     ) -> HostedTable:
         table = await HostedTable.open(self, config, resume_lines=resume_lines)
         cpu_keys = await asyncio.to_thread(table.cpu_keys)
+        fill = await asyncio.to_thread(table.fill_labels) if resume_lines else []
+        if table.host.state.cpu_fill and config.fill_level is None:
+            config.fill_level = fill[0][1] if fill else DEFAULT_LEVEL  # a resumed table's
         self.tables[table.id] = table
         table.server.start()
+        table.start_fill_seats(fill)
         table.start_cpu_seats(cpu_keys)
         if self.advertise and self.azc is not None:
             table.advertiser = Advertiser(

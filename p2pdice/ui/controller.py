@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.bids import Bid
 from ..core.describe import bid_words
-from ..core.errors import UserError
+from ..core.errors import P2PDiceError, UserError
 from ..core.game import Action, Challenge, ExactCall, Phase, PlaceBid, StartNextRound, Undo
 from ..core.view import SeatView
 from . import modes
@@ -217,7 +217,7 @@ class Controller:
         now = asyncio.get_running_loop().time()
         hide = self.kind == modes.PASS_AND_PLAY and self.session_for(self.ui.holder) is None
         return project(
-            facts,
+            replace(facts, hosting=self.runtime.kind == "host"),
             now=now,
             mine=self.seats(),
             table_link=self.runtime.link_state(),
@@ -286,6 +286,11 @@ class Controller:
         """The view and seat of ours whose turn it is, or None (and the message says so)."""
         snap = self.snap()
         view = snap.view
+        if snap.phase == "lobby":
+            # Before the start there are no turns: say who starts the game instead.
+            who = "press s to start it" if snap.hosting else "the host starts it"
+            self.say(f"the game has not started: {who}", error=True)
+            return None
         if view is None or view.seat is None or not view.my_turn or snap.me is None:
             self.say("it is not your turn", error=True)
             return None
@@ -317,6 +322,16 @@ class Controller:
                 self.say("no raise is possible: call Liar (l) or Exact (x)", error=True)
                 return
         self.act(self.current(), PlaceBid(seat, bid), bid_words(bid))
+
+    def start_game(self) -> None:
+        """The waiting screen's s: the host starts the game with the seats taken."""
+        start = getattr(self.runtime, "start_game", None)
+        if start is None or self.snap().phase != "lobby":
+            return
+        try:
+            start()
+        except P2PDiceError as err:
+            self.say(f"cannot start yet: {err.detail}", error=True)
 
     def liar(self) -> None:
         turn = self._bidding_view()

@@ -14,7 +14,15 @@ from typing import Any
 from ..bots.estimate import how_long
 from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
 from ..core.errors import OptionError
-from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS, Rules, TableKind, time_bank_default
+from ..core.rules import (
+    MAX_SEATS,
+    OPTION_BY_KEY,
+    OPTIONS,
+    PRESETS,
+    Rules,
+    TableKind,
+    time_bank_default,
+)
 from .defaults import preset_help, undo_default
 from .text import safe_name
 
@@ -31,6 +39,9 @@ class Field:
     def text(self) -> bool:
         return not self.choices
 
+
+#: The "Empty seats" choice that leaves them out (the others are CPU levels).
+LEFT_OUT = "left out"
 
 _PRESET = Field("preset", "Preset", (*PRESETS, "custom"), preset_help())
 #: One field per table option the form offers (the table's kind is fixed by how it opened).
@@ -56,11 +67,16 @@ class HostForm:
             "my_name": "host",
             "players": "Player 1, Player 2",
             "humans": 1,
-            "cpu": 2 if self.kind == TableKind.STANDARD else 0,
+            # A hosted table opens for up to six and starts with whoever turned up (SPEC.md
+            # 3.3), so no seat is given to a CPU unless the host asks.
+            "cpu": 0,
             "level": DEFAULT_LEVEL,
+            "fill": LEFT_OUT,
             "password": "",
             **Rules().to_json(),
-            "seats": 3 if self.kind == TableKind.PASS_AND_PLAY else Rules().seats,
+            "seats": {TableKind.PASS_AND_PLAY: 3, TableKind.STANDARD: MAX_SEATS}.get(
+                self.kind, Rules().seats
+            ),
             "undo": undo_default(self.kind),
             "time_bank": time_bank_default(self.kind),
         }
@@ -91,6 +107,14 @@ class HostForm:
                     "CPU seats",
                     tuple(range(seats)),
                     "CPUs run by this machine (it could read their dice)",
+                )
+            )
+            out.append(
+                Field(
+                    "fill",
+                    "Empty seats",
+                    (LEFT_OUT, *BOT_NAMES),
+                    "at the start (s, once 2 are seated): left out, or a CPU of this level each",
                 )
             )
         elif self.kind == TableKind.PRACTICE:
@@ -190,6 +214,11 @@ class HostForm:
         )
         return [str(self.values["level"])] * max(count, 0)
 
+    def fill_level(self) -> str | None:
+        """The level of the CPUs that take the seats empty at the start; None: left out."""
+        fill = self.values.get("fill", LEFT_OUT)
+        return None if self.kind != TableKind.STANDARD or fill == LEFT_OUT else str(fill)
+
     def rules(self) -> Rules:
         """The rules object, or OptionError naming the option at fault."""
         return Rules(**{f.key: self.values[f.key] for f in _RULE_FIELDS}, kind=self.kind)
@@ -237,6 +266,12 @@ class HostForm:
         cpu_line = f"CPU seats: {len(cpu)} ({cpu[0]})" if cpu else "CPU seats: none"
         if cpu and self.kind == TableKind.STANDARD:
             cpu_line += ", run by this machine: players are told it could read their dice"
+        if self.kind == TableKind.STANDARD:
+            fill = self.fill_level()
+            people.append(
+                f"up to {rules.seats} seats; you start once 2 are seated; empty seats: "
+                + ("left out" if fill is None else f"a {fill} CPU each, run by this machine")
+            )
         options = [
             f"{option.label.lower()}: {option.shown(getattr(rules, option.key))}"
             for option in OPTIONS

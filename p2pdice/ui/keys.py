@@ -93,6 +93,10 @@ def build_keys(c: Controller) -> KeyBindings:
     def _liar() -> None:
         c.liar()
 
+    @on("s", filter=free & modes("table"))
+    def _start() -> None:
+        c.start_game()
+
     @on("x", filter=free & modes("table"))
     def _exact() -> None:
         c.exact()

@@ -357,6 +357,11 @@ class LobbyActions:
             self.ui.player_name = player
             password = form.values["password"] or None
             factory = self.services.host_table(
-                name=name, player=player, rules=rules, cpu=cpu, password=password
+                name=name,
+                player=player,
+                rules=rules,
+                cpu=cpu,
+                password=password,
+                fill_level=form.fill_level(),
             )
             self.open_table(factory, "opening your table")

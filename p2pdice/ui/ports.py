@@ -204,7 +204,14 @@ class LobbyServices(Protocol):
         self, *, url: str, name: str, password: str | None, spectate: bool, table_id: bytes | None
     ) -> TableFactory: ...
     def host_table(
-        self, *, name: str, player: str, rules: Rules, cpu: list[str], password: str | None
+        self,
+        *,
+        name: str,
+        player: str,
+        rules: Rules,
+        cpu: list[str],
+        password: str | None,
+        fill_level: str | None = None,
     ) -> TableFactory: ...
     def resume_table(self, table_id: str, *, player: str) -> TableFactory: ...  #: UserError
     def practice_table(self, rules: Rules, cpu: list[str], humans: int) -> TableFactory: ...

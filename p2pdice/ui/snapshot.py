@@ -77,6 +77,7 @@ def snapshot(session: TableSession) -> Snapshot:
         absent=frozenset(state.absent),
         stand_ins=frozenset(state.stand_ins),
         host_cpu=state.host_cpu,
+        cpu_fill=state.cpu_fill,
         transcript=str(path) if path is not None else None,
         link="connected" if session.connected else "reconnecting",
         final_check=_end_check(session.final_check),

@@ -17,7 +17,7 @@ from ..bots.odds import bid_true_chance
 from ..core.bids import Bid
 from ..core.describe import bid_words
 from ..core.game import Phase
-from ..core.rules import Rules, TableKind
+from ..core.rules import MIN_SEATS, Rules, TableKind
 from ..core.table import TablePhase
 from ..core.transitions import BUFFERED_MESSAGES, CHOSEN_MESSAGES, ENTRY_ROWS, MESSAGE_PHASE
 from ..core.view import SeatView
@@ -88,6 +88,10 @@ class Snapshot:
     absent: frozenset[int] = frozenset()
     stand_ins: frozenset[int] = frozenset()
     host_cpu: int = 0
+    #: The genesis `cpu_fill`: the host's CPUs take the seats still empty at the start.
+    cpu_fill: bool = False
+    #: This device hosts the table: its waiting screen offers the start key.
+    hosting: bool = False
     transcript: str | None = None
     link: str = "connecting"  #: connecting, connected, reconnecting, lost, closed
     fatal: tuple[str, str] | None = None  #: (reason, detail): refused for good
@@ -345,7 +349,8 @@ def back_for_next_round(snap: Snapshot) -> bool:
 def _status(snap: Snapshot, seat: int, facts: SeatFacts | None) -> tuple[str, bool]:
     view = snap.view
     if facts is None:
-        return "free", False
+        # What an empty seat becomes at the start, on every screen (SPEC.md 3.3).
+        return ("free: a CPU at the start" if snap.cpu_fill else "free: left out"), False
     role = ""
     if facts.cpu:
         role = "CPU, host-run" if facts.host_run else "CPU"
@@ -439,8 +444,7 @@ def _turn_line(snap: Snapshot) -> str:
     if snap.link == "reconnecting":
         return "Connection lost: reconnecting (your seat and dice are kept)..."
     if phase == "lobby":
-        taken = sum(1 for s in snap.seats if s is not None)
-        return f"Waiting for players: {taken} of {len(snap.seats)} seats taken."
+        return lobby_line(snap)
     if view is None:
         return "Setting up the table..."
     if phase in DEALING_PHASES:
@@ -467,6 +471,27 @@ def _turn_line(snap: Snapshot) -> str:
     if view.phase == Phase.ROUND_OVER and view.next_starter is not None:
         return next_round_line(snap)
     return ""
+
+
+#: What a player who came after the start reads where their dice would be.
+LATE_ARRIVAL = "The game started before you sat down: you are watching; dice stay hidden."
+
+
+def lobby_line(snap: Snapshot) -> str:
+    """Who the waiting screen waits for, and who may start (SPEC.md 3.3: two seats or more,
+    up to the table's seats, started by the host)."""
+    seated = [s for s in snap.seats if s is not None]
+    # Host CPU seats promised by the genesis and not seated yet count as taken.
+    owed = max(0, snap.host_cpu - sum(1 for s in seated if s.host_run))
+    taken = len(seated) + owed
+    most = len(snap.seats)
+    if taken >= most:
+        return f"Every seat is taken ({taken}): the game is starting."
+    if taken < MIN_SEATS:
+        return f"Waiting for players: {taken} seated of up to {most}; a game needs {MIN_SEATS}."
+    if snap.hosting:
+        return f"{taken} seated of up to {most}: press s to start, or wait for more."
+    return f"Waiting for the host to start: {taken} seated; the host can start now."
 
 
 def next_round_line(snap: Snapshot) -> str:
@@ -583,6 +608,8 @@ def table_keys(
         keys.append(("Tab", "seat"))
     if snap.view is not None and snap.view.results:
         keys.append(("r", "rounds"))
+    if snap.hosting and snap.phase == "lobby":
+        keys.append(("s", "start"))
     keys += [("?", "help"), ("q", "quit")]
     return tuple(keys)
 
@@ -611,6 +638,9 @@ def table_model(snap: Snapshot, entry: EntryState = EntryState()) -> TableModel:
         label = f"Your dice ({names[snap.me]}, seat {snap.me}):"
     elif snap.watching:
         label = "You are watching: players' dice stay hidden until the reveal."
+    elif snap.phase not in ("connecting", "lobby") and snap.link == "connected":
+        # A late arrival: the start fixed the seats (SPEC.md 3.3), so the host offered none.
+        label = LATE_ARRIVAL
     else:
         label = "Taking a seat..."
     if snap.me is not None and view is None:

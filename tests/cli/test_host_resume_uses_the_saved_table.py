@@ -93,7 +93,7 @@ class _FakeService:
     async def open_table(self, config, *, resume_lines=None):
         over = asyncio.Event()
         over.set()
-        state = SimpleNamespace(rules=self.rules, game=None, roster=())
+        state = SimpleNamespace(rules=self.rules, game=None, roster=(), cpu_fill=False)
         return SimpleNamespace(
             id=TABLE_ID,
             path=f"/t/{TABLE_ID}",
@@ -133,5 +133,5 @@ def test_resume_prints_the_saved_tables_seats(
     _saved(tmp_path, json.dumps({"name": "Kitchen", "cpu": ["hard"], "password": None}))
     assert _host(tmp_path, "--seats", "5") == 0
     out = capsys.readouterr().out
-    assert "seats: 2, CPU seats run here: 1, waiting for 1 player(s)" in out
+    assert "seats: up to 2, CPU seats run here: 1, room for 1 player(s)" in out
     assert [s.running for s in fake_service.started] == [False]

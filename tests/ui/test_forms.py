@@ -23,13 +23,14 @@ def test_every_option_of_the_rules_is_on_the_form() -> None:
     keys = {f.key for f in HostForm(kind=TableKind.PRACTICE).fields()}
     assert set(Rules().to_json()) - {"kind"} <= keys
     standard = {f.key for f in HostForm().fields()}
-    assert {"name", "password", "cpu", "level"} <= standard and "undo" not in standard
+    assert {"name", "password", "cpu", "level", "fill"} <= standard and "undo" not in standard
 
 
 def test_cycling_choices_and_text_fields() -> None:
     form = HostForm()
     form.index = [f.key for f in form.fields()].index("seats")
-    form.change(1)
+    assert form.values["seats"] == 6  # a hosted table opens for up to six
+    form.change(-1)
     assert form.values["seats"] == 5
     form.index = 0  # table name
     for ch in "\x1b!":
@@ -78,3 +79,14 @@ def test_lobby_drops_a_table_its_host_no_longer_lists_and_honours_goodbyes() -> 
     book.probed("a", listed=False, now=1.0)
     book.goodbye("b")
     assert book.rows() == [] and book.current() is None
+
+
+def test_the_host_form_opens_six_seats_with_no_cpu_and_says_what_empty_seats_become() -> None:
+    form = HostForm()
+    assert form.values["seats"] == 6 and form.cpu() == [] and form.fill_level() is None
+    rules = form.check()
+    assert rules is not None
+    assert any("empty seats: left out" in line for line in form.summary(rules)[0])
+    form.set("fill", "hard")
+    assert form.fill_level() == "hard"
+    assert any("a hard CPU each" in line for line in form.summary(rules)[0])

@@ -137,7 +137,7 @@ def test_hostile_names_become_harmless_text() -> None:
     assert (
         "\x1b" not in m.title and m.seats[0].name == "seat 0" and m.seats[1].name == "(free seat)"
     )
-    assert m.turn_line == "Waiting for players: 1 of 2 seats taken."
+    assert m.turn_line == "Waiting for players: 1 seated of up to 2; a game needs 2."
 
 
 def test_connecting_and_spectating() -> None:

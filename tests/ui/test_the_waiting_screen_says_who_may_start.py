@@ -1,0 +1,67 @@
+"""The waiting screen says who it waits for and who may start (SPEC.md 3.3): the seated
+players wait for the host once two are seated, the host is offered s, and every screen says
+what an empty seat becomes at the start (left out, or a CPU)."""
+
+from __future__ import annotations
+
+from p2pdice.core.rules import Rules
+from p2pdice.ui.viewmodel import LATE_ARRIVAL, SeatFacts, Snapshot, table_model
+
+
+def _lobby(seated: int, *, most: int = 6, hosting: bool = False, cpu_fill: bool = False):
+    seats = tuple(SeatFacts(name=f"P{i}") for i in range(seated)) + (None,) * (most - seated)
+    return table_model(
+        Snapshot(
+            table_name="Kitchen",
+            seats=seats,
+            phase="lobby",
+            rules=Rules(seats=most),
+            me=0,
+            link="connected",
+            hosting=hosting,
+            cpu_fill=cpu_fill,
+        )
+    )
+
+
+def test_a_seated_player_waits_for_the_host_once_two_are_seated() -> None:
+    model = _lobby(3)
+    assert model.turn_line == "Waiting for the host to start: 3 seated; the host can start now."
+    assert ("s", "start") not in model.keys
+
+
+def test_a_lone_player_waits_for_a_second() -> None:
+    assert _lobby(1).turn_line == "Waiting for players: 1 seated of up to 6; a game needs 2."
+
+
+def test_the_host_is_offered_the_start_key() -> None:
+    model = _lobby(2, hosting=True)
+    assert model.turn_line == "2 seated of up to 6: press s to start, or wait for more."
+    assert ("s", "start") in model.keys
+
+
+def test_every_screen_says_what_an_empty_seat_becomes() -> None:
+    left_out = _lobby(2)
+    filled = _lobby(2, cpu_fill=True)
+    assert [row.status for row in left_out.seats[2:]] == ["free: left out"] * 4
+    assert [row.status for row in filled.seats[2:]] == ["free: a CPU at the start"] * 4
+
+
+def test_lines_fit_eighty_columns() -> None:
+    for model in (_lobby(1), _lobby(5), _lobby(5, hosting=True)):
+        assert len(model.turn_line) <= 78, model.turn_line
+
+
+def test_a_player_who_arrives_after_the_start_is_told_they_are_watching() -> None:
+    late = table_model(
+        Snapshot(
+            table_name="Kitchen",
+            seats=(SeatFacts(name="Ann"), SeatFacts(name="Bea")),
+            phase="between",
+            rules=Rules(seats=2),
+            me=None,
+            link="connected",
+        )
+    )
+    assert late.hand_label == LATE_ARRIVAL
+    assert "started before you sat down" in LATE_ARRIVAL and len(LATE_ARRIVAL) <= 78
