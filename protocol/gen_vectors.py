@@ -2616,7 +2616,7 @@ def gen_start() -> dict:
     invalid.append(
         {
             "comment": "a genesis spelling cpu_fill false: the field is present only when true",
-            "lines": [line_of(resign(host_secret, first))],
+            "lines": [line_of(resign(host_secret, table_id_of(first["event"]), first))],
             "index": 0,
             "result": "invalid",
             "reason": "SCHEMA",
