@@ -29,7 +29,7 @@ def _forbidden_modules() -> frozenset[str]:
     (contract,) = [
         c
         for c in config["tool"]["importlinter"]["contracts"]
-        if c["type"] == "forbidden" and c["source_modules"] == [CORE]
+        if c["type"] == "forbidden" and CORE in c["source_modules"]
     ]
     return frozenset(contract["forbidden_modules"])
 
