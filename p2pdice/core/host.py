@@ -40,6 +40,7 @@ from .host_outputs import (
     Seated,
     _Waiting,
 )
+from .lobby_churn import LobbyChurn
 from .messages import Message, MessageType, parse_message
 from .pake import Binding, HostExchange, joiner_message_ok, password_verifier, work_ok
 from .rules import Rules
@@ -145,6 +146,9 @@ class HostTable:
         self._posted: dict[bytes, int] = {}  # message digest -> seq
         self._challenges: dict[Conn, tuple[bytes, int | None]] = {}
         self._conn_seat: dict[Conn, int] = {}
+        self._conn_source: dict[Conn, str] = {}  # where each seated connection came from
+        #: The lobby's leaves so far, and by whom (lobby_churn.py, SPEC.md 3.2).
+        self.lobby_churn = LobbyChurn()
         self._connected: dict[int, set[Conn]] = {}
         self.waits = HostWaits(wait=_Waiting(since=now))
 
@@ -173,6 +177,7 @@ class HostTable:
         table._setup(key, password_verifier, state, now)
         for entry in entries:
             table._append(entry)
+        table.lobby_churn = LobbyChurn.of_log(entries)
         table.notes = list(replayer.notes)
         for seat in range(state.rules.seats):
             if state.game is not None and state.game.dice[seat] > 0:
@@ -271,6 +276,12 @@ class HostTable:
                 raise RemoteError(Reason.TABLE_FULL, "no seat is free")
             if msg.seat != seat:
                 raise RemoteError(Reason.SEAT_TAKEN, f"seat {seat} was offered, not {msg.seat}")
+            churned = self.lobby_churn.refusal(
+                msg.bytes_field("key"), source, self.state.rules.seats
+            )
+            if churned is not None and not trusted:
+                self._release_seat(conn)  # refused for good: the seat is for the next joiner
+                raise RemoteError(Reason.LOBBY_CHURN, churned)
             attempt = _Attempt(pake, proof, work)
             host_proof = self._check_password(
                 conn, msg, nonce, attempt, now, source=source, trusted=trusted
@@ -287,6 +298,7 @@ class HostTable:
             del self._challenges[conn]
             self._proven.pop(conn, None)
             self._bind(conn, msg.seat, now, msg.bytes_field("key"))
+            self._conn_source[conn] = source
             outputs.append(Seated(conn, msg.seat, host_proof))
             outputs += host_clock.maybe_start(self, now)
             outputs += self.tick(now)
@@ -385,6 +397,7 @@ class HostTable:
         self._challenges.pop(conn, None)
         self._forget_exchange(conn)
         seat = self._conn_seat.pop(conn, None)
+        source = self._conn_source.pop(conn, "")
         if seat is None:
             return []
         conns = self._connected.get(seat, set())
@@ -394,6 +407,7 @@ class HostTable:
             if self.waits.wait.turn_seat == seat and self.waits.wait.turn_left is None:
                 host_clock.pause_turn(self, now)
             if self.state.phase == TablePhase.LOBBY and seat in self.state.joins:
+                self.lobby_churn.left(self.state.joins[seat].key, source)
                 return self._post_event(events.Leave(seat=seat), now)
         return self.tick(now)
 
