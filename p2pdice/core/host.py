@@ -40,7 +40,7 @@ from .host_outputs import (
     Seated,
     _Waiting,
 )
-from .lobby_churn import LobbyChurn
+from .lobby_churn import LOBBY_SETTLE, LobbyChurn
 from .messages import Message, MessageType, parse_message
 from .pake import Binding, HostExchange, joiner_message_ok, password_verifier, work_ok
 from .rules import Rules
@@ -149,6 +149,9 @@ class HostTable:
         self._conn_source: dict[Conn, str] = {}  # where each seated connection came from
         #: The lobby's leaves so far, and by whom (lobby_churn.py, SPEC.md 3.2).
         self.lobby_churn = LobbyChurn()
+        #: When each stranger's lobby join was posted: it counts towards the start only after
+        #: LOBBY_SETTLE seconds still seated, so joins that leave at once never start a game.
+        self._settling: dict[int, float] = {}
         self._connected: dict[int, set[Conn]] = {}
         self.waits = HostWaits(wait=_Waiting(since=now))
 
@@ -299,8 +302,10 @@ class HostTable:
             self._proven.pop(conn, None)
             self._bind(conn, msg.seat, now, msg.bytes_field("key"))
             self._conn_source[conn] = source
+            if not trusted:
+                self._settling[msg.seat] = now
             outputs.append(Seated(conn, msg.seat, host_proof))
-            outputs += host_clock.maybe_start(self, now)
+            outputs += self._start_when_settled(now)
             outputs += self.tick(now)
         return outputs
 
@@ -408,6 +413,7 @@ class HostTable:
                 host_clock.pause_turn(self, now)
             if self.state.phase == TablePhase.LOBBY and seat in self.state.joins:
                 self.lobby_churn.left(self.state.joins[seat].key, source)
+                self._settling.pop(seat, None)
                 return self._post_event(events.Leave(seat=seat), now)
         return self.tick(now)
 
@@ -585,11 +591,25 @@ class HostTable:
 
     def tick(self, now: float) -> list[Output]:
         """Do whatever is due at `now`: post sets, decide rounds, declare absences, force moves."""
-        return host_clock.tick(self, now)
+        return [*self._start_when_settled(now), *host_clock.tick(self, now)]
 
     def next_deadline(self, now: float) -> float | None:
         """When `tick` should next be called, after `now` (None: nothing is timed)."""
-        return host_clock.next_deadline(self, now)
+        deadline = host_clock.next_deadline(self, now)
+        settled = [t + LOBBY_SETTLE for t in self._settling.values() if t + LOBBY_SETTLE > now]
+        if self.state.phase == TablePhase.LOBBY and settled:
+            return min(settled) if deadline is None else min(deadline, min(settled))
+        return deadline
+
+    def _start_when_settled(self, now: float) -> list[Output]:
+        """The start, once every seat is taken and every stranger's join has stayed
+        LOBBY_SETTLE seconds (SPEC.md 3.2)."""
+        if self.state.phase != TablePhase.LOBBY:
+            self._settling.clear()
+            return []
+        if any(now < t + LOBBY_SETTLE for t in self._settling.values()):
+            return []
+        return host_clock.maybe_start(self, now)
 
     def turn_deadline(self) -> tuple[int | None, float | None]:
         """Whose move the table waits for, and when its turn timer runs out."""

@@ -19,6 +19,10 @@ from .transcript import Entry
 #: Lobby leaves a table takes before returning leavers are refused (SPEC.md 3.2).
 LOBBY_LEAVE_BUDGET = 24
 
+#: Seconds a stranger's lobby join must stay before it counts towards the start, so joins
+#: that leave at once (churn) never fill the table and start a game with phantoms.
+LOBBY_SETTLE = 2.0
+
 LOBBY_CHURN_WORDS = (
     "this table has seen too many joins and leaves; ask the host to open a new table"
 )

@@ -32,7 +32,7 @@ def test_eight_addresses_churning_the_lobby_take_a_few_seats_each(tmp_path: Path
             "--headless", "--seats", "6", "--cpu", "1", "--no-advertise", "--bind", "10.231.0.1",
             "--home", str(tmp_path / "h"), netns=names[0],
         )  # fmt: skip
-        url = f"ws://10.231.0.1:{ready['port']}{ready['path']}"
+        url = f"wss://10.231.0.1:{ready['port']}{ready['path']}"
         sources = [a for s in ATTACKERS for a in ("--source", s)]
         cmd = [
             "ip",

@@ -1,0 +1,96 @@
+"""Lobby churn from many addresses writes a fixed bound into the host's log (SPEC.md 3.2),
+not one that grows with the attacker's addresses, and no phantom it seats starts the game:
+a friend seated before keeps her seat; a newcomer once the table's budget is spent is told
+to ask for a new table. Real processes: `p2pdice host` (four seats, one CPU) in one
+namespace, the attacker (tests/support/churn_attacker.py) with sixteen extra addresses in
+another, and two bot players from a third."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from p2pdice.core.lobby_churn import LOBBY_LEAVE_BUDGET, lobby_leave_cap
+from tests.support import netns
+from tests.support.procs import bot_join, host_log, kill_all, spawn, start_host, stop
+
+pytestmark = pytest.mark.usefixtures("private_network")
+
+SEATS = 4
+ATTACKERS = [f"10.231.0.{100 + i}" for i in range(1, 17)]
+SECONDS = 10.0
+#: The longest join entry (24 four-byte characters of name) and a leave entry, in bytes with
+#: the line feed; tests/core/test_lobby_churn_writes_a_fixed_bound_into_the_log.py measures
+#: them.
+JOIN_ENTRY, LEAVE_ENTRY, GENESIS_ENTRY = 884, 255, 700
+
+
+def lobby_bound(seats: int) -> int:
+    """The most bytes a lobby of `seats` seats can write, however it is churned (SPEC.md 3.2)."""
+    joins = seats + lobby_leave_cap(seats)
+    return GENESIS_ENTRY + joins * JOIN_ENTRY + lobby_leave_cap(seats) * LEAVE_ENTRY
+
+
+def joined(home: Path, name: str) -> bool:
+    return f'"name":"{name}"'.encode() in host_log(home).read_bytes()
+
+
+def test_sixteen_addresses_churning_a_lobby_stay_under_its_bound_and_seat_no_phantom(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "h"
+    with netns.lan() as names:
+        batch = "".join(f"addr add {a}/24 dev eth0\n" for a in ATTACKERS)
+        subprocess.run(["ip", "-n", names[1], "-batch", "-"], input=batch, text=True, check=True)
+        host, ready = start_host(
+            "--headless", "--seats", str(SEATS), "--cpu", "1", "--no-advertise",
+            "--bind", "10.231.0.1", "--home", str(home), netns=names[0],
+        )  # fmt: skip
+        address = f"10.231.0.1:{ready['port']}"
+        url = f"wss://{address}{ready['path']}"
+        ann = spawn(*bot_join(address, name="Ann", seed=1, home=tmp_path / "ann"), netns=names[2])
+        attacker = bob = None
+        try:
+            deadline = time.monotonic() + 20
+            while not joined(home, "Ann") and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert joined(home, "Ann")
+            sources = [a for s in ATTACKERS for a in ("--source", s)]
+            attacker = subprocess.Popen(
+                ["ip", "netns", "exec", names[1], sys.executable, "-m",
+                 "tests.support.churn_attacker", url, *sources, "--seconds", str(SECONDS)],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            )  # fmt: skip
+            out, _ = attacker.communicate(timeout=SECONDS + 30)
+            churned = host_log(home).read_bytes()
+            # A newcomer after the budget and the newcomers' seats are spent is told why.
+            bob_log = tmp_path / "bob.txt"
+            bob = spawn(*bot_join(address, name="Bob", seed=2, home=tmp_path / "bob"),
+                        netns=names[2], log=bob_log)  # fmt: skip
+            bob.wait(timeout=30)
+            bob_said = bob_log.read_text()
+            ann_still_running = ann.poll() is None
+        finally:
+            kill_all(attacker, bob, ann)
+            stop(host)
+    assert out.strip().startswith("{"), out[-2000:]
+    seen = json.loads(out.strip().splitlines()[-1])
+    entries = [json.loads(line) for line in churned.splitlines()]
+    kinds = [e.get("event", {}).get("type") for e in entries]
+    leaves = kinds.count("leave")
+    bound = lobby_bound(SEATS)
+    print(f"\nchurn: {seen}; {leaves} leaves, log {len(churned)} bytes (bound {bound})")
+    assert sum(seen.values()) >= 100, seen  # the attacker really churned, fast
+    assert seen.get("seated", 0) > LOBBY_LEAVE_BUDGET, seen  # it spent the table's budget
+    assert seen.get("LOBBY_CHURN", 0) > 0, seen  # and was told why
+    assert leaves <= lobby_leave_cap(SEATS), seen
+    assert len(churned) <= bound, len(churned)
+    # No phantom filled the table: the lobby is still open, and Ann still holds her seat.
+    assert "start" not in kinds, seen
+    assert ann_still_running
+    assert "ask the host to open a new table" in bob_said, bob_said[-2000:]
