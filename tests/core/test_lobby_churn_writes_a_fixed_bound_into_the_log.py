@@ -10,7 +10,12 @@ from pathlib import Path
 from p2pdice.core.errors import Reason
 from p2pdice.core.host import HostTable
 from p2pdice.core.host_outputs import Output, Rejected
-from p2pdice.core.lobby_churn import LOBBY_CHURN_WORDS, LOBBY_LEAVE_BUDGET, lobby_leave_cap
+from p2pdice.core.lobby_churn import (
+    LOBBY_CHURN_WORDS,
+    LOBBY_LEAVE_BUDGET,
+    LOBBY_SETTLE,
+    lobby_leave_cap,
+)
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import TablePhase
@@ -55,6 +60,10 @@ def test_friends_dropping_in_and_out_are_never_refused_and_the_game_starts() -> 
     for i, (key, source) in enumerate(friends):
         conn += 1
         assert refused(join(host, conn, key, source, f"friend {i}")) is None
+    # Every seat is taken; the start waits until the last join has stayed LOBBY_SETTLE s.
+    assert host.phase == TablePhase.LOBBY
+    assert host.next_deadline(0.0) == LOBBY_SETTLE
+    host.tick(LOBBY_SETTLE)
     assert host.phase != TablePhase.LOBBY
     assert kinds(host).count("event:leave") == 15 < LOBBY_LEAVE_BUDGET
 
@@ -105,3 +114,16 @@ def test_the_spec_states_the_budget_the_host_applies() -> None:
     spec = (Path(__file__).parents[2] / "protocol" / "SPEC.md").read_text(encoding="utf-8")
     assert f"reach {LOBBY_LEAVE_BUDGET} (`LOBBY_LEAVE_BUDGET`)" in spec
     assert f"past {LOBBY_LEAVE_BUDGET}, a join whose key" in spec
+
+
+def test_joins_that_leave_at_once_never_start_a_game_with_phantoms() -> None:
+    host = open_table(2)
+    for conn in (1, 2):  # two phantoms take both seats at once, then go
+        key = SigningKey(bytes([conn]) * 32)
+        assert refused(join(host, conn, key, f"10.3.0.{conn}", f"ghost {conn}")) is None
+    assert host.phase == TablePhase.LOBBY
+    host.disconnected(1, 1.0)
+    host.disconnected(2, 1.0)
+    host.tick(LOBBY_SETTLE)
+    assert host.phase == TablePhase.LOBBY
+    assert "event:start" not in kinds(host)
