@@ -114,6 +114,7 @@ def test_the_spec_states_the_budget_the_host_applies() -> None:
     spec = (Path(__file__).parents[2] / "protocol" / "SPEC.md").read_text(encoding="utf-8")
     assert f"reach {LOBBY_LEAVE_BUDGET} (`LOBBY_LEAVE_BUDGET`)" in spec
     assert f"past {LOBBY_LEAVE_BUDGET}, a join whose key" in spec
+    assert f"stayed seated {LOBBY_SETTLE:g} s (`LOBBY_SETTLE`)" in spec
 
 
 def test_joins_that_leave_at_once_never_start_a_game_with_phantoms() -> None:
