@@ -259,8 +259,9 @@ class HostTable:
         message `pake`, confirmation `proof` and proof of work `work` at a table with a
         password. Only a `trusted`
         (in-process) connection may say its seat is run by the host. `source` (the peer's
-        address) is what failed password exchanges are throttled by; trusted connections are
-        not throttled.
+        address) is what failed password exchanges and lobby churn are counted by, and a join
+        with one counts towards the start only after LOBBY_SETTLE (an in-process link has no
+        address); trusted connections are not throttled.
 
         The seat is checked before the password, so a refusal never tells whether a guess
         was right at a table that has no seat to give (SPEC.md 3.4)."""
@@ -302,7 +303,7 @@ class HostTable:
             self._proven.pop(conn, None)
             self._bind(conn, msg.seat, now, msg.bytes_field("key"))
             self._conn_source[conn] = source
-            if not trusted:
+            if source and not trusted:  # a socket's join: churn from the network settles
                 self._settling[msg.seat] = now
             outputs.append(Seated(conn, msg.seat, host_proof))
             outputs += self._start_when_settled(now)
