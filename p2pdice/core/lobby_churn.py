@@ -5,8 +5,9 @@ at a table, whatever the number of addresses or keys churning it.
 Up to LOBBY_LEAVE_BUDGET leaves anybody may join again (friends dropping in and out). Past
 it, a key or an address that has left this lobby may not join again before the start, and a
 newcomer (new key, new address) may still join until the leaves reach the budget plus the
-table's seats; past that, no join is admitted. So a lobby writes at most
-`seats + budget + seats` joins and `budget + seats` leaves, however it is churned.
+table's seats; past that, no join is admitted. A join is admitted only while fewer than
+`budget + seats` leaves were posted and a seat is free, so a lobby writes at most
+`budget + 2 * seats - 1` joins and as many leaves, however it is churned.
 """
 
 from __future__ import annotations
