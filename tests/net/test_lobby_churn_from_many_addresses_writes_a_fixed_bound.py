@@ -3,7 +3,7 @@ not one that grows with the attacker's addresses, and no phantom it seats starts
 friend seated before keeps her seat, and newcomers after the table's budget is spent still
 join and the game starts. Real processes: `p2pdice host` (five seats, one CPU) in one
 namespace, the attacker (tests/support/churn_attacker.py) with sixteen extra addresses in
-another, and four bot players from a third. (That 1,000 addresses write no more is
+another (one of them, from its own address), and three more from a third. (That 1,000 addresses write no more is
 tests/core/test_lobby_churn_writes_a_fixed_bound_into_the_log.py.)
 """
 
@@ -55,7 +55,9 @@ def test_twelve_addresses_churning_a_lobby_stay_under_its_bound_and_friends_stil
         )  # fmt: skip
         address = f"10.231.0.1:{ready['port']}"
         url = f"wss://{address}{ready['path']}"
-        ann = spawn(*bot_join(address, name="Ann", seed=1, home=tmp_path / "ann"), netns=names[2])
+        # Ann from the attacker's machine's own address (the attacker churns from its others),
+        # so the three late friends have their address's three lobby seats (SPEC.md 10.1).
+        ann = spawn(*bot_join(address, name="Ann", seed=1, home=tmp_path / "ann"), netns=names[1])
         attacker = None
         late: list[subprocess.Popen[str]] = []
         try:
@@ -75,12 +77,17 @@ def test_twelve_addresses_churning_a_lobby_stay_under_its_bound_and_friends_stil
             # A newcomer (new key, new address) still joins once the budget is spent, and the
             # game starts with the two friends.
             late = [
-                spawn(*bot_join(address, name=name, seed=n, home=tmp_path / name), netns=names[2])
+                spawn(
+                    *bot_join(address, name=name, seed=n, home=tmp_path / name),
+                    netns=names[2],
+                    log=tmp_path / f"{name}.txt",
+                )
                 for n, name in enumerate(("Bob", "Cid", "Dee"), 2)
             ]
             deadline = time.monotonic() + 30
             while b'"type":"start"' not in host_log(home).read_bytes():
-                assert time.monotonic() < deadline, "the game did not start"
+                said = [(tmp_path / f"{n}.txt").read_text()[-300:] for n in ("Bob", "Cid", "Dee")]
+                assert time.monotonic() < deadline, said
                 time.sleep(0.2)
             started = host_log(home).read_bytes()
             ann_still_running = ann.poll() is None
