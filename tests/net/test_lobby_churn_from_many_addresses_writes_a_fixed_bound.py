@@ -2,7 +2,7 @@
 not one that grows with the attacker's addresses, and no phantom it seats starts the game: a
 friend seated before keeps her seat, and newcomers after the table's budget is spent still
 join and the game starts. Real processes: `p2pdice host` (five seats, one CPU) in one
-namespace, the attacker (tests/support/churn_attacker.py) with sixteen extra addresses in
+namespace, the attacker (tests/support/churn_attacker.py) with twelve extra addresses in
 another (one of them, from its own address), and three more from a third. (That 1,000 addresses write no more is
 tests/core/test_lobby_churn_writes_a_fixed_bound_into_the_log.py.)
 """
@@ -24,8 +24,8 @@ from tests.support.procs import bot_join, host_log, kill_all, spawn, start_host,
 pytestmark = pytest.mark.usefixtures("private_network")
 
 SEATS = 5
-ATTACKERS = [f"10.231.0.{100 + i}" for i in range(1, 17)]
-SECONDS = 10.0
+ATTACKERS = [f"10.231.0.{100 + i}" for i in range(1, 13)]
+SECONDS = 15.0
 #: The longest join entry (24 four-byte characters of name) and a leave entry, in bytes with
 #: the line feed; tests/core/test_lobby_churn_writes_a_fixed_bound_into_the_log.py measures
 #: them.
