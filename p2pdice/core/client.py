@@ -109,6 +109,7 @@ FATAL = frozenset(
         Reason.BAD_WORK,
         Reason.PASSWORD_THROTTLED,  # once the bounded retries (password_retry.py) are spent
         Reason.TABLE_FULL,
+        Reason.LOBBY_CHURN,  # the table spent its lobby budget (SPEC.md 3.2): a new table is needed
         Reason.BAD_CHALLENGE,
         Reason.NOT_SEATED,
         Reason.BAD_NAME,

@@ -83,6 +83,8 @@ class Reason(StrEnum):
     )
     NAME_RESERVED = "NAME_RESERVED"  #: a name in the CPU form, for a seat that is not a CPU
     RATE_LIMITED = "RATE_LIMITED"  #: too many messages
+    #: the lobby spent its joins and leaves: a new table is needed (SPEC.md 3.2)
+    LOBBY_CHURN = "LOBBY_CHURN"
     TOO_MANY_CONNECTIONS = "TOO_MANY_CONNECTIONS"  #: the table refuses more connections
     HANDSHAKE_TIMEOUT = "HANDSHAKE_TIMEOUT"  #: the join handshake took too long
     UNKNOWN_TYPE = "UNKNOWN_TYPE"  #: a message or frame type that does not exist

@@ -40,6 +40,7 @@ from .host_outputs import (
     Seated,
     _Waiting,
 )
+from .lobby_churn import LOBBY_SETTLE, LobbyChurn
 from .messages import Message, MessageType, parse_message
 from .pake import Binding, HostExchange, joiner_message_ok, password_verifier, work_ok
 from .rules import MIN_SEATS, Rules
@@ -148,6 +149,12 @@ class HostTable:
         self._posted: dict[bytes, int] = {}  # message digest -> seq
         self._challenges: dict[Conn, tuple[bytes, int | None]] = {}
         self._conn_seat: dict[Conn, int] = {}
+        self._conn_source: dict[Conn, str] = {}  # where each seated connection came from
+        #: The lobby's leaves so far, and by whom (lobby_churn.py, SPEC.md 3.2).
+        self.lobby_churn = LobbyChurn()
+        #: When each stranger's lobby join was posted: it counts towards the start only after
+        #: LOBBY_SETTLE seconds still seated, so joins that leave at once never start a game.
+        self._settling: dict[int, float] = {}
         self._connected: dict[int, set[Conn]] = {}
         self.waits = HostWaits(wait=_Waiting(since=now))
         #: Start as soon as this many seats are taken (None: every seat); the host's own
@@ -181,6 +188,7 @@ class HostTable:
         table._setup(key, password_verifier, state, now)
         for entry in entries:
             table._append(entry)
+        table.lobby_churn = LobbyChurn.of_log(entries)
         table.notes = list(replayer.notes)
         for seat in range(state.rules.seats):
             if state.game is not None and state.game.dice[seat] > 0:
@@ -259,8 +267,9 @@ class HostTable:
         message `pake`, confirmation `proof` and proof of work `work` at a table with a
         password. Only a `trusted`
         (in-process) connection may say its seat is run by the host. `source` (the peer's
-        address) is what failed password exchanges are throttled by; trusted connections are
-        not throttled.
+        address) is what failed password exchanges and lobby churn are counted by, and a join
+        with one counts towards the start only after LOBBY_SETTLE (an in-process link has no
+        address); trusted connections are not throttled.
 
         The seat is checked before the password, so a refusal never tells whether a guess
         was right at a table that has no seat to give (SPEC.md 3.4)."""
@@ -279,6 +288,12 @@ class HostTable:
                 raise RemoteError(Reason.TABLE_FULL, "no seat is free")
             if msg.seat != seat:
                 raise RemoteError(Reason.SEAT_TAKEN, f"seat {seat} was offered, not {msg.seat}")
+            churned = self.lobby_churn.refusal(
+                msg.bytes_field("key"), source, self.state.rules.seats
+            )
+            if churned is not None and not trusted:
+                self._release_seat(conn)  # refused for good: the seat is for the next joiner
+                raise RemoteError(Reason.LOBBY_CHURN, churned)
             attempt = _Attempt(pake, proof, work)
             host_proof = self._check_password(
                 conn, msg, nonce, attempt, now, source=source, trusted=trusted
@@ -295,8 +310,11 @@ class HostTable:
             del self._challenges[conn]
             self._proven.pop(conn, None)
             self._bind(conn, msg.seat, now, msg.bytes_field("key"))
+            self._conn_source[conn] = source
+            if source and not trusted:  # a socket's join: churn from the network settles
+                self._settling[msg.seat] = now
             outputs.append(Seated(conn, msg.seat, host_proof))
-            outputs += host_clock.maybe_start(self, now)
+            outputs += self._start_when_settled(now)
             outputs += self.tick(now)
         return outputs
 
@@ -393,6 +411,7 @@ class HostTable:
         self._challenges.pop(conn, None)
         self._forget_exchange(conn)
         seat = self._conn_seat.pop(conn, None)
+        source = self._conn_source.pop(conn, "")
         if seat is None:
             return []
         conns = self._connected.get(seat, set())
@@ -402,6 +421,8 @@ class HostTable:
             if self.waits.wait.turn_seat == seat and self.waits.wait.turn_left is None:
                 host_clock.pause_turn(self, now)
             if self.state.phase == TablePhase.LOBBY and seat in self.state.joins:
+                self.lobby_churn.left(self.state.joins[seat].key, source)
+                self._settling.pop(seat, None)
                 return self._post_event(events.Leave(seat=seat), now)
         return self.tick(now)
 
@@ -579,11 +600,25 @@ class HostTable:
 
     def tick(self, now: float) -> list[Output]:
         """Do whatever is due at `now`: post sets, decide rounds, declare absences, force moves."""
-        return host_clock.tick(self, now)
+        return [*self._start_when_settled(now), *host_clock.tick(self, now)]
 
     def next_deadline(self, now: float) -> float | None:
         """When `tick` should next be called, after `now` (None: nothing is timed)."""
-        return host_clock.next_deadline(self, now)
+        deadline = host_clock.next_deadline(self, now)
+        settled = [t + LOBBY_SETTLE for t in self._settling.values() if t + LOBBY_SETTLE > now]
+        if self.state.phase == TablePhase.LOBBY and settled:
+            return min(settled) if deadline is None else min(deadline, min(settled))
+        return deadline
+
+    def _start_when_settled(self, now: float) -> list[Output]:
+        """The start, once every seat is taken and every stranger's join has stayed
+        LOBBY_SETTLE seconds (SPEC.md 3.2)."""
+        if self.state.phase != TablePhase.LOBBY:
+            self._settling.clear()
+            return []
+        if any(now < t + LOBBY_SETTLE for t in self._settling.values()):
+            return []
+        return host_clock.maybe_start(self, now)
 
     # ---- starting ------------------------------------------------------------------------
 
