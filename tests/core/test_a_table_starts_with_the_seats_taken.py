@@ -119,7 +119,11 @@ def _forged_start(host: HostTable, roster: list[dict]) -> Replayer:
     for line in host.lines():
         replayer.feed(parse_entry(line))
     entry = build_entry(
-        host.key, len(host.entries), host.head, event={"roster": roster, "type": "start"}
+        host.key,
+        len(host.entries),
+        host.head,
+        event={"roster": roster, "type": "start"},
+        table=host.table_id,
     )
     with pytest.raises(TableError) as err:
         replayer.feed(parse_entry(entry.line))
