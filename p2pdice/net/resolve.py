@@ -41,7 +41,7 @@ async def fetch_listing(http: aiohttp.ClientSession, url: str) -> list[dict[str,
                 body += chunk
                 if len(body) > LISTING_BYTES:
                     raise ListingError(f"a listing over {LISTING_BYTES} bytes")
-        except ListingError:
+        except BaseException:  # too long, or the caller's timeout or cancellation
             _hang_up(resp)
             raise
     try:

@@ -8,7 +8,7 @@ import argparse
 import pytest
 
 from p2pdice.cli import build_parser
-from p2pdice.core.rules import OPTION_BY_KEY
+from p2pdice.core.rules import MAX_SEATS, OPTION_BY_KEY
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:
@@ -57,7 +57,7 @@ def test_every_option_with_a_default_states_it(command: str) -> None:
 @pytest.mark.parametrize(
     ("command", "flag", "default"),
     [
-        ("host", "--seats", "4"),
+        ("host", "--seats", str(MAX_SEATS)),  # a host opens for up to six
         ("host", "--turn-timer", "0"),
         ("host", "--grace-period", "30"),
         ("host", "--exact-call", "off"),

@@ -45,7 +45,7 @@ def _player(home: Path, port: int) -> list[str]:
 
 def _open(host: tmux.Tmux, player: tmux.Tmux, tmp_path: Path, port: int) -> None:
     host.start(_host(tmp_path / "h", port), stderr=tmp_path / "host.err")
-    host.wait_for(lambda s: "Waiting for players" in s, 20, "the table open")
+    host.wait_for(lambda s: "press s to start" in s, 20, "the table open")
     player.start(_player(tmp_path / "p", port), stderr=tmp_path / "player.err")
 
 
