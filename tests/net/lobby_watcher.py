@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import resource
 import sys
 import tempfile
 import time
@@ -22,6 +21,16 @@ from p2pdice.ui.controller import Controller
 from p2pdice.ui.frame import render_screen
 from p2pdice.ui.lobby import LobbyActions
 from p2pdice.ui.state import UiState
+
+
+def peak_rss_mib() -> float:
+    """This program's own peak memory: VmHWM of its address space. (getrusage's ru_maxrss
+    survives exec, so it would count the memory of the test process this one was forked
+    from: hundreds of MiB late in a full run.)"""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmHWM in /proc/self/status")
 
 
 def row_json(row: object) -> dict:
@@ -66,7 +75,7 @@ async def watch(seconds: float, search: str) -> dict:
         "rows": [row_json(r) for r in listed],
         "found": [row_json(r) for r in found],
         "cpu_share": cpu / wall,
-        "max_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "max_rss_mib": peak_rss_mib(),
         "drawn": drawn,
     }
 

@@ -24,6 +24,7 @@ from p2pdice.core import client as client_core
 from p2pdice.core.advert import listing_url, socket_url
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
+from p2pdice.core.table import TablePhase
 from p2pdice.net.client import Outcome, run_websocket
 from p2pdice.net.hostapp import HostedTable, HostService, TableConfig
 from p2pdice.net.server import Limits
@@ -340,6 +341,12 @@ async def seat_a_player(url: str, table: HostedTable, player: SigningKey) -> Non
     async with await RawClient.connect(url) as raw:
         await raw.send(join_frame(player, raw.challenge, head=table.host.head, name="player"))
         assert (await raw.recv_type("welcome"))["seat"] == raw.challenge["seat"]
+        # Stay until the game starts: a lobby seat left before its join settles is freed.
+        for _ in range(200):
+            if table.host.state.phase != TablePhase.LOBBY:
+                break
+            await asyncio.sleep(0.05)
+        assert table.host.state.phase != TablePhase.LOBBY
 
 
 async def test_a_seated_player_gets_back_in_past_a_table_full_of_spectators(
