@@ -143,6 +143,9 @@ def test_an_evening_of_a_table_for_six_with_a_crash_and_a_pause_ends_in_one_veri
                 said = (tmp_path / f"{'ann-again' if who == 'ann' else who}.out").read_text()
                 assert proc.returncode == 0, said
                 assert "ALARM" not in said and "verified transcript" in said, said
+                # Told in words, and told when it was back.
+                assert "the host paused the table; it can be resumed" in said, said
+                assert "the host is back" in said, said
         finally:
             kill_all(*procs)
 
