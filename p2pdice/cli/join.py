@@ -8,6 +8,7 @@ import random
 import sys
 
 from ..bots.names import BOT_NAMES
+from ..core.closing import CLOSING_WORDS, Closing
 from ..core.compare import history_code, stopped_at
 from ..core.describe import ranking_line
 from .common import (
@@ -161,13 +162,22 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     narrator = Narrator(out=say)
     told = 0  # the client's alarms printed so far
     waiting: str | None = None  # the wait for a busy password table last said
+    paused = False  # whether we last said the host paused the table
 
     def on_update() -> None:
-        nonlocal told, waiting
+        nonlocal told, waiting, paused
         notice = session.core.password_retry.notice
         if notice is not None and notice != waiting:
             say(notice)
         waiting = notice
+        now_paused = session.core.host_closing == Closing.PAUSED
+        if now_paused != paused:
+            say(
+                f"{CLOSING_WORDS[Closing.PAUSED]}: waiting for it"
+                if now_paused
+                else "the host is back"
+            )
+        paused = now_paused
         narrator.update(
             session.peer.state if session.peer else None,
             session.peer.replayer.chain.hashes if session.peer else [],
