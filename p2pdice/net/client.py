@@ -139,11 +139,12 @@ async def _play(
                         # address whose peer holds another key is passed over).
                         log.warning("%s: %s", url, session.errors[-1][1])
                         failures += 1
-                        if url != given:
-                            if session.core.wrong_host:
-                                log.warning("%s is not our table's host: passing it over", url)
-                                misled.add(url.removesuffix(query))
-                            url = given
+                        if session.core.wrong_host:
+                            # Even the address we were given: an advert heard first may be
+                            # a copy, and the table is then found by its id elsewhere.
+                            log.warning("%s is not our table's host: passing it over", url)
+                            misled.add(url.removesuffix(query))
+                        url = given
                     else:
                         failures = 0
                     # Only a welcome or a verified entry counts as contact: a host that accepts

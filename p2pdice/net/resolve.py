@@ -182,6 +182,12 @@ async def _by_name(text: str, timeout: float) -> Target:
             f"no table called {text!r} on this network (tables seen: {seen}{more}). If the "
             "network blocks multicast, join by address: p2pdice join HOST:PORT"
         )
+    # Several adverts of one table id are one table heard at several addresses (a host with
+    # two interfaces, or a stranger copying its advert): the id binds the host key, and the
+    # connection pins that key, so whichever answers with another key is passed over and the
+    # table looked up again (net/client.py). Only different tables make the name ambiguous.
+    if len({t.table_id for t in found}) == 1:
+        found = sorted(found, key=lambda t: (t.addresses[0], t.port))[:1]
     if len(found) > 1:
         shown = sorted(found, key=lambda t: (t.addresses[0], t.port, t.table_id))[:20]
         listing = "\n".join(describe(t) for t in shown)
