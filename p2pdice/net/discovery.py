@@ -38,6 +38,10 @@ MAX_RESOLVING = 16
 MAX_WAITING = 2 * MAX_TABLES
 #: (host name, address) pairs remembered as announced by the machine at that address.
 MAX_VOUCHED = 4096
+#: A lookup that timed out, or whose addresses were not yet vouched for by their sender, is
+#: tried again after these many seconds: zeroconf reports a name added only once, so without
+#: a retry one answer lost on a busy machine hides that table from this lobby for good.
+LOOKUP_RETRY_AFTER = (1.0, 2.0, 4.0, 8.0)
 
 
 def lan_addresses(bind: str | None = None) -> list[str]:
@@ -320,6 +324,7 @@ class Browser:
         self._waiting: OrderedDict[str, None] = OrderedDict()
         self._resolving: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._retries: OrderedDict[str, int] = OrderedDict()  #: name -> lookups that failed
 
     async def start(self) -> None:
         with contextlib.suppress(Exception):
@@ -333,6 +338,7 @@ class Browser:
         self, zeroconf: Any, service_type: str, name: str, state_change: ServiceStateChange
     ) -> None:
         if state_change is ServiceStateChange.Removed:
+            self._retries.pop(name, None)
             self._waiting.pop(name, None)
             self._overflow.pop(name, None)
             table = self.tables.pop(name, None)
@@ -358,30 +364,56 @@ class Browser:
             task.add_done_callback(self._tasks.discard)
 
     async def _resolve(self, name: str) -> None:
+        found = False
         try:
-            await self._lookup(name)
+            found = await self._lookup(name)
         finally:
             self._resolving.discard(name)
+            if found:
+                self._retries.pop(name, None)
+            else:
+                self._retry_later(name)
             self._pump()
 
-    async def _lookup(self, name: str) -> None:
+    def _retry_later(self, name: str) -> None:
+        """Look `name` up again after a pause, a bounded number of times (and for at most
+        MAX_WAITING names at once, so a flood of names that never resolve stays bounded)."""
+        failed = self._retries.pop(name, 0)
+        if failed >= len(LOOKUP_RETRY_AFTER):
+            return
+        self._retries[name] = failed + 1
+        while len(self._retries) > MAX_WAITING:
+            self._retries.popitem(last=False)
+        asyncio.get_running_loop().call_later(LOOKUP_RETRY_AFTER[failed], self._requeue, name)
+
+    def _requeue(self, name: str) -> None:
+        if name not in self._retries or name in self.tables:
+            return  # removed meanwhile, pushed out by newer names, or found by an update
+        self._waiting[name] = None
+        while len(self._waiting) > MAX_WAITING:
+            self._waiting.popitem(last=False)
+        self._pump()
+
+    async def _lookup(self, name: str) -> bool:
+        """Whether `name` was resolved to a table (tracked, counted past the caps, or found
+        to name nothing we can list: those are settled); False asks for a retry."""
         info = AsyncServiceInfo(SERVICE_TYPE, name)
         if not await info.async_request(self.azc.zeroconf, 3000):
-            return
+            return False
         self.ledger.install(self.azc.zeroconf)  # zeroconf may have opened a socket since
         announced = info.parsed_addresses(IPVersion.V4Only)
         addresses = [a for a in announced if self.ledger.vouched(info.server, a)]
         if not addresses or info.port is None:
-            if announced:
-                self.unvouched += 1
             self._forget(name)
-            return
+            if announced and self._retries.get(name, 0) >= len(LOOKUP_RETRY_AFTER):
+                self.unvouched += 1  # counted once, when no retry is left
+            return not announced or info.port is None
         if name not in self.tables and not self._room_for(addresses[0]):
             self._overflow[name] = addresses[0]  # each name once, however often it is sent
             self._overflow.move_to_end(name)
             while len(self._overflow) > MAX_VOUCHED:
                 self._overflow.popitem(last=False)
-            return
+            return True
         # Anyone on the LAN can advertise: Advert cleans every text that may reach a screen.
         advert = Advert.from_txt(_txt_text(info.properties))
         table = TableAd(
@@ -394,6 +426,7 @@ class Browser:
         kind = "updated" if name in self.tables else "added"
         self.tables[name] = table
         self._events.put_nowait(BrowseEvent(kind, table))
+        return True
 
     @property
     def ignored(self) -> Counter[str]:

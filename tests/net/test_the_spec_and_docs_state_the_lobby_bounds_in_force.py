@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from p2pdice.core.advert import SHORT_ID_CHARS
-from p2pdice.net.discovery import MAX_PER_SENDER, MAX_TABLES
+from p2pdice.net.discovery import LOOKUP_RETRY_AFTER, MAX_PER_SENDER, MAX_TABLES, MAX_WAITING
 from p2pdice.net.resolve import LISTING_BYTES, LISTING_ROWS
 from p2pdice.ui.lobbymodel import GROUP_OVER
 
@@ -29,3 +29,6 @@ def test_the_lan_guide_gives_the_bounds_the_code_keeps() -> None:
     assert f"at most {MAX_TABLES} tables, at most {MAX_PER_SENDER} of them" in lan
     assert f"more than {GROUP_OVER} tables is **one row**" in lan
     assert f"read up to {LISTING_BYTES // 1024} KiB and its first {LISTING_ROWS} rows" in lan
+    pauses = ", ".join(f"{p:g}" for p in LOOKUP_RETRY_AFTER[:-1])
+    assert f"again after {pauses} and {LOOKUP_RETRY_AFTER[-1]:g} s" in lan
+    assert f"at most {MAX_WAITING} names wait for such a retry" in lan

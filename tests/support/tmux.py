@@ -7,6 +7,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Callable
@@ -60,6 +61,9 @@ class Tmux:
         while time.monotonic() < deadline:
             screen = self.screen()
             if predicate(screen):
+                if os.environ.get("P2PDICE_TMUX_TIMING"):
+                    took = timeout - (deadline - time.monotonic())
+                    print(f"[tmux] {what}: {took:.1f} s of {timeout}", file=sys.stderr)
                 return screen
             time.sleep(0.2)
         raise AssertionError(f"no {what} within {timeout} s; last screen:\n{screen}")
