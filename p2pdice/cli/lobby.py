@@ -182,7 +182,10 @@ class CliLobby:
             except Exception:  # no answer, or not one a p2pdice host gives
                 tables = None
         now = asyncio.get_running_loop().time()
-        by_id = {t.get("id"): t for t in tables or ()}
+        # A stranger's listing may hold anything: only rows that name an id can match one.
+        by_id = {
+            t["id"]: t for t in tables or () if isinstance(t, dict) and isinstance(t.get("id"), str)
+        }
         for entry in entries:
             listed: bool | None = None
             row = by_id.get(entry.table_id)

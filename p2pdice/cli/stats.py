@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import Reason
+from ..core.errors import P2PDiceError, Reason
 from ..stats.cache import CACHE_VERSION, from_record, record_of
 from ..stats.counts import PlayerStats, tally
 from ..stats.games import Game, Skipped, distinct_games, read_game
@@ -75,14 +75,23 @@ def read_files(
         digest = hashlib.sha256(data).hexdigest()
         if used is not None:
             used.add(digest)
-        record = cache.get(digest)
-        if record is None:
+        item = _cached(cache.get(digest), str(path), data)
+        if item is None:
             item = read_game(str(path), data)
             cache[digest] = record_of(item)
-        else:
-            item = from_record(str(path), record, tuple(data[:-1].split(b"\n")))
         read.append(item)
     return read
+
+
+def _cached(record: Any, source: str, data: bytes) -> Game | Skipped | None:
+    """The verdict a cache record holds; None (verify afresh) when there is none or it is
+    damaged: a cache is a shortcut, never a reason to fail or to count a wrong figure."""
+    if not isinstance(record, dict):
+        return None
+    try:
+        return from_record(source, record, tuple(data[:-1].split(b"\n")))
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, P2PDiceError):
+        return None
 
 
 def cache_tag() -> str:
@@ -116,10 +125,11 @@ def load_games(home: Path, *, use_cache: bool = False) -> tuple[list[Game], list
     if not use_cache:
         return distinct_games(read_files(saved_transcripts(home)))
     cache = load_cache(home)
-    known = set(cache)
+    known = dict(cache)
     used: set[str] = set()
     read = read_files(saved_transcripts(home), cache, used)
-    if used != known:  # new verdicts, or files gone: keep exactly the files seen now
+    # New or mended verdicts, or files gone: keep exactly the files seen now.
+    if used != set(known) or any(cache[d] is not known.get(d) for d in used):
         save_cache(home, {digest: cache[digest] for digest in sorted(used)})
     return distinct_games(read)
 

@@ -209,6 +209,7 @@ def _comparison_json(comparison: TableComparison) -> dict[str, Any]:
         "agree": comparison.agree,
         "entries": comparison.entries,
         "stops": [{"file": name, "entries": n} for name, n in comparison.stops],
+        "damaged": [{"file": name, "seq": seq} for name, seq in comparison.damaged],
         "forks": [
             {
                 "seq": f.seq,

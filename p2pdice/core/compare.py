@@ -17,7 +17,7 @@ from .codec import CodecError, decode
 from .errors import P2PDiceError
 from .fairness import comparison_code
 from .table_state import ChainIndex, TablePhase, TableState, table_id_of
-from .transcript import parse_entry
+from .transcript import host_signature_ok, parse_entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +74,9 @@ class TableComparison:
     entries: int  #: its length
     stops: tuple[tuple[str, int], ...]  #: (file, entries): a shorter file with the same prefix
     forks: tuple[Fork, ...]
+    #: (file, seq): a file that departs with a line the host did not sign, which proves
+    #: nothing against the host: that file's own verification fails at it.
+    damaged: tuple[tuple[str, int], ...] = ()
 
     @property
     def agree(self) -> bool:
@@ -84,6 +87,11 @@ class TableComparison:
         out = [f"table {ids}: {len(self.names)} transcripts compared ({', '.join(self.names)})"]
         for fork in self.forks:
             out.append(fork.describe())
+        for name, seq in self.damaged:
+            out.append(
+                f"{name} holds at entry {seq} a line the host did not sign: damage or "
+                "tampering in that file, no proof against the host"
+            )
         for name, entries in self.stops:
             out.append(
                 f"{name} stops at entry {entries} (it holds {entries} of {self.longest}'s "
@@ -102,13 +110,20 @@ def compare_table(transcripts: Sequence[Transcript]) -> TableComparison:
     longest = ordered[0]
     stops: list[tuple[str, int]] = []
     forks: list[Fork] = []
+    damaged: list[tuple[str, int]] = []
     for other in ordered[1:]:
         seq = _first_difference(longest.lines, other.lines)
         if seq is None:
             if len(other.lines) < len(longest.lines):
                 stops.append((other.name, len(other.lines)))
             continue
-        forks.append(Fork(seq, longest.name, longest.lines[seq], other.name, other.lines[seq]))
+        ours, theirs = longest.lines[seq], other.lines[seq]
+        if not _signed_by_host(longest, theirs):
+            damaged.append((other.name, seq))
+        elif not _signed_by_host(longest, ours):
+            damaged.append((longest.name, seq))
+        else:
+            forks.append(Fork(seq, longest.name, ours, other.name, theirs))
     return TableComparison(
         table_id=longest.table_id,
         names=tuple(t.name for t in transcripts),
@@ -116,6 +131,7 @@ def compare_table(transcripts: Sequence[Transcript]) -> TableComparison:
         entries=len(longest.lines),
         stops=tuple(stops),
         forks=tuple(forks),
+        damaged=tuple(damaged),
     )
 
 
@@ -126,6 +142,19 @@ def compare_transcripts(transcripts: Sequence[Transcript]) -> list[TableComparis
     for transcript in transcripts:
         groups.setdefault(transcript.table_id, []).append(transcript)
     return [compare_table(group) for group in groups.values() if len(group) > 1]
+
+
+def _signed_by_host(genesis_file: Transcript, line: bytes) -> bool:
+    """Whether the table's host (the key its genesis names) signed `line` for this table:
+    only two such lines of one seq prove a fork; any other difference is one file's damage."""
+    table_id = genesis_file.table_id
+    try:
+        host_key = bytes.fromhex(decode(genesis_file.lines[0])["event"]["host"])
+        return table_id is not None and host_signature_ok(
+            parse_entry(line), host_key, bytes.fromhex(table_id)
+        )
+    except (CodecError, P2PDiceError, KeyError, TypeError, ValueError):
+        return False
 
 
 def _first_difference(longer: Sequence[bytes], shorter: Sequence[bytes]) -> int | None:

@@ -114,3 +114,30 @@ def test_a_failure_outranks_a_log_cut_short(tmp_path: Path) -> None:
     assert verify(str(bad)).returncode == EXIT_FAILED
     # bad.jsonl also departs from short's table history only after short stops: no fork.
     assert verify(str(short), str(bad)).returncode == EXIT_FAILED
+
+
+def test_a_damaged_line_beside_an_honest_file_is_that_files_failure_not_a_fork(
+    tmp_path: Path,
+) -> None:
+    """A line the host never signed (one byte changed in one player's copy) proves nothing
+    against the host: `verify A B` names the damaged file and fails it, and reports no fork,
+    whichever of the two files is the longer."""
+    lines, _ = played()
+    seq = len(lines) // 2
+    damaged_line = lines[seq].replace(b'"seq":', b'"seq": ', 1)
+    assert damaged_line != lines[seq]
+    for cut in (len(lines), seq + 1):  # the damaged copy as long as, then shorter than, A
+        a = write(tmp_path / "a.jsonl", lines)
+        b = write(tmp_path / "b.jsonl", [*lines[:seq], damaged_line, *lines[seq + 1 : cut]])
+        done = verify(str(a), str(b))
+        said = done.stdout + done.stderr
+        assert done.returncode == EXIT_FAILED, said
+        assert "FORK" not in said
+        assert f"b.jsonl holds at entry {seq} a line the host did not sign" in said
+        (table,) = json.loads(verify("--json", str(a), str(b)).stdout)["comparisons"]
+        assert table["forks"] == [] and table["damaged"] == [{"file": str(b), "seq": seq}]
+    # The honest copy the shorter one: the damage is still laid at the damaged file's door.
+    a = write(tmp_path / "a.jsonl", lines[: seq + 1])
+    b = write(tmp_path / "b.jsonl", [*lines[:seq], damaged_line, *lines[seq + 1 :]])
+    (table,) = json.loads(verify("--json", str(a), str(b)).stdout)["comparisons"]
+    assert table["forks"] == [] and table["damaged"] == [{"file": str(b), "seq": seq}]

@@ -50,3 +50,18 @@ def test_a_cache_of_another_version_is_not_read(
     saved["files"] = {k: {"skipped": {"reason": "X", "detail": "y"}} for k in saved["files"]}
     (home / CACHE_FILE).write_text(json.dumps(saved))
     assert stats(home, capsys) == first
+
+
+def test_a_damaged_cache_record_is_verified_afresh(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = save_home(tmp_path, league(3), ["a", "b", "c"])
+    first = stats(home, capsys)
+    saved = json.loads((home / CACHE_FILE).read_text())
+    damage = [{"game": {"rules": "not rules"}}, {"game": None}, ["a list"], {"skipped": 7}]
+    for key, bad in zip(saved["files"], damage, strict=False):
+        saved["files"][key] = bad
+    (home / CACHE_FILE).write_text(json.dumps(saved))
+    assert stats(home, capsys) == first
+    mended = json.loads((home / CACHE_FILE).read_text())["files"]
+    assert all("game" in record and isinstance(record["game"], dict) for record in mended.values())
