@@ -122,5 +122,7 @@ def change_of(games: Iterable[Game], table_id: str) -> dict[str, Change]:
     before = rate(g for g in held if g.table_id != table_id)
     after = rate(held)
     return {
-        p.key: Change(p.key, before.get(p.key), after[p.key]) for p in game.players if p.key in after
+        p.key: Change(p.key, before.get(p.key), after[p.key])
+        for p in game.players
+        if p.key in after
     }

@@ -38,8 +38,7 @@ def rerate(transcripts: list[list[bytes]]) -> dict[str, tuple[float, int]]:
     for _, keys in sorted(ordered):
         order = sorted(keys)
         teams = [
-            [model.create_rating(list(state.get(k, (25.0, 25 / 3, 0))[:2]), name=k)]
-            for k in order
+            [model.create_rating(list(state.get(k, (25.0, 25 / 3, 0))[:2]), name=k)] for k in order
         ]
         after = model.rate(teams, ranks=[float(keys.index(k) + 1) for k in order])
         for k, (team,) in zip(order, after, strict=True):
