@@ -6,7 +6,7 @@ Each figure is a median and a p99 with a baseline measured in the same run; targ
 marked met or missed. `--quick` is a short run (about two minutes), the default a full one
 (about ten). Every benchmark that opens a socket runs inside a private network namespace
 that this command creates first (root is needed; without it, only the benchmarks that open
-no socket can run: --only verify,startup). Each benchmark also runs alone:
+no socket can run: --only verify,startup,stats). Each benchmark also runs alone:
 `python -m benchmarks.<module> [--quick] [--json]`. See docs/benchmarks.md.
 """
 
@@ -29,6 +29,7 @@ from . import common
 BENCHMARKS: dict[str, tuple[str, bool]] = {
     "verify": ("benchmarks.verify_throughput", False),
     "startup": ("benchmarks.startup", False),
+    "stats": ("benchmarks.stats_cache", False),
     "bid_latency": ("benchmarks.bid_latency", True),
     "spectators": ("benchmarks.spectators", True),
     "host_scale": ("benchmarks.host_scale", True),

@@ -9,7 +9,7 @@ import argparse
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import P2PDiceError, Reason
 from ..stats.cache import CACHE_VERSION, from_record, record_of
@@ -20,6 +20,9 @@ from ..stats.ratings import PROVISIONAL_GAMES, Rating, rate
 from .common import add_home_option
 from .options import CliError, add_stats_options
 from .verify_exits import EXIT_FORK
+
+if TYPE_CHECKING:
+    from ..ui.ratings import RatingBook
 
 #: The folder under the data folder that keeps games imported from other devices.
 LEAGUE = "league"
@@ -275,4 +278,25 @@ def plot(ratings: list[dict[str, Any]], width: int = 80, height: int = 20) -> st
     return text
 
 
-__all__ = ["Rating", "add_parser", "human", "load_games", "plot", "report", "run"]
+def ratings_book(home: Path, finished: str | None = None) -> RatingBook:
+    """The ratings the table screens show (`ui.ratings.RatingBook`), from the verified games
+    under `home`, served from the stats cache; with `finished` (a table id, hex), also each
+    of its keys' change from that game. Blocking: the ui runs it on a thread."""
+    from ..stats.ratings import change_of
+    from ..ui.ratings import RatingBook, RatingChange, RatingFigure
+
+    def figure(r: Rating) -> RatingFigure:
+        return RatingFigure(r.ordinal, r.provisional, r.games)
+
+    games, _ = load_games(home, use_cache=True)
+    figures = {key: figure(r) for key, r in rate(games).items()}
+    changes: dict[str, dict[str, RatingChange]] = {}
+    if finished is not None:
+        changes[finished] = {
+            key: RatingChange(None if c.before is None else figure(c.before), figure(c.after))
+            for key, c in change_of(games, finished).items()
+        }
+    return RatingBook(figures, changes)
+
+
+__all__ = ["Rating", "add_parser", "human", "load_games", "plot", "ratings_book", "report", "run"]

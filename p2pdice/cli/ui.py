@@ -311,4 +311,15 @@ def _run(home: Path, setup: Setup, services: CliLobby | None = None) -> int:
     from ..ui.app import quiet_logging, run_app
 
     quiet_logging(home)
-    return asyncio.run(run_app(services or _services(home), setup))
+
+    def with_ratings(c: Controller, lobby: LobbyActions) -> None:
+        from functools import partial
+
+        from .stats import ratings_book
+
+        # Ratings from this device's verified games, read off the loop after the first frame.
+        c.ratings_source = partial(ratings_book, home)
+        c.load_ratings()
+        setup(c, lobby)
+
+    return asyncio.run(run_app(services or _services(home), with_ratings))

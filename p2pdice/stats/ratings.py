@@ -100,3 +100,29 @@ def rate(games: Iterable[Game]) -> dict[str, Rating]:
             rating.games += 1
             rating.history.append((game.table_id, rating.ordinal))
     return ratings
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What one game did to one key's rating: the rating over every other game held, and
+    over them all with this one (docs/stats.md, "At the table")."""
+
+    key: str
+    before: Rating | None  #: None: this game is the key's first rated game
+    after: Rating
+
+
+def change_of(games: Iterable[Game], table_id: str) -> dict[str, Change]:
+    """Each rated key's change from the game at `table_id`: ratings without it, then with
+    it, each applied in `apply_order`. Empty when that game is not held or not rated."""
+    held = list(games)
+    game = next((g for g in held if g.table_id == table_id), None)
+    if game is None or not rated(game):
+        return {}
+    before = rate(g for g in held if g.table_id != table_id)
+    after = rate(held)
+    return {
+        p.key: Change(p.key, before.get(p.key), after[p.key])
+        for p in game.players
+        if p.key in after
+    }

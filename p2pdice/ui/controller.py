@@ -32,6 +32,7 @@ from ..core.view import SeatView
 from . import modes
 from .bidentry import BidSyntaxError, parse_bid
 from .ports import OpenTable, TableSession
+from .ratings import RatingBook
 from .snapshot import project, snapshot
 from .state import UiState
 from .text import safe_text
@@ -65,6 +66,10 @@ class Controller:
         self._settling: asyncio.Handle | None = None  #: the step due after a session's change
         self._snap: Snapshot | None = None  #: this event's snapshot, once asked for
         self._arrived: Snapshot | None = None  #: the reading `modes.arrive` last saw
+        #: Reads the ratings off this device's verified games (blocking: run on a thread),
+        #: with the changes the finished table given made; set by the command line.
+        self.ratings_source: Callable[[str | None], RatingBook] | None = None
+        self._ratings_asked: set[str] = set()  #: finished tables whose changes were asked
 
     # ---- background work -------------------------------------------------------------------
 
@@ -96,6 +101,22 @@ class Controller:
             return None
         finally:
             self.refresh()
+
+    def load_ratings(self, finished: str | None = None) -> None:
+        """Read the ratings again, off the loop (with the changes `finished` made, once its
+        transcript is whole); the screens show them when they arrive."""
+        source = self.ratings_source
+        if source is None:
+            return
+
+        async def read() -> None:
+            book = await asyncio.to_thread(source, finished)
+            changes = {**self.ui.ratings.changes, **book.changes}
+            self.ui.ratings = RatingBook(book.figures, changes)
+            self.ui.book.ratings = self.ui.ratings
+            self.ui.book.changed()
+
+        self.spawn(read(), "reading the ratings")
 
     def say(self, text: str, *, error: bool = False) -> None:
         self.ui.message = text
@@ -192,6 +213,9 @@ class Controller:
             facts = self.facts(session)
             if facts is self._arrived:
                 return
+            if facts.final_check is not None and facts.table_id not in self._ratings_asked:
+                self._ratings_asked.add(facts.table_id)  # its transcript is whole on disk
+                self.load_ratings(facts.table_id)
             self._arrived = facts
             arrival = modes.arrive(self.ui, facts, kind=self.kind)
             self.ui.seen_results, self.ui.holder = arrival.seen_results, arrival.holder
@@ -224,6 +248,7 @@ class Controller:
             sent=self.ui.sent.get(facts.me) if facts.me is not None else None,
             hide_hand=hide,
             next_round_in=self.next_round_in(facts, now),
+            ratings=self.ui.ratings,
         )
 
     def next_round_in(self, snap: Snapshot, now: float) -> float | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core.advert import Advert, AdvertPhase, listing_url, short_id
+from .ratings import RatingBook, words
 from .text import safe_name, safe_text
 
 STALE_AFTER_FAILURES = 1  #: failed probes before a row is greyed out
@@ -90,6 +91,8 @@ class LobbyRow:
     short_id: str = ""  #: the table's short id (`join NAME#ID`); "" on a group row
     group: str = ""  #: on a host's group row: its address (Enter opens the group)
     count: int = 1  #: tables the row stands for
+    #: The host's rating (it sits at its own table), when this device knows its key.
+    rating: str = ""
 
 
 @dataclass
@@ -104,6 +107,7 @@ class LobbyBook:
     expanded: set[str] = field(default_factory=set)  #: addresses whose group is open
     #: Tables announced past the browser's caps, by address: counted in their host's group.
     unlisted: dict[str, int] = field(default_factory=dict)
+    ratings: RatingBook = field(default_factory=RatingBook)
     _version: int = 0
     _cache: tuple[tuple[int, int], list[LobbyRow]] | None = None
 
@@ -237,7 +241,12 @@ class LobbyBook:
             stale=e.stale,
             joinable=not e.stale and (phase == AdvertPhase.LOBBY or mine),
             short_id=e.short_id,
+            rating=self._host_rating(ad),
         )
+
+    def _host_rating(self, ad: Advert) -> str:
+        figure = self.ratings.by_prefix(ad.host_key_prefix or "")
+        return "" if figure is None else f"host rated {words(figure)}"
 
     def _clamp(self) -> None:
         self.selected = max(0, min(self.selected, len(self.rows()) - 1))

@@ -71,7 +71,8 @@ def render_lobby(
             (style, fit(row.rules, columns - 46)),
         )
         where = f"     #{row.short_id} at {row.where}" if row.short_id else f"     at {row.where}"
-        extra = where + (f", {row.cpu} (its host could read those dice)" if row.cpu else "")
+        extra = where + (f", {row.rating}" if row.rating else "")
+        extra += f", {row.cpu} (its host could read those dice)" if row.cpu else ""
         b.add(("class:dim" if not row.stale else "class:stale", fit(extra, columns)))
     b.blank()
     if rows and note:

@@ -15,6 +15,7 @@ from ..core.describe import bid_words, outcome_line
 from ..core.game import Call, Outcome, Phase, RoundResult
 from ..core.messages import MessageType
 from ..core.rules import TableKind
+from .ratings import change_text
 from .text import die_cell, safe_text
 from .viewmodel import (
     Snapshot,
@@ -347,10 +348,15 @@ def game_over_model(snap: Snapshot, *, rematch: bool = False) -> GameOverModel:
     view = snap.view
     names = snap.names
     lines = []
+    changes = snap.ratings.changes.get(snap.table_id, {})
     if view is not None:
         for place, seat in enumerate(view.ranking, 1):
             dice = view.dice[seat]
             tail = f"  ({dice} {'die' if dice == 1 else 'dice'} left)" if dice else ""
+            facts = snap.seats[seat] if seat < len(snap.seats) else None
+            change = changes.get(facts.key) if facts is not None and facts.key else None
+            if change is not None:
+                tail += f"  {change_text(change)}"
             lines.append(f"{place}. {names[seat]}{tail}")
     where = snap.transcript or "(not saved: no data folder)"
     practice = " (marked practice)" if snap.kind == TableKind.PRACTICE else ""

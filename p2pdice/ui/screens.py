@@ -159,9 +159,12 @@ def _seat_line(row, glyphs: Glyphs) -> Line:
     elif row.is_turn:
         style = "class:turn"
     name_style = "class:me" if row.is_me else style
+    # A known rating takes the end of the name's columns: the name gives way to it.
+    rating = f" {row.rating}" if row.rating else ""
     return [
         (style, f" {marker} "),
-        (name_style, fit(row.name, NAME_COLUMNS)),
+        (name_style, fit(row.name, NAME_COLUMNS - len(rating))),
+        ("class:dim", rating),
         (style, fit(row.dice, 4, align="right") + "  "),
         (style, fit(row.status, STATUS_WIDTH)),
     ]

@@ -17,6 +17,7 @@ from ..core.compare import history_code
 from ..core.table import TablePhase
 from .facts import alarm_facts, finding_facts, note_facts
 from .ports import LINK_OPEN, LINK_OVER, FinalCheck, TableSession
+from .ratings import RatingBook
 from .viewmodel import USER_KINDS, EndCheck, SeatFacts, Snapshot
 
 
@@ -43,12 +44,16 @@ def snapshot(session: TableSession) -> Snapshot:
         return about
     if state.roster:
         seats: tuple[SeatFacts | None, ...] = tuple(
-            SeatFacts(name=s.name, cpu=s.cpu, host_run=s.host_run) for s in state.roster
+            SeatFacts(name=s.name, cpu=s.cpu, host_run=s.host_run, key=s.key.hex())
+            for s in state.roster
         )
     else:
         seats = tuple(
             SeatFacts(
-                name=state.joins[s].name, cpu=state.joins[s].cpu, host_run=state.joins[s].host_run
+                name=state.joins[s].name,
+                cpu=state.joins[s].cpu,
+                host_run=state.joins[s].host_run,
+                key=state.joins[s].key.hex(),
             )
             if s in state.joins
             else None
@@ -60,6 +65,7 @@ def snapshot(session: TableSession) -> Snapshot:
     return replace(
         about,
         table_name=state.name,
+        table_id=state.table_id.hex(),
         rules=state.rules,
         phase=str(state.phase),
         seats=seats,
@@ -93,6 +99,7 @@ def project(
     sent: str | None = None,
     hide_hand: bool = False,
     next_round_in: float | None = None,
+    ratings: RatingBook | None = None,
 ) -> Snapshot:
     """`facts` (a session's reading) for one event: `now` on the event loop's clock, the
     seats this device holds (`mine`), the table's link (`OpenTable.link_state`), what this
@@ -111,6 +118,7 @@ def project(
         pending_action=sent if facts.pending & set(USER_KINDS) else None,
         link=link_word(facts, table_link),
         next_round_in=next_round_in,
+        ratings=facts.ratings if ratings is None else ratings,
     )
 
 

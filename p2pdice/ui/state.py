@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from .hostform import HostForm
 from .lobbymodel import LobbyBook
 from .ports import OpenTable
+from .ratings import RatingBook
 from .text import ASCII, Glyphs
 from .viewmodel import EntryState
 
@@ -55,4 +56,6 @@ class UiState:
     form: HostForm | None = None
     prompt: Prompt | None = None
     player_name: str = ""
+    #: Ratings from this device's verified games, once the command line has read them.
+    ratings: RatingBook = field(default_factory=RatingBook)
     exit_code: int = 0

@@ -23,6 +23,7 @@ from ..core.transitions import BUFFERED_MESSAGES, CHOSEN_MESSAGES, ENTRY_ROWS, M
 from ..core.view import SeatView
 from .bidentry import BidChoices, BidSyntaxError, parse_bid
 from .facts import AlarmFacts, FindingFacts, NoteFacts
+from .ratings import RatingBook, short
 from .text import safe_name, safe_text
 
 #: Message types a player sends by choice (the others are sent by the protocol itself).
@@ -47,6 +48,7 @@ class SeatFacts:
     name: str  #: as received; cleaned before display
     cpu: bool = False
     host_run: bool = False
+    key: str = ""  #: the seat's public key (hex): its rating, when this device knows it
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -104,6 +106,9 @@ class Snapshot:
     next_round_in: float | None = None
     #: The end-of-game self-check; None until the game is over and the check has run.
     final_check: EndCheck | None = None
+    table_id: str = ""  #: hex
+    #: Ratings this device computed from its verified games (the command line reads them).
+    ratings: RatingBook = field(default_factory=RatingBook)
 
     @property
     def names(self) -> list[str]:
@@ -137,6 +142,7 @@ class SeatRow:
     mine: bool = False
     out: bool = False
     trouble: bool = False  #: disconnected or away
+    rating: str = ""  #: "24.1", "24.1?" while provisional; "" when this device knows none
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,6 +405,7 @@ def seat_rows(snap: Snapshot) -> tuple[SeatRow, ...]:
                 mine=seat in snap.mine,
                 out=view is not None and seat < len(view.dice) and view.dice[seat] == 0,
                 trouble=trouble,
+                rating=short(snap.ratings.figures.get(facts.key)) if facts and facts.key else "",
             )
         )
     return tuple(rows)
