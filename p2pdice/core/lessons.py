@@ -19,8 +19,17 @@ from typing import Any
 from .bids import Bid, count_matching, die_counts, ones_are_wild
 from .errors import Reason, RuleError
 from .frozen import replace
-from .game import Challenge, Deal, ExactCall, GameState, PlaceBid, Reveal, RoundResult, apply
-from .game import new_game
+from .game import (
+    Challenge,
+    Deal,
+    ExactCall,
+    GameState,
+    PlaceBid,
+    Reveal,
+    RoundResult,
+    apply,
+    new_game,
+)
 from .rules import FirstStarter, Ones, Palifico, Rules
 
 YOU = 0  #: the learner always sits in seat 0
@@ -94,10 +103,7 @@ def explain_reason(reason: Reason, rules: Rules, state: GameState, move: Move) -
                 f"Leaving ones needs twice {prev.quantity} plus one: {need} x "
                 f"{face_name(bid.face)} or more."
             )
-        return (
-            f"{bid} does not raise {prev}: bid more dice, or the same number of a higher "
-            "face."
-        )
+        return f"{bid} does not raise {prev}: bid more dice, or the same number of a higher face."
     if reason == Reason.FACE_NOT_ALLOWED and bid is not None:
         if rules.ones == Ones.WILD:
             return "Ones are wild on this table: they count for every face, so nobody bids them."
@@ -224,9 +230,9 @@ COURSE: tuple[Lesson, ...] = (
         coach="Your five dice are below; the others' are hidden. A bid is about ALL 15 dice "
         "on the table. Open with two 3s: type 2 3 and press Enter.",
         hands=((3, 3, 5, 6, 2), (4, 3, 6, 6, 2), (5, 3, 4, 2, 6)),
-        judge=lambda rules, state, hand, move: None
-        if move.kind == "bid"
-        else "Nobody has bid yet: open with a bid (type 2 3, Enter).",
+        judge=lambda rules, state, hand, move: (
+            None if move.kind == "bid" else "Nobody has bid yet: open with a bid (type 2 3, Enter)."
+        ),
     ),
     Lesson(
         key="raising",
@@ -401,8 +407,7 @@ def check_answer(lesson: Lesson, rules: Rules, finish: Finish, answer: int) -> V
     extra = " Ones are wild, so count them too." if w and finish.face != 1 else ""
     return Verdict(
         False,
-        f"Not {answer}: count each cup: {', '.join(parts)}, so {finish.answer}.{extra} "
-        "Try again.",
+        f"Not {answer}: count each cup: {', '.join(parts)}, so {finish.answer}.{extra} Try again.",
     )
 
 

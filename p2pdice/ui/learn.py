@@ -34,7 +34,7 @@ from ..core.lessons import (
 from ..core.rules import Rules
 from .bidentry import BidSyntaxError, parse_bid
 from .layout import STYLE
-from .screens import fragments, render_table
+from .screens import Line, fragments, render_table
 from .text import ASCII, Glyphs
 from .viewmodel import BidLine, SeatRow, TableModel
 
@@ -120,7 +120,9 @@ def table_model(ls: LearnState) -> TableModel:
     )
 
 
-def render(ls: LearnState, columns: int = 80, rows: int = 24, glyphs: Glyphs = ASCII) -> list:
+def render(
+    ls: LearnState, columns: int = 80, rows: int = 24, glyphs: Glyphs = ASCII
+) -> list[Line]:
     if ls.complete:
         from .screens import wrap
 
@@ -206,7 +208,7 @@ def build(ls: LearnState, save: Callable[[Progress], None], glyphs: Glyphs) -> A
         from prompt_toolkit.application.current import get_app
 
         size = get_app().output.get_size()
-        return fragments(render(ls, size.columns, size.rows, glyphs))
+        return list(fragments(render(ls, size.columns, size.rows, glyphs)))
 
     return Application(
         layout=Layout(Window(FormattedTextControl(text))),

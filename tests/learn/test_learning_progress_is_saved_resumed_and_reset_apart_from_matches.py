@@ -35,7 +35,9 @@ def test_a_damaged_progress_file_starts_afresh(tmp_path: Path) -> None:
     assert load_progress(tmp_path) == Progress()
 
 
-def test_the_list_shows_done_lessons_and_writes_nothing_a_match_would(tmp_path: Path, capsys) -> None:
+def test_the_list_shows_done_lessons_and_writes_nothing_a_match_would(
+    tmp_path: Path, capsys
+) -> None:
     save_progress(tmp_path, Progress(done=("cup",)))
     assert main(["learn", "--home", str(tmp_path), "--list"]) == 0
     out = capsys.readouterr().out
