@@ -120,9 +120,7 @@ def table_model(ls: LearnState) -> TableModel:
     )
 
 
-def render(
-    ls: LearnState, columns: int = 80, rows: int = 24, glyphs: Glyphs = ASCII
-) -> list[Line]:
+def render(ls: LearnState, columns: int = 80, rows: int = 24, glyphs: Glyphs = ASCII) -> list[Line]:
     if ls.complete:
         from .screens import wrap
 
