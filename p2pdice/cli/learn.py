@@ -71,6 +71,19 @@ def run(args: argparse.Namespace) -> int:
     return run_learn(rules, lessons, progress, lambda p: save_progress(home, p), pick_glyphs())
 
 
+def learn_with_defaults(home: Path) -> int:
+    """The course on the default rules, as the lobby's `l` opens it."""
+    from ..core.rules import Rules
+    from ..ui.app import pick_glyphs
+    from ..ui.learn import run_learn
+
+    rules = Rules()
+    progress = load_progress(home)
+    return run_learn(
+        rules, course(rules), progress, lambda p: save_progress(home, p), pick_glyphs()
+    )
+
+
 def _interactive() -> bool:
     import sys
 

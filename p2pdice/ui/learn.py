@@ -38,6 +38,10 @@ from .screens import Line, fragments, render_table
 from .text import ASCII, Glyphs
 from .viewmodel import BidLine, SeatRow, TableModel
 
+#: The lobby's exit code for "open the course" (`l`): the lobby closes, the course runs, and
+#: the lobby opens again when it is left.
+LEARN_FROM_LOBBY = 64
+
 
 @dataclass
 class LearnState:
