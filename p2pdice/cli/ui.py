@@ -188,8 +188,18 @@ def run_lobby(args: argparse.Namespace | None = None) -> int:
         c.ui.from_lobby = True
         services.start_browsing(c)
 
-    services = _services(home)
-    return _run(home, setup, services)
+    from ..ui.learn import LEARN_FROM_LOBBY
+
+    code = 0
+    for _ in range(1000):  # each pass is a person choosing `l` and leaving the course again
+        services = _services(home)
+        code = _run(home, setup, services)
+        if code != LEARN_FROM_LOBBY:
+            return code
+        from .learn import learn_with_defaults
+
+        learn_with_defaults(home)
+    return code
 
 
 def password_hint(table: str) -> str:

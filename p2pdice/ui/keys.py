@@ -17,6 +17,7 @@ from prompt_toolkit.keys import Keys
 
 from ..core.rules import TableKind
 from .controller import Controller
+from .learn import LEARN_FROM_LOBBY
 from .lobby import LobbyActions
 from .text import safe_text
 
@@ -166,6 +167,10 @@ def build_keys(c: Controller) -> KeyBindings:
     @on("t", filter=lobby)
     def _pass_and_play() -> None:
         _lobby(c).new_form(TableKind.PASS_AND_PLAY)
+
+    @on("l", filter=lobby)
+    def _learn() -> None:
+        c.exit_app(LEARN_FROM_LOBBY)  # the command line opens the course, then the lobby again
 
     @on("r", filter=lobby)
     def _resume() -> None:

@@ -24,6 +24,7 @@ LOBBY_KEYS = (
     ("p", "practice"),
     ("t", "pass-and-play"),
     ("q", "quit"),
+    ("l", "learn"),
     ("?", "help"),
 )
 FORM_KEYS = (("up/down", "option"), ("left/right", "change"), ("Enter", "review"), ("Esc", "back"))

@@ -1,0 +1,455 @@
+"""The course `p2pdice learn` teaches: scripted rounds with fixed dice, and the coach's words.
+
+Every lesson is one decision at a real table: the hands are fixed, the other seats' bids are
+scripted, and the round runs on the rules engine itself (`game.apply`), so a lesson can only
+show what a real game would. The coach is a pure function of the lesson, the rules and the
+move: it says why an illegal move is refused and why a legal but poor one is poor, in words a
+newcomer can use. The terminal adapter (p2pdice.ui.learn) only shows what this module says.
+
+Progress is plain data here too (`Progress`): which lessons are done and where to resume;
+reading and writing its file is the command line's job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bids import Bid, count_matching, die_counts, ones_are_wild
+from .errors import Reason, RuleError
+from .frozen import replace
+from .game import (
+    Challenge,
+    Deal,
+    ExactCall,
+    GameState,
+    PlaceBid,
+    Reveal,
+    RoundResult,
+    apply,
+    new_game,
+)
+from .rules import FirstStarter, Ones, Palifico, Rules
+
+YOU = 0  #: the learner always sits in seat 0
+NAMES = ("You", "Ada", "Bo")  #: the scripted players beside the learner
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """What the learner did: `kind` is "bid", "liar" or "exact"; `bid` only for a bid."""
+
+    kind: str
+    bid: Bid | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "bid" and self.bid is not None:
+            return f"bid {self.bid}"
+        return "call Liar" if self.kind == "liar" else "call Exact"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The coach's answer to a move: `accepted` moves play on; the text says why either way."""
+
+    accepted: bool
+    text: str
+
+
+#: A lesson's own judgement of a legal move: None accepts it, a text refuses it and says why.
+Judge = Callable[[Rules, GameState, tuple[int, ...], Move], str | None]
+
+
+def _any(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Lesson:
+    key: str
+    title: str
+    coach: str  #: what to try, shown above the table
+    hands: tuple[tuple[int, ...], ...]  #: seat 0 is the learner
+    bids: tuple[tuple[int, Bid], ...] = ()  #: scripted bids before the learner's turn
+    starter: int = YOU
+    palifico_round: bool = False
+    judge: Judge = _any
+    #: Which rules this lesson needs (aces lessons only where ones are aces, ...).
+    applies: Callable[[Rules], bool] = field(default=lambda rules: True)
+
+
+# ---- the coach's words ------------------------------------------------------------------------
+
+
+def face_name(face: int, quantity: int = 2) -> str:
+    return f"{face}{'s' if quantity != 1 else ''}"
+
+
+def explain_reason(reason: Reason, rules: Rules, state: GameState, move: Move) -> str:
+    """Why the engine refused `move`, in words."""
+    prev = state.standing_bid
+    bid = move.bid
+    if reason == Reason.BID_NOT_HIGHER and bid is not None and prev is not None:
+        if rules.ones == Ones.ACES and prev.face != 1 and bid.face == 1:
+            need = -(-prev.quantity // 2)
+            return (
+                f"Onto ones you need at least half of {prev.quantity}, rounded up: "
+                f"{need} x 1s or more. Ones count for every face, so fewer are needed."
+            )
+        if rules.ones == Ones.ACES and prev.face == 1 and bid.face != 1:
+            need = 2 * prev.quantity + 1
+            return (
+                f"Leaving ones needs twice {prev.quantity} plus one: {need} x "
+                f"{face_name(bid.face)} or more."
+            )
+        return f"{bid} does not raise {prev}: bid more dice, or the same number of a higher face."
+    if reason == Reason.FACE_NOT_ALLOWED and bid is not None:
+        if rules.ones == Ones.WILD:
+            return "Ones are wild on this table: they count for every face, so nobody bids them."
+        return "With aces you may not open on ones: open on another face and convert later."
+    if reason == Reason.FACE_FIXED:
+        return (
+            "This is a palifico round: the opening face is fixed. Raise the quantity of "
+            f"{face_name(prev.face) if prev else 'that face'} instead."
+        )
+    if reason == Reason.QUANTITY_TOO_HIGH:
+        return f"There are only {state.dice_in_play} dice on the table; a bid cannot claim more."
+    if reason == Reason.NO_BID_TO_CHALLENGE:
+        return "Nobody has bid yet, so there is nothing to call: open with a bid."
+    if reason == Reason.EXACT_CALL_DISABLED:
+        return "This table does not allow exact calls."
+    return f"That move is not allowed here ({reason})."
+
+
+def judge(lesson: Lesson, rules: Rules, state: GameState, move: Move) -> Verdict:
+    """The coach on the learner's move: refused with the reason, or the lesson's verdict."""
+    try:
+        apply(state, _event(move))
+    except RuleError as err:
+        return Verdict(False, explain_reason(err.reason, rules, state, move))
+    why = lesson.judge(rules, state, lesson.hands[YOU], move)
+    if why is not None:
+        return Verdict(False, why)
+    return Verdict(True, f"Good: you {move}.")
+
+
+def _event(move: Move) -> PlaceBid | Challenge | ExactCall:
+    if move.kind == "bid":
+        assert move.bid is not None
+        return PlaceBid(YOU, move.bid)
+    return Challenge(YOU) if move.kind == "liar" else ExactCall(YOU)
+
+
+def wild(rules: Rules, state: GameState) -> bool:
+    return ones_are_wild(rules, state.palifico_round)
+
+
+def unseen(state: GameState) -> int:
+    return state.dice_in_play - state.dice[YOU]
+
+
+def estimate_text(rules: Rules, state: GameState, hand: tuple[int, ...], face: int) -> str:
+    """'You see 3; expect 3.3 of the 10 unseen: about 6.3' for a bid on `face`."""
+    w = wild(rules, state)
+    seen = sum(1 for d in hand if die_counts(d, face, wild_ones=w))
+    p = 1 / 3 if w and face != 1 else 1 / 6
+    expected = unseen(state) * p
+    return (
+        f"You see {seen} that count for {face_name(face)}; of the {unseen(state)} unseen dice "
+        f"expect {expected:.1f} (1 in {round(1 / p)}): about {seen + expected:.1f} in all."
+    )
+
+
+# ---- the course -------------------------------------------------------------------------------
+
+
+def _raising(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
+    if move.kind != "bid":
+        return "Try raising this time: the bid is modest, so a Liar call would likely lose."
+    return None
+
+
+def _call_liar(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
+    if move.kind == "liar":
+        return None
+    prev = state.standing_bid
+    assert prev is not None
+    return (
+        f"Any raise claims even more than {prev}. "
+        + estimate_text(rules, state, hand, prev.face)
+        + " That is far short: call Liar (l)."
+    )
+
+
+def _wild_ones(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
+    if move.kind != "liar":
+        return None
+    return (
+        "Count again: your ones are wild, so they count as 4s too. You hold four of the five "
+        "4s yourself; the bid is very likely true. Raise instead."
+    )
+
+
+def _onto_ones(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
+    if move.kind == "bid" and move.bid is not None and move.bid.face == 1:
+        return None
+    return "This lesson is about converting: bid ones (type 3 1) with half the dice, rounded up."
+
+
+def _off_ones(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
+    if move.kind == "bid" and move.bid is not None and move.bid.face != 1:
+        return None
+    return "This lesson is about leaving ones: bid another face with twice plus one (7 x 5s)."
+
+
+def _exact(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
+    if move.kind == "exact":
+        return None
+    return (
+        "You see two 3s and two ones (wild): four already. The bid 4 x 3s looks exactly "
+        "right, and an exact hit wins a die back. Call Exact (x)."
+    )
+
+
+def _estimate(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
+    if move.kind == "liar":
+        return None
+    prev = state.standing_bid
+    assert prev is not None
+    return (
+        estimate_text(rules, state, hand, prev.face)
+        + f" {prev} needs clearly more than that: call Liar (l)."
+    )
+
+
+COURSE: tuple[Lesson, ...] = (
+    Lesson(
+        key="cup",
+        title="Your cup and the table",
+        coach="Your five dice are below; the others' are hidden. A bid is about ALL 15 dice "
+        "on the table. Open with two 3s: type 2 3 and press Enter.",
+        hands=((3, 3, 5, 6, 2), (4, 3, 6, 6, 2), (5, 3, 4, 2, 6)),
+        judge=lambda rules, state, hand, move: (
+            None if move.kind == "bid" else "Nobody has bid yet: open with a bid (type 2 3, Enter)."
+        ),
+    ),
+    Lesson(
+        key="raising",
+        title="Raising: more dice, or a higher face",
+        coach="Bo bid 3 x 4s. Raise: the same number of a higher face (3 5) or more dice "
+        "(4 4). Try 3 2 first to see why it is refused.",
+        hands=((4, 5, 2, 6, 6), (4, 4, 3, 5, 2), (6, 5, 3, 2, 4)),
+        bids=((2, Bid(3, 4)),),
+        starter=2,
+        judge=_raising,
+    ),
+    Lesson(
+        key="liar",
+        title="Calling Liar and counting",
+        coach="Bo claims at least 9 x 6s among 15 dice, and you hold none. If you think a bid "
+        "is false, call Liar: press l. Then everyone lifts their cup and counts.",
+        hands=((2, 3, 3, 4, 5), (6, 2, 4, 5, 3), (6, 6, 3, 2, 4)),
+        bids=((1, Bid(3, 6)), (2, Bid(9, 6))),
+        starter=1,
+        judge=_call_liar,
+    ),
+    Lesson(
+        key="wild",
+        title="Wild ones",
+        coach="Ones are wild: a 1 counts for any face bid. Bo bid 5 x 4s; count your 4s "
+        "with your ones, then raise (try 6 4).",
+        hands=((1, 1, 4, 4, 2), (4, 3, 6, 1, 5), (2, 4, 5, 6, 3)),
+        bids=((2, Bid(5, 4)),),
+        starter=2,
+        judge=_wild_ones,
+        applies=lambda rules: rules.ones != Ones.NATURAL,
+    ),
+    Lesson(
+        key="aces-on",
+        title="Aces: bidding ones",
+        coach="With aces you may bid ones: onto ones needs half the quantity, rounded up. "
+        "Bo bid 6 x 5s: 3 x 1s is enough. Type 3 1 and Enter (2 1 is too few).",
+        hands=((1, 1, 1, 3, 5), (5, 1, 2, 6, 4), (5, 5, 3, 1, 2)),
+        bids=((2, Bid(6, 5)),),
+        starter=2,
+        judge=_onto_ones,
+        applies=lambda rules: rules.ones == Ones.ACES,
+    ),
+    Lesson(
+        key="aces-off",
+        title="Aces: leaving ones",
+        coach="Leaving ones needs twice the quantity plus one. Bo converted to 3 x 1s: to bid 5s you "
+        "need 7 x 5s. Type 7 5 and Enter (6 5 is too few).",
+        hands=((5, 5, 1, 5, 2), (5, 1, 2, 6, 4), (5, 5, 3, 1, 2)),
+        bids=((1, Bid(6, 4)), (2, Bid(3, 1))),
+        starter=1,
+        judge=_off_ones,
+        applies=lambda rules: rules.ones == Ones.ACES,
+    ),
+    Lesson(
+        key="exact",
+        title="The exact call",
+        coach="If you think a bid is exactly right, call Exact (x): right, and you win a die "
+        "back; wrong, and you lose one. Bo bid 4 x 3s.",
+        hands=((3, 3, 1, 1, 6), (2, 4, 5, 6, 6), (2, 4, 5, 5, 6)),
+        bids=((1, Bid(3, 3)), (2, Bid(4, 3))),
+        starter=1,
+        judge=_exact,
+        applies=lambda rules: rules.exact_call and rules.ones != Ones.NATURAL,
+    ),
+    Lesson(
+        key="palifico",
+        title="Palifico: the one-die round",
+        coach="You are down to one die: a palifico round. Ones are not wild, and the opening "
+        "face is fixed. Bo opened 2 x 5s; raise on 5s (3 5), not another face.",
+        hands=((5,), (5, 2, 3), (6, 5, 2)),
+        bids=((2, Bid(2, 5)),),
+        starter=2,
+        palifico_round=True,
+        applies=lambda rules: rules.palifico != Palifico.OFF,
+    ),
+    Lesson(
+        key="estimate",
+        title="Estimating: what you see plus what you expect",
+        coach="Estimate a bid: the dice you see that count, plus the share of the unseen "
+        "dice expected to count. Bo bid 8 x 3s. Is it likely? Call Liar (l) or raise.",
+        hands=((3, 3, 1, 5, 2), (4, 3, 6, 2, 5), (6, 2, 4, 5, 6)),
+        bids=((1, Bid(6, 3)), (2, Bid(8, 3))),
+        starter=1,
+        judge=_estimate,
+    ),
+)
+
+
+def course(rules: Rules) -> tuple[Lesson, ...]:
+    """The lessons for a table with `rules`, in teaching order."""
+    return tuple(lesson for lesson in COURSE if lesson.applies(rules))
+
+
+def lesson_rules(rules: Rules) -> Rules:
+    """The rules a lesson table plays: the learner's options, three seats of five dice."""
+    return rules.with_options(seats=3, starting_dice=5, first_starter=FirstStarter.SEAT0)
+
+
+def start(lesson: Lesson, rules: Rules) -> GameState:
+    """The lesson's table on the learner's turn: dealt, the scripted bids placed."""
+    table = lesson_rules(rules).with_options(first_starter=FirstStarter(f"seat{lesson.starter}"))
+    state = apply(new_game(table), Deal())
+    dice = tuple(len(h) for h in lesson.hands)
+    if dice != state.dice:
+        state = replace(state, dice=dice, palifico_round=lesson.palifico_round)
+    for seat, bid in lesson.bids:
+        state = apply(state, PlaceBid(seat, bid))
+    if state.turn != YOU:
+        raise ValueError(f"lesson {lesson.key}: it is seat {state.turn}'s turn, not yours")
+    return state
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """The round after the learner's move: the call, the reveal and the counting question."""
+
+    state: GameState  #: after the move and, for a bid, the next seat's scripted call
+    result: RoundResult
+    face: int
+    answer: int  #: how many dice count for the called bid's face
+    question: str
+    story: str  #: who called what, and who lost a die
+
+
+def play(lesson: Lesson, rules: Rules, state: GameState, move: Move) -> Finish:
+    """Play an accepted move to the reveal: a learner's bid is called Liar by the next seat."""
+    after = apply(state, _event(move))
+    story = ""
+    if move.kind == "bid":
+        caller = after.turn
+        assert caller is not None
+        after = apply(after, Challenge(caller))
+        story = f"{NAMES[caller]} calls Liar on your {move.bid}. "
+    shown = apply(after, Reveal(lesson.hands))
+    result = shown.results[-1]
+    bid = result.bid
+    assert bid is not None and result.count is not None
+    w = ones_are_wild(rules, state.palifico_round)
+    story += _outcome_text(result)
+    ones = " (your ones count too: they are wild)" if w and bid.face != 1 else ""
+    return Finish(
+        state=shown,
+        result=result,
+        face=bid.face,
+        answer=count_matching(lesson.hands, bid.face, wild_ones=w),
+        question=f"How many {face_name(bid.face)} count here{ones}? Type the number, Enter.",
+        story=story,
+    )
+
+
+def _outcome_text(result: RoundResult) -> str:
+    bid = result.bid
+    if result.loser is not None:
+        lost = f"{NAMES[result.loser]} lose{'' if result.loser == YOU else 's'} a die."
+    elif result.gainer is not None:
+        lost = f"{NAMES[result.gainer]} win{'' if result.gainer == YOU else 's'} a die back."
+    else:
+        lost = "Nobody loses a die."
+    return f"There are {result.count} for {bid}: {lost}"
+
+
+def check_answer(lesson: Lesson, rules: Rules, finish: Finish, answer: int) -> Verdict:
+    """The coach on the counting question: right, or the count seat by seat."""
+    if answer == finish.answer:
+        return Verdict(True, f"Right: {finish.answer}. Lesson done.")
+    w = ones_are_wild(rules, finish.result.palifico_round)
+    parts = [
+        f"{NAMES[s]} {sum(1 for d in h if die_counts(d, finish.face, wild_ones=w))}"
+        for s, h in enumerate(lesson.hands)
+    ]
+    extra = " Ones are wild, so count them too." if w and finish.face != 1 else ""
+    return Verdict(
+        False,
+        f"Not {answer}: count each cup: {', '.join(parts)}, so {finish.answer}.{extra} Try again.",
+    )
+
+
+# ---- progress ---------------------------------------------------------------------------------
+
+PROGRESS_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Which lessons are done (by key), and the drill's score per skill."""
+
+    done: tuple[str, ...] = ()
+    drill: Mapping[str, tuple[int, int]] = field(default_factory=dict)  #: skill: (right, tried)
+
+    def finish(self, key: str) -> Progress:
+        return self if key in self.done else replace(self, done=(*self.done, key))
+
+    def next_lesson(self, lessons: tuple[Lesson, ...]) -> int:
+        """Where to resume: the first lesson not done (or the first, when all are)."""
+        for i, lesson in enumerate(lessons):
+            if lesson.key not in self.done:
+                return i
+        return 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": PROGRESS_VERSION,
+            "done": list(self.done),
+            "drill": {k: list(v) for k, v in self.drill.items()},
+        }
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Progress:
+        """Read a saved progress object; anything unreadable starts afresh."""
+        if not isinstance(obj, Mapping) or obj.get("version") != PROGRESS_VERSION:
+            return cls()
+        done = tuple(k for k in obj.get("done", ()) if isinstance(k, str))
+        drill: dict[str, tuple[int, int]] = {}
+        raw = obj.get("drill", {})
+        if isinstance(raw, Mapping):
+            for k, v in raw.items():
+                if isinstance(v, list) and len(v) == 2 and all(isinstance(n, int) for n in v):
+                    drill[str(k)] = (v[0], v[1])
+        return cls(done=done, drill=drill)
