@@ -22,11 +22,11 @@ LOBBY_KEYS = (
     ("a", "address"),
     ("n", "host"),
     ("p", "practice"),
-    ("t", "pass-and-play"),
-    ("q", "quit"),
+    ("t", "hot seat"),  # pass-and-play: the short name keeps `q quit` within 80 columns
     ("l", "learn"),
+    ("q", "quit"),
     ("?", "help"),
-)
+)  #: in order of use, cut at the screen's width: everything up to `q quit` fits 80 columns
 FORM_KEYS = (("up/down", "option"), ("left/right", "change"), ("Enter", "review"), ("Esc", "back"))
 CONFIRM_KEYS = (("Enter", "open the table"), ("Esc", "change options"))
 

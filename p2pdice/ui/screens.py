@@ -99,11 +99,12 @@ def keys_line(keys: Iterable[tuple[str, str]], columns: int) -> Line:
     line: Line = [("class:keybar", " ")]
     used = 1
     for key, label in keys:
-        piece = width(key) + 1 + width(label) + 2
+        piece = width(key) + 1 + width(label)
         if used + piece > columns:
             break
-        line += [("class:key", key), ("class:keybar", f" {label}  ")]
-        used += piece
+        gap = min(2, columns - used - piece)  # the gap after the last key may fall off the edge
+        line += [("class:key", key), ("class:keybar", f" {label}" + " " * gap)]
+        used += piece + gap
     line.append(("class:keybar", " " * max(columns - used, 0)))
     return line
 
