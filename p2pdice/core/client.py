@@ -748,8 +748,10 @@ class ClientConnection:
         except RemoteError as err:
             if not self._trusted:
                 return self._transport_fault(err.reason, f"an unreadable entry: {err.detail}")
+            recorded = len(self.errors)
             out = self._handle(peer.receive_line(line), now)  # the peer raises the alarm and stops
-            self.errors.append((err.reason, f"unreadable entry from the host: {err.detail}"))
+            if len(self.errors) == recorded:  # one frame, one error: the alarm's, if it made one
+                self.errors.append((err.reason, f"unreadable entry from the host: {err.detail}"))
             return out
         if entry.seq > len(peer.replayer.chain) and not self.in_order:
             # A broadcast overtook the answer to our sync: hold it until the gap is filled.

@@ -379,6 +379,8 @@ class ClientSession:
             and len(data) <= MAX_FRAME
             and data.startswith(_ENTRY_HEAD)
             and data.endswith(_ENTRY_TAIL)
+            # An entry is an object: anything else is a frame that does not decode (below).
+            and data[len(_ENTRY_HEAD) : len(_ENTRY_HEAD) + 1] == "{"
         ):
             line = data[len(_ENTRY_HEAD) : -len(_ENTRY_TAIL)].encode("utf-8")
             self._run(self.core.receive_entry_line(line, now))
