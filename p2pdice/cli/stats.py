@@ -278,6 +278,16 @@ def plot(ratings: list[dict[str, Any]], width: int = 80, height: int = 20) -> st
     return text
 
 
+def record_text(home: Path) -> str:
+    """What the lobby's record screen shows: `p2pdice stats` and its rating plot, from the
+    verified games under `home` (through the cache), practice kept apart as `stats` does."""
+    games, skipped = load_games(home, use_cache=True)
+    body = report(games, skipped)
+    rated = [r for r in body["ratings"] if r["history"]]
+    plotted = plot(rated, width=76, height=14) if rated else "no rated games yet: nothing to plot"
+    return human(body) + "\n\n" + plotted
+
+
 def ratings_book(home: Path, finished: str | None = None) -> RatingBook:
     """The ratings the table screens show (`ui.ratings.RatingBook`), from the verified games
     under `home`, served from the stats cache; with `finished` (a table id, hex), also each

@@ -189,16 +189,23 @@ def run_lobby(args: argparse.Namespace | None = None) -> int:
         services.start_browsing(c)
 
     from ..ui.learn import LEARN_FROM_LOBBY
+    from ..ui.record import RECORD_FROM_LOBBY
 
     code = 0
-    for _ in range(1000):  # each pass is a person choosing `l` and leaving the course again
+    for _ in range(1000):  # each pass is a person choosing `l` or `g` and coming back
         services = _services(home)
         code = _run(home, setup, services)
-        if code != LEARN_FROM_LOBBY:
-            return code
-        from .learn import learn_with_defaults
+        if code == LEARN_FROM_LOBBY:
+            from .learn import learn_with_defaults
 
-        learn_with_defaults(home)
+            learn_with_defaults(home)
+        elif code == RECORD_FROM_LOBBY:
+            from ..ui.record import run_record
+            from .stats import record_text
+
+            run_record(record_text(home))
+        else:
+            return code
     return code
 
 

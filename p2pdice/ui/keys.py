@@ -19,6 +19,7 @@ from ..core.rules import TableKind
 from .controller import Controller
 from .learn import LEARN_FROM_LOBBY
 from .lobby import LobbyActions
+from .record import RECORD_FROM_LOBBY
 from .text import safe_text
 
 log = logging.getLogger("p2pdice.ui")
@@ -171,6 +172,10 @@ def build_keys(c: Controller) -> KeyBindings:
     @on("l", filter=lobby)
     def _learn() -> None:
         c.exit_app(LEARN_FROM_LOBBY)  # the command line opens the course, then the lobby again
+
+    @on("g", filter=lobby)
+    def _record() -> None:
+        c.exit_app(RECORD_FROM_LOBBY)  # the command line shows the record, then the lobby
 
     @on("r", filter=lobby)
     def _resume() -> None:

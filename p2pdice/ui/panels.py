@@ -79,6 +79,7 @@ def render_lobby(
     if rows and note:
         b.text(note, "class:dim")
     b.text("Greyed tables stopped answering and disappear shortly. / searches.", "class:dim")
+    b.text("g shows your games and ratings (from this device's verified games).", "class:dim")
     return b.done(height)
 
 
