@@ -14,11 +14,12 @@ from typing import Any
 from ..core.errors import Reason
 from ..stats.cache import CACHE_VERSION, from_record, record_of
 from ..stats.counts import PlayerStats, tally
-from ..stats.games import Game, Skipped, distinct_games, read_game
+from ..stats.games import Game, Skipped, distinct_games
 from ..stats.league import FORK, Arrival, judge
 from ..stats.ratings import PROVISIONAL_GAMES, Rating, rate
 from .common import add_home_option
 from .options import CliError, add_stats_options
+from .parallel_verify import default_jobs, read_games
 from .verify_exits import EXIT_FORK
 
 #: The folder under the data folder that keeps games imported from other devices.
@@ -61,7 +62,8 @@ def read_files(
     """Each file's verdict; with a cache (file hash -> record), a file whose exact bytes
     were judged before is not verified again, each new verdict is added to it, and the
     hashes of the files read are added to `used`."""
-    read: list[Game | Skipped] = []
+    read: list[Game | Skipped | None] = []
+    unseen: list[tuple[int, str, bytes]] = []  #: verified together below, on every core
     for path in paths:
         try:
             data = path.read_bytes()
@@ -70,19 +72,24 @@ def read_files(
             read.append(Skipped(str(path), str(Reason.INTERNAL), detail))
             continue
         if cache is None:
-            read.append(read_game(str(path), data))
+            unseen.append((len(read), str(path), data))
+            read.append(None)
             continue
         digest = hashlib.sha256(data).hexdigest()
         if used is not None:
             used.add(digest)
         record = cache.get(digest)
         if record is None:
-            item = read_game(str(path), data)
-            cache[digest] = record_of(item)
+            unseen.append((len(read), str(path), data))
+            read.append(None)
         else:
-            item = from_record(str(path), record, tuple(data[:-1].split(b"\n")))
-        read.append(item)
-    return read
+            read.append(from_record(str(path), record, tuple(data[:-1].split(b"\n"))))
+    items = read_games([(source, data) for _, source, data in unseen], jobs=default_jobs())
+    for (at, _, data), item in zip(unseen, items, strict=True):
+        read[at] = item
+        if cache is not None:
+            cache.setdefault(hashlib.sha256(data).hexdigest(), record_of(item))
+    return [item for item in read if item is not None]
 
 
 def cache_tag() -> str:

@@ -140,9 +140,7 @@ def strict_checks_pass(public: bytes, signature: bytes) -> bool:
     """The cheap checks every signature must pass before Ed25519 itself (module docstring)."""
     if len(public) != 32 or len(signature) != 64 or weak_point(bytes(public)):
         return False
-    return not (
-        weak_point(bytes(signature[:32])) or int.from_bytes(signature[32:], "little") >= _L
-    )
+    return not (weak_point(bytes(signature[:32])) or int.from_bytes(signature[32:], "little") >= _L)
 
 
 def verify_raw(public: bytes, data: bytes, signature: bytes) -> bool:
