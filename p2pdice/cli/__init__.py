@@ -138,6 +138,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--mine", metavar="STORE", help="your sent-messages file: check the host posted them all"
     )
     ver.add_argument("--json", action="store_true", help="print a JSON report")
+    from .parallel_verify import default_jobs
+
+    ver.add_argument(
+        "--jobs",
+        type=int,
+        default=default_jobs(),
+        metavar="N",
+        help="processes to verify with: files in parallel, or one file's signatures in "
+        "batches (default: the number of cores; 1 = sequential). The results are the same",
+    )
     ver.set_defaults(run=_run_verify)
 
     from . import host as cmd_host

@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import P2PDiceError, Reason
 from ..stats.cache import CACHE_VERSION, from_record, record_of
 from ..stats.counts import PlayerStats, tally
-from ..stats.games import Game, Skipped, distinct_games, read_game
+from ..stats.games import Game, Skipped, distinct_games
 from ..stats.league import FORK, Arrival, judge
 from ..stats.ratings import PROVISIONAL_GAMES, Rating, rate
 from .common import add_home_option
 from .options import CliError, add_stats_options
+from .parallel_verify import default_jobs, jobs_for, read_games
 from .verify_exits import EXIT_FORK
 
 if TYPE_CHECKING:
@@ -64,7 +65,8 @@ def read_files(
     """Each file's verdict; with a cache (file hash -> record), a file whose exact bytes
     were judged before is not verified again, each new verdict is added to it, and the
     hashes of the files read are added to `used`."""
-    read: list[Game | Skipped] = []
+    read: list[Game | Skipped | None] = []
+    unseen: list[tuple[int, str, bytes]] = []  #: verified together below, on every core
     for path in paths:
         try:
             data = path.read_bytes()
@@ -73,17 +75,23 @@ def read_files(
             read.append(Skipped(str(path), str(Reason.INTERNAL), detail))
             continue
         if cache is None:
-            read.append(read_game(str(path), data))
+            unseen.append((len(read), str(path), data))
+            read.append(None)
             continue
         digest = hashlib.sha256(data).hexdigest()
         if used is not None:
             used.add(digest)
         item = _cached(cache.get(digest), str(path), data)
-        if item is None:
-            item = read_game(str(path), data)
-            cache[digest] = record_of(item)
+        if item is None:  # no verdict yet, or a damaged one: verified below
+            unseen.append((len(read), str(path), data))
         read.append(item)
-    return read
+    jobs = jobs_for(sum(len(data) for _, _, data in unseen), default_jobs())
+    items = read_games([(source, data) for _, source, data in unseen], jobs=jobs)
+    for (at, _, data), item in zip(unseen, items, strict=True):
+        read[at] = item
+        if cache is not None:
+            cache[hashlib.sha256(data).hexdigest()] = record_of(item)
+    return [item for item in read if item is not None]
 
 
 def _cached(record: Any, source: str, data: bytes) -> Game | Skipped | None:

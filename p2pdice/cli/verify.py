@@ -14,8 +14,9 @@ from ..core.errors import P2PDiceError, Reason
 from ..core.fairness import comparison_code
 from ..core.rules import Rules
 from ..core.transcript import parse_entry
-from ..core.verify import Failure, Report, split_lines, verify_lines
+from ..core.verify import Failure, Report, split_lines
 from .options import CliError
+from .parallel_verify import jobs_for, verify_lines_batched, verify_paths
 from .verify_exits import EXIT_FAILED, EXIT_FORK, EXIT_INCOMPLETE, EXIT_VERIFIED
 
 
@@ -48,7 +49,7 @@ def incomplete(report: Report) -> bool:
 
 
 def _verify_read(
-    path: Path, *, partial: bool, mine: list[dict[str, Any]] | None
+    path: Path, *, partial: bool, mine: list[dict[str, Any]] | None, jobs: int = 1
 ) -> tuple[Report, list[bytes]]:
     """The report and the complete lines read (for comparing files of one table)."""
     try:
@@ -59,8 +60,11 @@ def _verify_read(
         return report, []
     lines, problem = split_lines(data)
     # A cut-off last line is the failure to report, not the game-over entry it took with it.
-    report = verify_lines(
-        lines if problem is None else lines[:-1], partial=partial or problem is not None, mine=mine
+    report = verify_lines_batched(
+        lines if problem is None else lines[:-1],
+        jobs=jobs_for(len(data), jobs),
+        partial=partial or problem is not None,
+        mine=mine,
     )
     if problem is not None and report.failure is None:
         report.failure = problem
@@ -136,14 +140,31 @@ def human(
     return "\n".join(out)
 
 
+def _total_size(paths: list[Path]) -> int:
+    total = 0
+    for path in paths:
+        try:
+            total += path.stat().st_size
+        except OSError:
+            continue  # reported when it is read
+    return total
+
+
 def run(args: argparse.Namespace) -> int:
     mine = load_mine(Path(args.mine)) if args.mine else None
     status = EXIT_VERIFIED
     results = []
     read: list[Transcript] = []
-    for name in args.files:
-        path = Path(name)
-        report, lines = _verify_read(path, partial=args.partial, mine=mine)
+    paths = [Path(name) for name in args.files]
+    jobs = getattr(args, "jobs", 1)
+    verified = (
+        [_verify_read(paths[0], partial=args.partial, mine=mine, jobs=jobs)]
+        if len(paths) == 1
+        else verify_paths(
+            paths, jobs=jobs_for(_total_size(paths), jobs), partial=args.partial, mine=mine
+        )
+    )
+    for path, (report, lines) in zip(paths, verified, strict=True):
         ended = report.ended is not None
         head = last_code(lines[: report.entries])
         stop = (

@@ -13,6 +13,9 @@ multiplication), and S when it is not below the group order L.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
@@ -102,11 +105,14 @@ def acceptable_public_key(public: bytes) -> bool:
     return not weak_point(bytes(public))
 
 
-def verify_raw(public: bytes, data: bytes, signature: bytes) -> bool:
-    if len(public) != 32 or len(signature) != 64 or weak_point(bytes(public)):
-        return False
-    if weak_point(bytes(signature[:32])) or int.from_bytes(signature[32:], "little") >= _L:
-        return False
+#: The expensive Ed25519 check, after the cheap strict checks passed: (public, data,
+#: signature) -> bool. An adapter may set another (a replay that records the triples and has
+#: worker processes check them); the strict checks always run here first, in the same order.
+Checker = Callable[[bytes, bytes, bytes], bool]
+
+
+def ed25519_check(public: bytes, data: bytes, signature: bytes) -> bool:
+    """The Ed25519 verification itself (OpenSSL through `cryptography`)."""
     key = _public_key(bytes(public))
     if key is None:
         return False
@@ -115,6 +121,32 @@ def verify_raw(public: bytes, data: bytes, signature: bytes) -> bool:
     except InvalidSignature:
         return False
     return True
+
+
+_CHECKER: ContextVar[Checker] = ContextVar("p2pdice_signature_checker", default=ed25519_check)
+
+
+@contextmanager
+def signature_checker(checker: Checker) -> Iterator[None]:
+    """Within the block, signatures that pass the strict checks are judged by `checker`."""
+    token = _CHECKER.set(checker)
+    try:
+        yield
+    finally:
+        _CHECKER.reset(token)
+
+
+def strict_checks_pass(public: bytes, signature: bytes) -> bool:
+    """The cheap checks every signature must pass before Ed25519 itself (module docstring)."""
+    if len(public) != 32 or len(signature) != 64 or weak_point(bytes(public)):
+        return False
+    return not (weak_point(bytes(signature[:32])) or int.from_bytes(signature[32:], "little") >= _L)
+
+
+def verify_raw(public: bytes, data: bytes, signature: bytes) -> bool:
+    if not strict_checks_pass(public, signature):
+        return False
+    return _CHECKER.get()(bytes(public), bytes(data), bytes(signature))
 
 
 def verify(public: bytes, context: Tag | str, body: Any, signature: bytes) -> bool:

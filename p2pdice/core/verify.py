@@ -21,6 +21,7 @@ from .events import Abort, Absent, Beacon, CommitSet, Forfeit, GameOver, Round
 from .fairness import comparison_code
 from .game import Outcome
 from .messages import Message, parse_message
+from .signing import Checker, signature_checker
 from .table import Note, Replayer, TablePhase, TableState, game_over_reason
 from .transcript import messages_in, parse_entry
 from .transitions import BUFFERED_MESSAGES, ENDS_ATTEMPT_EARLY, GOES_ON_WITHOUT
@@ -127,9 +128,23 @@ def split_lines(data: bytes) -> tuple[list[bytes], Failure | None]:
 
 
 def verify_lines(
-    lines: Sequence[bytes], *, partial: bool = False, mine: Sequence[dict[str, Any]] | None = None
+    lines: Sequence[bytes],
+    *,
+    partial: bool = False,
+    mine: Sequence[dict[str, Any]] | None = None,
+    checker: Checker | None = None,
 ) -> Report:
-    """Replay every line; the report says what was verified and where it first failed."""
+    """Replay every line; the report says what was verified and where it first failed.
+    With `checker`, it judges each signature that passes the strict checks (signing.py)."""
+    if checker is None:
+        return _verify_lines(lines, partial=partial, mine=mine)
+    with signature_checker(checker):
+        return _verify_lines(lines, partial=partial, mine=mine)
+
+
+def _verify_lines(
+    lines: Sequence[bytes], *, partial: bool, mine: Sequence[dict[str, Any]] | None
+) -> Report:
     report = Report()
     replayer = Replayer()
     posted: set[bytes] = set()
