@@ -776,7 +776,8 @@ def test_skipped_entry() -> None:
     # The dropped bid must not hand the turn to the victim: a victim that never saw it could
     # not move, the game would wait on it, and no later entry would come to show the gap.
     def match(e: Entry) -> bool:
-        passes_to_victim = e.kind == "msg:bid" and (e.msg.seat + 1) % g.rules.seats == VICTIM
+        msg = e.msg
+        passes_to_victim = msg is not None and (msg.seat + 1) % g.rules.seats == VICTIM
         return not passes_to_victim and bid(e)
 
     replaced = g.tamper(VICTIM, lambda e: DROP if match(e) else None)
