@@ -1,6 +1,8 @@
 """Every bot returns a legal action for its own seat, in every mode, and never raises.
 
-Every table option is drawn, the house options of issue 27 included. Two kinds of random views: positions built directly (any dice counts, palifico rounds with
+Every table option is drawn, the house options of issue 27 included.
+
+Two kinds of random views: positions built directly (any dice counts, palifico rounds with
 fixed or free faces, exact calls on or off, long bidding histories) and positions reached by
 playing random legal moves through the engine, so earlier reveals (which `hard` reads) are
 genuine.
