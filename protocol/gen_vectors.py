@@ -1951,12 +1951,15 @@ def weak_key_cases(secret: bytes, public: bytes, body: Any, good: bytes) -> list
 # ---------------------------------------------------------------------------------------------
 
 RULES = {
+    "challenge_penalty": "one",
     "exact_call": False,
+    "exact_reward": "regain",
     "first_starter": "seat0",
     "grace_period": 30,
     "kind": "standard",
     "ones": "wild",
     "palifico": "off",
+    "palifico_kind": "both",
     "seats": 2,
     "starting_dice": 5,
     "time_bank": 180,

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import Reason, RuleError
-from .rules import Ones, Palifico, Rules
+from .rules import Ones, Palifico, PalificoKind, Rules
 
 FACES = range(1, 7)
 
@@ -43,8 +43,25 @@ def bid_problem(
         return Reason.INVALID_QUANTITY
     if q > dice_in_play:
         return Reason.QUANTITY_TOO_HIGH
-    if palifico_round:
+    if palifico_round and rules.palifico_kind != PalificoKind.FACE_FIXED:
+        if rules.palifico_kind == PalificoKind.ONES_NOT_WILD:  # any face, natural order
+            if previous is None or _natural_raise(previous, bid):
+                return None
+            return Reason.BID_NOT_HIGHER
         return _palifico_problem(rules, previous, bid, bidder_dice)
+    if palifico_round and previous is not None:  # face-fixed only: ones keep the table's mode
+        problem = _normal_problem(rules, previous, bid)
+        if bid.face == previous.face or problem is not None:
+            return problem
+        if rules.palifico == Palifico.FREE and bidder_dice == 1:
+            return None
+        return Reason.FACE_FIXED
+    return _normal_problem(rules, previous, bid)
+
+
+def _normal_problem(rules: Rules, previous: Bid | None, bid: Bid) -> Reason | None:
+    """R2 step 5: the table's `ones` mode, outside the palifico rules."""
+    f = bid.face
     if rules.ones == Ones.WILD and f == 1:
         return Reason.FACE_NOT_ALLOWED
     if previous is None:
@@ -165,7 +182,8 @@ def legal_bids(
 
 def ones_are_wild(rules: Rules, palifico_round: bool) -> bool:
     """Whether a die showing 1 counts toward bids on other faces this round."""
-    return rules.ones != Ones.NATURAL and not palifico_round
+    palifico_keeps_wild = rules.palifico_kind == PalificoKind.FACE_FIXED
+    return rules.ones != Ones.NATURAL and (not palifico_round or palifico_keeps_wild)
 
 
 def count_matching(hands: Iterable[Iterable[int]], face: int, *, wild_ones: bool) -> int:

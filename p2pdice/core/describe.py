@@ -56,10 +56,17 @@ def outcome_line(result: RoundResult, name: Sequence[str], rules: Rules) -> str:
         counted = f"at least {counted} among the opened hands"
     call = "exact" if result.call == Call.EXACT else "Liar"
     head = f"{name[result.caller]} called {call} on {bid_words(bid)}: {counted}"
-    if result.outcome == Outcome.BID_STANDS:
-        tail = f"the bid stands, {name[result.caller]} loses a die"
-    elif result.outcome == Outcome.BID_FAILS:
-        tail = f"the bid fails, {name[_seat(result.bidder)]} loses a die"
+    paid = [
+        before - after for before, after in zip(result.dice_before, result.dice_after, strict=True)
+    ]
+    if result.outcome in (Outcome.BID_STANDS, Outcome.BID_FAILS):
+        seat = result.caller if result.outcome == Outcome.BID_STANDS else _seat(result.bidder)
+        many = paid[seat]
+        dice = "a die" if many == 1 else f"{many} dice"
+        verdict = "stands" if result.outcome == Outcome.BID_STANDS else "fails"
+        tail = f"the bid {verdict}, {name[seat]} loses {dice}"
+    elif result.outcome == Outcome.EXACT_HIT and any(n > 0 for n in paid):
+        tail = "exact! everyone else loses a die"
     elif result.outcome == Outcome.EXACT_HIT:
         tail = (
             f"exact! {name[result.caller]} regains a die"

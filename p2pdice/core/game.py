@@ -36,7 +36,7 @@ from typing import Any
 from .bids import Bid, check_bid, count_matching, legal_bids, ones_are_wild
 from .errors import LocalError, Reason, RuleError
 from .frozen import replace
-from .rules import Palifico, Rules
+from .rules import ChallengePenalty, ExactReward, Palifico, Rules
 
 
 class Phase(StrEnum):
@@ -55,7 +55,8 @@ class Call(StrEnum):
 class Outcome(StrEnum):
     BID_STANDS = "bid_stands"  #: challenge failed: the challenger loses a die
     BID_FAILS = "bid_fails"  #: challenge succeeded: the bidder loses a die
-    EXACT_HIT = "exact_hit"  #: exact call right: the caller regains a die (up to the cap)
+    EXACT_HIT = "exact_hit"  #: exact call right: the caller regains a die (up to the cap), or
+    #: with `exact_reward` others-lose every other seat loses one
     EXACT_MISS = "exact_miss"  #: exact call wrong: the caller loses a die
     FORFEIT = "forfeit"  #: the round could not be finished; it is replayed (forfeited
     #: empty: a void, nobody lost anything)
@@ -142,7 +143,7 @@ class RoundResult:
     hands: tuple[tuple[int, ...] | None, ...]  #: per seat; () when out, None when not opened
     count: int | None  #: matching dice among the opened hands; None when forfeited
     outcome: Outcome
-    loser: int | None  #: the seat that lost a die
+    loser: int | None  #: the one seat that lost dice (None when none did, or several did)
     gainer: int | None  #: the seat that regained a die
     dice_before: tuple[int, ...]
     dice_after: tuple[int, ...]
@@ -341,16 +342,51 @@ def _deal(state: GameState, event: Deal) -> GameState:
 
 
 def outcome_decided(state: GameState, hands: tuple[tuple[int, ...] | None, ...]) -> bool:
-    """Whether the opened hands fix the outcome whatever the missing ones hold (RULES.md R4.1)."""
+    """Whether the opened hands fix the outcome whatever the missing ones hold (RULES.md R4.1):
+    every count the missing dice allow gives the same outcome and the same dice lost."""
     bid = state.standing_bid
     if state.phase != Phase.SHOWDOWN or bid is None:
         return False
     wild = ones_are_wild(state.rules, state.palifico_round)
     known = count_matching((h for h in hands if h is not None), bid.face, wild_ones=wild)
     missing = sum(state.dice[s] for s, h in enumerate(hands) if h is None and state.dice[s] > 0)
+    first = _resolve(state, known)
+    return all(_resolve(state, c) == first for c in range(known + 1, known + missing + 1))
+
+
+def _resolve(state: GameState, count: int) -> tuple[Outcome, tuple[int, ...], int | None]:
+    """The outcome of the call on a full count, the dice each seat loses, and who regains one
+    (RULES.md R4), under the table's exact reward and challenge penalty."""
+    bid, bidder, caller = state.standing_bid, state.standing_bidder, state.caller
+    assert bid is not None and bidder is not None and caller is not None  # SHOWDOWN invariant
+    rules = state.rules
+    lost = [0] * len(state.dice)
     if state.call == Call.CHALLENGE:
-        return known >= bid.quantity or known + missing < bid.quantity
-    return missing == 0 or bid.quantity < known or bid.quantity > known + missing
+        stands = count >= bid.quantity
+        loser = caller if stands else bidder
+        owed = 1
+        if rules.challenge_penalty == ChallengePenalty.DIFFERENCE:
+            owed = max(1, abs(count - bid.quantity))
+        lost[loser] = min(owed, state.dice[loser])
+        return (Outcome.BID_STANDS if stands else Outcome.BID_FAILS), tuple(lost), None
+    if count != bid.quantity:
+        lost[caller] = 1
+        return Outcome.EXACT_MISS, tuple(lost), None
+    if rules.exact_reward == ExactReward.OTHERS_LOSE:
+        for seat, held in enumerate(state.dice):
+            if held > 0 and seat != caller:
+                lost[seat] = 1
+        return Outcome.EXACT_HIT, tuple(lost), None
+    gainer = caller if state.dice[caller] < rules.starting_dice else None
+    return Outcome.EXACT_HIT, tuple(lost), gainer
+
+
+def _from_caller(state: GameState, seats: list[int]) -> list[int]:
+    """`seats` in play order from the caller: the first seat after the caller first."""
+    caller = state.caller
+    assert caller is not None
+    n = len(state.dice)
+    return sorted(seats, key=lambda s: (s - caller) % n)
 
 
 def _check_hands(state: GameState, hands: tuple[tuple[int, ...] | None, ...]) -> None:
@@ -379,36 +415,27 @@ def _reveal(state: GameState, event: Reveal) -> GameState:
     assert bid is not None and bidder is not None and caller is not None  # SHOWDOWN invariant
     wild = ones_are_wild(state.rules, state.palifico_round)
     known = count_matching((h for h in hands if h is not None), bid.face, wild_ones=wild)
-    complete = all(h is not None for h in hands)
-    dice = list(state.dice)
-    loser: int | None = None
-    gainer: int | None = None
-    if state.call == Call.CHALLENGE:
-        stands = known >= bid.quantity
-        outcome = Outcome.BID_STANDS if stands else Outcome.BID_FAILS
-        loser = caller if stands else bidder
-    else:
-        hit = complete and known == bid.quantity
-        outcome = Outcome.EXACT_HIT if hit else Outcome.EXACT_MISS
-        if hit:
-            if dice[caller] < state.rules.starting_dice:
-                gainer = caller
-                dice[caller] += 1
-        else:
-            loser = caller
-    eliminated: tuple[int, ...] = ()
+    # A decided round resolves alike on every possible count (R4.1); an exact call with
+    # hands missing is decided only as a miss, which the opened count gives.
+    outcome, lost, gainer = _resolve(state, known)
+    dice = [held - lost[s] for s, held in enumerate(state.dice)]
+    if gainer is not None:
+        dice[gainer] += 1
+    losers = [s for s in range(len(dice)) if lost[s] > 0]
+    loser = losers[0] if len(losers) == 1 else None
+    gone = [s for s in losers if dice[s] == 0]
+    # Seats out together rank by play order from the caller: the seat that would have played
+    # first ranks highest, so it is appended to the elimination list last (R6).
+    out = (*state.out, *reversed(_from_caller(state, gone)))
+    eliminated = tuple(sorted(gone))
     fallen = state.fallen_to_one
     palifico_next = False
-    out = state.out
-    if loser is not None:
-        dice[loser] -= 1
-        if dice[loser] == 0:
-            eliminated = (loser,)
-            out = (*out, loser)
-        elif dice[loser] == 1 and loser not in fallen and state.rules.starting_dice > 1:
-            fallen = fallen | {loser}
-            survivors_after = sum(1 for n in dice if n > 0)
-            palifico_next = state.rules.palifico != Palifico.OFF and survivors_after > 2
+    # Only a single loser's fall opens a palifico round: they start the next round (R5).
+    one_die = loser is not None and dice[loser] == 1 and loser not in fallen
+    if loser is not None and one_die and state.rules.starting_dice > 1:
+        fallen = fallen | {loser}
+        survivors_after = sum(1 for n in dice if n > 0)
+        palifico_next = state.rules.palifico != Palifico.OFF and survivors_after > 2
     after = replace(state, dice=tuple(dice))
     starter_seat = loser if state.call == Call.CHALLENGE else caller
     assert starter_seat is not None

@@ -26,6 +26,28 @@ class Palifico(StrEnum):
     FREE = "free"  #: one-die players may change the face in natural order
 
 
+class PalificoKind(StrEnum):
+    """What a palifico round changes (RULES.md R5); read only when `palifico` is not off."""
+
+    BOTH = "both"  #: ones are not wild and the face is fixed
+    ONES_NOT_WILD = "ones-not-wild"  #: ones are not wild; bids raise in the natural order
+    FACE_FIXED = "face-fixed"  #: ones count as the table's `ones` says; the face is fixed
+
+
+class ExactReward(StrEnum):
+    """What a right exact call earns (RULES.md R4)."""
+
+    REGAIN = "regain"  #: the caller regains a die (never above the starting dice)
+    OTHERS_LOSE = "others-lose"  #: every other seat still in loses a die
+
+
+class ChallengePenalty(StrEnum):
+    """How many dice the loser of a challenge gives up (RULES.md R4)."""
+
+    ONE = "one"  #: one die
+    DIFFERENCE = "difference"  #: the gap between the count and the bid, at least one
+
+
 class TableKind(StrEnum):
     STANDARD = "standard"  #: one person per seat, each on their own device
     PRACTICE = "practice"  #: one owner holds and switches between several seats
@@ -192,6 +214,29 @@ class Rules:
         default=Palifico.OFF,
         metadata=_about("Palifico", "special round when a player first drops to one die"),
     )
+    palifico_kind: PalificoKind = field(
+        default=PalificoKind.BOTH,
+        metadata=_about(
+            "Palifico kind",
+            "what a palifico round changes: both, ones-not-wild only, or face-fixed only",
+        ),
+    )
+    exact_reward: ExactReward = field(
+        default=ExactReward.REGAIN,
+        metadata=_about(
+            "Exact reward",
+            "a right exact call: regain (the caller gets a die back) or others-lose "
+            "(every other player loses one)",
+        ),
+    )
+    challenge_penalty: ChallengePenalty = field(
+        default=ChallengePenalty.ONE,
+        metadata=_about(
+            "Challenge penalty",
+            "dice the loser of a challenge gives up: one, or the difference between the "
+            "count and the bid (at least one)",
+        ),
+    )
     turn_timer: int = field(
         default=0,
         metadata=_about(
@@ -302,8 +347,13 @@ class Rules:
         parts = [f"{self.ones} ones"]
         if self.exact_call:
             parts.append("exact call")
+        if self.exact_call and self.exact_reward != ExactReward.REGAIN:
+            parts.append(f"exact: {self.exact_reward}")
         if self.palifico != Palifico.OFF:
-            parts.append(f"palifico {self.palifico}")
+            kind = "" if self.palifico_kind == PalificoKind.BOTH else f" ({self.palifico_kind})"
+            parts.append(f"palifico {self.palifico}{kind}")
+        if self.challenge_penalty != ChallengePenalty.ONE:
+            parts.append(f"lose the {self.challenge_penalty}")
         parts.append(f"{self.starting_dice} dice")
         if self.turn_timer:
             parts.append(f"{self.turn_timer}s turns")

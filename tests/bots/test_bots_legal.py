@@ -1,5 +1,7 @@
 """Every bot returns a legal action for its own seat, in every mode, and never raises.
 
+Every table option is drawn, the house options of issue 27 included.
+
 Two kinds of random views: positions built directly (any dice counts, palifico rounds with
 fixed or free faces, exact calls on or off, long bidding histories) and positions reached by
 playing random legal moves through the engine, so earlier reveals (which `hard` reads) are
@@ -32,7 +34,7 @@ from p2pdice.core.game import (
 )
 from p2pdice.core.rules import Ones, Palifico, Rules
 from p2pdice.core.view import seat_view
-from tests.support.strategies import rules_strategy
+from tests.support.strategies import house_rules_strategy as rules_strategy
 
 BOTS = {name: load_bot(name) for name in (*BOT_NAMES, *STYLE_NAMES)}
 

@@ -771,7 +771,15 @@ def test_dropped_next_round_is_forced_by_the_timer() -> None:
 def test_skipped_entry() -> None:
     """The host leaves one entry out for the victim: its next entry is out of sequence."""
     g = Game(seed=2)
-    match = first("msg:bid")
+    bid = first("msg:bid")
+
+    # The dropped bid must not hand the turn to the victim: a victim that never saw it could
+    # not move, the game would wait on it, and no later entry would come to show the gap.
+    def match(e: Entry) -> bool:
+        msg = e.msg
+        passes_to_victim = msg is not None and (msg.seat + 1) % g.rules.seats == VICTIM
+        return not passes_to_victim and bid(e)
+
     replaced = g.tamper(VICTIM, lambda e: DROP if match(e) else None)
     g.start()
     skipped = replaced[0]
