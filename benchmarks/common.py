@@ -205,8 +205,8 @@ def isolate() -> None:
     if os.geteuid() != 0:
         raise NotIsolated(
             "benchmarks that open sockets run only inside a private network namespace, which "
-            "needs root (unshare(CLONE_NEWNET)). Run as root, or run the benchmarks that open "
-            "no socket: python -m benchmarks --only verify,startup"
+            "needs root (unshare(CLONE_NEWNET)). Run as root, or run only the benchmarks that "
+            "open no socket"
         )
     if shutil.which("ip") is None:
         raise NotIsolated("the `ip` command (iproute2) is needed to bring up the private loopback")
