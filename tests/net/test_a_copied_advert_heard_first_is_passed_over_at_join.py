@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from p2pdice.core.verify import split_lines, verify_lines
 from tests.support import netns
-from tests.support.procs import host_log, kill_all, spawn, start_host, stop, transcript_files
+from tests.support.procs import finished_copy_of_the_hosts_log, kill_all, spawn, start_host, stop
 
 pytestmark = pytest.mark.usefixtures("private_network")
 
@@ -56,10 +55,4 @@ def test_a_copied_advert_heard_first_is_passed_over_and_the_real_table_is_played
         assert "tables are called" not in said, said
         got = json.loads(seen.read_text())
         assert got["connections"] >= 1 and got["frames"] == [], got
-        mine = transcript_files(tmp_path / "p")
-        assert len(mine) == 1
-        assert mine[0].read_bytes() == host_log(tmp_path / "h").read_bytes()
-        lines, problem = split_lines(mine[0].read_bytes())
-        assert problem is None
-        report = verify_lines(lines)
-        assert report.ok and report.ended == "finished", report.failure
+        finished_copy_of_the_hosts_log(tmp_path / "p", tmp_path / "h")

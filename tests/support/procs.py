@@ -136,3 +136,19 @@ def host_log(home: Path) -> Path:
     logs = sorted(home.glob("hosted/*/log.jsonl"))
     assert len(logs) == 1, logs
     return logs[0]
+
+
+def finished_copy_of_the_hosts_log(player_home: Path, host_home: Path) -> list[bytes]:
+    """The one transcript the player kept: byte for byte the host's log, a game that verifies
+    and finished. Returns its lines for the checks that follow."""
+    from p2pdice.core.verify import split_lines, verify_lines
+
+    mine = transcript_files(player_home)
+    assert len(mine) == 1, mine
+    assert mine[0].read_bytes() == host_log(host_home).read_bytes()
+    lines, problem = split_lines(mine[0].read_bytes())
+    assert problem is None, problem
+    report = verify_lines(lines)
+    assert report.ok, report.failure and report.failure.describe()
+    assert report.ended == "finished", report.ended
+    return lines
