@@ -13,7 +13,7 @@ from p2pdice.core.codec import encode
 from p2pdice.core.fairness import SeatContext, derive_dice, seed_commitment
 from p2pdice.core.hashing import Tag
 from p2pdice.core.messages import sign_message
-from p2pdice.core.signing import SigningKey, signed_bytes, verify_raw
+from p2pdice.core.signing import SigningKey, openssl_ed25519_check, signed_bytes, verify_raw
 
 from .common import per_call_us, stats
 
@@ -37,11 +37,16 @@ def main() -> None:
     body = message.body
     data = signed_bytes(Tag.SIG_MESSAGE, body)
     ctx = SeatContext(table_id=table, round=1, attempt=1, seat=0, key=key.public, dice=5)
+    openssl_key = key.private_key()
     rows = {
         "canonical encode (bid body)": lambda: encode(body),
         "sign message (encode + Ed25519)": lambda: key.sign(Tag.SIG_MESSAGE, body),
         "verify message (encode + Ed25519)": lambda: message.signature_ok(key.public),
         "raw Ed25519 verify (same bytes)": lambda: verify_raw(key.public, data, message.sig),
+        "raw Ed25519 verify, OpenSSL instead": lambda: openssl_ed25519_check(
+            key.public, data, message.sig
+        ),
+        "sign, OpenSSL instead": lambda: openssl_key.sign(data),
         "seed commitment (tagged SHA-256)": lambda: seed_commitment(ctx, salt=table, seed=table),
         "derive 5 dice (HMAC-SHA256)": lambda: derive_dice(
             table, table_id=table, round_=1, attempt=1, seat=0, beacon_r=table, count=5

@@ -5,8 +5,9 @@ Transcripts of whole six-seat games (bot `medium`) are made in memory with
 `p2pdice.bots.protosim.LocalTable`: a real HostTable and six real Peers, every entry signed. Each
 is then verified with `p2pdice.core.verify.verify_lines`, again and again; every run gives
 one sample of entries per second. Interleaved with those runs, in the same process, batches
-of raw `Ed25519PublicKey.verify` calls on 300-byte messages give samples of signatures per
-second. The bound is that rate divided by the signatures one entry carries on average (the
+of raw Ed25519 verifications on 300-byte messages, by the library the package verifies with
+(`p2pdice.core.signing.ed25519_check`, libsodium), give samples of signatures per second;
+OpenSSL's rate (`openssl_ed25519_check`) is measured beside it, for the choice between them. The bound is that rate divided by the signatures one entry carries on average (the
 host's signature on every entry, plus each player message inside it: one for a message
 entry, one per seat for commitment and contribution sets), counted over the same transcripts.
 
@@ -24,11 +25,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
 from p2pdice.bots.protosim import LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core.rules import Rules
+from p2pdice.core.signing import Checker, SigningKey, ed25519_check, openssl_ed25519_check
 from p2pdice.core.transcript import messages_in, parse_entry
 from p2pdice.core.verify import verify_lines
 
@@ -56,19 +56,21 @@ def signatures(lines: Sequence[bytes]) -> int:
     return sum(1 + len(messages_in(parse_entry(line))) for line in lines)
 
 
-def raw_rate(batch: int = RAW_BATCH) -> float:
+def raw_rate(batch: int = RAW_BATCH, check: Checker = ed25519_check) -> float:
     """Ed25519 verifications per second over one batch (300-byte messages, one key)."""
     data, sig, public = _RAW
-    verify = public.verify
     start = time.perf_counter()
     for _ in range(batch):
-        verify(sig, data)
+        check(public, data, sig)
     return batch / (time.perf_counter() - start)
 
 
-_KEY = Ed25519PrivateKey.generate()
+_KEY = SigningKey(random.Random(7).randbytes(32))
 _DATA = bytes(random.Random(7).randbytes(300))
-_RAW = (_DATA, _KEY.sign(_DATA), _KEY.public_key())
+_RAW = (_DATA, _KEY.sign_raw(_DATA), _KEY.public)
+assert ed25519_check(_KEY.public, _DATA, _RAW[1]) and openssl_ed25519_check(
+    _KEY.public, _DATA, _RAW[1]
+)
 
 
 def run(*, quick: bool = False) -> dict[str, Any]:
@@ -79,6 +81,7 @@ def run(*, quick: bool = False) -> dict[str, Any]:
     seconds = 3.0 if quick else 12.0
     measured: list[float] = []
     raw: list[float] = []
+    openssl: list[float] = []  # the other library, for the choice (docs/benchmarks.md)
     for lines in games:  # warm up both, and check the transcripts verify
         report = verify_lines(lines)
         assert report.ok, report.failure
@@ -90,6 +93,7 @@ def run(*, quick: bool = False) -> dict[str, Any]:
             verify_lines(lines)
             measured.append(len(lines) / (time.perf_counter() - start))
             raw.append(raw_rate())
+            openssl.append(raw_rate(check=openssl_ed25519_check))
     bound = [r / per_entry for r in raw]
     fig = figure(
         "verify",
@@ -103,10 +107,14 @@ def run(*, quick: bool = False) -> dict[str, Any]:
         notes=f"{len(games)} six-seat games, {entries} entries, {sigs} signatures",
     )
     raw_stats = rate_stats(raw)
+    openssl_stats = rate_stats(openssl)
     text = [
         f"verify: {entries} entries carry {sigs} signatures ({per_entry:.2f} per entry); raw "
         f"Ed25519 verify {raw_stats['median']:.0f}/s (p99 low tail {raw_stats['p99']:.0f}/s); "
-        f"verify_lines {fig['median']:.0f} entries/s = {fig['ratio']:.2f} of the bound"
+        f"verify_lines {fig['median']:.0f} entries/s = {fig['ratio']:.2f} of the bound",
+        f"Ed25519 libraries, same run: libsodium (PyNaCl) {raw_stats['median']:.0f}/s, OpenSSL "
+        f"(cryptography) {openssl_stats['median']:.0f}/s: libsodium "
+        f"{raw_stats['median'] / openssl_stats['median']:.2f}x",
     ]
     text += parallel_text(games, bound, quick=quick)
     details = {
@@ -114,6 +122,7 @@ def run(*, quick: bool = False) -> dict[str, Any]:
         "signatures": sigs,
         "signatures_per_entry": per_entry,
         "raw_ed25519_per_s": raw_stats,
+        "raw_openssl_ed25519_per_s": openssl_stats,
         "text": text,
     }
     return {"figures": [fig], "details": details}

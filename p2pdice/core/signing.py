@@ -9,6 +9,13 @@ signature's R is therefore refused first when it is a non-canonical encoding (y 
 with the sign bit set) or a point of small order (the 8 points whose order divides 8, listed
 below as the standard blocklist of libsodium does: a set lookup instead of a point
 multiplication), and S when it is not below the group order L.
+
+Ed25519 itself runs in libsodium (through PyNaCl): on this project's machine it verifies in
+about half the time OpenSSL (through `cryptography`) takes, and a client checks one or two
+signatures per entry on a bid's critical path (docs/benchmarks.md, "Which Ed25519"). Both
+libraries verify cofactorless, and after the strict checks above they accept exactly the same
+signatures (tests/core/test_ed25519_libraries_agree.py). `cryptography` still holds the key for
+the host's TLS certificate: Ed25519 signing is deterministic, so both sign alike.
 """
 
 from __future__ import annotations
@@ -21,6 +28,8 @@ from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from nacl.bindings import crypto_sign, crypto_sign_open, crypto_sign_seed_keypair
+from nacl.exceptions import BadSignatureError
 
 from .codec import encode
 from .hashing import Tag
@@ -34,35 +43,27 @@ def signed_bytes(context: Tag | str, body: Any) -> bytes:
 class SigningKey:
     """An Ed25519 private key given as 32 secret bytes."""
 
-    __slots__ = ("_key", "public")
+    __slots__ = ("_expanded", "_secret", "public")
 
     def __init__(self, secret: bytes) -> None:
         if len(secret) != 32:
             raise ValueError("an Ed25519 secret key is 32 bytes")
-        self._key = Ed25519PrivateKey.from_private_bytes(secret)
-        self.public: bytes = self._key.public_key().public_bytes_raw()
+        self._secret = bytes(secret)
+        self.public, self._expanded = crypto_sign_seed_keypair(self._secret)
 
     def sign(self, context: Tag | str, body: Any) -> bytes:
-        return self._key.sign(signed_bytes(context, body))
+        return self.sign_raw(signed_bytes(context, body))
 
     def sign_raw(self, data: bytes) -> bytes:
-        return self._key.sign(data)
+        return crypto_sign(data, self._expanded)[:64]  # libsodium returns signature || data
 
     def private_key(self) -> Ed25519PrivateKey:
         """The key as `cryptography` holds it: for the host's TLS certificate and context
         (net/tls.py), which sign with it directly."""
-        return self._key
+        return Ed25519PrivateKey.from_private_bytes(self._secret)
 
     def __repr__(self) -> str:  # never print the secret
         return f"SigningKey(public={self.public.hex()[:16]}...)"
-
-
-@lru_cache(maxsize=256)
-def _public_key(public: bytes) -> Ed25519PublicKey | None:
-    try:
-        return Ed25519PublicKey.from_public_bytes(public)
-    except ValueError:
-        return None
 
 
 _P = 2**255 - 19  #: the field prime
@@ -112,12 +113,30 @@ Checker = Callable[[bytes, bytes, bytes], bool]
 
 
 def ed25519_check(public: bytes, data: bytes, signature: bytes) -> bool:
-    """The Ed25519 verification itself (OpenSSL through `cryptography`)."""
-    key = _public_key(bytes(public))
+    """The Ed25519 verification itself (libsodium through PyNaCl)."""
+    try:
+        crypto_sign_open(bytes(signature) + bytes(data), bytes(public))  # signed-message form
+    except (BadSignatureError, ValueError):
+        return False
+    return True
+
+
+@lru_cache(maxsize=256)
+def _openssl_key(public: bytes) -> Ed25519PublicKey | None:
+    try:
+        return Ed25519PublicKey.from_public_bytes(public)
+    except ValueError:
+        return None
+
+
+def openssl_ed25519_check(public: bytes, data: bytes, signature: bytes) -> bool:
+    """The same verification by OpenSSL through `cryptography`: the reference the libsodium
+    path is tested equal to, and the other side of the benchmark that chose between them."""
+    key = _openssl_key(bytes(public))
     if key is None:
         return False
     try:
-        key.verify(signature, data)
+        key.verify(bytes(signature), bytes(data))
     except InvalidSignature:
         return False
     return True
