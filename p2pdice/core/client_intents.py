@@ -31,6 +31,9 @@ class Timer(StrEnum):
 
     RESEND = "resend"  #: resend what is unconfirmed after the host refused a frame for speed
     KEEPALIVE = "keepalive"  #: a spectator's periodic sync
+    #: The host signatures left for later (SPEC.md 6.3): armed for 0 s, so the adapter checks
+    #: them at its next turn, after the entries they came with have been shown.
+    HOST_SIGNATURES = "host_signatures"
 
 
 # ---- inputs that carry data --------------------------------------------------------------------

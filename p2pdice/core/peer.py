@@ -116,6 +116,10 @@ class Peer:
     #: While catching up with a log after a reconnect: verify only, owe nothing yet
     #: (`resume()` then does what the current phase needs).
     quiet: bool = False
+    #: Player message entries applied with the player's signature and the chain checked, the
+    #: host's signature not yet (SPEC.md 6.3): checked by `check_host_signatures()` before
+    #: this peer signs anything, before the next host event, and at the adapter's next turn.
+    unchecked: list[Entry] = field(default_factory=list)
 
     # ---- facts ---------------------------------------------------------------------------
 
@@ -177,10 +181,27 @@ class Peer:
             return self._alarm(err.reason, f"an unreadable entry: {err.detail}", None)
         return self.receive_entry(entry)
 
-    def receive_entry(self, entry: Entry) -> list[PeerOutput]:
-        """Verify and apply the next entry (already parsed from its canonical line)."""
+    def receive_entry(
+        self, entry: Entry, *, defer_host_signature: bool = False
+    ) -> list[PeerOutput]:
+        """Verify and apply the next entry (already parsed from its canonical line).
+
+        With `defer_host_signature`, a player message entry is applied once its place in the
+        chain and the player's signature check, and its host signature joins `unchecked`
+        (SPEC.md 6.3): every other entry, and anything this peer would sign in answer, waits
+        until every unchecked signature has been checked."""
         if self.halted:
             return []
+        defer = (
+            defer_host_signature
+            and self.replayer.started
+            and entry.msg is not None
+            and entry.seq == len(self.replayer.chain)
+        )
+        if not defer:
+            refused = self.check_host_signatures()
+            if refused:
+                return refused
         if self.replayer.started and entry.seq < len(self.replayer.chain):
             if self.replayer.chain.hashes[entry.seq] == entry.hash:
                 return []  # a resend of an entry we hold: harmless
@@ -201,8 +222,13 @@ class Peer:
             )
         before = self.state
         try:
-            notes = self.replayer.feed(entry)
+            notes = self.replayer.feed(entry, host_signature=not defer)
         except RemoteError as err:
+            # An entry we applied unchecked comes first: if the host never signed it, that
+            # is the fault (this entry's link to it proves nothing), not what follows it.
+            refused = self.check_host_signatures()
+            if refused:
+                return refused
             seats = err.seats if isinstance(err, TableError) else ()
             if err.reason == Reason.UNKNOWN_HEAD:
                 return self._fork(entry, seats)
@@ -219,10 +245,40 @@ class Peer:
                 )
             return self._alarm(err.reason, err.detail, entry.seq, seats=seats, entry=entry.kind)
         outputs: list[PeerOutput] = [Applied(entry, notes)]
+        if defer:
+            self.unchecked.append(entry)
         self._clear_pending(entry)
-        outputs += self._react(before, entry)
+        answer = self._react(before, entry)
+        if self.unchecked and any(isinstance(o, (Send, NeedSecrets)) for o in answer):
+            # An answer to this entry (our opening after a challenge, say) is signed only
+            # over a history whose every host signature has been checked.
+            refused = self.check_host_signatures()
+            if refused:
+                for sent in answer:
+                    if isinstance(sent, Send):
+                        self.pending.pop(sent.message.digest(), None)
+                return [*outputs, *refused]
+        outputs += answer
         self._prune_pending()
         return outputs
+
+    def check_host_signatures(self) -> list[PeerOutput]:
+        """Check the host signatures left for later (SPEC.md 6.3), oldest first: an alarm,
+        and this peer stops following the host, at the first that does not verify."""
+        state = self.state
+        while self.unchecked and state is not None:
+            entry = self.unchecked.pop(0)
+            if not host_signature_ok(entry, state.host_key, state.table_id):
+                self.unchecked.clear()
+                return self._alarm(
+                    Reason.BAD_SIGNATURE,
+                    f"entry {entry.seq}: the host signature does not verify (checked after the "
+                    "player's; the entry was applied and is kept, as received)",
+                    entry.seq,
+                    entry=entry.kind,
+                )
+        self.unchecked.clear()
+        return []
 
     def _fork(self, entry: Entry, seats: tuple[int, ...]) -> list[PeerOutput]:
         """The host signed an entry carrying a player's message that names a head (or, in an

@@ -165,8 +165,10 @@ class Replayer:
     def started(self) -> bool:
         return self.state is not None
 
-    def feed(self, entry: Entry) -> tuple[Note, ...]:
-        """Check and apply the next entry; TableError/RemoteError (nothing changed) if refused."""
+    def feed(self, entry: Entry, *, host_signature: bool = True) -> tuple[Note, ...]:
+        """Check and apply the next entry; TableError/RemoteError (nothing changed) if refused.
+        `host_signature` False leaves the host's signature to the caller (a client checking
+        it off a bid's critical path, SPEC.md 6.3); everything else is checked as ever."""
         if self.state is None:
             if entry.event is None:
                 raise fail(Reason.BAD_EVENT, "a transcript starts with a genesis event")
@@ -180,6 +182,7 @@ class Replayer:
                 prev=self.chain.head,
                 host_key=self.state.host_key,
                 table=self.state.table_id,
+                host_signature=host_signature,
             )
             state, notes = advance(
                 self.state,

@@ -23,6 +23,7 @@ from p2pdice.core.client_intents import (
     SavedSeat,
     SendFrame,
     SendMessage,
+    StartTimer,
     StretchPassword,
 )
 from p2pdice.core.codec import decode, encode
@@ -51,6 +52,10 @@ class Link:
     #: Frames held back from clients while `holding` (delivered by `release`).
     holding: bool = False
     held: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    #: Fire a client's 0 s timers (its later host-signature check) once its intents for an
+    #: input are done, as the session's loop does at its next turn; False leaves them to the
+    #: test.
+    next_turn: bool = True
 
     @classmethod
     def table(cls, rules: Rules, *, password: str | None = None, seed: int = 7) -> Link:
@@ -108,6 +113,13 @@ class Link:
     def run(self, conn: int, intents: list[Intent]) -> None:
         self.intents.setdefault(conn, []).extend(intents)
         client = self.clients[conn]
+        self._execute(conn, client, intents)
+        if self.next_turn and not client.stopped:
+            for intent in intents:
+                if isinstance(intent, StartTimer) and intent.seconds == 0:
+                    self.run(conn, client.timer_fired(intent.timer))
+
+    def _execute(self, conn: int, client: ClientConnection, intents: list[Intent]) -> None:
         for intent in intents:
             if client.stopped:
                 return
