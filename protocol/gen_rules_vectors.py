@@ -297,6 +297,37 @@ def check_showdown_case_plausible(
         assert any(dice[s] == 1 for s in used), "someone holding one die opened it"
 
 
+def check_result_plausible(
+    rules: Rules, hands: list[list[int]], call: str, expected: dict[str, object]
+) -> None:
+    """The expectation is a result the options allow, whoever computed it."""
+    before = [len(h) for h in hands]
+    after = expected["dice_after"]
+    assert isinstance(after, list) and len(after) == len(before), expected
+    assert all(0 <= d <= rules.starting_dice for d in after), expected
+    changes = [a - b for a, b in zip(after, before, strict=True)]
+    losers = [s for s, c in enumerate(changes) if c < 0]
+    gainers = [s for s, c in enumerate(changes) if c > 0]
+    assert all(c >= -1 for c in changes) or (
+        call == "challenge" and rules.challenge_penalty == "difference"
+    ), "more than one die lost only to a challenge under the difference penalty"
+    assert len(losers) <= 1 or (call == "exact" and rules.exact_reward == "others-lose"), (
+        "several seats lose dice only to a right exact call under others-lose"
+    )
+    assert not gainers or (
+        call == "exact" and rules.exact_reward == "regain" and len(gainers) == 1 and not losers
+    ), "only the caller of a right exact call under regain gains a die"
+    assert expected["loser"] == (losers[0] if len(losers) == 1 else None), expected
+    order = expected["elimination_order"]
+    assert isinstance(order, list)
+    assert sorted(order) == expected["eliminated"] == [s for s in losers if after[s] == 0]
+    survivors = [s for s, d in enumerate(after) if d > 0]
+    assert expected["winner"] == (survivors[0] if len(survivors) == 1 else None), expected
+    assert expected["next_starter"] in survivors, expected
+    if expected["palifico_next_round"]:
+        assert len(losers) == 1 and len(survivors) > 2, "palifico follows one loser only"
+
+
 # --- deterministic dice for the systematic showdown sweeps --------------------------------
 def deal(label: str, sizes: list[int]) -> list[list[int]]:
     """Dice drawn from SHA-256 of a fixed label (rejection sampling, so faces are uniform)."""
@@ -1355,6 +1386,8 @@ def house_sweeps(sweep: Callable[..., list[SysShow]]) -> list[tuple[Rules, list[
         (diff_pal, sweep(diff_pal, "difference-pal", [1, 3, 4, 2], [0], True, [C], gaps)),
         # Seats 0 and 3 hold their last die: a hit by seat 2 takes both at once.
         (others, sweep(others, "others-lose", [1, 3, 2, 1], [0, 3], False, [X, C])),
+        # Seats 0 and 1 hold their last die: out together they join the list as 1, then 0.
+        (others, sweep(others, "others-lose-order", [1, 1, 3, 2], [0, 1], False, [X])),
         # The caller on the last seat (seat 1 bids at a three-seat table).
         (others, sweep(others, "others-lose-last", [1, 4, 2], [0], False, [X], bidder=1)),
         (others, sweep(others, "others-lose-pal", [1, 3, 2, 2], [0], True, [X])),
@@ -1409,6 +1442,7 @@ def build_showdowns() -> dict[str, object]:
         expected: dict[str, object],
     ) -> None:
         check_showdown_case_plausible(rules, hands, bid, bidder, caller, call, pal, used)
+        check_result_plausible(rules, hands, call, expected)
         groups.setdefault(rules, []).append(
             {
                 "tc_id": 0,
