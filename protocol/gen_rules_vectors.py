@@ -13,12 +13,15 @@ Two sources of cases feed every file:
 * hand-written cases, whose expected result is written literally below, next to the reason
   in plain words;
 * systematic cases (boundary sweeps), whose expected result is computed by the small
-  reference implementation of RULES.md R2, R4 and R5 that lives in this file.
+  reference implementation of RULES.md R2, R4, R5 and R6 that lives in this file, under every
+  value of the house rule options (``palifico_kind``, ``exact_reward``, ``challenge_penalty``).
 
 Before anything is written, every hand-written case is also run through the reference
 implementation and the script stops if the two disagree, so each source checks the other.
 Every case is also checked for plausibility (it describes a position a real game can reach:
-dice in play within the table's limits, the caller is the seat whose turn it is, and so on).
+dice in play within the table's limits, the caller is the seat whose turn it is, and so on),
+and every expected result is checked against what the options allow (several seats lose dice
+only to an others-lose hit, more than one die only to a challenge under the difference penalty).
 
 The output is byte-deterministic: fixed case order, ``json.dumps(indent=1)`` and a final
 newline, no timestamps and no randomness (dealt hands come from SHA-256 of fixed labels).
