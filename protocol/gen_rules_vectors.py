@@ -13,12 +13,15 @@ Two sources of cases feed every file:
 * hand-written cases, whose expected result is written literally below, next to the reason
   in plain words;
 * systematic cases (boundary sweeps), whose expected result is computed by the small
-  reference implementation of RULES.md R2, R4 and R5 that lives in this file.
+  reference implementation of RULES.md R2, R4, R5 and R6 that lives in this file, under every
+  value of the house rule options (``palifico_kind``, ``exact_reward``, ``challenge_penalty``).
 
 Before anything is written, every hand-written case is also run through the reference
 implementation and the script stops if the two disagree, so each source checks the other.
 Every case is also checked for plausibility (it describes a position a real game can reach:
-dice in play within the table's limits, the caller is the seat whose turn it is, and so on).
+dice in play within the table's limits, the caller is the seat whose turn it is, and so on),
+and every expected result is checked against what the options allow (several seats lose dice
+only to an others-lose hit, more than one die only to a challenge under the difference penalty).
 
 The output is byte-deterministic: fixed case order, ``json.dumps(indent=1)`` and a final
 newline, no timestamps and no randomness (dealt hands come from SHA-256 of fixed labels).
@@ -33,6 +36,7 @@ import argparse
 import hashlib
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,13 +60,28 @@ class Rules:
     palifico: str  #: "off" | "fixed" | "free"
     starting_dice: int  #: 1..5
     exact_call: bool
+    palifico_kind: str = "both"  #: "both" | "ones-not-wild" | "face-fixed"
+    exact_reward: str = "regain"  #: "regain" | "others-lose"
+    challenge_penalty: str = "one"  #: "one" | "difference"
+
+    def __post_init__(self) -> None:
+        assert self.ones in ("wild", "natural", "aces"), self
+        assert self.palifico in ("off", "fixed", "free"), self
+        assert 1 <= self.starting_dice <= 5, self
+        assert self.palifico_kind in ("both", "ones-not-wild", "face-fixed"), self
+        assert self.exact_reward in ("regain", "others-lose"), self
+        assert self.challenge_penalty in ("one", "difference"), self
 
     def to_json(self) -> dict[str, object]:
+        # Every key, defaults included: a reader builds its rules object from this alone.
         return {
             "ones": self.ones,
             "palifico": self.palifico,
             "starting_dice": self.starting_dice,
             "exact_call": self.exact_call,
+            "palifico_kind": self.palifico_kind,
+            "exact_reward": self.exact_reward,
+            "challenge_penalty": self.challenge_penalty,
         }
 
 
@@ -73,6 +92,11 @@ PERUDO = Rules("aces", "fixed", 5, True)
 # --- reference implementation ------------------------------------------------------------
 def ceil_half(n: int) -> int:
     return -(-n // 2)
+
+
+def higher_natural(previous: Bid, bid: Bid) -> bool:
+    """Natural order: more dice, or as many on a higher face (1 is the lowest face)."""
+    return bid[0] > previous[0] or (bid[0] == previous[0] and bid[1] > previous[1])
 
 
 def check_bid(
@@ -91,15 +115,32 @@ def check_bid(
         return INVALID_QUANTITY
     if q > dice_in_play:
         return QUANTITY_TOO_HIGH
-    if palifico_round:
+    if palifico_round and rules.palifico_kind == "both":
         if previous is None:
             return None
         pq, pf = previous
         if f == pf:
             return None if q > pq else BID_NOT_HIGHER
         if rules.palifico == "free" and bidder_dice == 1:
-            return None if (q > pq or (q == pq and f > pf)) else BID_NOT_HIGHER
+            return None if higher_natural(previous, bid) else BID_NOT_HIGHER
         return FACE_FIXED
+    if palifico_round and rules.palifico_kind == "ones-not-wild":
+        # R5: any face, natural order, no aces conversions; the face is free.
+        if previous is None:
+            return None
+        return None if higher_natural(previous, bid) else BID_NOT_HIGHER
+    normal = check_normal_bid(rules, previous, bid)
+    if palifico_round and previous is not None and normal is None:
+        # R5 face-fixed: step 5 first (its reason wins), then the standing bid's face.
+        assert rules.palifico_kind == "face-fixed", rules
+        if f != previous[1] and not (rules.palifico == "free" and bidder_dice == 1):
+            return FACE_FIXED
+    return normal
+
+
+def check_normal_bid(rules: Rules, previous: Bid | None, bid: Bid) -> str | None:
+    """RULES.md R2 step 5: the table's ``ones`` mode."""
+    q, f = bid
     if rules.ones == "wild":
         if f == 1:
             return FACE_NOT_ALLOWED
@@ -136,8 +177,11 @@ def next_surviving(dice: list[int], seat: int) -> int:
 
 
 def count_matching(rules: Rules, hands: list[list[int]], face: int, palifico_round: bool) -> int:
-    """RULES.md R4: dice showing the face, plus wild ones where they apply."""
-    wild = rules.ones in ("wild", "aces") and face != 1 and not palifico_round
+    """RULES.md R4: dice showing the face, plus wild ones where they apply.
+
+    A palifico round makes ones plain unless its kind is face-fixed (R5)."""
+    plain = palifico_round and rules.palifico_kind != "face-fixed"
+    wild = rules.ones in ("wild", "aces") and face != 1 and not plain
     return sum(1 for hand in hands for d in hand if d == face or (wild and d == 1))
 
 
@@ -151,44 +195,54 @@ def resolve(
     palifico_round: bool,
     palifico_used: list[int],
 ) -> dict[str, object]:
-    """RULES.md R4 and R5: the outcome of a challenge or an exact call."""
+    """RULES.md R4, R5 and R6: the outcome of a challenge or an exact call."""
     q, f = bid
+    n = len(hands)
     before = [len(h) for h in hands]
-    after = list(before)
+    lost = [0] * n
+    gained = [0] * n
     count = count_matching(rules, hands, f, palifico_round)
-    loser: int | None
     if call == "challenge":
-        loser = caller if count >= q else bidder
-        starter = loser
+        paying = caller if count >= q else bidder
+        owed = max(1, abs(count - q)) if rules.challenge_penalty == "difference" else 1
+        lost[paying] = min(owed, before[paying])
+        starter = paying
     else:
         assert call == "exact", call
         starter = caller
-        if count == q:
-            loser = None
-            if after[caller] < rules.starting_dice:
-                after[caller] += 1
-        else:
-            loser = caller
-    if loser is not None:
-        after[loser] -= 1
-    eliminated = [s for s in range(len(hands)) if before[s] > 0 and after[s] == 0]
+        if count != q:
+            lost[caller] = 1  # a miss costs one die under every challenge_penalty
+        elif rules.exact_reward == "others-lose":
+            for s in range(n):
+                if s != caller and before[s] > 0:
+                    lost[s] = 1
+        elif before[caller] < rules.starting_dice:
+            gained[caller] = 1
+    after = [before[s] - lost[s] + gained[s] for s in range(n)]
+    losers = [s for s in range(n) if lost[s] > 0]
+    loser = losers[0] if len(losers) == 1 else None
+    gone = [s for s in losers if after[s] == 0]
+    # R4/R6: seats out together join the elimination list in reverse play order from the
+    # caller, so the first of them after the caller ends up last (ranks highest).
+    elimination_order = sorted(gone, key=lambda s: (s - caller) % n, reverse=True)
     if after[starter] == 0:
         starter = next_surviving(after, starter)
-    survivors = sum(1 for d in after if d > 0)
+    survivors = [s for s in range(n) if after[s] > 0]
+    falls = loser is not None and after[loser] == 1 and rules.starting_dice > 1
+    used_after = sorted(set(palifico_used) | ({loser} if falls and loser is not None else set()))
     palifico_next = (
-        rules.palifico != "off"
-        and rules.starting_dice > 1
-        and loser is not None
-        and after[loser] == 1
-        and loser not in palifico_used
-        and survivors > 2
+        rules.palifico != "off" and falls and loser not in palifico_used and len(survivors) > 2
     )
     return {
         "count": count,
         "dice_after": after,
         "next_starter": starter,
-        "eliminated": eliminated,
+        "eliminated": sorted(gone),
         "palifico_next_round": palifico_next,
+        "loser": loser,
+        "elimination_order": elimination_order,
+        "winner": survivors[0] if len(survivors) == 1 else None,
+        "palifico_used_after": used_after,
     }
 
 
@@ -206,7 +260,8 @@ def check_bid_case_plausible(
         # The standing bid was itself a legal bid in this round.
         pq, pf = previous
         assert 1 <= pf <= 6 and 1 <= pq <= n, previous
-        if not pal and rules.ones == "wild":
+        if rules.ones == "wild" and not (pal and rules.palifico_kind != "face-fixed"):
+            # Only a palifico round that sets the ones mode aside lets them be bid.
             assert pf != 1, previous
 
 
@@ -232,8 +287,8 @@ def check_showdown_case_plausible(
     assert call == "challenge" or rules.exact_call, "exact call on a table without it"
     q, f = bid
     assert 1 <= f <= 6 and 1 <= q <= sum(dice), bid
-    if not pal and rules.ones == "wild":
-        assert f != 1, "ones are never bid on a wild table outside palifico"
+    if rules.ones == "wild" and not (pal and rules.palifico_kind != "face-fixed"):
+        assert f != 1, "ones are bid on a wild table only in a palifico round that allows it"
     assert used == sorted(set(used)) and all(0 <= s < len(hands) for s in used), used
     if rules.starting_dice == 1:
         assert used == [], "with one starting die nobody falls to one"
@@ -243,6 +298,37 @@ def check_showdown_case_plausible(
     if pal:
         assert rules.palifico != "off" and rules.starting_dice > 1 and len(survivors) > 2
         assert any(dice[s] == 1 for s in used), "someone holding one die opened it"
+
+
+def check_result_plausible(
+    rules: Rules, hands: list[list[int]], call: str, expected: dict[str, object]
+) -> None:
+    """The expectation is a result the options allow, whoever computed it."""
+    before = [len(h) for h in hands]
+    after = expected["dice_after"]
+    assert isinstance(after, list) and len(after) == len(before), expected
+    assert all(0 <= d <= rules.starting_dice for d in after), expected
+    changes = [a - b for a, b in zip(after, before, strict=True)]
+    losers = [s for s, c in enumerate(changes) if c < 0]
+    gainers = [s for s, c in enumerate(changes) if c > 0]
+    assert all(c >= -1 for c in changes) or (
+        call == "challenge" and rules.challenge_penalty == "difference"
+    ), "more than one die lost only to a challenge under the difference penalty"
+    assert len(losers) <= 1 or (call == "exact" and rules.exact_reward == "others-lose"), (
+        "several seats lose dice only to a right exact call under others-lose"
+    )
+    assert not gainers or (
+        call == "exact" and rules.exact_reward == "regain" and len(gainers) == 1 and not losers
+    ), "only the caller of a right exact call under regain gains a die"
+    assert expected["loser"] == (losers[0] if len(losers) == 1 else None), expected
+    order = expected["elimination_order"]
+    assert isinstance(order, list)
+    assert sorted(order) == expected["eliminated"] == [s for s in losers if after[s] == 0]
+    survivors = [s for s, d in enumerate(after) if d > 0]
+    assert expected["winner"] == (survivors[0] if len(survivors) == 1 else None), expected
+    assert expected["next_starter"] in survivors, expected
+    if expected["palifico_next_round"]:
+        assert len(losers) == 1 and len(survivors) > 2, "palifico follows one loser only"
 
 
 # --- deterministic dice for the systematic showdown sweeps --------------------------------
@@ -596,6 +682,141 @@ HAND_BIDS: list[tuple[Rules, list[BidCase]]] = [
 # fmt: on
 
 
+# House rules (RULES.md R5 palifico_kind): what a palifico round changes.
+ONW_ACES = Rules("aces", "fixed", 5, True, palifico_kind="ones-not-wild")
+FF_ACES = Rules("aces", "fixed", 5, True, palifico_kind="face-fixed")
+FF_ACES_FREE = Rules("aces", "free", 5, True, palifico_kind="face-fixed")
+
+# fmt: off
+HAND_HOUSE_BIDS: list[tuple[Rules, list[BidCase]]] = [
+    (ONW_ACES, [
+        ("ones-not-wild palifico: the opener may bid ones",
+         None, (1, 1), 12, True, 1, V),
+        ("ones-not-wild palifico: the face is free, same quantity higher face",
+         (3, 4), (3, 5), 12, True, 3, V),
+        ("ones-not-wild palifico: the face is free, higher quantity lower face",
+         (3, 4), (4, 2), 12, True, 3, V),
+        ("ones-not-wild palifico: same quantity on a lower face",
+         (3, 4), (3, 3), 12, True, 3, BID_NOT_HIGHER),
+        ("ones-not-wild palifico: same quantity of ones, ones are the lowest face",
+         (3, 4), (3, 1), 12, True, 3, BID_NOT_HIGHER),
+        ("ones-not-wild palifico: no aces conversion, half the quantity in ones is lower",
+         (3, 4), (2, 1), 12, True, 3, BID_NOT_HIGHER),
+        ("ones-not-wild palifico: more ones than the standing quantity",
+         (3, 4), (4, 1), 12, True, 3, V),
+        ("ones-not-wild palifico: leaving ones needs no 2q+1, same quantity of 2s",
+         (2, 1), (2, 2), 12, True, 4, V),
+        ("ones-not-wild palifico: more ones after ones",
+         (2, 1), (3, 1), 12, True, 4, V),
+        ("ones-not-wild palifico: repeating the standing bid",
+         (3, 4), (3, 4), 12, True, 3, BID_NOT_HIGHER),
+        ("ones-not-wild palifico: after N 6s nothing is higher, not even N ones",
+         (12, 6), (12, 1), 12, True, 2, BID_NOT_HIGHER),
+        ("ones-not-wild palifico: N 5s -> N 6s",
+         (12, 5), (12, 6), 12, True, 2, V),
+        ("ones-not-wild palifico, check order: too high before anything else",
+         (3, 4), (13, 5), 12, True, 2, QUANTITY_TOO_HIGH),
+        ("ones-not-wild palifico, check order: face 7",
+         (3, 4), (3, 7), 12, True, 2, INVALID_FACE),
+        ("ones-not-wild palifico, check order: quantity 0",
+         (3, 4), (0, 5), 12, True, 2, INVALID_QUANTITY),
+        ("ones-not-wild, not a palifico round: the aces conversion applies",
+         (3, 4), (2, 1), 12, False, 3, V),
+        ("ones-not-wild, not a palifico round: ones cannot open",
+         None, (1, 1), 12, False, 3, FACE_NOT_ALLOWED),
+    ]),
+    (Rules("wild", "fixed", 5, False, palifico_kind="ones-not-wild"), [
+        ("ones-not-wild palifico on a wild table: the opener may bid ones",
+         None, (2, 1), 10, True, 1, V),
+        ("ones-not-wild palifico on a wild table: 3s -> more ones",
+         (2, 3), (3, 1), 10, True, 4, V),
+        ("ones-not-wild palifico on a wild table: 3s -> as many ones",
+         (2, 3), (2, 1), 10, True, 4, BID_NOT_HIGHER),
+        ("ones-not-wild palifico on a wild table: ones -> as many 4s, four dice (face not fixed)",
+         (2, 1), (2, 4), 10, True, 4, V),
+        ("ones-not-wild on a wild table outside palifico: ones still refused",
+         (2, 3), (3, 1), 10, False, 4, FACE_NOT_ALLOWED),
+    ]),
+    (Rules("natural", "free", 3, False, palifico_kind="ones-not-wild"), [
+        ("ones-not-wild palifico, natural table: three dice may change the face",
+         (2, 4), (2, 6), 8, True, 3, V),
+        ("ones-not-wild palifico, natural table: lower quantity of another face",
+         (2, 4), (1, 6), 8, True, 3, BID_NOT_HIGHER),
+    ]),
+    (FF_ACES, [
+        ("face-fixed palifico, aces table: the opener may not bid ones (aces rules stand)",
+         None, (1, 1), 12, True, 1, FACE_NOT_ALLOWED),
+        ("face-fixed palifico, aces table: the opener bids 5s",
+         None, (2, 5), 12, True, 1, V),
+        ("face-fixed palifico: more of the fixed face",
+         (3, 4), (4, 4), 12, True, 3, V),
+        ("face-fixed palifico: repeating the standing bid",
+         (3, 4), (3, 4), 12, True, 3, BID_NOT_HIGHER),
+        ("face-fixed palifico: same quantity higher face is a face change",
+         (3, 4), (3, 5), 12, True, 3, FACE_FIXED),
+        ("face-fixed palifico: a valid aces conversion is still a face change",
+         (3, 4), (2, 1), 12, True, 3, FACE_FIXED),
+        ("face-fixed palifico: a one-die bidder at a fixed table may not change the face",
+         (3, 4), (3, 5), 12, True, 1, FACE_FIXED),
+        ("face-fixed palifico: too few ones fails R2 step 5 first, its reason wins",
+         (3, 4), (1, 1), 12, True, 3, BID_NOT_HIGHER),
+        ("face-fixed palifico: lower quantity of another face fails step 5 first",
+         (3, 4), (2, 6), 12, True, 3, BID_NOT_HIGHER),
+        ("face-fixed palifico: N of the fixed face",
+         (3, 4), (12, 4), 12, True, 2, V),
+        ("face-fixed palifico, check order: too high before the face",
+         (3, 4), (13, 5), 12, True, 2, QUANTITY_TOO_HIGH),
+    ]),
+    (FF_ACES_FREE, [
+        ("face-fixed palifico free: one die may convert to ones by the aces rule",
+         (3, 4), (2, 1), 12, True, 1, V),
+        ("face-fixed palifico free: one die, too few ones",
+         (3, 4), (1, 1), 12, True, 1, BID_NOT_HIGHER),
+        ("face-fixed palifico free: one die, same quantity higher face",
+         (3, 4), (3, 5), 12, True, 1, V),
+        ("face-fixed palifico free: one die, same quantity lower face",
+         (3, 4), (3, 3), 12, True, 1, BID_NOT_HIGHER),
+        ("face-fixed palifico free: two dice may not convert",
+         (3, 4), (2, 1), 12, True, 2, FACE_FIXED),
+        ("face-fixed palifico free: after a conversion to ones, two dice raise the ones",
+         (2, 1), (3, 1), 12, True, 2, V),
+        ("face-fixed palifico free: the standing face (ones) is fixed, not the opening face",
+         (2, 1), (5, 4), 12, True, 2, FACE_FIXED),
+        ("face-fixed palifico free: leaving ones short of 2q+1 fails step 5 first",
+         (2, 1), (4, 4), 12, True, 2, BID_NOT_HIGHER),
+        ("face-fixed palifico free: one die leaves ones with 2q+1",
+         (2, 1), (5, 4), 12, True, 1, V),
+        ("face-fixed palifico free: one die leaving ones with only 2q",
+         (2, 1), (4, 4), 12, True, 1, BID_NOT_HIGHER),
+    ]),
+    (Rules("wild", "free", 5, False, palifico_kind="face-fixed"), [
+        ("face-fixed palifico, wild table: ones can never be bid, not even to open",
+         None, (1, 1), 14, True, 1, FACE_NOT_ALLOWED),
+        ("face-fixed palifico, wild table: one die, ones refused as a raise",
+         (2, 3), (3, 1), 14, True, 1, FACE_NOT_ALLOWED),
+        ("face-fixed palifico, wild table: one die, same quantity higher face",
+         (2, 3), (2, 5), 14, True, 1, V),
+        ("face-fixed palifico, wild table: two dice, same quantity higher face",
+         (2, 3), (2, 5), 14, True, 2, FACE_FIXED),
+        ("face-fixed palifico, wild table: two dice, more of the fixed face",
+         (2, 3), (3, 3), 14, True, 2, V),
+        ("face-fixed palifico, wild table: two dice, lower quantity of another face",
+         (2, 3), (1, 6), 14, True, 2, BID_NOT_HIGHER),
+    ]),
+    (Rules("natural", "fixed", 4, False, palifico_kind="face-fixed"), [
+        ("face-fixed palifico, natural table: the opener may bid ones",
+         None, (1, 1), 9, True, 1, V),
+        ("face-fixed palifico, natural table: more ones",
+         (1, 1), (2, 1), 9, True, 3, V),
+        ("face-fixed palifico, natural table: ones -> 2s is a face change",
+         (1, 1), (1, 2), 9, True, 3, FACE_FIXED),
+        ("face-fixed palifico, natural table: repeating ones",
+         (1, 1), (1, 1), 9, True, 3, BID_NOT_HIGHER),
+    ]),
+]
+# fmt: on
+
+
 SysBid = tuple[str, Bid | None, Bid, int, bool, int]  # a BidCase without the expectation
 
 
@@ -637,6 +858,27 @@ def systematic_bids() -> list[tuple[Rules, list[SysBid]]]:
         cases.append((f"{title}, {2 * pq}x{f} is short", (pq, 1), (2 * pq, f), n, False, 5))
         cases.append((f"{title}, {need}x{f}", (pq, 1), (need, f), n, False, 5))
     out.append((Rules("aces", "off", 5, False), cases))
+
+    # Palifico kinds: every bid up to one above the dice in play after a mid-range standing
+    # bid, for each ones mode, by a one-die and a three-die bidder at a "free" table (where
+    # the bidder's dice matter), and the opening bids.
+    def grid(tag: str, previous: Bid | None, n: int, bd: int) -> list[SysBid]:
+        after = "opening" if previous is None else f"after {previous[0]}x{previous[1]}"
+        title = f"{tag}: {after}, {n} dice in play, bidder holds {bd}"
+        return [
+            (f"{title}, {q}x{f}", previous, (q, f), n, True, bd)
+            for q in range(1, n + 2)
+            for f in range(1, 7)
+        ]
+
+    for kind in ("ones-not-wild", "face-fixed"):
+        for ones in ("wild", "natural", "aces"):
+            rules = Rules(ones, "free", 5, True, palifico_kind=kind)
+            tag = f"palifico {kind}, {ones}, free"
+            cases = grid(tag, None, 6, 1)
+            for bd in (1, 3):
+                cases += grid(tag, (2, 4), 6, bd)
+            out.append((rules, cases))
     return out
 
 
@@ -668,7 +910,7 @@ def build_bids() -> dict[str, object]:
             }
         )
 
-    for rules, cases in HAND_BIDS:
+    for rules, cases in HAND_BIDS + HAND_HOUSE_BIDS:
         for comment, prev, bid, n, pal, bd, expected in cases:
             computed = check_bid(rules, prev, bid, n, pal, bd)
             literal = None if expected == V else expected
@@ -703,7 +945,13 @@ HF = [[2, 2], [], [3, 4, 5], [1, 6, 6, 6], [], [5, 5, 1]]
 C, X = "challenge", "exact"
 
 Expected = tuple[int, list[int], int, list[int], bool]
-ShowCase = tuple[str, list[list[int]], Bid, int, int, str, bool, list[int], Expected]
+# The house rule cases write every field: (count, dice_after, next_starter, elimination_order
+# (the order the seats join the elimination list, R6), palifico_next_round, loser, winner,
+# palifico_used_after).
+HouseExpected = tuple[int, list[int], int, list[int], bool, int | None, int | None, list[int]]
+ShowCase = tuple[
+    str, list[list[int]], Bid, int, int, str, bool, list[int], Expected | HouseExpected
+]
 
 # fmt: off
 HAND_SHOWDOWNS: list[tuple[Rules, list[ShowCase]]] = [
@@ -916,6 +1164,164 @@ HAND_SHOWDOWNS: list[tuple[Rules, list[ShowCase]]] = [
 # fmt: on
 
 
+# House rules at the showdown (RULES.md R4, R5, R6).
+HD = [[3, 3], [2, 5], [6, 6, 1]]
+HOL = [[3], [2, 2, 3], [5], [1, 6]]  # seats 0 and 2 hold their last die
+NONE = None
+
+# fmt: off
+HAND_HOUSE_SHOWDOWNS: list[tuple[Rules, list[ShowCase]]] = [
+    (Rules("wild", "off", 5, False, challenge_penalty="difference"), [
+        ("difference: count equals the bid, the challenger still loses one die (max(1, 0))",
+         H1, (5, 2), 0, 1, C, False, [],
+         (5, [5, 4, 5], 1, [], False, 1, NONE, [])),
+        ("difference: bid three above the count of 5, the bidder loses three dice",
+         H1, (8, 2), 0, 1, C, False, [],
+         (5, [2, 5, 5], 0, [], False, 0, NONE, [])),
+        ("difference: bid three below the count of 5, the challenger loses three dice",
+         H1, (2, 2), 0, 1, C, False, [],
+         (5, [5, 2, 5], 1, [], False, 1, NONE, [])),
+        ("difference: one above the count costs one die, as with challenge_penalty one",
+         H1, (6, 2), 0, 1, C, False, [],
+         (5, [4, 5, 5], 0, [], False, 0, NONE, [])),
+        ("difference: a gap of four against two dice eliminates the bidder, seat 1 starts",
+         HD, (5, 4), 0, 1, C, False, [],
+         (1, [0, 2, 3], 1, [0], False, 0, NONE, [])),
+        ("difference: the caller on the last seat loses its two dice, the starter wraps to 0",
+         [[2, 3], [5, 5, 5], [4, 4]], (1, 5), 1, 2, C, False, [],
+         (3, [2, 3, 0], 0, [2], False, 2, NONE, [])),
+        ("difference, two seats: a gap of five takes both of the bidder's dice, seat 0 wins",
+         [[4, 4, 4], [2, 6]], (5, 3), 0, 1, C, False, [],
+         (0, [0, 2], 1, [0], False, 0, 1, [])),
+        ("difference: the bidder drops from three dice to one (palifico off: nothing opens)",
+         [[2, 3, 3], [4, 4, 5], [6, 6, 6, 1]], (5, 4), 0, 1, C, False, [],
+         (3, [1, 3, 4], 0, [], False, 0, NONE, [0])),
+    ]),
+    (Rules("aces", "fixed", 5, True, challenge_penalty="difference"), [
+        ("difference: a gap of two drops the bidder from three dice to one: palifico follows",
+         [[2, 3, 3], [4, 4, 5], [6, 6, 6, 1]], (5, 4), 0, 1, C, False, [],
+         (3, [1, 3, 4], 0, [], True, 0, NONE, [0])),
+        ("difference: same, the bidder already had its palifico: none follows",
+         [[2, 3, 3], [4, 4, 5], [6, 6, 6, 1]], (5, 4), 0, 1, C, False, [0],
+         (3, [1, 3, 4], 0, [], False, 0, NONE, [0])),
+        ("difference: an exact call missing by three still costs the caller one die",
+         H1, (8, 2), 0, 1, X, False, [],
+         (5, [5, 4, 5], 1, [], False, 1, NONE, [])),
+        ("difference: an exact call missing by two from below still costs one die",
+         H1, (3, 2), 0, 1, X, False, [],
+         (5, [5, 4, 5], 1, [], False, 1, NONE, [])),
+        ("difference: a right exact call regains one die (exact_reward regain)",
+         [[1, 2, 3, 4, 5], [2, 2, 6, 6], [4, 4, 1, 5, 6]], (5, 2), 0, 1, X, False, [],
+         (5, [5, 5, 5], 1, [], False, NONE, NONE, [])),
+        ("difference in a palifico round: 4s counted without ones (3), the bidder loses two",
+         [[1], [1, 4, 4], [4, 1, 6]], (5, 4), 1, 2, C, True, [0],
+         (3, [1, 1, 3], 1, [], True, 1, NONE, [0, 1])),
+        ("difference: the bidder on the last seat loses its three dice, seat 0 starts",
+         [[2, 2], [3], [], [5, 5, 1]], (4, 6), 3, 0, C, False, [1, 2],
+         (1, [2, 1, 0, 0], 0, [3], False, 3, NONE, [1, 2])),
+    ]),
+    (Rules("aces", "fixed", 5, True, exact_reward="others-lose"), [
+        ("others-lose: a right exact call costs both other seats a die, the caller gains none",
+         H1, (5, 2), 0, 1, X, False, [],
+         (5, [4, 5, 4], 1, [], False, NONE, NONE, [])),
+        ("others-lose: the caller below the cap still gains nothing",
+         [[1, 2, 3, 4, 5], [2, 2, 6, 6], [4, 4, 1, 5, 6]], (5, 2), 0, 1, X, False, [],
+         (5, [4, 4, 4], 1, [], False, NONE, NONE, [])),
+        ("others-lose: two seats eliminated at once; seat 2 (first after the caller) ranks "
+         "higher, so seat 0 joins the elimination list first; seat 3 falls to one unrecorded",
+         HOL, (3, 3), 0, 1, X, False, [0, 2],
+         (3, [0, 3, 0, 1], 1, [0, 2], False, NONE, NONE, [0, 2])),
+        ("others-lose: the caller on the last seat starts next; seats 0 and 1 out, seat 0 "
+         "(first after the caller) ranks higher, so seat 1 joins the list first",
+         [[2], [4], [5, 5], [1, 5, 3]], (4, 5), 2, 3, X, False, [0, 1],
+         (4, [0, 0, 1, 3], 3, [1, 0], False, NONE, NONE, [0, 1])),
+        ("others-lose: every other seat loses its last die, the caller wins",
+         [[6], [1], [6, 6]], (4, 6), 1, 2, X, False, [0, 1],
+         (4, [0, 0, 2], 2, [1, 0], False, NONE, 2, [0, 1])),
+        ("others-lose, two seats: the one other seat is the loser; it falls to one, used, "
+         "but no palifico with two seats",
+         [[4, 4], [2, 2, 3]], (2, 2), 0, 1, X, False, [],
+         (2, [1, 3], 1, [], False, 0, NONE, [0])),
+        ("others-lose: two seats fall to one for the first time, four survive: no palifico "
+         "(several lost), and both keep their palifico for a later fall",
+         [[2, 2], [3, 3, 3], [4, 1], [5, 5, 5]], (2, 4), 0, 1, X, False, [],
+         (2, [1, 3, 1, 2], 1, [], False, NONE, NONE, [])),
+        ("others-lose: a missed exact call costs the caller one die and can open palifico",
+         [[5, 5, 5], [2, 3], [6], [4, 4, 4, 4]], (2, 4), 0, 1, X, False, [2],
+         (4, [3, 1, 1, 4], 1, [], True, 1, NONE, [1, 2])),
+        ("others-lose in a palifico round: 4s without wild ones, hit; the one-die seat 0 is out",
+         [[1], [1, 4, 4], [4, 1, 6]], (3, 4), 1, 2, X, True, [0],
+         (3, [0, 2, 3], 2, [0], False, NONE, NONE, [0])),
+        ("others-lose: a challenge is unchanged, the bidder loses one die",
+         H1, (6, 2), 0, 1, C, False, [],
+         (5, [4, 5, 5], 0, [], False, 0, NONE, [])),
+    ]),
+    (Rules("wild", "free", 5, True, exact_reward="others-lose", challenge_penalty="difference"), [
+        ("others-lose + difference: a right exact call costs each other seat one die, "
+         "not a difference",
+         HF, (5, 5), 5, 0, X, False, [1, 4],
+         (5, [2, 0, 2, 3, 0, 2], 0, [], False, NONE, NONE, [1, 4])),
+        ("others-lose + difference: the bidder's three dice go on a gap of four, seat 0 starts",
+         HF, (9, 6), 5, 0, C, False, [1, 4],
+         (5, [2, 0, 3, 4, 0, 0], 0, [5], False, 5, NONE, [1, 4])),
+        ("others-lose + difference: an exact miss by two costs the caller one die: palifico",
+         HF, (7, 6), 5, 0, X, False, [1, 4],
+         (5, [1, 0, 3, 4, 0, 3], 0, [], True, 0, NONE, [0, 1, 4])),
+        ("others-lose + difference: a gap of three eliminates the two-die challenger seat 0",
+         HF, (2, 6), 5, 0, C, False, [1, 4],
+         (5, [0, 0, 3, 4, 0, 3], 2, [0], False, 0, NONE, [1, 4])),
+        ("others-lose + difference: a gap of two drops the bidder to one: palifico",
+         HF, (7, 6), 5, 0, C, False, [1, 4],
+         (5, [2, 0, 3, 4, 0, 1], 5, [], True, 5, NONE, [1, 4, 5])),
+        ("others-lose + difference: an exact hit takes two last dice; seat 5 first after "
+         "the caller 4 ranks higher, seat 0 joins the list first",
+         [[2], [3, 3], [], [3, 1, 4], [2, 2], [6]], (4, 3), 3, 4, X, False, [0, 2, 5],
+         (4, [0, 1, 0, 2, 2, 0], 4, [0, 5], False, NONE, NONE, [0, 2, 5])),
+    ]),
+    (Rules("aces", "fixed", 5, True, palifico_kind="ones-not-wild"), [
+        ("ones-not-wild palifico round: ones count only as ones, three 4s, challenger loses",
+         [[1], [1, 4, 4], [4, 1, 6]], (3, 4), 1, 2, C, True, [0],
+         (3, [1, 3, 2], 2, [], False, 2, NONE, [0])),
+        ("ones-not-wild palifico round: a bid on ones counts the three ones",
+         [[1], [1, 4, 4], [4, 1, 6]], (3, 1), 1, 2, C, True, [0],
+         (3, [1, 3, 2], 2, [], False, 2, NONE, [0])),
+        ("ones-not-wild: outside a palifico round the ones are wild again (count 6)",
+         [[1, 2], [1, 4, 4], [4, 1, 6]], (5, 4), 1, 2, C, False, [],
+         (6, [2, 3, 2], 2, [], False, 2, NONE, [])),
+    ]),
+    (Rules("aces", "fixed", 5, True, palifico_kind="face-fixed"), [
+        ("face-fixed palifico round: ones stay wild in the count (six 4s), challenger loses",
+         [[1], [1, 4, 4], [4, 1, 6]], (5, 4), 1, 2, C, True, [0],
+         (6, [1, 3, 2], 2, [], False, 2, NONE, [0])),
+        ("face-fixed palifico round: exact call on six 4s with wild ones succeeds",
+         [[1], [1, 4, 4], [4, 1, 6]], (6, 4), 1, 2, X, True, [0],
+         (6, [1, 3, 4], 2, [], False, NONE, NONE, [0])),
+        ("face-fixed palifico round: a bid on 4s above the wild count, bidder loses",
+         [[1], [1, 4, 4], [4, 1, 6]], (7, 4), 1, 2, C, True, [0],
+         (6, [1, 2, 3], 1, [], False, 1, NONE, [0])),
+    ]),
+    (Rules("natural", "fixed", 5, False, palifico_kind="face-fixed"), [
+        ("face-fixed palifico round, natural table: ones are not wild anyway, bidder loses",
+         [[1], [1, 4, 4], [4, 1, 6]], (4, 4), 1, 2, C, True, [0],
+         (3, [1, 2, 3], 1, [], False, 1, NONE, [0])),
+    ]),
+    (Rules("wild", "free", 5, True, palifico_kind="ones-not-wild"), [
+        ("ones-not-wild palifico round, wild table: three 6s exactly, caller regains a die",
+         [[6], [1, 1, 6], [6, 2, 2, 1]], (3, 6), 0, 1, X, True, [0],
+         (3, [1, 4, 4], 1, [], False, NONE, NONE, [0])),
+    ]),
+    (Rules("wild", "free", 5, True, palifico_kind="face-fixed"), [
+        ("face-fixed palifico round, wild table: ones wild, six 6s, the exact call on 3 misses",
+         [[6], [1, 1, 6], [6, 2, 2, 1]], (3, 6), 0, 1, X, True, [0],
+         (6, [1, 2, 4], 1, [], False, 1, NONE, [0])),
+        ("face-fixed palifico round, wild table: exact call on six 6s succeeds",
+         [[6], [1, 1, 6], [6, 2, 2, 1]], (6, 6), 0, 1, X, True, [0],
+         (6, [1, 4, 4], 1, [], False, NONE, NONE, [0])),
+    ]),
+]
+# fmt: on
+
+
 # A ShowCase without the expectation.
 SysShow = tuple[str, list[list[int]], Bid, int, int, str, bool, list[int]]
 
@@ -924,22 +1330,38 @@ def systematic_showdowns() -> list[tuple[Rules, list[SysShow]]]:
     """Count-boundary sweeps on dealt hands; expected results come from resolve()."""
 
     def sweep(
-        rules: Rules, label: str, sizes: list[int], used: list[int], pal: bool, calls: list[str]
+        rules: Rules,
+        label: str,
+        sizes: list[int],
+        used: list[int],
+        pal: bool,
+        calls: list[str],
+        offsets: tuple[int, ...] = (0, 1),
+        bidder: int = 1,
     ) -> list[SysShow]:
-        """For each face and call: a bid equal to the count, and one above it (seat 1 bids)."""
+        """For each face and call: bids at the count plus each offset (0: equal, 1: one
+        above, negative: below), made by `bidder` and called by the next seat."""
         hands = deal(label, sizes)
         n = sum(sizes)
-        # Ones are never bid on a wild table outside a palifico round.
-        faces = range(2, 7) if rules.ones == "wild" and not pal else range(1, 7)
+        caller = next_surviving(sizes, bidder)
+        # Ones are bid on a wild table only in a palifico round that sets the ones mode aside.
+        wild_ones = rules.ones == "wild" and not (pal and rules.palifico_kind != "face-fixed")
+        faces = range(2, 7) if wild_ones else range(1, 7)
         where = "palifico round, " if pal else ""
         cases: list[SysShow] = []
         for call in calls:
             for f in faces:
                 c = count_matching(rules, hands, f, pal)
-                for q, what in ((c, "count equals the bid"), (c + 1, "one above the count")):
+                for off in offsets:
+                    q = c + off
+                    what = (
+                        "count equals the bid"
+                        if off == 0
+                        else f"{abs(off)} {'above' if off > 0 else 'below'} the count"
+                    )
                     if 1 <= q <= n:
                         comment = f"sweep {label}: {where}{call} on {q}x{f}, {what}"
-                        cases.append((comment, hands, (q, f), 1, 2, call, pal, used))
+                        cases.append((comment, hands, (q, f), bidder, caller, call, pal, used))
         return cases
 
     natural = Rules("natural", "off", 5, False)
@@ -948,7 +1370,63 @@ def systematic_showdowns() -> list[tuple[Rules, list[SysShow]]]:
         (natural, sweep(natural, "natural", [5, 3, 4, 2], [], False, [C])),
         (PERUDO, sweep(PERUDO, "aces", [5, 3, 4, 2], [], False, [C, X])),
         (PERUDO, sweep(PERUDO, "aces", [1, 3, 4, 2], [0], True, [C])),
+        *house_sweeps(sweep),
     ]
+
+
+def house_sweeps(sweep: Callable[..., list[SysShow]]) -> list[tuple[Rules, list[SysShow]]]:
+    """The sweeps of the house rules: every option value, alone and combined."""
+    gaps = (-4, -2, -1, 0, 1, 2, 4)
+    diff = Rules("wild", "off", 5, False, challenge_penalty="difference")
+    diff_pal = Rules("aces", "fixed", 5, True, challenge_penalty="difference")
+    others = Rules("aces", "fixed", 5, True, exact_reward="others-lose")
+    both = Rules(
+        "wild", "free", 5, True, exact_reward="others-lose", challenge_penalty="difference"
+    )
+    out = [
+        (diff, sweep(diff, "difference", [5, 3, 4, 2], [], False, [C], gaps)),
+        (diff_pal, sweep(diff_pal, "difference-aces", [3, 4, 2, 5], [], False, [C, X], gaps)),
+        (diff_pal, sweep(diff_pal, "difference-pal", [1, 3, 4, 2], [0], True, [C], gaps)),
+        # Seats 0 and 3 hold their last die: a hit by seat 2 takes both at once.
+        (others, sweep(others, "others-lose", [1, 3, 2, 1], [0, 3], False, [X, C])),
+        # Seats 0 and 1 hold their last die: out together they join the list as 1, then 0.
+        (others, sweep(others, "others-lose-order", [1, 1, 3, 2], [0, 1], False, [X])),
+        # The caller on the last seat (seat 1 bids at a three-seat table).
+        (others, sweep(others, "others-lose-last", [1, 4, 2], [0], False, [X], bidder=1)),
+        (others, sweep(others, "others-lose-pal", [1, 3, 2, 2], [0], True, [X])),
+        (both, sweep(both, "others-lose-difference", [2, 1, 3, 1, 4], [1, 3], False, [C, X], gaps)),
+    ]
+    for kind in ("ones-not-wild", "face-fixed"):
+        for ones, palifico in (("wild", "free"), ("natural", "fixed"), ("aces", "fixed")):
+            rules = Rules(ones, palifico, 5, True, palifico_kind=kind)
+            label = f"{kind}-{ones}"
+            out.append((rules, sweep(rules, label, [1, 3, 4, 2], [0], True, [C, X])))
+            out.append((rules, sweep(rules, f"{label}-open", [2, 3, 4, 2], [], False, [C])))
+    return out
+
+
+def literal_expectation(lit: Expected | HouseExpected) -> dict[str, object]:
+    """The named fields of a hand-written expectation (five classic or eight house fields)."""
+    if len(lit) == 5:
+        return {
+            "count": lit[0],
+            "dice_after": lit[1],
+            "next_starter": lit[2],
+            "eliminated": lit[3],
+            "palifico_next_round": lit[4],
+        }
+    assert len(lit) == 8, lit
+    return {
+        "count": lit[0],
+        "dice_after": lit[1],
+        "next_starter": lit[2],
+        "eliminated": sorted(lit[3]),
+        "palifico_next_round": lit[4],
+        "loser": lit[5],
+        "elimination_order": lit[3],
+        "winner": lit[6],
+        "palifico_used_after": lit[7],
+    }
 
 
 def build_showdowns() -> dict[str, object]:
@@ -967,6 +1445,7 @@ def build_showdowns() -> dict[str, object]:
         expected: dict[str, object],
     ) -> None:
         check_showdown_case_plausible(rules, hands, bid, bidder, caller, call, pal, used)
+        check_result_plausible(rules, hands, call, expected)
         groups.setdefault(rules, []).append(
             {
                 "tc_id": 0,
@@ -985,22 +1464,19 @@ def build_showdowns() -> dict[str, object]:
             }
         )
 
-    for rules, cases in HAND_SHOWDOWNS:
+    for rules, cases in HAND_SHOWDOWNS + HAND_HOUSE_SHOWDOWNS:
         for comment, hands, bid, bidder, caller, call, pal, used, lit in cases:
-            literal = {
-                "count": lit[0],
-                "dice_after": lit[1],
-                "next_starter": lit[2],
-                "eliminated": lit[3],
-                "palifico_next_round": lit[4],
-            }
+            literal = literal_expectation(lit)
             computed = resolve(rules, hands, bid, bidder, caller, call, pal, used)
-            if computed != literal:
+            if any(computed[key] != value for key, value in literal.items()):
                 raise AssertionError(
                     f"hand-written showdown case disagrees with the reference: {comment!r} "
                     f"({rules}): literal {literal}, computed {computed}"
                 )
-            add(rules, comment, hands, bid, bidder, caller, call, pal, used, literal)
+            # The classic cases (five literal fields) have one loser at most, so their loser,
+            # elimination order, winner and used seats follow from those fields; the house
+            # rule cases write all of them.
+            add(rules, comment, hands, bid, bidder, caller, call, pal, used, computed)
     for rules, sys_cases in systematic_showdowns():
         for comment, hands, bid, bidder, caller, call, pal, used in sys_cases:
             expected = resolve(rules, hands, bid, bidder, caller, call, pal, used)

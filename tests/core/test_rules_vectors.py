@@ -22,13 +22,19 @@ from tests.support.vectors import case_ids, cases
 
 
 def _rules(group_rules: dict, seats: int = 2) -> Rules:
-    return Rules(
-        seats=seats,
-        ones=group_rules["ones"],
-        palifico=group_rules["palifico"],
-        starting_dice=group_rules["starting_dice"],
-        exact_call=group_rules["exact_call"],
-        first_starter="seat0",
+    """The vector's rules object, completed with the options the vectors do not decide."""
+    return Rules.from_json(
+        {
+            **Rules(seats=seats).to_json(),
+            "first_starter": "seat0",
+            "ones": group_rules["ones"],
+            "palifico": group_rules["palifico"],
+            "starting_dice": group_rules["starting_dice"],
+            "exact_call": group_rules["exact_call"],
+            "palifico_kind": group_rules["palifico_kind"],
+            "exact_reward": group_rules["exact_reward"],
+            "challenge_penalty": group_rules["challenge_penalty"],
+        }
     )
 
 
@@ -89,18 +95,29 @@ def test_showdown_vectors(group: dict, test: dict) -> None:
     result = after.last_result
     expected = test["expected"]
     assert result is not None
-    assert result.count == expected["count"], test["comment"]
-    assert list(result.dice_after) == expected["dice_after"], test["comment"]
-    assert list(result.eliminated) == expected["eliminated"], test["comment"]
-    assert result.next_starter == expected["next_starter"], test["comment"]
-    assert result.palifico_next == expected["palifico_next_round"], test["comment"]
+    got = {
+        "count": result.count,
+        "dice_after": list(result.dice_after),
+        "eliminated": list(result.eliminated),
+        "elimination_order": list(after.out[len(state.out) :]),
+        "next_starter": result.next_starter,
+        "palifico_next_round": result.palifico_next,
+        "loser": result.loser,
+        "winner": after.winner,
+        "palifico_used_after": sorted(after.fallen_to_one),
+    }
+    assert got == expected, test["comment"]
+    assert after.phase == (Phase.GAME_OVER if expected["winner"] is not None else Phase.ROUND_OVER)
     if after.phase == Phase.ROUND_OVER:
         assert after.next_starter == expected["next_starter"]
+        # The ranking puts the seats out together in the order R6 gives (last appended first).
+        ranked_out = [s for s in after.ranking if s in expected["elimination_order"]]
+        assert ranked_out == expected["elimination_order"][::-1], test["comment"]
 
 
 def test_vector_counts_meet_the_floor() -> None:
-    assert len(case_ids("rules_bids.json")) >= 150
-    assert len(case_ids("rules_showdown.json")) >= 60
+    assert len(case_ids("rules_bids.json")) >= 1000
+    assert len(case_ids("rules_showdown.json")) >= 500
 
 
 def test_bid_vectors_cover_every_mode_and_reason() -> None:
