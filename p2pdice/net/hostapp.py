@@ -28,6 +28,7 @@ from ..core.host import HostTable
 from ..core.rules import Rules
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
+from ..core.table_state import TableState
 from ..core.transcript import Entry
 from ..store import AppendLog, HostLock, TableRecord, load_or_create_key
 from .client import LocalClient
@@ -350,7 +351,13 @@ class HostedTable:
         return self.advert().to_txt()
 
     def summary(self) -> dict[str, Any]:
-        return {"name": self.host.state.name, "url_path": self.path, **self.txt()}
+        """The table's `GET /tables` row: the advertisement's keys and who sits where."""
+        return {
+            "name": self.host.state.name,
+            "url_path": self.path,
+            **self.txt(),
+            "players": seated_players(self.host.state),
+        }
 
     async def close(self, *, end_game: bool = True) -> None:
         """Close the table; with `end_game` False (the host paused: SIGTERM, a shutdown) the
@@ -376,6 +383,24 @@ class HostedTable:
         self.lock.release()
         self.service.tables.pop(self.id, None)  # a closed table no longer holds memory here
         release_memory()
+
+
+def seated_players(state: TableState) -> list[dict[str, Any]]:
+    """The `players` field of a `/tables` row (SPEC.md 10.1): each taken seat's name and the
+    key signing for it now, in seat order, `cpu` on a CPU's seat (a stand-in's too). Every
+    seated peer and spectator sees these keys in the log, so listing them tells no one more;
+    a lobby shows the ratings it knows of them."""
+    infos = state.roster or tuple(state.joins[seat] for seat in sorted(state.joins))
+    players: list[dict[str, Any]] = []
+    for info in infos:
+        row: dict[str, Any] = {
+            "name": info.name,
+            "key": state.keys.get(info.seat, info.key).hex(),
+        }
+        if info.cpu or info.seat in state.stand_ins:
+            row["cpu"] = True
+        players.append(row)
+    return players
 
 
 def release_memory() -> None:
