@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.advert import Advert, AdvertPhase, listing_url, short_id
+from ..core.names import MAX_NAME
 from ..core.rules import MAX_SEATS
 from .ratings import RatingBook, RatingFigure, short, words
 from .text import fit, safe_name, safe_text, width
@@ -33,9 +34,10 @@ DROP_AFTER_FAILURES = 3  #: failed probes before a row is removed
 PROBE_EVERY = 2.0  #: seconds between liveness probes of one table
 LOBBY_LIMIT = 200  #: tables a lobby lists at once (the browser tracks no more either)
 GROUP_OVER = 3  #: tables from one address shown one by one; more are one row, opened by Enter
-#: Characters of a listed player's name read at all: a host sends names cleaned to 24
+#: Characters of a listed player's name read at all: a host sends names cleaned to MAX_NAME
 #: characters (SPEC.md 10.5), so a much longer one is not a host's and spoils the field.
-LISTED_NAME_LIMIT = 96
+#: Read with room to spare, so that a reader's cleaning never decides what a host meant.
+LISTED_NAME_LIMIT = 4 * MAX_NAME
 SEATED_NAME_COLUMNS = 12  #: columns of a seated player's name in a row's ratings
 #: The width a row's second line is fitted to (the panel's default terminal): the seated
 #: players' ratings are shortened to fit it rather than cut off mid-name.

@@ -8,12 +8,21 @@ import pytest
 
 from p2pdice.cli.stats import ratings_book
 from p2pdice.core.advert import Advert
+from p2pdice.core.names import MAX_NAME
+from p2pdice.core.rules import MAX_SEATS
 from p2pdice.core.signing import SigningKey
-from p2pdice.ui.lobbymodel import ROW_COLUMNS, ListedPlayer, LobbyBook, listed_players
+from p2pdice.ui.lobbymodel import (
+    LISTED_NAME_LIMIT,
+    ROW_COLUMNS,
+    ListedPlayer,
+    LobbyBook,
+    listed_players,
+)
 from p2pdice.ui.panels import render_lobby
 from p2pdice.ui.ratings import RatingBook, RatingFigure
 from p2pdice.ui.screens import plain
 from tests.stats.tables import POOL, league, save_home
+from tests.support.vectors import PROTOCOL
 
 KEYS = [SigningKey(secret).public.hex() for secret in POOL]
 STRANGER = "cd" * 32  #: a key this device has never played
@@ -143,3 +152,11 @@ def test_a_well_formed_players_field_is_read_cleaned_with_its_cpu_marks() -> Non
     ]
     assert found[0].name == "ana" and found[1].name == "CPU 1"  # the escape is removed
     assert listed_players({}, 3) is None  # a host that names no players (an older one)
+
+
+def test_the_spec_states_the_bounds_a_lobby_reads_the_players_field_with() -> None:
+    spec = " ".join((PROTOCOL / "SPEC.md").read_text(encoding="utf-8").split())
+    assert f"at most {MAX_NAME} characters" in spec
+    assert f"(so at most {MAX_SEATS} items)" in spec or f"(so at most {MAX_SEATS})" in spec
+    assert f"than the row's `seats` total or than {MAX_SEATS}," in spec
+    assert f"a name over {LISTED_NAME_LIMIT} characters" in spec
