@@ -77,7 +77,7 @@ async def test_a_probe_reads_the_seated_players_keys_and_rates_the_known_one(
         services.start_probing(c)
         try:
             await wait_for(lambda: book.entries[SERVICE].players is not None)
-            players = book.entries[SERVICE].players
+            players = book.entries[SERVICE].players or ()
             assert {p.key for p in players} == seated and all(p.cpu for p in players)
             name = next(p.name for p in players if p.key == known)
             (row,) = book.rows()
