@@ -8,6 +8,7 @@ and its advertisement.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import secrets
@@ -33,6 +34,7 @@ from ..core.transcript import Entry
 from ..store import AppendLog, HostLock, TableRecord, load_or_create_key
 from .client import LocalClient
 from .discovery import Advertiser, lan_addresses
+from .resolve import LISTING_BYTES
 from .server import AcceptFailureLog, Limits, TableServer, raise_open_file_limit
 from .session import ClientSession
 from .tls import TLSSite, server_context
@@ -403,6 +405,23 @@ def seated_players(state: TableState) -> list[dict[str, Any]]:
     return players
 
 
+#: Bytes of `players` lists one `/tables` answer carries: a full table's is 0.7 to 1.5 KB
+#: (measured), so a host serving hundreds of tables would otherwise outgrow what a reader
+#: takes (LISTING_BYTES) and be refused whole. Past it, rows leave the field out.
+PLAYERS_BUDGET = LISTING_BYTES // 4
+
+
+def within_players_budget(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`rows` (summaries, in listing order) with `players` left out of those past the first
+    PLAYERS_BUDGET bytes of such lists."""
+    spent = 0
+    for row in rows:
+        spent += len(json.dumps(row.get("players", [])))
+        if spent > PLAYERS_BUDGET:
+            row.pop("players", None)
+    return rows
+
+
 def release_memory() -> None:
     """Hand freed memory back to the system after a table closes.
 
@@ -534,7 +553,7 @@ class HostService:
         return await table.server.websocket(request)
 
     async def _list(self, request: web.Request) -> web.Response:
-        return web.json_response([t.summary() for t in self.tables.values()])
+        return web.json_response(within_players_budget([t.summary() for t in self.tables.values()]))
 
     async def stop(self, *, end_games: bool = True) -> None:
         for table in list(self.tables.values()):
