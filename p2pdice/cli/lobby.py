@@ -22,7 +22,7 @@ from ..core.rules import Rules
 from ..store import HostedTableSummary, load_saved_table, saved_seat, unfinished_hosted_tables
 from ..ui.controller import Controller
 from ..ui.lobby import LobbyActions
-from ..ui.lobbymodel import LobbyEntry
+from ..ui.lobbymodel import LobbyEntry, listed_players
 from ..ui.ports import FoundTable, TableFactory
 from ..ui.text import safe_text
 
@@ -192,7 +192,13 @@ class CliLobby:
             if tables is not None:
                 listed = row is not None or not entry.table_id
             listing = Advert.from_txt(row) if row is not None else None
-            c.ui.book.probed(entry.service, listed=listed, now=now, listing=listing)
+            players = None
+            if row is not None and listing is not None:
+                # Whom the host says it seats: checked whole, ignored if malformed at all.
+                players = listed_players(row, listing.seats[1] if listing.seats else None)
+            c.ui.book.probed(
+                entry.service, listed=listed, now=now, listing=listing, players=players
+            )
 
     # ---- what the lobby's keys ask ------------------------------------------------------
 

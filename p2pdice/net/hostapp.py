@@ -8,6 +8,7 @@ and its advertisement.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import secrets
@@ -28,10 +29,12 @@ from ..core.host import HostTable
 from ..core.rules import Rules
 from ..core.signing import SigningKey
 from ..core.table import TablePhase
+from ..core.table_state import TableState
 from ..core.transcript import Entry
 from ..store import AppendLog, HostLock, TableRecord, load_or_create_key
 from .client import LocalClient
 from .discovery import Advertiser, lan_addresses
+from .resolve import LISTING_BYTES
 from .server import AcceptFailureLog, Limits, TableServer, raise_open_file_limit
 from .session import ClientSession
 from .tls import TLSSite, server_context
@@ -350,7 +353,13 @@ class HostedTable:
         return self.advert().to_txt()
 
     def summary(self) -> dict[str, Any]:
-        return {"name": self.host.state.name, "url_path": self.path, **self.txt()}
+        """The table's `GET /tables` row: the advertisement's keys and who sits where."""
+        return {
+            "name": self.host.state.name,
+            "url_path": self.path,
+            **self.txt(),
+            "players": seated_players(self.host.state),
+        }
 
     async def close(self, *, end_game: bool = True) -> None:
         """Close the table; with `end_game` False (the host paused: SIGTERM, a shutdown) the
@@ -376,6 +385,41 @@ class HostedTable:
         self.lock.release()
         self.service.tables.pop(self.id, None)  # a closed table no longer holds memory here
         release_memory()
+
+
+def seated_players(state: TableState) -> list[dict[str, Any]]:
+    """The `players` field of a `/tables` row (SPEC.md 10.1): each taken seat's name and the
+    key signing for it now, in seat order, `cpu` on a CPU's seat (a stand-in's too). Every
+    seated peer and spectator sees these keys in the log, so listing them tells no one more;
+    a lobby shows the ratings it knows of them."""
+    infos = state.roster or tuple(state.joins[seat] for seat in sorted(state.joins))
+    players: list[dict[str, Any]] = []
+    for info in infos:
+        row: dict[str, Any] = {
+            "name": info.name,
+            "key": state.keys.get(info.seat, info.key).hex(),
+        }
+        if info.cpu or info.seat in state.stand_ins:
+            row["cpu"] = True
+        players.append(row)
+    return players
+
+
+#: Bytes of `players` lists one `/tables` answer carries: a full table's is 0.7 to 1.5 KB
+#: (measured), so a host serving hundreds of tables would otherwise outgrow what a reader
+#: takes (LISTING_BYTES) and be refused whole. Past it, rows leave the field out.
+PLAYERS_BUDGET = LISTING_BYTES // 4
+
+
+def within_players_budget(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`rows` (summaries, in listing order) with `players` left out of those past the first
+    PLAYERS_BUDGET bytes of such lists."""
+    spent = 0
+    for row in rows:
+        spent += len(json.dumps(row.get("players", [])))
+        if spent > PLAYERS_BUDGET:
+            row.pop("players", None)
+    return rows
 
 
 def release_memory() -> None:
@@ -509,7 +553,7 @@ class HostService:
         return await table.server.websocket(request)
 
     async def _list(self, request: web.Request) -> web.Response:
-        return web.json_response([t.summary() for t in self.tables.values()])
+        return web.json_response(within_players_budget([t.summary() for t in self.tables.values()]))
 
     async def stop(self, *, end_games: bool = True) -> None:
         for table in list(self.tables.values()):

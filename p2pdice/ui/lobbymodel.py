@@ -10,21 +10,94 @@ Anyone can advertise, so the book is bounded and sorted out for a person: at mos
 LOBBY_LIMIT tables; one address announcing more than GROUP_OVER tables is one row saying
 how many (Enter opens it), so a flood of fakes is one line; `/` searches names, addresses
 and short ids; and every row shows its table's short id, which `join NAME#ID` takes.
+
+A host's listing also names each seated player's key (SPEC.md 10.1), so a row shows the
+ratings this device holds of the players at that table. It is the host's claim, read from a
+stranger: `listed_players` takes the field whole or not at all.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..core.advert import Advert, AdvertPhase, listing_url, short_id
-from .ratings import RatingBook, words
-from .text import safe_name, safe_text
+from ..core.names import MAX_NAME
+from ..core.rules import MAX_SEATS
+from .ratings import RatingBook, RatingFigure, short, words
+from .text import fit, safe_name, safe_text, width
 
 STALE_AFTER_FAILURES = 1  #: failed probes before a row is greyed out
 DROP_AFTER_FAILURES = 3  #: failed probes before a row is removed
 PROBE_EVERY = 2.0  #: seconds between liveness probes of one table
 LOBBY_LIMIT = 200  #: tables a lobby lists at once (the browser tracks no more either)
 GROUP_OVER = 3  #: tables from one address shown one by one; more are one row, opened by Enter
+#: Characters of a listed player's name read at all: a host sends names cleaned to MAX_NAME
+#: characters (SPEC.md 10.5), so a much longer one is not a host's and spoils the field.
+#: Read with room to spare, so that a reader's cleaning never decides what a host meant.
+LISTED_NAME_LIMIT = 4 * MAX_NAME
+SEATED_NAME_COLUMNS = 12  #: columns of a seated player's name in a row's ratings
+#: The width a row's second line is fitted to (the panel's default terminal): the seated
+#: players' ratings are shortened to fit it rather than cut off mid-name.
+ROW_COLUMNS = 80
+_PLAYER_KEY = re.compile("[0-9a-f]{64}")
+
+
+@dataclass(frozen=True, slots=True)
+class ListedPlayer:
+    """A taken seat as a host's `/tables` row names it: a hint until one sits down (the
+    signed roster is what counts)."""
+
+    name: str  #: cleaned for the screen
+    key: str  #: the hex public key signing for the seat
+    cpu: bool = False
+
+
+def listed_players(row: Mapping[str, Any], seats: int | None) -> tuple[ListedPlayer, ...] | None:
+    """The `players` field of a `/tables` row, or None when it is absent or malformed in any
+    way (not a list, more players than the table's `seats` or than MAX_SEATS, an item that is
+    not `{"name": str, "key": 64 hex, "cpu": bool?}`, an over-long name, a key twice)."""
+    value = row.get("players")
+    limit = min(seats, MAX_SEATS) if seats else MAX_SEATS
+    if not isinstance(value, list) or len(value) > limit:
+        return None
+    found: list[ListedPlayer] = []
+    for item in value:
+        if not isinstance(item, dict):
+            return None
+        name, key, cpu = item.get("name"), item.get("key"), item.get("cpu", False)
+        if not (isinstance(name, str) and len(name) <= LISTED_NAME_LIMIT):
+            return None
+        if not (isinstance(key, str) and len(key) == 64 and _PLAYER_KEY.fullmatch(key)):
+            return None
+        if not isinstance(cpu, bool):
+            return None
+        found.append(ListedPlayer(safe_name(name), key, cpu))
+    if len({p.key for p in found}) != len(found):
+        return None
+    return tuple(found)
+
+
+def seated_text(rated: list[tuple[str, RatingFigure]], unrated: int, columns: int) -> str:
+    """ "seated: ana 24.1, bo 18.0?, +2 others" in at most `columns` where it can: the
+    players this device has rated (in seat order), then how many more sit there; rated
+    players that do not fit are counted with the others. "" when none is rated."""
+    if not rated:
+        return ""
+    items = [f"{_short_name(name)} {short(figure)}" for name, figure in rated]
+    for shown in range(len(items), 0, -1):
+        rest = unrated + len(items) - shown
+        tail = f", +{rest} other{'' if rest == 1 else 's'}" if rest else ""
+        text = "seated: " + ", ".join(items[:shown]) + tail
+        if width(text) <= columns or shown == 1:
+            return text
+    raise AssertionError("unreachable: one rated player is always shown")
+
+
+def _short_name(name: str) -> str:
+    return name if width(name) <= SEATED_NAME_COLUMNS else fit(name, SEATED_NAME_COLUMNS)
 
 
 @dataclass(slots=True)
@@ -38,6 +111,8 @@ class LobbyEntry:
     failures: int = 0
     probed_at: float | None = None
     alive: bool | None = None  #: None until the first probe answers
+    #: Who sits at the table, from the host's last listing (None: it named no one usably).
+    players: tuple[ListedPlayer, ...] | None = None
 
     @property
     def table_id(self) -> str:
@@ -91,7 +166,9 @@ class LobbyRow:
     short_id: str = ""  #: the table's short id (`join NAME#ID`); "" on a group row
     group: str = ""  #: on a host's group row: its address (Enter opens the group)
     count: int = 1  #: tables the row stands for
-    #: The host's rating (it sits at its own table), when this device knows its key.
+    #: The ratings this device knows of the table's host (it sits at its own table, its key
+    #: announced) and of the players its listing seats: "host rated 24.1", or
+    #: "host 24.1, seated: ana 18.0?, +2 others"; "" when it knows none.
     rating: str = ""
 
 
@@ -136,6 +213,7 @@ class LobbyBook:
         entry = LobbyEntry(service, name, addresses[0], port, advert, now)
         if old is not None and (old.address, old.port) == (entry.address, entry.port):
             entry.failures, entry.probed_at, entry.alive = old.failures, old.probed_at, old.alive
+            entry.players = old.players  # the TXT record names no players: the last listing's
         self.entries[service] = entry
         self.changed()
 
@@ -153,23 +231,31 @@ class LobbyBook:
         ]
 
     def probed(
-        self, service: str, *, listed: bool | None, now: float, listing: Advert | None = None
+        self,
+        service: str,
+        *,
+        listed: bool | None,
+        now: float,
+        listing: Advert | None = None,
+        players: tuple[ListedPlayer, ...] | None = None,
     ) -> None:
-        """A probe's answer: listed True (the host lists this table, as `listing` if given),
-        False (the host answers without it) or None (no answer in time)."""
+        """A probe's answer: listed True (the host lists this table, as `listing` if given,
+        seating `players`), False (the host answers without it) or None (no answer in
+        time)."""
         entry = self.entries.get(service)
         if entry is None:
             return
         entry.probed_at = now
-        before = (entry.failures, entry.alive, entry.advert)
+        before = (entry.failures, entry.alive, entry.advert, entry.players)
         if listed:
             entry.failures, entry.alive = 0, True
             if listing is not None:  # fresher than the TXT record: seats and phase
                 entry.advert = entry.advert.with_listing(listing)
+                entry.players = players
         else:
             entry.alive = False
             entry.failures = DROP_AFTER_FAILURES if listed is False else entry.failures + 1
-        if (entry.failures, entry.alive, entry.advert) != before:
+        if (entry.failures, entry.alive, entry.advert, entry.players) != before:
             self.changed()
         if entry.failures >= DROP_AFTER_FAILURES:
             self.goodbye(service)
@@ -229,6 +315,7 @@ class LobbyBook:
         ad = e.advert
         phase = safe_text(ad.phase or "?", 12)
         mine = e.table_id in self.seated and phase != AdvertPhase.FINISHED
+        where = safe_text(f"{e.address}:{e.port}", 40)
         return LobbyRow(
             service=e.service,
             name=safe_name(ad.name or e.name),
@@ -237,16 +324,25 @@ class LobbyBook:
             phase="not answering" if e.stale else f"{phase} (you)" if mine else phase,
             locked=ad.locked,
             cpu=f"{ad.cpu} host CPU" if ad.cpu else "",
-            where=safe_text(f"{e.address}:{e.port}", 40),
+            where=where,
             stale=e.stale,
             joinable=not e.stale and (phase == AdvertPhase.LOBBY or mine),
             short_id=e.short_id,
-            rating=self._host_rating(ad),
+            rating=self._ratings(e, where),
         )
 
-    def _host_rating(self, ad: Advert) -> str:
-        figure = self.ratings.by_prefix(ad.host_key_prefix or "")
-        return "" if figure is None else f"host rated {words(figure)}"
+    def _ratings(self, e: LobbyEntry, where: str) -> str:
+        prefix = e.advert.host_key_prefix or ""
+        host = self.ratings.by_prefix(prefix)
+        # The host sits at its own table: it is named as the host, not again as a player.
+        others = [p for p in e.players or () if not (prefix and p.key.startswith(prefix))]
+        rated = [(p.name, f) for p in others if (f := self.ratings.figures.get(p.key)) is not None]
+        if not rated:
+            return "" if host is None else f"host rated {words(host)}"
+        head = "" if host is None else f"host {short(host)}, "
+        # What the panel puts before the ratings on the row's second line.
+        before = width(f"     #{e.short_id} at {where}, ")
+        return head + seated_text(rated, len(others) - len(rated), ROW_COLUMNS - before - len(head))
 
     def _clamp(self) -> None:
         self.selected = max(0, min(self.selected, len(self.rows()) - 1))
