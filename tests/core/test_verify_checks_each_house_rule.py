@@ -11,6 +11,10 @@ The rival result is computed by the engine itself from the state just before the
 with only the one option changed; a round where both values agree says nothing and is passed
 over. Seeds are searched until a game has a round that the option decides, and the test
 asserts one is found, so it cannot pass vacuously.
+
+The palifico kind also decides which bids are legal: a palifico raise moved to another face,
+signed by the bidder's own key, is refused with FACE_FIXED where the kind fixes the face and
+verifies where it does not.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from p2pdice.bots import load_bot
 from p2pdice.bots.protosim import LocalTable
 from p2pdice.core.errors import Reason
 from p2pdice.core.game import Phase, Reveal, RoundResult, apply
+from p2pdice.core.messages import sign_message
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import Replayer
@@ -170,3 +175,82 @@ def test_a_house_rule_game_verifies_and_a_result_under_the_other_value_fails(
         assert bad.failure.reason == Reason.RESULT_MISMATCH, bad.failure
         return
     pytest.fail(f"no game among seeds {SEEDS} had a round {house.id} decides")
+
+
+def play_with_seat_keys(
+    rules: Rules, seed: int
+) -> tuple[list[bytes], SigningKey, dict[int, SigningKey]]:
+    """A whole game's lines, the host's key and each seat's own key."""
+    table = LocalTable(rules, [load_bot("medium")] * rules.seats, rng=random.Random(seed))
+    table.seat_everyone()
+    table.play()
+    keys = {seat.peer.seat: seat.peer.key for seat in table.seats.values()}
+    return list(table.host.lines()), table.host.key, keys
+
+
+def face_changing_raise(
+    lines: list[bytes], host_key: SigningKey, keys: dict[int, SigningKey]
+) -> tuple[int, bytes] | None:
+    """(index, line) of a palifico round's raise put on another face, in natural order, signed
+    by the bidder's own key and posted by the host in the honest bid's place; None when no
+    palifico round of the game has a raise that can be moved to another face."""
+    replayer = Replayer()
+    for index, line in enumerate(lines):
+        entry = parse_entry(line)
+        game = replayer.state.game if replayer.state is not None else None
+        msg = entry.msg
+        if (
+            msg is not None
+            and msg.type == "bid"
+            and game is not None
+            and game.palifico_round
+            and game.standing_bid is not None
+        ):
+            prev = game.standing_bid
+            if prev.face < 6:
+                quantity, face = prev.quantity, prev.face + 1
+            else:
+                quantity, face = prev.quantity + 1, 5
+            if quantity <= game.dice_in_play and game.dice[msg.body["seat"]] > 1:
+                table_id = replayer.state.table_id  # type: ignore[union-attr]
+                forged = sign_message(
+                    keys[msg.body["seat"]],
+                    kind="bid",
+                    table=table_id,
+                    seat=msg.body["seat"],
+                    counter=msg.body["counter"],
+                    head=bytes.fromhex(msg.body["head"]),
+                    round=msg.body["round"],
+                    quantity=quantity,
+                    face=face,
+                )
+                posted = build_entry(host_key, entry.seq, entry.prev, msg=forged, table=table_id)
+                return index, posted.line
+        replayer.feed(entry)
+    return None
+
+
+@pytest.mark.parametrize("kind", ["both", "face-fixed", "ones-not-wild"])
+def test_a_palifico_raise_on_another_face_verifies_only_where_the_kind_frees_the_face(
+    kind: str,
+) -> None:
+    """The face a palifico round fixes is the kind's: a raise moved to another face (by a
+    player holding more than one die, so palifico free could not allow it) is refused with
+    FACE_FIXED under both and face-fixed, and verifies under ones-not-wild."""
+    rules = Rules(**BASE, palifico="fixed", palifico_kind=kind)
+    for seed in SEEDS:
+        lines, host_key, keys = play_with_seat_keys(rules, seed)
+        assert verify_lines(lines).ok
+        found = face_changing_raise(lines, host_key, keys)
+        if found is None:
+            continue
+        index, forged = found
+        report = verify_lines([*lines[:index], forged], partial=True)
+        if kind == "ones-not-wild":
+            assert report.ok, report.failure
+        else:
+            assert report.failure is not None, "verify accepted a face change the kind fixes"
+            assert report.failure.index == index, report.failure
+            assert report.failure.reason == Reason.FACE_FIXED, report.failure
+        return
+    pytest.fail(f"no game among seeds {SEEDS} had a palifico raise by a seat of two dice")
