@@ -20,17 +20,27 @@ from .bids import Bid, count_matching, die_counts, ones_are_wild
 from .errors import Reason, RuleError
 from .frozen import replace
 from .game import (
+    Call,
     Challenge,
     Deal,
     ExactCall,
     GameState,
+    Outcome,
     PlaceBid,
     Reveal,
     RoundResult,
     apply,
     new_game,
 )
-from .rules import FirstStarter, Ones, Palifico, Rules
+from .rules import (
+    ChallengePenalty,
+    ExactReward,
+    FirstStarter,
+    Ones,
+    Palifico,
+    PalificoKind,
+    Rules,
+)
 
 YOU = 0  #: the learner always sits in seat 0
 NAMES = ("You", "Ada", "Bo")  #: the scripted players beside the learner
@@ -69,7 +79,9 @@ def _any(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> s
 class Lesson:
     key: str
     title: str
-    coach: str  #: what to try, shown above the table
+    #: What to try, shown above the table: a text, or one written for the table's rules (the
+    #: house rules change what a call costs and what a palifico round fixes).
+    coach: str | Callable[[Rules], str]
     hands: tuple[tuple[int, ...], ...]  #: seat 0 is the learner
     bids: tuple[tuple[int, Bid], ...] = ()  #: scripted bids before the learner's turn
     starter: int = YOU
@@ -80,6 +92,27 @@ class Lesson:
 
 
 # ---- the coach's words ------------------------------------------------------------------------
+
+
+def coach_text(lesson: Lesson, rules: Rules) -> str:
+    """What the coach says before the learner's move, at a table with `rules`."""
+    return lesson.coach if isinstance(lesson.coach, str) else lesson.coach(rules)
+
+
+def penalty_text(rules: Rules) -> str:
+    """What losing a Liar call costs at this table."""
+    if rules.challenge_penalty == ChallengePenalty.DIFFERENCE:
+        return (
+            "whoever is wrong loses the difference between the count and the bid, at least one die"
+        )
+    return "whoever is wrong loses one die"
+
+
+def exact_reward_text(rules: Rules) -> str:
+    """What a right exact call earns at this table."""
+    if rules.exact_reward == ExactReward.OTHERS_LOSE:
+        return "every other player loses a die"
+    return "you win a die back (never more than you started with)"
 
 
 def face_name(face: int, quantity: int = 2) -> str:
@@ -208,7 +241,7 @@ def _exact(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) ->
         return None
     return (
         "You see two 3s and two ones (wild): four already. The bid 4 x 3s looks exactly "
-        "right, and an exact hit wins a die back. Call Exact (x)."
+        f"right, and if it is, {exact_reward_text(rules)}. Call Exact (x)."
     )
 
 
@@ -221,6 +254,31 @@ def _estimate(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move)
         estimate_text(rules, state, hand, prev.face)
         + f" {prev} needs clearly more than that: call Liar (l)."
     )
+
+
+def _palifico_coach(rules: Rules) -> str:
+    """The palifico lesson's words for the table's palifico and palifico kind: whether ones
+    stay wild, and whether the face is fixed (the learner holds one die, which may change it
+    when palifico is free)."""
+    if ones_are_wild(rules, True):
+        ones = "Ones stay wild in it at this table"
+    elif rules.ones == Ones.NATURAL:
+        ones = "Ones are a plain face here, as always"
+    else:
+        ones = "Ones are not wild in it"
+    if rules.palifico_kind == PalificoKind.ONES_NOT_WILD:
+        face = (
+            "the face is not fixed: bids raise in the usual order. Bo opened 2 x 5s; raise "
+            "on 5s (3 5) or move to a higher face (2 6)."
+        )
+    elif rules.palifico == Palifico.FREE:
+        face = (
+            "the opening face is fixed, but you hold one die, so you may change it in the "
+            "usual order. Bo opened 2 x 5s; raise on 5s (3 5) or move to a higher face (2 6)."
+        )
+    else:
+        face = "the opening face is fixed. Bo opened 2 x 5s; raise on 5s (3 5), not another face."
+    return f"You are down to one die: a palifico round. {ones}, and {face}"
 
 
 COURSE: tuple[Lesson, ...] = (
@@ -247,8 +305,11 @@ COURSE: tuple[Lesson, ...] = (
     Lesson(
         key="liar",
         title="Calling Liar and counting",
-        coach="Bo claims at least 9 x 6s among 15 dice, and you hold none. If you think a bid "
-        "is false, call Liar: press l. Then everyone lifts their cup and counts.",
+        coach=lambda rules: (
+            "Bo claims at least 9 x 6s among 15 dice, and you hold none. If "
+            "you think a bid is false, call Liar: press l. Then everyone lifts their cup and "
+            f"counts, and {penalty_text(rules)}."
+        ),
         hands=((2, 3, 3, 4, 5), (6, 2, 4, 5, 3), (6, 6, 3, 2, 4)),
         bids=((1, Bid(3, 6)), (2, Bid(9, 6))),
         starter=1,
@@ -290,8 +351,10 @@ COURSE: tuple[Lesson, ...] = (
     Lesson(
         key="exact",
         title="The exact call",
-        coach="If you think a bid is exactly right, call Exact (x): right, and you win a die "
-        "back; wrong, and you lose one. Bo bid 4 x 3s.",
+        coach=lambda rules: (
+            "If you think a bid is exactly right, call Exact (x): right, and "
+            f"{exact_reward_text(rules)}; wrong, and you lose one. Bo bid 4 x 3s."
+        ),
         hands=((3, 3, 1, 1, 6), (2, 4, 5, 6, 6), (2, 4, 5, 5, 6)),
         bids=((1, Bid(3, 3)), (2, Bid(4, 3))),
         starter=1,
@@ -301,8 +364,7 @@ COURSE: tuple[Lesson, ...] = (
     Lesson(
         key="palifico",
         title="Palifico: the one-die round",
-        coach="You are down to one die: a palifico round. Ones are not wild, and the opening "
-        "face is fixed. Bo opened 2 x 5s; raise on 5s (3 5), not another face.",
+        coach=lambda rules: _palifico_coach(rules),
         hands=((5,), (5, 2, 3), (6, 5, 2)),
         bids=((2, Bid(2, 5)),),
         starter=2,
@@ -372,7 +434,7 @@ def play(lesson: Lesson, rules: Rules, state: GameState, move: Move) -> Finish:
     bid = result.bid
     assert bid is not None and result.count is not None
     w = ones_are_wild(rules, state.palifico_round)
-    story += _outcome_text(result)
+    story += _outcome_text(result, state.rules)
     ones = " (your ones count too: they are wild)" if w and bid.face != 1 else ""
     return Finish(
         state=shown,
@@ -384,15 +446,41 @@ def play(lesson: Lesson, rules: Rules, state: GameState, move: Move) -> Finish:
     )
 
 
-def _outcome_text(result: RoundResult) -> str:
+def _outcome_text(result: RoundResult, rules: Rules) -> str:
+    """Who lost how many dice and who won one back, and why, by the table's house rules."""
     bid = result.bid
-    if result.loser is not None:
-        lost = f"{NAMES[result.loser]} lose{'' if result.loser == YOU else 's'} a die."
-    elif result.gainer is not None:
-        lost = f"{NAMES[result.gainer]} win{'' if result.gainer == YOU else 's'} a die back."
-    else:
-        lost = "Nobody loses a die."
-    return f"There are {result.count} for {bid}: {lost}"
+    assert bid is not None and result.count is not None
+    changes = []
+    for seat, (before, after) in enumerate(zip(result.dice_before, result.dice_after, strict=True)):
+        you = seat == YOU
+        if after < before:
+            n = before - after
+            out = f" and {'are' if you else 'is'} out" if after == 0 else ""
+            dice = "a die" if n == 1 else f"{n} dice"
+            changes.append(f"{NAMES[seat]} lose{'' if you else 's'} {dice}{out}")
+        elif after > before:
+            changes.append(f"{NAMES[seat]} win{'' if you else 's'} a die back")
+    said = " and ".join(changes) if changes else "nobody loses a die"
+    why = ""
+    if result.call == Call.CHALLENGE and rules.challenge_penalty == ChallengePenalty.DIFFERENCE:
+        owed = max(1, abs(result.count - bid.quantity))
+        losers = [s for s, n in enumerate(result.dice_after) if n < result.dice_before[s]]
+        held = result.dice_before[losers[0]] if losers else owed
+        capped = f", and nobody gives up more than they hold ({held})" if held < owed else ""
+        why = (
+            " At this table the loser gives up the difference between the count and the bid, "
+            f"at least one: {result.count} against {bid.quantity}, so {owed}{capped}."
+        )
+    elif result.outcome == Outcome.EXACT_HIT and rules.exact_reward == ExactReward.OTHERS_LOSE:
+        why = " At this table a right exact call costs every other player a die."
+    elif result.outcome == Outcome.EXACT_HIT and result.gainer is None:
+        assert result.caller is not None
+        you = result.caller == YOU
+        why = (
+            f" {NAMES[result.caller]} already {'hold' if you else 'holds'} every die "
+            f"{'you' if you else 'they'} started with, so there is none to win back."
+        )
+    return f"There are {result.count} for {bid}: {said[0].upper()}{said[1:]}.{why}"
 
 
 def check_answer(lesson: Lesson, rules: Rules, finish: Finish, answer: int) -> Verdict:

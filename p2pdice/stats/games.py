@@ -7,14 +7,14 @@ from the table machine's own state (core.table.Replayer), never re-derived here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..core.bids import count_matching, ones_are_wild
 from ..core.compare import Transcript, compare_table
 from ..core.errors import P2PDiceError, Reason
 from ..core.game import RoundResult
-from ..core.rules import PRESETS, Rules
+from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS, Palifico, Rules
 from ..core.table import Replayer, TablePhase
 from ..core.transcript import parse_entry
 from ..core.verify import split_lines, verify_lines
@@ -38,7 +38,7 @@ class Game:
     start_hash: str  #: hash of the game's start entry (hex): the order ratings apply games in
     rules: Rules
     kind: str  #: the table kind: standard, practice or pass_and_play
-    preset: str  #: the rules preset the table's options match, or "custom"
+    preset: str  #: the rules group: the nearest preset and what differs from it (preset_of)
     players: tuple[Player, ...]
     results: tuple[RoundResult, ...]
     #: Each seat's place, 1 best. A finished game places its winner 1 and the eliminated by
@@ -57,12 +57,37 @@ class Skipped:
     detail: str
 
 
+#: The house rules (RULES.md R4, R5) a group's label names when they change play, each with
+#: when it does: a palifico kind without palifico rounds, or an exact reward without exact
+#: calls, plays exactly like the default and is not told apart.
+HOUSE_RULES: dict[str, Callable[[Rules], bool]] = {
+    "palifico_kind": lambda rules: rules.palifico != Palifico.OFF,
+    "exact_reward": lambda rules: rules.exact_call,
+    "challenge_penalty": lambda rules: True,
+}
+
+
 def preset_of(rules: Rules) -> str:
-    """The named preset whose options these rules have, else "custom"."""
-    for name in sorted(PRESETS):
-        if all(getattr(rules, key) == value for key, value in PRESETS[name].items()):
-            return name
-    return "custom"
+    """The rules group a game's figures are kept under (docs/stats.md): the name of the
+    preset nearest these rules, then, joined by " + ", each preset option they set otherwise
+    and each house rule off its default that changes play, as the host form words them
+    ("classic", "perudo + challenge penalty difference", "classic + ones natural")."""
+
+    def differing(name: str) -> list[str]:
+        return [key for key, value in PRESETS[name].items() if getattr(rules, key) != value]
+
+    nearest = min(sorted(PRESETS), key=lambda name: len(differing(name)))
+    changed = set(differing(nearest)) | {
+        key
+        for key, matters in HOUSE_RULES.items()
+        if getattr(rules, key) != OPTION_BY_KEY[key].default and matters(rules)
+    }
+    words = [
+        f"{option.label.lower()} {option.shown(getattr(rules, option.key))}"
+        for option in OPTIONS
+        if option.key in changed
+    ]
+    return " + ".join([nearest, *words])
 
 
 def read_game(source: str, data: bytes) -> Game | Skipped:

@@ -27,6 +27,7 @@ from ..core.lessons import (
     Move,
     Progress,
     check_answer,
+    coach_text,
     judge,
     play,
     start,
@@ -96,7 +97,9 @@ def table_model(ls: LearnState) -> TableModel:
     )
     placed = finish.result.bids if finish is not None else state.bids
     bids = tuple(BidLine(NAMES[p.seat], str(p.bid), mine=p.seat == YOU) for p in placed)
-    notices = [f"Coach: {lesson.coach}" if finish is None else f"Coach: {finish.story}"]
+    notices = [
+        f"Coach: {coach_text(lesson, ls.rules)}" if finish is None else f"Coach: {finish.story}"
+    ]
     if finish is not None:
         notices.append(finish.question)
     if ls.said:
