@@ -71,9 +71,7 @@ class Answer:
     bid: Bid | None = None
 
 
-def generate_position(
-    rules: Rules, rng: random.Random, bots: Sequence[str] = SIM_BOTS
-) -> Position:
+def generate_position(rules: Rules, rng: random.Random, bots: Sequence[str] = SIM_BOTS) -> Position:
     """A decision drawn from bot games: at each turn with a bid standing the game stops with
     chance STOP_CHANCE, and the view of the seat to move is the position."""
     players: list[Bot] = [load_bot(rng.choice(list(bots))) for _ in range(rules.seats)]

@@ -182,7 +182,10 @@ def render(ds: DrillState, columns: int = 80, rows: int = 24, glyphs: Glyphs = A
     kind = ""
     if view.palifico_round:
         kind = " Palifico round: ones are not wild." if not view.wild_ones else " Palifico round."
-    text(f"Standing bid: {bid_words(standing.bid)} by {ds.name(standing.seat)}.{kind}", "class:standing")
+    text(
+        f"Standing bid: {bid_words(standing.bid)} by {ds.name(standing.seat)}.{kind}",
+        "class:standing",
+    )
     text(f"Your dice: {' '.join(map(str, view.hand))}", "class:me")
     text("")
     if ds.answer is None:

@@ -151,9 +151,7 @@ def test_hard_advice_names_its_move_and_its_figure() -> None:
 
 
 def known_position(hand: tuple[int, ...], others: int, bid: Bid, rules: Rules) -> Position:
-    view = replace(
-        small_view(rules, hand, others, False), bids=(PlacedBid(1, bid),), starter=1
-    )
+    view = replace(small_view(rules, hand, others, False), bids=(PlacedBid(1, bid),), starter=1)
     return Position(view, (hand, (2,) * others))
 
 
