@@ -100,7 +100,7 @@ def test_drawn_positions_are_legal_views_of_the_seat_to_move() -> None:
         for number in range(12):
             position = position_for(rules, number)
             view = position.view
-            assert view.my_turn and view.standing_bid is not None
+            assert view.my_turn and view.standing_bid is not None and view.seat is not None
             assert len(view.hand) == view.my_dice == len(position.hands[view.seat])
             assert view.hand == position.hands[view.seat]
             assert all(len(h) == n for h, n in zip(position.hands, view.dice, strict=True))
