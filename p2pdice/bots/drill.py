@@ -42,7 +42,7 @@ from ..core.game import (
 )
 from ..core.rules import Ones, Rules
 from ..core.view import SeatView, seat_view
-from .hard import _face_odds, hard_policy
+from .hard import ADAPT, _face_odds, hard_policy
 from .odds import bid_true_chance, exact_chance
 from .reads import opponent_reads
 from .registry import Bot, load_bot
@@ -180,7 +180,9 @@ def skill_of(view: SeatView, fig: Figures, answer: Answer) -> str:
     """The one skill a position scores: aces when the best or the learner's raise converts
     to or from aces on an aces table, else calling when the best move is a call, else raising."""
     rules = view.rules
-    if not view.palifico_round and (
+    # Conversions apply only while ones are wild aces (not in a palifico round that makes
+    # them a plain face).
+    if view.wild_ones and (
         crosses_aces(rules, fig.standing, fig.best_raise)
         or crosses_aces(rules, fig.standing, answer.bid)
     ):
@@ -203,7 +205,9 @@ def advise(position: Position) -> Advice:
     view = position.view
     policy = hard_policy(view)
     _, action = max(policy, key=lambda pair: pair[0])
-    reads = opponent_reads(view.rules, view.results)
+    # hard's own belief about the count (its private helper, so the figure is the one it
+    # decided by): reads of each opponent from earlier reveals, updated by this round's bids.
+    reads = opponent_reads(view.rules, view.results) if ADAPT else {}
     belief, _ = _face_odds(view, reads)
     standing = view.standing_bid
     assert standing is not None

@@ -95,6 +95,31 @@ def test_the_drill_chances_equal_an_enumeration_of_every_unseen_roll(
     assert abs(exactly_chance(view, bid) - exact) < 1e-12
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    ones=st.sampled_from(list(Ones)),
+    hand=st.lists(st.integers(1, 6), min_size=1, max_size=2).map(tuple),
+    others=st.integers(1, 3),
+    quantity=st.integers(1, 3),
+    face=st.integers(2, 6),
+)
+def test_the_safest_raise_is_the_legal_bid_the_enumeration_finds_most_likely(
+    ones: Ones, hand: tuple[int, ...], others: int, quantity: int, face: int
+) -> None:
+    rules = Rules(ones=ones, seats=2)
+    standing = Bid(min(quantity, len(hand) + others), face)
+    view = known_position(hand, others, standing, rules).view
+    fig = figures(view)
+    chances = {bid: brute_force(view, bid)[0] for bid in view.legal_bids()}
+    assert abs(fig.holds - brute_force(view, standing)[0]) < 1e-12
+    if not chances:
+        assert fig.best_raise is None
+        return
+    assert fig.best_raise is not None
+    assert abs(fig.best_raise_holds - max(chances.values())) < 1e-12
+    assert abs(chances[fig.best_raise] - fig.best_raise_holds) < 1e-12
+
+
 def test_drawn_positions_are_legal_views_of_the_seat_to_move() -> None:
     for rules in TABLES:
         for number in range(12):

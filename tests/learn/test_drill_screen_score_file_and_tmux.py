@@ -136,3 +136,24 @@ def test_one_drill_question_is_answered_in_a_real_terminal(tmp_path: Path) -> No
     saved = DrillProgress.from_json(json.loads(drill_path(tmp_path).read_text()))
     assert saved.drawn == 2 and sum(saved.asked.values()) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["drill.json", "stderr.txt"]
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_d_in_the_lessons_opens_the_drill_and_leaving_it_returns_to_the_lessons(
+    tmp_path: Path,
+) -> None:
+    t = Tmux()
+    t.start([sys.executable, "-m", "p2pdice", "learn", "--home", str(tmp_path)],
+            stderr=tmp_path / "stderr.txt")  # fmt: skip
+    try:
+        screen = t.wait_for(lambda s: "lesson 1 of" in s, 30, "the first lesson")
+        assert "d drill" in screen
+        t.keys("d")
+        t.wait_for(lambda s: "Judgement drill" in s and "Typed:" in s, 30, "the drill")
+        t.keys("q")
+        t.wait_for(lambda s: "lesson 1 of" in s, 30, "the lessons again")
+        t.keys("q")
+        t.wait_for(lambda s: "lesson 1 of" not in s, 10, "the app to close")
+    finally:
+        t.kill()
+    assert drill_path(tmp_path).exists() and not (tmp_path / "tables").exists()
