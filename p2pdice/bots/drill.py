@@ -42,17 +42,18 @@ from ..core.game import (
 )
 from ..core.rules import Ones, Rules
 from ..core.view import SeatView, seat_view
-from .hard import ADAPT, _face_odds, hard_policy
+from .hard import ADAPT, _face_odds, hard, hard_policy
+from .medium import medium
 from .odds import bid_true_chance, exact_chance
 from .reads import opponent_reads
-from .registry import Bot, load_bot
+from .registry import Bot
 from .sim import decide_safely, roll
 
 RIGHT_MARGIN = 0.05  #: a move this close to the best one's chance still counts as right
 STOP_CHANCE = 0.2  #: chance of stopping at each eligible decision (spreads the rounds drawn)
 SKILLS = ("calling", "raising", "aces")  #: the skills scored, in the order shown
-SIM_BOTS = ("hard", "medium")  #: the seats of the simulated games draw from these
 MAX_GAMES = 50  #: a generator that plays this many games without stopping is a bug
+SIM_BOTS: tuple[Bot, ...] = (hard, medium)  #: each seat of a simulated game draws one
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +72,10 @@ class Answer:
     bid: Bid | None = None
 
 
-def generate_position(rules: Rules, rng: random.Random, bots: Sequence[str] = SIM_BOTS) -> Position:
+def generate_position(rules: Rules, rng: random.Random, bots: Sequence[Bot] = SIM_BOTS) -> Position:
     """A decision drawn from bot games: at each turn with a bid standing the game stops with
     chance STOP_CHANCE, and the view of the seat to move is the position."""
-    players: list[Bot] = [load_bot(rng.choice(list(bots))) for _ in range(rules.seats)]
+    players: list[Bot] = [rng.choice(list(bots)) for _ in range(rules.seats)]
     for _ in range(MAX_GAMES):
         state: GameState = new_game(rules)
         while state.phase != Phase.GAME_OVER:

@@ -157,3 +157,16 @@ def test_d_in_the_lessons_opens_the_drill_and_leaving_it_returns_to_the_lessons(
     finally:
         t.kill()
     assert drill_path(tmp_path).exists() and not (tmp_path / "tables").exists()
+
+
+def test_the_drill_screen_in_the_playing_guide_is_what_the_drill_draws() -> None:
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "playing.md").read_text()
+    score = DrillProgress(
+        drawn=4, right={"calling": 2, "raising": 1}, asked={"calling": 3, "raising": 1}
+    )
+    ds = DrillState(rules=Rules(), progress=score, save=lambda p: None)
+    ds.next()
+    answer(ds, Answer("call"))
+    drawn = [line.rstrip() for line in plain(render(ds)).splitlines() if line.strip()]
+    missing = [line for line in drawn if line not in guide]
+    assert missing == [], "re-capture the drill screen in docs/playing.md"
