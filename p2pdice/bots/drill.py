@@ -15,8 +15,11 @@ anyone's bids; `hard` also reads the bids, and its advice says so with its own f
 What counts as right (kept one-step, so a person can check it on the answer screen):
 each move has a chance of succeeding if it is settled now: a Liar call succeeds when the
 standing bid fails, an Exact call when the count is exactly the bid, a raise when the raised
-bid holds. The best move is the one with the highest chance, and the learner's move is right
-when its chance is within `RIGHT_MARGIN` of the best one's.
+bid holds. The learner's move is right when no move of another kind beats its chance by
+more than `RIGHT_MARGIN`: a Liar call is right when no raise holds more often than the call
+wins (nor an Exact call), a raise is right when it holds at least as often as a Liar call
+would win. So a bold raise is right as long as calling would not do better; it need not be
+the safest raise. (The safest raise is what a call is measured against.)
 """
 
 from __future__ import annotations
@@ -178,8 +181,9 @@ def crosses_aces(rules: Rules, standing: Bid, bid: Bid | None) -> bool:
 
 
 def skill_of(view: SeatView, fig: Figures, answer: Answer) -> str:
-    """The one skill a position scores: aces when the best or the learner's raise converts
-    to or from aces on an aces table, else calling when the best move is a call, else raising."""
+    """The one skill a position scores: aces when the safest or the learner's raise converts
+    to or from aces on an aces table, else calling when a call has the highest chance, else
+    raising."""
     rules = view.rules
     # Conversions apply only while ones are wild aces (not in a palifico round that makes
     # them a plain face).
@@ -238,20 +242,45 @@ class Verdict:
     right: bool
     skill: str
     chance: float  #: the learner's move's chance
-    best: str  #: the best kind
-    best_chance: float
+    rival: str  #: the best move of another kind ("" when there is none)
+    rival_chance: float
+    reason: str  #: why it is right or not, in words with the figures
+
+
+def option_words(fig: Figures, kind: str) -> str:
+    """One kind of move's chance in words: "calling Liar wins 85.1%"."""
+    if kind == "call":
+        return f"calling Liar wins {fig.call_wins:.1%}"
+    if kind == "exact":
+        return f"calling Exact is right {fig.exactly:.1%}"
+    assert fig.best_raise is not None
+    return f"the safest raise, {bid_words(fig.best_raise)}, holds {fig.best_raise_holds:.1%}"
 
 
 def judge(position: Position, answer: Answer) -> Verdict:
     view = position.view
     fig = figures(view)
     chance = answer_chance(view, answer)
+    # A raise is measured against the calls; a call against the safest raise and the other call.
+    rivals = {kind: c for kind, c in fig.options().items() if kind != answer.kind}
+    rival = max(rivals, key=lambda k: rivals[k]) if rivals else ""
+    rival_chance = rivals.get(rival, 0.0)
+    right = chance >= rival_chance - RIGHT_MARGIN - 1e-12
+    if not rival:
+        reason = "nothing else was open"
+    elif rival_chance > chance:
+        reason = f"close enough: {option_words(fig, rival)}, within {RIGHT_MARGIN:.0%}"
+    elif right:
+        reason = "no other kind of move does better"
+    else:
+        reason = f"{option_words(fig, rival)}, more often"
     return Verdict(
-        right=chance >= fig.best_chance - RIGHT_MARGIN - 1e-12,
+        right=right,
         skill=skill_of(view, fig, answer),
         chance=chance,
-        best=fig.best,
-        best_chance=fig.best_chance,
+        rival=rival,
+        rival_chance=rival_chance,
+        reason=reason,
     )
 
 

@@ -28,6 +28,7 @@ from ..bots.drill import (
     advise,
     figures,
     judge,
+    option_words,
     position_for,
 )
 from ..core.bids import count_matching
@@ -116,7 +117,8 @@ def _moved(ds: DrillState) -> str:
     else:
         assert move.bid is not None
         what = f"You raised to {bid_words(move.bid)} (holds {verdict.chance:.1%})"
-    return what + (": right." if verdict.right else ": not the best move.")
+    verdict_word = "right" if verdict.right else "not right"
+    return f"{what}: {verdict_word}: {verdict.reason}."
 
 
 def _answer_lines(ds: DrillState, columns: int) -> list[str]:
@@ -129,15 +131,8 @@ def _answer_lines(ds: DrillState, columns: int) -> list[str]:
     lines.append(
         f"Over the {view.unseen_dice} dice you cannot see, {bid} holds {fig.holds:.1%}{exact}."
     )
-    best = {
-        "call": f"calling Liar wins {fig.call_wins:.1%}",
-        "exact": f"calling Exact is right {fig.exactly:.1%}",
-        "raise": f"raising to {bid_words(fig.best_raise)} holds {fig.best_raise_holds:.1%}"
-        if fig.best_raise
-        else "",
-    }
-    others = [text for kind, text in best.items() if kind != fig.best and kind in fig.options()]
-    lines.append(f"Best: {best[fig.best]}" + (f"; {'; '.join(others)}." if others else "."))
+    chances = "; ".join(option_words(fig, kind) for kind in fig.options())
+    lines.append(f"If settled now: {chances}.")
     lines.append(advice.why[0].upper() + advice.why[1:] + ".")
     me = view.seat
     cups = ", ".join(

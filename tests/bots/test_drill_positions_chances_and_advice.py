@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2pdice.bots.drill import (
+    RIGHT_MARGIN,
     SKILLS,
     Answer,
     DrillProgress,
@@ -200,6 +201,31 @@ def test_a_raise_is_right_when_a_raise_holds_more_often_than_the_call_wins() -> 
     verdict = judge(position, Answer("raise", Bid(3, 5)))
     assert verdict.right and verdict.skill == "raising" and verdict.chance == 1.0
     assert not judge(position, Answer("call")).right
+
+
+def test_a_bold_raise_is_right_when_calling_would_win_less_often() -> None:
+    rules = Rules(ones=Ones.NATURAL, seats=2)
+    # 2 x 5s is sure with our three 5s, so calling never wins: any raise that may hold beats it,
+    # not only the sure 3 x 5s.
+    position = known_position((5, 5, 5), 2, Bid(2, 5), rules)
+    fig = figures(position.view)
+    assert fig.call_wins == 0 and fig.best_raise == Bid(3, 5)
+    bold = judge(position, Answer("raise", Bid(4, 5)))
+    assert bold.right and bold.rival == "call" and 0 < bold.chance < 1
+    called = judge(position, Answer("call"))
+    assert not called.right and called.rival == "raise" and "3 x 5s" in called.reason
+
+
+def test_a_move_within_the_margin_of_a_better_kind_is_right_and_says_so() -> None:
+    rules = Rules(ones=Ones.NATURAL, seats=2)
+    position = known_position((2, 3, 4), 4, Bid(1, 6), rules)
+    fig = figures(position.view)
+    verdict = judge(position, Answer("call"))
+    assert abs(fig.call_wins - (5 / 6) ** 4) < 1e-12
+    # Calling wins a little less often than the safest raise (2 x 2s, as likely as 1 x 6s).
+    assert verdict.rival == "raise" and fig.best_raise == Bid(2, 2)
+    assert 0 < verdict.rival_chance - verdict.chance <= RIGHT_MARGIN
+    assert verdict.right and "close enough" in verdict.reason
 
 
 def test_a_raise_onto_aces_scores_the_aces_skill() -> None:
