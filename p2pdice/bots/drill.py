@@ -181,14 +181,14 @@ def crosses_aces(rules: Rules, standing: Bid, bid: Bid | None) -> bool:
 
 
 def skill_of(view: SeatView, fig: Figures, answer: Answer) -> str:
-    """The one skill a position scores: aces when the safest or the learner's raise converts
-    to or from aces on an aces table, else calling when a call has the highest chance, else
-    raising."""
+    """The one skill a position scores: aces when the learner's raise converts to or from
+    aces on an aces table, or the best move is a raise that does; else calling when a call
+    has the highest chance, else raising."""
     rules = view.rules
     # Conversions apply only while ones are wild aces (not in a palifico round that makes
     # them a plain face).
     if view.wild_ones and (
-        crosses_aces(rules, fig.standing, fig.best_raise)
+        (fig.best == "raise" and crosses_aces(rules, fig.standing, fig.best_raise))
         or crosses_aces(rules, fig.standing, answer.bid)
     ):
         return "aces"
