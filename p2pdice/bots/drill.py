@@ -138,10 +138,6 @@ class Figures:
         options = self.options()
         return max(options, key=lambda k: (options[k], k != "raise"))
 
-    @property
-    def best_chance(self) -> float:
-        return self.options()[self.best]
-
 
 def figures(view: SeatView) -> Figures:
     standing = view.standing_bid
