@@ -3,7 +3,7 @@
 The table itself is `screens.render_table` (the screen every game uses) fed a `TableModel`
 built from the lesson's engine state; the coach's line and the counting question are its
 notices. Keys are those of the table: type a bid like `4 5` and Enter, `l` for Liar, `x` for
-Exact, `q` to leave (progress is kept).
+Exact, `d` for the judgement drill, `q` to leave (progress is kept).
 """
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ from .viewmodel import BidLine, SeatRow, TableModel
 #: The lobby's exit code for "open the course" (`l`): the lobby closes, the course runs, and
 #: the lobby opens again when it is left.
 LEARN_FROM_LOBBY = 64
+#: The course's exit code for "open the judgement drill" (`d`): the command line runs the
+#: drill, then the course again.
+DRILL_FROM_LEARN = 65
 
 
 @dataclass
@@ -132,10 +135,10 @@ def render(ls: LearnState, columns: int = 80, rows: int = 24, glyphs: Glyphs = A
         from .screens import wrap
 
         text = "Course complete: every lesson done. Run `p2pdice learn` again to replay, "
-        text += "or `p2pdice learn --reset` to start afresh. Press q to leave."
+        text += "or `p2pdice learn --reset` to start afresh. Press d for the judgement drill, q to leave."
         return [[("class:standing", line)] for line in wrap(text, columns)]
     lines = render_table(table_model(ls), columns=columns, height=rows - 1, glyphs=glyphs)
-    lines.append([("class:dim", " type 4 5 + Enter: bid   l Liar   x Exact   q leave")])
+    lines.append([("class:dim", " type 4 5 + Enter: bid   l Liar   x Exact   d drill   q leave")])
     return lines
 
 
@@ -182,6 +185,10 @@ def build(ls: LearnState, save: Callable[[Progress], None], glyphs: Glyphs) -> A
     @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
         event.app.exit(result=0)
+
+    @kb.add("d")
+    def _drill(event: KeyPressEvent) -> None:
+        event.app.exit(result=DRILL_FROM_LEARN)
 
     @kb.add("enter")
     def _enter(event: KeyPressEvent) -> None:
