@@ -19,6 +19,7 @@ from .panels import (
     render_form,
     render_help,
     render_lobby,
+    render_lobby_help,
     render_message_screen,
     render_prompt,
 )
@@ -93,6 +94,8 @@ def body(c: Controller, columns: int, height: int) -> tuple[list[Line], Keys]:
     if mode == "starting":
         text = ui.message or "Opening the table..."
         return render_message_screen("p2pdice", text, **size, glyphs=g), (("q", "quit"),)
+    if mode == "help" and ui.screen == "lobby":
+        return render_lobby_help(**size, glyphs=g), HELP_KEYS
     snap = c.snap()
     if mode == "help":
         return render_help(snap.rules, **size, glyphs=g), HELP_KEYS

@@ -16,17 +16,26 @@ from .screens import Line, _Builder, header, wrap
 from .state import Prompt
 from .text import ASCII, Glyphs, fit
 
-LOBBY_KEYS = (
-    ("Enter", "join"),
-    ("s", "watch"),
-    ("a", "address"),
-    ("n", "host"),
-    ("p", "practice"),
-    ("t", "hot seat"),  # pass-and-play: the short name keeps `q quit` within 80 columns
-    ("l", "learn"),
-    ("q", "quit"),
-    ("?", "help"),
-)  #: in order of use, cut at the screen's width: everything up to `q quit` fits 80 columns
+#: Every key the lobby answers to: (key, its name on the key bar or None, what it does), in
+#: order of use. The key bar and the lobby's help screen are both made from it.
+LOBBY_HELP_KEYS: tuple[tuple[str, str | None, str], ...] = (
+    ("up/down", None, "choose a table"),
+    ("Enter", "join", "join the chosen table (asks for the password of a locked one)"),
+    ("s", "watch", "watch the chosen table without taking a seat"),
+    ("a", "address", "join by HOST:PORT, for a table this network does not show"),
+    ("n", "host", "host a table on this machine for the others to join"),
+    ("p", "practice", "play CPU players on this machine, no network needed"),
+    # pass-and-play: the short name keeps `q quit` within 80 columns
+    ("t", "hot seat", "pass-and-play: several people share this screen"),
+    ("l", "learn", "lessons, the judgement drill and the graded match"),
+    ("g", None, "your record: statistics and ratings from your verified games"),
+    ("r", None, "resume a table you hosted and paused"),
+    ("/", None, "search the tables by name, host or id (Esc shows all again)"),
+    ("q", "quit", "leave p2pdice"),
+    ("?", "help", "this help"),
+)
+LOBBY_KEYS = tuple((key, name) for key, name, _ in LOBBY_HELP_KEYS if name is not None)
+"""The lobby's key bar: cut at the screen's width, everything up to `q quit` fits 80 columns."""
 FORM_KEYS = (("up/down", "option"), ("left/right", "change"), ("Enter", "review"), ("Esc", "back"))
 CONFIRM_KEYS = (("Enter", "open the table"), ("Esc", "change options"))
 
@@ -252,6 +261,23 @@ def help_keys(rules: Rules | None) -> tuple[tuple[str, str], ...]:
             key, text = "l", "call Liar"
         keys.append((key, text))
     return tuple(keys)
+
+
+def render_lobby_help(*, columns: int = 80, height: int = 22, glyphs: Glyphs = ASCII) -> list[Line]:
+    """The lobby's own keys, with what each does (the table's keys are shown at a table)."""
+    b = _Builder(columns)
+    b.add(*header("Help: the lobby", "Esc or ? to close", columns))
+    b.add(("class:rule", glyphs.rule * columns))
+    b.text(
+        "Tables hosted on this network appear here by themselves. Choose one and press Enter "
+        "to sit down, or start a game of your own.",
+        "class:value",
+    )
+    b.blank()
+    b.add(("class:heading", " Keys"))
+    for key, _, text in LOBBY_HELP_KEYS:
+        b.add(("class:key", "  " + fit(key, 12)), ("class:value", text))
+    return b.done(height)
 
 
 def render_help(
