@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ..core.grading import GRADED_CPU, GradedResult, best, grade_match, graded_rules, locked_reason
 from ..core.lessons import Progress, course
 from ..core.rules import Rules
-from .common import CPU_THINK, add_home_option, home_of
+from .common import CPU_THINK, add_cpu_think_option, add_home_option, cpu_think_of, home_of
 from .options import add_rules_options, rules_from_args
 
 if TYPE_CHECKING:  # the drill plays bots, the match a table: loaded only when opened
@@ -40,7 +40,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "Lessons follow the rules options (aces and palifico lessons only where they apply). "
         "Progress is saved and resumed; --reset starts afresh. --drill opens the judgement "
         "drill: positions from bot games, the exact chance the bid holds, and the strong "
-        "bot's advice, scored per skill.",
+        "bot's advice, scored per skill. Once every lesson is done, t on the lesson list "
+        "(Tab) plays the graded match: a whole game against CPU players "
+        f"({', '.join(GRADED_CPU)}), graded by your place.",
     )
     learn.add_argument("--reset", action="store_true", help="forget progress and start afresh")
     learn.add_argument(
@@ -52,6 +54,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="the judgement drill instead of the lessons (--reset and --list then apply to "
         "its score)",
     )
+    add_cpu_think_option(learn)  # the graded match's CPU players
     add_rules_options(learn)
     add_home_option(learn)
     learn.set_defaults(run=run)
@@ -130,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.reset and not _interactive():
         return 0
-    return _course(home, rules)
+    return _course(home, rules, cpu_think_of(args))
 
 
 def graded_list_lines(progress: Progress, lesson_keys: tuple[str, ...]) -> list[str]:
@@ -149,7 +152,7 @@ def graded_list_lines(progress: Progress, lesson_keys: tuple[str, ...]) -> list[
     return out
 
 
-def _course(home: Path, rules: Rules) -> int:
+def _course(home: Path, rules: Rules, cpu_think: float = CPU_THINK) -> int:
     """The lessons; their `d` opens the drill and `t` on the list the graded match, and
     leaving either comes back to the lessons."""
     from ..ui.app import pick_glyphs
@@ -169,7 +172,7 @@ def _course(home: Path, rules: Rules) -> int:
         if code == DRILL_FROM_LEARN:
             run_drill_here(home, rules)
         elif code == GRADED_FROM_LEARN:
-            said = run_graded(home, rules)
+            said = run_graded(home, rules, cpu_think)
         else:
             return code
 
@@ -239,14 +242,14 @@ def finish_graded(home: Path, before: set[Path], today: str) -> str:
     return f"Graded match: {result.line()}."
 
 
-def run_graded(home: Path, rules: Rules) -> str:
+def run_graded(home: Path, rules: Rules, cpu_think: float = CPU_THINK) -> str:
     """Play the graded match in this terminal, then grade it."""
     import datetime
 
     from .ui import _run
 
     before = graded_transcripts(home)
-    _run(home, graded_setup(home, rules))
+    _run(home, graded_setup(home, rules, cpu_think=cpu_think))
     return finish_graded(home, before, datetime.date.today().isoformat())
 
 
