@@ -142,13 +142,13 @@ def graded_list_lines(progress: Progress, lesson_keys: tuple[str, ...]) -> list[
     out = [
         f"{'    ' if why else 'open'}  t. Test your judgement: a graded match vs "
         + ", ".join(GRADED_CPU),
-        f"        {why or 'play it: p2pdice learn, then t on the lesson list'}",
+        f"          {why or 'play it: p2pdice learn, then t on the lesson list'}",
     ]
     if progress.graded:
-        out.append(f"        last: {progress.graded[-1].line()}")
+        out.append(f"          last: {progress.graded[-1].line()}")
         top = best(progress.graded)
         if top is not None and len(progress.graded) > 1:
-            out.append(f"        best: {top.line()}")
+            out.append(f"          best: {top.line()}")
     return out
 
 

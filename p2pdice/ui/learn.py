@@ -107,14 +107,15 @@ def list_lines(ls: LearnState, columns: int = 80) -> list[Line]:
         lines.append([("", f" {mark}  {i}. {lesson.title}"[:columns])])
     lines.append([("", "")])
     who = ", ".join(GRADED_CPU)
+    mark = "open" if ls.match_open else "    "
     lines.append(
-        [("class:standing", f" t. Test your judgement: a graded match vs {who}"[:columns])]
+        [("class:standing", f" {mark}  t. Test your judgement: a graded match vs {who}"[:columns])]
     )
-    indent = "        "
+    indent = " " * 10
     if not ls.match_open:
         lines.append([("class:dim", indent + locked_reason(ls.progress.done, ls.keys()))])
     else:
-        lines.append([("", indent + "open: press t to play a whole game; your place is the grade")])
+        lines.append([("", indent + "press t to play a whole game: your place is the grade")])
     results = ls.progress.graded
     if results:
         lines.append([("", f"{indent}last: {results[-1].line()}"[:columns])])
