@@ -9,7 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.grading import GRADED_CPU, GradedResult, best, grade_match, graded_rules, locked_reason
+from ..bots.graded import GRADED_CPU
+from ..core.grading import GradedResult, best, grade_match, graded_rules, locked_reason
 from ..core.lessons import Progress, course
 from ..core.rules import Rules
 from .common import CPU_THINK, add_cpu_think_option, add_home_option, cpu_think_of, home_of

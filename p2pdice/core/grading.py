@@ -17,11 +17,9 @@ from .frozen import replace
 from .game import Call, Outcome, RoundResult
 from .rules import FirstStarter, Rules, TableKind, time_bank_default
 
-#: The CPU players the learner meets, in seat order after theirs: always the same, so a grade
-#: means the same thing every time (docs/learning.md states it).
-GRADED_CPU: tuple[str, ...] = ("medium", "medium", "hard")
-#: The learner's seats plus the CPU players.
-GRADED_SEATS = 1 + len(GRADED_CPU)
+#: The learner and three CPU players (bots.graded names them): always the same table, so a
+#: grade means the same thing every time.
+GRADED_SEATS = 4
 #: A grade for each place, first to last.
 GRADES: tuple[str, ...] = ("A", "B", "C", "D")
 #: How many results the progress file keeps (the newest last).

@@ -20,9 +20,10 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 
+from ..bots.graded import GRADED_CPU
 from ..core.bids import Bid
 from ..core.game import GameState
-from ..core.grading import GRADED_CPU, best, locked_reason, unlocked
+from ..core.grading import best, locked_reason, unlocked
 from ..core.lessons import (
     NAMES,
     YOU,

@@ -8,6 +8,7 @@ import asyncio
 import json
 from pathlib import Path
 
+from p2pdice.bots.graded import GRADED_CPU
 from p2pdice.cli import main
 from p2pdice.cli.learn import (
     GRADED_DIR,
@@ -16,7 +17,7 @@ from p2pdice.cli.learn import (
     graded_transcripts,
     load_progress,
 )
-from p2pdice.core.grading import GRADED_CPU, GRADES
+from p2pdice.core.grading import GRADES
 from p2pdice.core.lessons import Progress, course
 from p2pdice.core.rules import Rules
 from p2pdice.stats.games import Game, read_game

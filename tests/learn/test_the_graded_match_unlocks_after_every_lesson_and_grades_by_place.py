@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from p2pdice.bots.graded import GRADED_CPU
 from p2pdice.bots.registry import load_bot
 from p2pdice.bots.sim import decide_safely, roll
 from p2pdice.cli.learn import graded_list_lines, load_progress, progress_path, save_progress
@@ -22,7 +23,6 @@ from p2pdice.core.game import (
     new_game,
 )
 from p2pdice.core.grading import (
-    GRADED_CPU,
     GRADED_SEATS,
     GRADES,
     GradedResult,
