@@ -5,22 +5,32 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..bots.graded import GRADED_CPU
+from ..core.grading import GradedResult, best, grade_match, graded_rules, locked_reason
 from ..core.lessons import Progress, course
 from ..core.rules import Rules
-from .common import add_home_option, home_of
+from .common import CPU_THINK, add_cpu_think_option, add_home_option, cpu_think_of, home_of
 from .options import add_rules_options, rules_from_args
 
-if TYPE_CHECKING:  # the drill plays bots: loaded only when it is opened
+if TYPE_CHECKING:  # the drill plays bots, the match a table: loaded only when opened
     from ..bots.drill import DrillProgress
+    from ..ui.controller import Controller
+    from ..ui.lobby import LobbyActions
+    from .runtime import TableRuntime
 
 #: The progress file, directly in the data folder: never under tables/ or hosted/, which
 #: hold the games `p2pdice stats` reads, so a lesson never counts as a match.
 PROGRESS_FILE = "learning.json"
 #: The judgement drill's score, a sibling file for the same reason.
 DRILL_FILE = "drill.json"
+#: Where the graded match's table keeps its seat keys and transcripts: under learning/, so
+#: `p2pdice stats` (which reads tables/, hosted/ and league/) never counts it, and its table
+#: is a practice table besides, which stats marks "not a contest" wherever it is found.
+GRADED_DIR = Path("learning") / "graded"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -31,7 +41,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "Lessons follow the rules options (aces and palifico lessons only where they apply). "
         "Progress is saved and resumed; --reset starts afresh. --drill opens the judgement "
         "drill: positions from bot games, the exact chance the bid holds, and the strong "
-        "bot's advice, scored per skill.",
+        "bot's advice, scored per skill. Once every lesson is done, t on the lesson list "
+        "(Tab) plays the graded match: a whole game against CPU players "
+        f"({', '.join(GRADED_CPU)}), graded by your place.",
     )
     learn.add_argument("--reset", action="store_true", help="forget progress and start afresh")
     learn.add_argument(
@@ -43,6 +55,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="the judgement drill instead of the lessons (--reset and --list then apply to "
         "its score)",
     )
+    add_cpu_think_option(learn)  # the graded match's CPU players
     add_rules_options(learn)
     add_home_option(learn)
     learn.set_defaults(run=run)
@@ -117,17 +130,36 @@ def run(args: argparse.Namespace) -> int:
         for i, lesson in enumerate(lessons, 1):
             mark = "done" if lesson.key in progress.done else "    "
             print(f"{mark}  {i}. {lesson.title}")
+        print("\n".join(graded_list_lines(progress, tuple(lesson.key for lesson in lessons))))
         return 0
     if args.reset and not _interactive():
         return 0
-    return _course(home, rules)
+    return _course(home, rules, cpu_think_of(args))
 
 
-def _course(home: Path, rules: Rules) -> int:
-    """The lessons; their `d` opens the drill, and leaving it comes back to the lessons."""
+def graded_list_lines(progress: Progress, lesson_keys: tuple[str, ...]) -> list[str]:
+    """The graded match's lines under `--list`: locked and why, or open, and its results."""
+    why = locked_reason(progress.done, lesson_keys)
+    out = [
+        f"{'    ' if why else 'open'}  t. Test your judgement: a graded match vs "
+        + ", ".join(GRADED_CPU),
+        f"          {why or 'play it: p2pdice learn, then t on the lesson list'}",
+    ]
+    if progress.graded:
+        out.append(f"          last: {progress.graded[-1].line()}")
+        top = best(progress.graded)
+        if top is not None and len(progress.graded) > 1:
+            out.append(f"          best: {top.line()}")
+    return out
+
+
+def _course(home: Path, rules: Rules, cpu_think: float = CPU_THINK) -> int:
+    """The lessons; their `d` opens the drill and `t` on the list the graded match, and
+    leaving either comes back to the lessons."""
     from ..ui.app import pick_glyphs
-    from ..ui.learn import DRILL_FROM_LEARN, run_learn
+    from ..ui.learn import DRILL_FROM_LEARN, GRADED_FROM_LEARN, run_learn
 
+    said = ""
     while True:
         code = run_learn(
             rules,
@@ -135,10 +167,91 @@ def _course(home: Path, rules: Rules) -> int:
             load_progress(home),
             lambda p: save_progress(home, p),
             pick_glyphs(),
+            said=said,
         )
-        if code != DRILL_FROM_LEARN:
+        said = ""
+        if code == DRILL_FROM_LEARN:
+            run_drill_here(home, rules)
+        elif code == GRADED_FROM_LEARN:
+            said = run_graded(home, rules, cpu_think)
+        else:
             return code
-        run_drill_here(home, rules)
+
+
+# ---- the graded match ---------------------------------------------------------------------
+
+
+async def start_graded(
+    home: Path, rules: Rules, *, name: str | None = None, cpu_think: float = CPU_THINK
+) -> TableRuntime:
+    """The graded match's table: the practice table `p2pdice practice` opens (loopback, not
+    advertised), with the fixed CPU players and the course's rules (core.grading), and no
+    rematch: one match, one grade."""
+    from .runtime import _local_table, default_name
+
+    return await _local_table(
+        home / GRADED_DIR,
+        name="Graded match",
+        rules=graded_rules(rules),
+        cpu=list(GRADED_CPU),
+        humans=[name or default_name()],
+        kind="practice",
+        cpu_think=cpu_think,
+    )
+
+
+def graded_setup(
+    home: Path, rules: Rules, *, name: str | None = None, cpu_think: float = CPU_THINK
+) -> Callable[[Controller, LobbyActions], None]:
+    """What the terminal client opens for the match, as `practice` opens its table."""
+
+    def setup(c: Controller, lobby: LobbyActions) -> None:
+        lobby.open_table(
+            lambda: start_graded(home, rules, name=name, cpu_think=cpu_think),
+            "opening the graded match",
+        )
+
+    return setup
+
+
+def graded_transcripts(home: Path) -> set[Path]:
+    """The transcripts the graded match's seat has saved."""
+    return {p for p in (home / GRADED_DIR).glob("*/tables/*/transcript.jsonl") if p.is_file()}
+
+
+def grade_new_match(home: Path, before: set[Path], today: str) -> GradedResult | None:
+    """The grade of the finished game among the transcripts saved since `before` (verified
+    first, as `stats` reads a game); None when the match was left before its end."""
+    from ..stats.games import Game, read_game
+
+    for path in sorted(graded_transcripts(home) - before):
+        game = read_game(str(path), path.read_bytes())
+        if not isinstance(game, Game) or not game.finished:
+            continue
+        seat = next(p.seat for p in game.players if p.kind == "human")
+        return grade_match(game.places, seat, game.results, today)
+    return None
+
+
+def finish_graded(home: Path, before: set[Path], today: str) -> str:
+    """Grade the match just played and keep the result in the progress file; the words the
+    lesson list then shows."""
+    result = grade_new_match(home, before, today)
+    if result is None:
+        return "The graded match was left before its end: no grade."
+    save_progress(home, load_progress(home).with_graded(result))
+    return f"Graded match: {result.line()}."
+
+
+def run_graded(home: Path, rules: Rules, cpu_think: float = CPU_THINK) -> str:
+    """Play the graded match in this terminal, then grade it."""
+    import datetime
+
+    from .ui import _run
+
+    before = graded_transcripts(home)
+    _run(home, graded_setup(home, rules, cpu_think=cpu_think))
+    return finish_graded(home, before, datetime.date.today().isoformat())
 
 
 def learn_with_defaults(home: Path) -> int:

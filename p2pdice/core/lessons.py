@@ -32,6 +32,7 @@ from .game import (
     apply,
     new_game,
 )
+from .grading import KEPT_RESULTS, GradedResult
 from .rules import (
     ChallengePenalty,
     ExactReward,
@@ -506,13 +507,18 @@ PROGRESS_VERSION = 1
 
 @dataclass(frozen=True, slots=True)
 class Progress:
-    """Which lessons are done (by key), and the drill's score per skill."""
+    """Which lessons are done (by key), the drill's score per skill, and the graded match's
+    results (the newest last)."""
 
     done: tuple[str, ...] = ()
     drill: Mapping[str, tuple[int, int]] = field(default_factory=dict)  #: skill: (right, tried)
+    graded: tuple[GradedResult, ...] = ()
 
     def finish(self, key: str) -> Progress:
         return self if key in self.done else replace(self, done=(*self.done, key))
+
+    def with_graded(self, result: GradedResult) -> Progress:
+        return replace(self, graded=(*self.graded, result)[-KEPT_RESULTS:])
 
     def next_lesson(self, lessons: tuple[Lesson, ...]) -> int:
         """Where to resume: the first lesson not done (or the first, when all are)."""
@@ -526,6 +532,7 @@ class Progress:
             "version": PROGRESS_VERSION,
             "done": list(self.done),
             "drill": {k: list(v) for k, v in self.drill.items()},
+            "graded": [r.to_json() for r in self.graded],
         }
 
     @classmethod
@@ -540,4 +547,8 @@ class Progress:
             for k, v in raw.items():
                 if isinstance(v, list) and len(v) == 2 and all(isinstance(n, int) for n in v):
                     drill[str(k)] = (v[0], v[1])
-        return cls(done=done, drill=drill)
+        raw_graded = obj.get("graded", [])
+        listed = raw_graded if isinstance(raw_graded, list) else []
+        read = (GradedResult.from_json(r) for r in listed)
+        graded = tuple(r for r in read if r is not None)[-KEPT_RESULTS:]
+        return cls(done=done, drill=drill, graded=graded)

@@ -3,7 +3,10 @@
 The table itself is `screens.render_table` (the screen every game uses) fed a `TableModel`
 built from the lesson's engine state; the coach's line and the counting question are its
 notices. Keys are those of the table: type a bid like `4 5` and Enter, `l` for Liar, `x` for
-Exact, `d` for the judgement drill, `q` to leave (progress is kept).
+Exact, `d` for the judgement drill, Tab for the lesson list, `q` to leave (progress is kept).
+
+The lesson list shows each lesson, done or not, and the graded match ("Test your judgement"):
+locked, with why, until every lesson is done; then `t` plays it, and its results show here.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 
+from ..bots.graded import GRADED_CPU
 from ..core.bids import Bid
 from ..core.game import GameState
+from ..core.grading import best, locked_reason, unlocked
 from ..core.lessons import (
     NAMES,
     YOU,
@@ -45,6 +50,9 @@ LEARN_FROM_LOBBY = 64
 #: The course's exit code for "open the judgement drill" (`d`): the command line runs the
 #: drill, then the course again.
 DRILL_FROM_LEARN = 65
+#: The course's exit code for "play the graded match" (`t` on the lesson list): the command
+#: line plays it on a practice table, saves the grade, then opens the course again.
+GRADED_FROM_LEARN = 66
 
 
 @dataclass
@@ -59,7 +67,8 @@ class LearnState:
     finish: Finish | None = None
     typed: str = ""
     said: str = ""
-    complete: bool = False
+    complete: bool = False  #: every lesson done: the list says so above the lessons
+    listing: bool = False  #: the lesson list is on screen (over the current lesson)
     saves: list[Progress] = field(default_factory=list)
 
     @property
@@ -72,6 +81,56 @@ class LearnState:
         self.finish = None
         self.typed = ""
         self.said = ""
+        self.listing = False
+
+    def keys(self) -> tuple[str, ...]:
+        return tuple(lesson.key for lesson in self.lessons)
+
+    @property
+    def match_open(self) -> bool:
+        return unlocked(self.progress.done, self.keys())
+
+
+def list_lines(ls: LearnState, columns: int = 80) -> list[Line]:
+    """The lesson list: each lesson (done or not), then the graded match, locked with why
+    until every lesson is done, and its newest and best results."""
+    from .screens import wrap
+
+    head = "Learn: the lessons"
+    summary = ls.rules.summary()
+    gap = max(1, columns - len(head) - len(summary) - 2)
+    lines: list[Line] = [[("class:title", f" {head}{' ' * gap}{summary} "[:columns])]]
+    lines.append([("class:dim", "-" * columns)])
+    if ls.complete:
+        lines.append([("class:standing", " Course complete: every lesson done.")])
+    for i, lesson in enumerate(ls.lessons, 1):
+        mark = "done" if lesson.key in ls.progress.done else "    "
+        lines.append([("", f" {mark}  {i}. {lesson.title}"[:columns])])
+    lines.append([("", "")])
+    who = ", ".join(GRADED_CPU)
+    mark = "open" if ls.match_open else "    "
+    lines.append(
+        [("class:standing", f" {mark}  t. Test your judgement: a graded match vs {who}"[:columns])]
+    )
+    indent = " " * 10
+    if not ls.match_open:
+        lines.append([("class:dim", indent + locked_reason(ls.progress.done, ls.keys()))])
+    else:
+        lines.append([("", indent + "press t to play a whole game: your place is the grade")])
+    results = ls.progress.graded
+    if results:
+        lines.append([("", f"{indent}last: {results[-1].line()}"[:columns])])
+        top = best(results)
+        if top is not None and len(results) > 1:
+            lines.append([("", f"{indent}best: {top.line()}"[:columns])])
+    else:
+        lines.append([("class:dim", indent + "no graded match played yet")])
+    lines.append([("", "")])
+    if ls.said:
+        lines += [[("class:standing", " " + line)] for line in wrap(ls.said, columns - 1)]
+    keys = f" 1-{len(ls.lessons)} open a lesson   t graded match   d drill   Tab back   q leave"
+    lines.append([("class:dim", keys[:columns])])
+    return lines
 
 
 def table_model(ls: LearnState) -> TableModel:
@@ -131,14 +190,11 @@ def table_model(ls: LearnState) -> TableModel:
 
 
 def render(ls: LearnState, columns: int = 80, rows: int = 24, glyphs: Glyphs = ASCII) -> list[Line]:
-    if ls.complete:
-        from .screens import wrap
-
-        text = "Course complete: every lesson done. Run `p2pdice learn` again to replay, "
-        text += "or `p2pdice learn --reset` to start afresh. Press d for the judgement drill, q to leave."
-        return [[("class:standing", line)] for line in wrap(text, columns)]
+    if ls.listing:
+        return list_lines(ls, columns)
     lines = render_table(table_model(ls), columns=columns, height=rows - 1, glyphs=glyphs)
-    lines.append([("class:dim", " type 4 5 + Enter: bid   l Liar   x Exact   d drill   q leave")])
+    keys = " type 4 5 + Enter: bid   l Liar   x Exact   d drill   Tab list   q leave"
+    lines.append([("class:dim", keys)])
     return lines
 
 
@@ -175,7 +231,22 @@ def enter(ls: LearnState, save: Callable[[Progress], None]) -> None:
         ls.open(ls.index + 1)
         ls.said = verdict.text + " Next lesson."
     else:
-        ls.complete = True
+        ls.complete = ls.match_open
+        ls.listing = True
+        ls.said = verdict.text + (" The graded match is open: press t." if ls.complete else "")
+
+
+def list_key(ls: LearnState, key: str) -> int | None:
+    """A key on the lesson list: a digit opens that lesson, `t` asks for the graded match
+    (the exit code to play it, or why it is locked). None: stay in the course."""
+    if key.isdigit() and 1 <= int(key) <= len(ls.lessons):
+        ls.open(int(key) - 1)
+        return None
+    if key == "t":
+        if ls.match_open:
+            return GRADED_FROM_LEARN
+        ls.said = "The graded match is " + locked_reason(ls.progress.done, ls.keys()) + "."
+    return None
 
 
 def build(ls: LearnState, save: Callable[[Progress], None], glyphs: Glyphs) -> Application[int]:
@@ -192,7 +263,7 @@ def build(ls: LearnState, save: Callable[[Progress], None], glyphs: Glyphs) -> A
 
     @kb.add("enter")
     def _enter(event: KeyPressEvent) -> None:
-        if not ls.complete:
+        if not ls.listing:
             enter(ls, save)
 
     @kb.add("backspace")
@@ -201,19 +272,33 @@ def build(ls: LearnState, save: Callable[[Progress], None], glyphs: Glyphs) -> A
 
     @kb.add("l")
     def _liar(event: KeyPressEvent) -> None:
-        if ls.finish is None and not ls.complete:
+        if ls.finish is None and not ls.listing:
             act(ls, Move("liar"))
 
     @kb.add("x")
     def _exact(event: KeyPressEvent) -> None:
-        if ls.finish is None and not ls.complete:
+        if ls.finish is None and not ls.listing:
             act(ls, Move("exact"))
+
+    @kb.add("tab")
+    def _list(event: KeyPressEvent) -> None:
+        ls.listing = not ls.listing
+        ls.said = ""
+
+    @kb.add("t")
+    def _graded(event: KeyPressEvent) -> None:
+        if ls.listing:
+            code = list_key(ls, "t")
+            if code is not None:
+                event.app.exit(result=code)
 
     for key in "0123456789 ":
 
         @kb.add(key if key != " " else "space")
         def _type(event: KeyPressEvent, key: str = key) -> None:
-            if not ls.complete and len(ls.typed) < 8:
+            if ls.listing:
+                list_key(ls, key)
+            elif len(ls.typed) < 8:
                 ls.typed += key
 
     def text() -> StyleAndTextTuples:
@@ -236,9 +321,21 @@ def run_learn(
     progress: Progress,
     save: Callable[[Progress], None],
     glyphs: Glyphs,
+    *,
+    said: str = "",
 ) -> int:
-    """Run the course from where `progress` left off; `save` keeps each finished lesson."""
-    ls = LearnState(rules=rules, lessons=lessons, progress=progress)
-    ls.open(progress.next_lesson(lessons))
+    """Run the course from where `progress` left off (the lesson list once every lesson is
+    done); `save` keeps each finished lesson; `said` is a first message (a match's grade)."""
+    ls = opening(rules, lessons, progress)
+    ls.said = said
     result = build(ls, save, glyphs).run()
     return result if isinstance(result, int) else 0
+
+
+def opening(rules: Rules, lessons: tuple[Lesson, ...], progress: Progress) -> LearnState:
+    """Where the course opens: the first lesson not done, or the list when none is left."""
+    ls = LearnState(rules=rules, lessons=lessons, progress=progress)
+    ls.open(progress.next_lesson(lessons))
+    if ls.match_open:
+        ls.complete = ls.listing = True
+    return ls

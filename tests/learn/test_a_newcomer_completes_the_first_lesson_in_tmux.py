@@ -4,6 +4,7 @@ the coach names, each coach line is checked, and progress is saved apart from ma
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -27,10 +28,15 @@ def test_the_first_lesson_is_completed_using_only_what_the_screen_says(tmp_path:
         t.keys("2", "Space", "3", "Enter")
         screen = t.wait_for(lambda s: "How many 3s count here" in s, 10, "counting question")
         assert "Ada calls Liar on your 2 x 3s" in screen
-        t.keys("9", "Enter")
-        t.wait_for(lambda s: "count each cup" in s, 10, "the count explained")
-        t.keys("4", "Enter")
-        t.wait_for(lambda s: "lesson 2 of" in s and "Right: 4" in s, 10, "the next lesson")
+        told = re.search(r"There are (\d+) for", screen)  # the reveal's own words
+        assert told is not None
+        count = told.group(1)
+        t.keys("9", "Enter")  # a miscount: shown cup by cup
+        screen = t.wait_for(lambda s: "count each cup" in s, 10, "the count explained")
+        explained = re.search(r"count each cup: .*?, so (\d+)\.", " ".join(screen.split()))
+        assert explained is not None and explained.group(1) == count
+        t.keys(*count, "Enter")
+        t.wait_for(lambda s: "lesson 2 of" in s and f"Right: {count}" in s, 10, "the next lesson")
         t.keys("q")
         t.wait_for(lambda s: "lesson 2 of" not in s, 10, "the app to close")
     finally:

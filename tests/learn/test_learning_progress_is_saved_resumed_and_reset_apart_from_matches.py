@@ -1,9 +1,13 @@
-"""Progress lives in its own file in the data folder: saved per lesson, resumed, reset, and
-never among the tables and transcripts `p2pdice stats` reads."""
+"""Progress lives in its own file in the data folder: saved per lesson, resumed, reset, whole
+after a kill -9, and never among the tables and transcripts `p2pdice stats` reads."""
 
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from p2pdice.cli import main
@@ -43,3 +47,38 @@ def test_the_list_shows_done_lessons_and_writes_nothing_a_match_would(
     out = capsys.readouterr().out
     assert "done  1. Your cup and the table" in out
     assert not (tmp_path / "tables").exists() and not (tmp_path / "hosted").exists()
+
+
+WRITER = """
+import sys
+from pathlib import Path
+from p2pdice.cli.learn import save_progress
+from p2pdice.core.grading import GradedResult
+from p2pdice.core.lessons import Progress
+home = Path(sys.argv[1])
+n = 0
+print("writing", flush=True)
+while True:
+    n += 1
+    result = GradedResult("A", 1, 4, "2026-12-03", calls=n, calls_right=n)
+    save_progress(home, Progress(done=tuple(f"lesson{i}" for i in range(n % 50 + 1)),
+                                 graded=(result,)))
+"""
+
+
+def test_a_kill_9_while_progress_is_written_leaves_a_whole_file(tmp_path: Path) -> None:
+    for _ in range(5):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(tmp_path)], stdout=subprocess.PIPE, text=True
+        )
+        assert proc.stdout is not None and proc.stdout.readline() == "writing\n"
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        saved = json.loads(progress_path(tmp_path).read_text())  # never half a file
+        loaded = Progress.from_json(saved)
+        [result] = loaded.graded
+        assert result.calls > 0 and len(loaded.done) == result.calls % 50 + 1
+    # Besides the file itself only a killed write's hidden temporary may be left: nothing a
+    # match would write.
+    assert [p.name for p in tmp_path.iterdir() if not p.name.startswith(".")] == ["learning.json"]
