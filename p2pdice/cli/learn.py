@@ -187,9 +187,9 @@ async def start_graded(
     """The graded match's table: the practice table `p2pdice practice` opens (loopback, not
     advertised), with the fixed CPU players and the course's rules (core.grading), and no
     rematch: one match, one grade."""
-    from .runtime import _local_table, default_name
+    from .runtime import default_name, local_table
 
-    return await _local_table(
+    return await local_table(
         home / GRADED_DIR,
         name="Graded match",
         rules=graded_rules(rules),
@@ -247,10 +247,10 @@ def run_graded(home: Path, rules: Rules, cpu_think: float = CPU_THINK) -> str:
     """Play the graded match in this terminal, then grade it."""
     import datetime
 
-    from .ui import _run
+    from .ui import run_screen
 
     before = graded_transcripts(home)
-    _run(home, graded_setup(home, rules, cpu_think=cpu_think))
+    run_screen(home, graded_setup(home, rules, cpu_think=cpu_think))
     return finish_graded(home, before, datetime.date.today().isoformat())
 
 

@@ -103,7 +103,7 @@ async def _sit_down(
     client.start()
 
 
-async def _local_table(
+async def local_table(
     base: Path,
     *,
     name: str,
@@ -113,6 +113,8 @@ async def _local_table(
     kind: str,
     cpu_think: float,
 ) -> TableRuntime:
+    """A table on this machine only (loopback, not advertised) with `humans` seated on this
+    screen and `cpu` players: what practice, pass-and-play and the graded match play on."""
     service = HostService(home=base / "host", bind="127.0.0.1", advertise=False)
     await service.start()
     runtime = TableRuntime(kind=kind, sessions=[], service=service)
@@ -140,7 +142,7 @@ async def start_practice(
     """A table on loopback against CPU players; the owner holds `humans` seats."""
     base = clean_name(name or "", 20) or clean_name(default_name(), 20)
     names = [base] if humans == 1 else [f"{base} {i}" for i in range(1, humans + 1)]
-    runtime = await _local_table(
+    runtime = await local_table(
         home / "practice",
         name="Practice",
         rules=rules,
@@ -159,7 +161,7 @@ async def start_pass_and_play(
     home: Path, rules: Rules, players: list[str], cpu: list[str], *, cpu_think: float = CPU_THINK
 ) -> TableRuntime:
     """Several people on this device (one seat each) and CPU seats, on loopback."""
-    runtime = await _local_table(
+    runtime = await local_table(
         home / "pass-and-play",
         name="Pass and play",
         rules=rules,

@@ -146,7 +146,7 @@ def run_practice(args: argparse.Namespace) -> int:
 
         lobby.open_table(open_, "opening a practice table")
 
-    return _run(home, setup)
+    return run_screen(home, setup)
 
 
 def run_pass_and_play(args: argparse.Namespace) -> int:
@@ -176,7 +176,7 @@ def run_pass_and_play(args: argparse.Namespace) -> int:
 
         lobby.open_table(open_, "opening a pass-and-play table")
 
-    return _run(home, setup)
+    return run_screen(home, setup)
 
 
 def run_lobby(args: argparse.Namespace | None = None) -> int:
@@ -194,7 +194,7 @@ def run_lobby(args: argparse.Namespace | None = None) -> int:
     code = 0
     for _ in range(1000):  # each pass is a person choosing `l` or `g` and coming back
         services = _services(home)
-        code = _run(home, setup, services)
+        code = run_screen(home, setup, services)
         if code == LEARN_FROM_LOBBY:
             from .learn import learn_with_defaults
 
@@ -255,7 +255,7 @@ def run_interactive_join(args: argparse.Namespace) -> int:
 
         lobby.open_table(open_, f"joining {target.name}")
 
-    return _run(home, setup)
+    return run_screen(home, setup)
 
 
 def run_interactive_host(args: argparse.Namespace) -> int:
@@ -305,7 +305,7 @@ def run_interactive_host(args: argparse.Namespace) -> int:
 
         lobby.open_table(open_, "opening your table")
 
-    return _run(home, setup)
+    return run_screen(home, setup)
 
 
 def _need_terminal() -> None:
@@ -321,7 +321,8 @@ def _services(home: Path) -> CliLobby:
     return CliLobby(home)
 
 
-def _run(home: Path, setup: Setup, services: CliLobby | None = None) -> int:
+def run_screen(home: Path, setup: Setup, services: CliLobby | None = None) -> int:
+    """Run the terminal client on `setup` (what it opens first) until it exits; its code."""
     _need_terminal()
     import asyncio
 
