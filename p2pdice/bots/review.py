@@ -33,14 +33,11 @@ from typing import Any
 
 from ..core.bids import Bid
 from ..core.describe import bid_words
-from ..core.game import Call, Challenge, ExactCall, Outcome, Phase, PlaceBid, PlacedBid, RoundResult
+from ..core.game import Call, Outcome, Phase, PlaceBid, PlacedBid, RoundResult
 from ..core.rules import Rules
 from ..core.view import SeatView
 from .drill import Answer, Position, advise, exactly_chance, holds_chance, judge
 from .hard import hard_policy
-
-#: The kinds of decision, as the drill names them.
-KINDS = ("raise", "call", "exact")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -271,9 +268,7 @@ class RoundReview:
     decisions: tuple[Decision, ...]
 
 
-def review_rounds(
-    rules: Rules, results: Sequence[RoundResult], seat: int
-) -> Iterator[RoundReview]:
+def review_rounds(rules: Rules, results: Sequence[RoundResult], seat: int) -> Iterator[RoundReview]:
     """Each finished round the seat was dealt into, with its decisions judged one by one."""
     for number, result in enumerate(results):
         if seat >= len(result.dice_before) or result.dice_before[seat] == 0:
@@ -282,9 +277,13 @@ def review_rounds(
             continue  # voided before anyone bid
         public, hand, cost = split_round(result, seat)
         decisions = (
-            () if hand is None else tuple(round_decisions(rules, results[:number], public, seat, hand, cost))
+            ()
+            if hand is None
+            else tuple(round_decisions(rules, results[:number], public, seat, hand, cost))
         )
-        yield RoundReview(result.round, hand, public.dice_before, cost.change, result.outcome, decisions)
+        yield RoundReview(
+            result.round, hand, public.dice_before, cost.change, result.outcome, decisions
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,10 +329,7 @@ def decision_lines(d: Decision, names: Sequence[str] = ()) -> list[str]:
         return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
     last = d.before[-1] if d.before else None
-    if last is None:
-        where = "to open"
-    else:
-        where = f"on {name(last.seat)}'s {bid_words(last.bid)}"
+    where = "to open" if last is None else f"on {name(last.seat)}'s {bid_words(last.bid)}"
     what = {"raise": "holds", "call": "wins", "exact": "hits"}[d.kind]
     verdict = "" if d.right is None else ("  right" if d.right else "  wrong")
     first = f"  {where}: you {move_words(d.kind, d.bid)}, {what} {d.chance:.0%}{verdict}"
@@ -341,9 +337,7 @@ def decision_lines(d: Decision, names: Sequence[str] = ()) -> list[str]:
     if d.agrees:
         second = "    hard: the same"
     else:
-        second = (
-            f"    hard: {move_words(d.hard_kind, d.hard_bid)}, {hard_what} {d.hard_chance:.0%}"
-        )
+        second = f"    hard: {move_words(d.hard_kind, d.hard_bid)}, {hard_what} {d.hard_chance:.0%}"
     if d.dice_change < 0:
         second += f"; cost you {-d.dice_change} {'die' if d.dice_change == -1 else 'dice'}"
     elif d.dice_change > 0:
