@@ -321,6 +321,10 @@ def move_words(kind: str, bid: Bid | None) -> str:
     return f"bid {bid_words(bid)}"
 
 
+def dice_words(n: int) -> str:
+    return f"{abs(n)} {'die' if abs(n) == 1 else 'dice'}"
+
+
 def decision_lines(d: Decision, names: Sequence[str] = ()) -> list[str]:
     """A decision in at most three lines of 78 columns: the position, the move and its
     chance with the verdict, and hard's move with what it cost."""
@@ -338,10 +342,8 @@ def decision_lines(d: Decision, names: Sequence[str] = ()) -> list[str]:
         second = "    hard: the same"
     else:
         second = f"    hard: {move_words(d.hard_kind, d.hard_bid)}, {hard_what} {d.hard_chance:.0%}"
-    if d.dice_change < 0:
-        second += f"; cost you {-d.dice_change} {'die' if d.dice_change == -1 else 'dice'}"
-    elif d.dice_change > 0:
-        second += f"; won back {d.dice_change} {'die' if d.dice_change == 1 else 'dice'}"
+    if d.dice_change:
+        second += f"   (your move {'cost' if d.dice_change < 0 else 'won back'} {dice_words(d.dice_change)})"
     lines = [first, second]
     if d.right is False:
         lines.append(f"    ({d.reason})")
@@ -360,7 +362,7 @@ def review_text(
         dice = " ".join(str(n) for n in r.dice)
         head = f"round {r.round}: you held {hand_text(r.hand)}, dice {dice}"
         if r.change:
-            head += f", {'lost' if r.change < 0 else 'regained'} {abs(r.change)}"
+            head += f", {'lost' if r.change < 0 else 'regained'} {dice_words(r.change)}"
         out.append(head[:78])
         if r.hand is None:
             out.append("  your hand was never opened: not reviewed")
@@ -369,8 +371,9 @@ def review_text(
     s = summarize(rounds)
     if s.decisions:
         out.append(
-            f"{s.decisions} decisions: {s.right} of {s.judged} right, {s.agreed} as hard "
-            f"would, average chance {s.mean_chance:.0%}, {s.dice_lost} dice lost"
+            f"{s.decisions} {'decision' if s.decisions == 1 else 'decisions'}: {s.right} of "
+            f"{s.judged} right, {s.agreed} as hard would, average chance "
+            f"{s.mean_chance:.0%}, {dice_words(s.dice_lost)} lost"
         )
     else:
         out.append("no decisions to review yet")
