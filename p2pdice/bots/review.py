@@ -36,7 +36,7 @@ from ..core.describe import bid_words
 from ..core.game import Call, Outcome, Phase, PlaceBid, PlacedBid, RoundResult
 from ..core.rules import Rules
 from ..core.view import SeatView
-from .drill import Answer, Position, advise, exactly_chance, holds_chance, judge
+from .drill import Answer, Position, advise, exactly_chance, figures, holds_chance, judge
 from .hard import hard_policy
 
 
@@ -98,6 +98,11 @@ class Decision:
     chance: float  #: the move's chance of being right if settled now, from the dice alone
     right: bool | None  #: the drill's verdict (None for an opening bid: nothing to weigh)
     reason: str
+    #: The move with the best chance from the dice alone (a call, or the raise most likely
+    #: to hold; none for an opening bid): the drill's yardstick.
+    best_kind: str | None
+    best_bid: Bid | None
+    best_chance: float | None
     hard_kind: str
     hard_bid: Bid | None
     hard_chance: float  #: the chance of hard's move, measured the same way
@@ -128,6 +133,13 @@ class Decision:
             "chance": self.chance,
             "right": self.right,
             "reason": self.reason,
+            "best": None
+            if self.best_kind is None
+            else {
+                "kind": self.best_kind,
+                "bid": bid_json(self.best_bid),
+                "chance": self.best_chance,
+            },
             "hard": {
                 "kind": self.hard_kind,
                 "bid": bid_json(self.hard_bid),
@@ -184,7 +196,14 @@ def judge_move(view: SeatView, kind: str, bid: Bid | None) -> dict[str, Any]:
         chance = holds_chance(view, bid)
     # The drill's judgement and advice take a Position: given no cups, they can read none.
     position = Position(view, hands=())
+    best_kind: str | None = None
+    best_bid: Bid | None = None
+    best_chance: float | None = None
     if standing is not None:
+        fig = figures(view)
+        best_kind = fig.best
+        best_bid = fig.best_raise if best_kind == "raise" else standing
+        best_chance = fig.options()[best_kind]
         verdict = judge(position, Answer(kind, bid if kind == "raise" else None))
         right: bool | None = verdict.right
         reason = verdict.reason
@@ -209,6 +228,9 @@ def judge_move(view: SeatView, kind: str, bid: Bid | None) -> dict[str, Any]:
         "chance": chance,
         "right": right,
         "reason": reason,
+        "best_kind": best_kind,
+        "best_bid": best_bid,
+        "best_chance": best_chance,
         "hard_kind": hard_kind,
         "hard_bid": hard_bid,
         "hard_chance": hard_chance,
@@ -326,28 +348,39 @@ def dice_words(n: int) -> str:
 
 
 def decision_lines(d: Decision, names: Sequence[str] = ()) -> list[str]:
-    """A decision in at most three lines of 78 columns: the position, the move and its
-    chance with the verdict, and hard's move with what it cost."""
+    """A decision in lines of at most 78 columns: the position, the move with its chance, the
+    verdict and what it cost; the best move by the dice alone and hard's move; and for a
+    wrong move, why."""
 
     def name(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
     last = d.before[-1] if d.before else None
     where = "to open" if last is None else f"on {name(last.seat)}'s {bid_words(last.bid)}"
-    what = {"raise": "holds", "call": "wins", "exact": "hits"}[d.kind]
-    verdict = "" if d.right is None else ("  right" if d.right else "  wrong")
-    first = f"  {where}: you {move_words(d.kind, d.bid)}, {what} {d.chance:.0%}{verdict}"
-    hard_what = {"raise": "holds", "call": "wins", "exact": "hits"}[d.hard_kind]
-    if d.agrees:
-        second = "    hard: the same"
-    else:
-        second = f"    hard: {move_words(d.hard_kind, d.hard_bid)}, {hard_what} {d.hard_chance:.0%}"
+    verdict = "" if d.right is None else (", right" if d.right else ", wrong")
+    first = f"  {where}: you {move_words(d.kind, d.bid)}, {chance_words(d.kind, d.chance)}{verdict}"
     if d.dice_change:
-        second += f"   (your move {'cost' if d.dice_change < 0 else 'won back'} {dice_words(d.dice_change)})"
-    lines = [first, second]
+        first += f"; {'cost' if d.dice_change < 0 else 'won back'} {dice_words(d.dice_change)}"
+    parts = []
+    if d.best_kind is not None and d.best_chance is not None:
+        if d.chance >= d.best_chance - 1e-9:
+            parts.append("best by the dice: yours")
+        else:
+            best = move_words(d.best_kind, d.best_bid)
+            parts.append(f"best by the dice: {best}, {chance_words(d.best_kind, d.best_chance)}")
+    if d.agrees:
+        parts.append("hard: the same")
+    else:
+        hard_move = move_words(d.hard_kind, d.hard_bid)
+        parts.append(f"hard: {hard_move}, {chance_words(d.hard_kind, d.hard_chance)}")
+    lines = [first, "    " + "; ".join(parts)]
     if d.right is False:
-        lines.append(f"    ({d.reason})")
+        lines.append(f"    wrong: {d.reason}")
     return [line if len(line) <= 78 else line[:77] + "." for line in lines]
+
+
+def chance_words(kind: str, chance: float) -> str:
+    return f"{ {'raise': 'holds', 'call': 'wins', 'exact': 'hits'}[kind] } {chance:.0%}"
 
 
 def review_text(
