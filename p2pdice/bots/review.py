@@ -349,8 +349,8 @@ def dice_words(n: int) -> str:
 
 def decision_lines(d: Decision, names: Sequence[str] = ()) -> list[str]:
     """A decision in lines of at most 78 columns: the position, the move with its chance, the
-    verdict and what it cost; the best move by the dice alone and hard's move; and for a
-    wrong move, why."""
+    verdict and what it cost; the best move by the dice alone and hard's move (with hard's
+    reading of the bids when it differs); and for a wrong move, why."""
 
     def name(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
@@ -374,6 +374,9 @@ def decision_lines(d: Decision, names: Sequence[str] = ()) -> list[str]:
         hard_move = move_words(d.hard_kind, d.hard_bid)
         parts.append(f"hard: {hard_move}, {chance_words(d.hard_kind, d.hard_chance)}")
     lines = [first, "    " + "; ".join(parts)]
+    if not d.agrees and ": " in d.hard_why:
+        # hard's own figures, from reading the bids: why it can differ from the dice alone
+        lines.append(f"    (hard: {d.hard_why.split(': ', 1)[1]})")
     if d.right is False:
         lines.append(f"    wrong: {d.reason}")
     return [line if len(line) <= 78 else line[:77] + "." for line in lines]
