@@ -82,3 +82,13 @@ def test_a_file_that_does_not_verify_is_refused_with_its_reason(
 def test_an_unknown_seat_is_a_usage_error(saved: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["review", str(saved), "--seat", "9"]) == 2
     assert "no seat 9" in capsys.readouterr().err
+
+
+def test_the_review_in_the_playing_guide_is_what_the_command_prints(
+    saved: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "playing.md").read_text()
+    assert main(["review", str(saved), "--seat", "1"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    block = "\n".join(["$ p2pdice review game.jsonl --seat 1", *printed])
+    assert block in guide, "re-capture the review in docs/playing.md"

@@ -3,6 +3,8 @@ with the round's decisions, and Esc goes back to the reveal."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -45,3 +47,14 @@ def test_v_on_the_reveal_opens_the_coach_and_esc_closes_it(tmp_path: Path) -> No
     # one decision, each with its chance and hard's move.
     assert ": you " in coach and "%" in coach and "hard: " in coach
     assert "Esc back" in coach
+    # The saved transcript, still partial, is reviewed for the one person at the table.
+    saved = sorted((tmp_path / "home").rglob("transcript.jsonl"))[0]
+    out = subprocess.run(
+        [sys.executable, "-m", "p2pdice", "review", str(saved), "--json"],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    report = json.loads(out.stdout)
+    assert report["rounds"] and report["rounds"][0]["decisions"]
+    seat = report["seat"]
+    human = [line for line in coach.splitlines() if "Review for" in line]
+    assert human and f"(seat {seat})" in human[0]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from p2pdice.bots.review import review_rounds
+from p2pdice.bots.review import review_rounds, review_text
 from p2pdice.core.rules import Rules
 from p2pdice.ui.review import CoachPage, render_coach
 from p2pdice.ui.screens import plain
@@ -66,3 +66,23 @@ def test_the_coach_page_scrolls_within_its_text() -> None:
     assert "line 49" in plain(render_coach(page, columns=80, height=22))
     page.scroll(lines=-100)
     assert page.top == 0
+
+
+def test_the_coach_screen_in_the_playing_guide_is_what_the_coach_draws() -> None:
+    from p2pdice.core.table import Replayer
+    from p2pdice.core.transcript import parse_entry
+    from tests.support.played import honest_game
+
+    replayer = Replayer()
+    for line in honest_game().host.lines():
+        replayer.feed(parse_entry(line))
+    state = replayer.state
+    assert state is not None and state.game is not None
+    names = [s.name for s in state.roster]
+    rounds = list(review_rounds(state.rules, state.game.results[:2], 1))
+    page = CoachPage(1, tuple(review_text(rounds, names, 1)))
+    drawn = [
+        line.rstrip() for line in plain(render_coach(page, columns=80, height=22)).splitlines()
+    ]
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "playing.md").read_text()
+    assert "\n".join(line for line in drawn if line) in guide, "re-capture the coach screen"
