@@ -206,3 +206,31 @@ def test_a_sealed_cup_cannot_be_counted() -> None:
 
 def test_the_public_round_has_no_field_for_a_hand() -> None:
     assert not any("hand" in f.name for f in fields(PublicRound))
+
+
+def test_a_transcripts_review_never_reads_a_cup_before_its_reveal() -> None:
+    """The rounds as a verified transcript's result entries make them: sealing every other
+    cup of the round judged leaves each seat's review of it as it was."""
+    from p2pdice.core.table import Replayer
+    from p2pdice.core.transcript import parse_entry
+    from tests.support.played import honest_game
+
+    replayer = Replayer()
+    for line in honest_game().host.lines():
+        replayer.feed(parse_entry(line))
+    state = replayer.state
+    assert state is not None and state.game is not None
+    rules, results = state.rules, state.game.results
+    reviewed = 0
+    for seat in range(rules.seats):
+        for k in range(len(results)):
+            forged = (*results[:k], sealed_others(results[k], seat))
+            honest = [
+                d.to_json()
+                for r in review_rounds(rules, results[: k + 1], seat)
+                for d in r.decisions
+            ]
+            sealed = [d.to_json() for r in review_rounds(rules, forged, seat) for d in r.decisions]
+            assert sealed == honest
+            reviewed += len(honest)
+    assert reviewed
