@@ -21,15 +21,17 @@ chance by more than its margin); the alternative is `hard`'s preferred move in t
 What a decision cost is read from the round's outcome, after the fact: the dice the seat
 lost (or regained) by the call it made or by the bid that was called.
 
-Bids taken back (undo) are not in a finished round's record and are not reviewed; a move
-the host made for a seat (its timer ran out) or a stand-in's move shows as the seat's.
+Bids taken back (undo) are not in a finished round's record and are not reviewed. A
+finished round does not say who made each move: given the transcript's notes
+(`movers_from_notes`), a move the host made for the seat (its timer ran out) or a CPU
+standing in for it made is marked so; without them every move shows as the seat's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..core.bids import Bid
 from ..core.describe import bid_words
@@ -38,6 +40,48 @@ from ..core.rules import Rules
 from ..core.view import SeatView
 from .drill import Answer, Position, advise, exactly_chance, figures, holds_chance, judge
 from .hard import hard_policy
+
+YOU, HOST, STAND_IN = "you", "host", "stand-in"  #: who made a move of the seat's
+#: The transcript notes of a seat's own bidding moves, and the one that takes a bid back.
+_MOVES, _UNDO = frozenset({"bid", "challenge", "exact"}), "undo"
+
+
+class NoteLike(Protocol):
+    """A transcript note (core.table.Note, or the terminal client's copy of one)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def round(self) -> int | None: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def action(self) -> str | None: ...
+
+
+def movers_from_notes(notes: Iterable[NoteLike]) -> dict[tuple[int, int], list[str]]:
+    """Who made each move of each seat that stands in its round's record, in order, keyed
+    by (round, seat): the seat itself, the host (a forced move) or a CPU standing in."""
+    out: dict[tuple[int, int], list[str]] = {}
+    standing_in: set[int] = set()
+    for note in notes:
+        seat, round_ = note.seat, note.round
+        if seat is None:
+            continue
+        if note.kind == "stand_in":
+            standing_in.add(seat)
+        elif note.kind == "returned":
+            standing_in.discard(seat)
+        if round_ is None:
+            continue
+        moves = out.setdefault((round_, seat), [])
+        if note.kind in _MOVES:
+            moves.append(STAND_IN if seat in standing_in else YOU)
+        elif note.kind == "forced" and note.action in _MOVES:
+            moves.append(HOST)
+        elif note.kind == _UNDO and moves:
+            moves.pop()  # only the last bid can be taken back, by its bidder
+    return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -108,6 +152,7 @@ class Decision:
     hard_chance: float  #: the chance of hard's move, measured the same way
     hard_why: str
     dice_change: int  #: the dice this move cost (negative) or won back, from the outcome
+    by: str = YOU  #: who made it: YOU, HOST (its timer ran out) or STAND_IN (a CPU for it)
 
     @property
     def agrees(self) -> bool:
@@ -148,6 +193,7 @@ class Decision:
             },
             "agrees": self.agrees,
             "dice_change": self.dice_change,
+            "by": self.by,
         }
 
 
@@ -245,17 +291,20 @@ def round_decisions(
     seat: int,
     hand: tuple[int, ...],
     cost: Cost | None = None,
+    movers: Sequence[str] = (),
 ) -> list[Decision]:
     """Every move `seat` made in the round, judged from its own hand and the public record.
-    With `cost`, the dice the round cost are put against the move that decided them."""
+    With `cost`, the dice the round cost are put against the move that decided them; with
+    `movers` (one per move, from movers_from_notes), who made each."""
     moves: list[tuple[int, str, Bid | None]] = [
         (i, "raise", placed.bid) for i, placed in enumerate(public.bids) if placed.seat == seat
     ]
     if public.caller == seat and public.call is not None and public.bids:
         kind = "exact" if public.call == Call.EXACT else "call"
         moves.append((len(public.bids), kind, public.bids[-1].bid))
+    who = list(movers) if len(movers) == len(moves) else [YOU] * len(moves)
     out: list[Decision] = []
-    for index, kind, bid in moves:
+    for (index, kind, bid), by in zip(moves, who, strict=True):
         view = view_at(rules, earlier, public, index, seat, hand)
         change = 0
         if cost is not None and cost.change:
@@ -274,6 +323,7 @@ def round_decisions(
                 kind=kind,
                 bid=bid,
                 dice_change=change,
+                by=by,
                 **judge_move(view, kind, bid),
             )
         )
@@ -290,8 +340,14 @@ class RoundReview:
     decisions: tuple[Decision, ...]
 
 
-def review_rounds(rules: Rules, results: Sequence[RoundResult], seat: int) -> Iterator[RoundReview]:
-    """Each finished round the seat was dealt into, with its decisions judged one by one."""
+def review_rounds(
+    rules: Rules,
+    results: Sequence[RoundResult],
+    seat: int,
+    movers: Mapping[tuple[int, int], Sequence[str]] | None = None,
+) -> Iterator[RoundReview]:
+    """Each finished round the seat was dealt into, with its decisions judged one by one
+    (`movers`: who made each move, from movers_from_notes)."""
     for number, result in enumerate(results):
         if seat >= len(result.dice_before) or result.dice_before[seat] == 0:
             continue  # out of the game: nothing to review
@@ -301,7 +357,17 @@ def review_rounds(rules: Rules, results: Sequence[RoundResult], seat: int) -> It
         decisions = (
             ()
             if hand is None
-            else tuple(round_decisions(rules, results[:number], public, seat, hand, cost))
+            else tuple(
+                round_decisions(
+                    rules,
+                    results[:number],
+                    public,
+                    seat,
+                    hand,
+                    cost,
+                    (movers or {}).get((result.round, seat), ()),
+                )
+            )
         )
         yield RoundReview(
             result.round, hand, public.dice_before, cost.change, result.outcome, decisions
@@ -319,7 +385,8 @@ class Summary:
 
 
 def summarize(rounds: Sequence[RoundReview]) -> Summary:
-    decisions = [d for r in rounds for d in r.decisions]
+    """The player's own decisions, counted (not the host's or a stand-in's for it)."""
+    decisions = [d for r in rounds for d in r.decisions if d.by == YOU]
     judged = [d for d in decisions if d.right is not None]
     return Summary(
         decisions=len(decisions),
@@ -358,7 +425,8 @@ def decision_lines(d: Decision, names: Sequence[str] = ()) -> list[str]:
     last = d.before[-1] if d.before else None
     where = "to open" if last is None else f"on {name(last.seat)}'s {bid_words(last.bid)}"
     verdict = "" if d.right is None else (", right" if d.right else ", wrong")
-    first = f"  {where}: you {move_words(d.kind, d.bid)}, {chance_words(d.kind, d.chance)}{verdict}"
+    subject = {YOU: "you", HOST: "host for you:", STAND_IN: "stand-in for you:"}[d.by]
+    first = f"  {where}: {subject} {move_words(d.kind, d.bid)}, {chance_words(d.kind, d.chance)}{verdict}"
     if d.dice_change:
         first += f"; {'cost' if d.dice_change < 0 else 'won back'} {dice_words(d.dice_change)}"
     parts = []

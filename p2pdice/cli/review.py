@@ -10,10 +10,10 @@ import argparse
 import json
 from pathlib import Path
 
-from ..bots.review import review_rounds, review_text, summarize
+from ..bots.review import movers_from_notes, review_rounds, review_text, summarize
 from ..core.errors import P2PDiceError
 from ..core.events import SeatInfo
-from ..core.table import Replayer, TableState
+from ..core.table import Replayer
 from ..core.transcript import parse_entry
 from ..core.verify import split_lines, verify_lines
 from .options import CliError
@@ -69,12 +69,12 @@ def pick_seat(
     return people[0]
 
 
-def replayed(lines: list[bytes]) -> TableState:
+def replayed(lines: list[bytes]) -> Replayer:
     replayer = Replayer()
     for line in lines:
         replayer.feed(parse_entry(line))
     assert replayer.state is not None
-    return replayer.state
+    return replayer
 
 
 def run(args: argparse.Namespace) -> int:
@@ -90,15 +90,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"{path}: does not verify, not reviewed: {failure.describe()}")
         return EXIT_FAILED
     try:
-        state = replayed(lines)
+        replayer = replayed(lines)
     except P2PDiceError as err:  # verified a moment ago: only a file changed meanwhile
         print(f"{path}: does not verify, not reviewed: {err.reason}: {err.detail}")
         return EXIT_FAILED
+    state = replayer.state
+    assert state is not None
     if not state.roster or state.game is None:
         print(f"{path}: the game never started: nothing to review")
         return 0
     seat = pick_seat(state.roster, seat=args.seat, key=args.key, name=args.name)
-    rounds = list(review_rounds(state.rules, state.game.results, seat))
+    movers = movers_from_notes(replayer.notes)
+    rounds = list(review_rounds(state.rules, state.game.results, seat, movers))
     names = [s.name for s in state.roster]
     if args.json:
         s = summarize(rounds)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..bots.review import review_rounds, review_text
+from ..bots.review import movers_from_notes, review_rounds, review_text
 from .screens import Line, header
 from .text import ASCII, Glyphs, fit, safe_name
 from .viewmodel import Snapshot
@@ -53,7 +53,7 @@ def coach_page(snap: Snapshot) -> CoachPage | None:
         safe_name(s.name, f"seat {i}")[:16] if s is not None else f"seat {i}"
         for i, s in enumerate(snap.seats)
     ]
-    rounds = list(review_rounds(view.rules, view.results, seat))
+    rounds = list(review_rounds(view.rules, view.results, seat, movers_from_notes(snap.notes)))
     return CoachPage(seat, tuple(review_text(rounds, names, seat)))
 
 
