@@ -36,6 +36,7 @@ from typing import Any, Protocol
 from ..core.bids import Bid
 from ..core.describe import bid_words
 from ..core.game import Call, Outcome, Phase, PlaceBid, PlacedBid, RoundResult
+from ..core.messages import MessageType
 from ..core.rules import Rules
 from ..core.view import SeatView
 from .drill import Answer, Position, advise, exactly_chance, figures, holds_chance, judge
@@ -43,7 +44,8 @@ from .hard import hard_policy
 
 YOU, HOST, STAND_IN = "you", "host", "stand-in"  #: who made a move of the seat's
 #: The transcript notes of a seat's own bidding moves, and the one that takes a bid back.
-_MOVES, _UNDO = frozenset({"bid", "challenge", "exact"}), "undo"
+_MOVES = frozenset({MessageType.BID, MessageType.CHALLENGE, MessageType.EXACT})
+_UNDO = MessageType.UNDO
 
 
 class NoteLike(Protocol):
