@@ -264,7 +264,7 @@ def judge(position: Position, answer: Answer) -> Verdict:
     right = chance >= rival_chance - RIGHT_MARGIN - 1e-12
     if not rival:
         reason = "nothing else was open"
-    elif rival_chance > chance:
+    elif right and rival_chance > chance:
         reason = f"close enough: {option_words(fig, rival)}, within {RIGHT_MARGIN:.0%}"
     elif right:
         reason = "no other kind of move does better"

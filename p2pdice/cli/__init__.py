@@ -153,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     from . import host as cmd_host
     from . import join as cmd_join
     from . import learn as cmd_learn
+    from . import review as cmd_review
     from . import stats as cmd_stats
     from . import tournament as cmd_tournament
     from . import ui as cmd_ui
@@ -163,6 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmd_tournament.add_parser(sub)
     cmd_stats.add_parser(sub)
     cmd_learn.add_parser(sub)
+    cmd_review.add_parser(sub)
     return parser
 
 

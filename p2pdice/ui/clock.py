@@ -51,7 +51,7 @@ def auto_next_round(c: Controller) -> None:
             continue
         key = (seat, view.round)
         since = c.ui.round_over_at.setdefault(key, now)
-        if c.mode() == "review":
+        if c.mode() in ("review", "coach"):
             c.ui.round_over_at[key] = now  # the pause starts again when they come back
             continue
         if now - since < c.ui.auto_next_round or NEXT_ROUND in facts.pending:

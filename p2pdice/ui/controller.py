@@ -160,6 +160,7 @@ class Controller:
             session.on_update = None  # a table left behind (closing) no longer redraws this one
         ui = self.ui
         ui.runtime, ui.current, ui.holder, ui.review, ui.seen_results = runtime, 0, None, None, None
+        ui.coach = None
         ui.entry, ui.entry_key, ui.sent = EntryState(), None, {}
         ui.errors_seen, ui.auto_moved, ui.followed = {}, set(), None
         ui.help = ui.quitting = False
@@ -472,6 +473,8 @@ class Controller:
             ui.seen_results = len(view.results)
         elif mode == "review":
             ui.review = None
+        elif mode == "coach":
+            ui.coach = None
         elif mode == "table" and not self.start_next_round(self.snap()):
             self.bid()  # Enter at a finished round starts the next one when it is ours
 
@@ -488,6 +491,8 @@ class Controller:
             self.lobby.escape(mode)
         elif mode == "review":
             ui.review = None
+        elif mode == "coach":
+            ui.coach = None
         elif mode == "table":
             ui.entry = replace(ui.entry, typed="")
 

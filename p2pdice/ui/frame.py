@@ -24,6 +24,7 @@ from .panels import (
     render_prompt,
 )
 from .reveal import game_over_model, pass_model, reveal_model
+from .review import COACH_KEY, COACH_KEYS, render_coach
 from .screens import (
     Line,
     keys_line,
@@ -103,6 +104,8 @@ def body(c: Controller, columns: int, height: int) -> tuple[list[Line], Keys]:
         to = c.pass_to(snap)
         passing = pass_model(snap, to if to is not None else 0, previous=ui.holder)
         return render_pass(passing, **size, glyphs=g), passing.keys
+    if mode == "coach" and ui.coach is not None:
+        return render_coach(ui.coach, **size, glyphs=g), COACH_KEYS
     if mode in ("reveal", "review", "live"):
         view = snap.view
         index: int | None = None
@@ -116,11 +119,16 @@ def body(c: Controller, columns: int, height: int) -> tuple[list[Line], Keys]:
             keys = reveal.keys
             if mode == "review":
                 keys = (("left/right", "other rounds"), ("Esc", "back"), ("q", "quit"))
+            if mode != "live":
+                keys = (*keys[:1], COACH_KEY, *keys[1:])
             return render_reveal(reveal, **size, glyphs=g), keys
     if mode == "over":
         runtime = c.runtime
         over = game_over_model(snap, rematch=runtime is not None and runtime.rematch is not None)
-        return render_game_over(over, **size, glyphs=g), over.keys
+        keys = over.keys
+        if snap.view is not None and snap.view.results and snap.me is not None:
+            keys = (*keys[:1], COACH_KEY, *keys[1:])
+        return render_game_over(over, **size, glyphs=g), keys
     table = table_model(snap, ui.entry)
     return render_table(table, **size, glyphs=g), table.keys
 
@@ -146,7 +154,7 @@ def too_small(c: Controller, columns: int, rows: int) -> list[Line]:
 def waiting_on_us(c: Controller) -> str:
     """On screens that hide the table (review, help): the table waits for us, say so."""
     try:
-        if c.mode() not in ("review", "help") or c.runtime is None:
+        if c.mode() not in ("review", "coach", "help") or c.runtime is None:
             return ""
         snap = c.snap()
         view = snap.view

@@ -2,7 +2,7 @@
 
 Letters are commands only while nothing is being typed: the number words a bid may start
 with (one, two, ..., eight, eleven...) begin with o, t, f, s, e or n, so the table's
-command letters avoid those (l Liar, x Exact, u undo, h odds, r review, q quit) and any
+command letters avoid those (l Liar, x Exact, u undo, h odds, r review, v coach, q quit) and any
 other letter or digit starts a typed bid. That is why Exact is `x`, not `e` ("eight 5s").
 """
 
@@ -20,6 +20,7 @@ from .controller import Controller
 from .learn import LEARN_FROM_LOBBY
 from .lobby import LobbyActions
 from .record import RECORD_FROM_LOBBY
+from .review import open_coach
 from .text import safe_text
 
 log = logging.getLogger("p2pdice.ui")
@@ -118,6 +119,10 @@ def build_keys(c: Controller) -> KeyBindings:
     def _review() -> None:
         c.review()
 
+    @on("v", filter=free & modes("reveal", "review", "over"))
+    def _coach() -> None:
+        open_coach(c)
+
     @on("n", filter=free & modes("over"))
     def _rematch() -> None:
         c.rematch()
@@ -145,6 +150,18 @@ def build_keys(c: Controller) -> KeyBindings:
     @on("n", filter=modes("quit"))
     def _no() -> None:
         c.ui.quitting = False
+
+    # the coach's page (after the table's keys: on its screen these win)
+    for key, lines, pages in (("up", -1, 0), ("down", 1, 0), ("pageup", 0, -1), ("pagedown", 0, 1)):
+
+        @on(key, filter=modes("coach"))
+        def _scroll(lines: int = lines, pages: int = pages) -> None:
+            if c.ui.coach is not None:
+                c.ui.coach.scroll(lines, pages)
+
+    @on("q", filter=modes("coach"))
+    def _close_coach() -> None:
+        c.ui.coach = None
 
     # the lobby
     lobby = free & modes("lobby")

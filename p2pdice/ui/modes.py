@@ -5,7 +5,8 @@ step applies it). Nothing here changes the state it is given.
 A mode names what the screen is: "quit" (leave the table?), "small" (the terminal is too
 small), "prompt", "help", a lobby screen ("lobby", "form", "confirm", "starting"), or one of
 the table's: "table", "pass" (pass-and-play: hand the device over), "reveal", "review"
-(an earlier round), "live" (the hands being opened) and "over".
+(an earlier round), "coach" (the review of one's decisions), "live" (the hands being
+opened) and "over".
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ def screen_mode(ui: UiState, snap: Snapshot, *, kind: str) -> str:
         return "help"
     if ui.screen != "table":
         return ui.screen
+    if ui.coach is not None:
+        return "coach"
     return table_mode(ui, snap, kind=kind)
 
 

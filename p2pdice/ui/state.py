@@ -9,6 +9,7 @@ from .hostform import HostForm
 from .lobbymodel import LobbyBook
 from .ports import OpenTable
 from .ratings import RatingBook
+from .review import CoachPage
 from .text import ASCII, Glyphs
 from .viewmodel import EntryState
 
@@ -40,6 +41,7 @@ class UiState:
     entry_key: tuple[object, ...] | None = None
     seen_results: int | None = None  #: results the player has looked at
     review: int | None = None  #: index of the earlier result being reviewed
+    coach: CoachPage | None = None  #: the coach's review of the finished rounds, when open
     holder: int | None = None  #: pass-and-play: the seat holding the device
     sent: dict[int, str] = field(default_factory=dict)  #: seat -> what it sent, until logged
     errors_seen: dict[int, int] = field(default_factory=dict)
