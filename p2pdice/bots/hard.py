@@ -75,6 +75,9 @@ EXACT_MARGIN = 0.15  #: value an exact call must beat the rest by (its count is 
 LOOKAHEAD_RAISES = 8  #: heads-up: raises (best one-step values first) valued by look-ahead
 LEAF_RAISE_VALUE = 0.15  #: look-ahead leaf: worth of raising again after the reply, per unit chance
 LAP_LOOKAHEAD = True  #: three or more seats: value a passed raise by the rest of the lap
+#: `challenge_penalty` difference: value our own Liar calls by the expected dice the loser
+#: pays too, not only the raises others may call (off: measured weaker, docs/bots.md)
+CALLS_BY_DICE = False
 
 
 @dataclass(slots=True)
@@ -245,7 +248,7 @@ class _Lap:
 
     def _facing(self, odds: _FaceOdds, quantity: int, p: float) -> float:
         stakes = self.stakes
-        if stakes.difference:
+        if stakes.difference and CALLS_BY_DICE:
             best = stakes.call_value(odds.all_dist, odds.own, quantity, self.returner_dice)
         else:
             holds = odds.holds(quantity)
@@ -365,7 +368,7 @@ def _options(view: SeatView) -> tuple[list[tuple[float, Action]], list[tuple[flo
     standing = view.standing_bid
     if standing is not None:
         face_odds = odds[standing.face]
-        if stakes.difference:
+        if stakes.difference and CALLS_BY_DICE:
             bidder = view.standing_bidder
             assert bidder is not None
             value = stakes.call_value(
@@ -470,7 +473,7 @@ def _lookahead(
             if mass < 1e-9:
                 continue
             need_r = reply.quantity - own[reply.face]
-            if stakes.difference:
+            if stakes.difference and CALLS_BY_DICE:
                 liar = stakes.call_value(dist, own[reply.face], reply.quantity, follower.dice)
             else:
                 holds = sum(dist[max(0, need_r) :]) if need_r < size else 0.0

@@ -13,8 +13,9 @@ import dataclasses
 import pytest
 
 from p2pdice.bots import hard as hard_module
-from p2pdice.bots.belief import face_marginals
-from p2pdice.bots.reads import opponent_reads
+from p2pdice.bots.belief import challenge_chance, face_marginals
+from p2pdice.bots.odds import at_least
+from p2pdice.bots.reads import UNREAD, opponent_reads
 from p2pdice.bots.tournament import run_tournament
 from p2pdice.core.bids import Bid
 from p2pdice.core.game import Challenge, ExactCall, PlacedBid
@@ -62,16 +63,20 @@ def _liar_worth(
         ((2, 3, 4, 5, 5), (5, 2), Bid(7, 6)),  # the bidder can pay at most its two dice
     ],
 )
-def test_under_difference_a_liar_call_is_worth_the_expected_dice_the_loser_pays(
-    hand: tuple[int, ...], dice: tuple[int, ...], bid: Bid
+def test_with_calls_by_dice_a_liar_call_is_worth_the_expected_dice_the_loser_pays(
+    hand: tuple[int, ...], dice: tuple[int, ...], bid: Bid, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(hard_module, "CALLS_BY_DICE", True)
     view = bidding_view(DIFFERENCE, hand, dice, (PlacedBid(1, bid),))
     dist = _others_count(view, bid.face)
     expected = _liar_worth(dist, view.own_matching(bid.face), bid.quantity, dice[0], dice[1], 1.0)
     assert _call_values(view)[Challenge] == pytest.approx(expected)
 
 
-def test_under_difference_hard_values_calling_a_bid_far_off_above_one_just_off() -> None:
+def test_with_calls_by_dice_calling_a_bid_far_off_is_worth_more_than_one_just_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(hard_module, "CALLS_BY_DICE", True)
     hand = (2, 2, 3, 3, 4)  # no sixes, no wild ones
     values = {}
     for rules in (HEADS_UP, DIFFERENCE):
@@ -82,6 +87,62 @@ def test_under_difference_hard_values_calling_a_bid_far_off_above_one_just_off()
     assert values["one", 9] - values["one", 5] < 0.2
     # Difference: nine sixes among the five unseen dice misses by four at least.
     assert values["difference", 9] > values["difference", 5] + 1.5
+
+
+def test_by_default_hard_values_its_own_liar_call_by_the_chance_it_wins_under_difference() -> None:
+    # Measured stronger (docs/bots.md, "House rules"): the dice a far-off count would cost
+    # weigh the belief's least reliable tail.
+    bids = (PlacedBid(1, Bid(9, 6)),)
+    one = _call_values(bidding_view(HEADS_UP, (2, 2, 3, 3, 4), (5, 5), bids))[Challenge]
+    difference = _call_values(bidding_view(DIFFERENCE, (2, 2, 3, 3, 4), (5, 5), bids))[Challenge]
+    assert difference == pytest.approx(one)
+
+
+def _called_raise(rules: Rules, hand: tuple[int, ...], bid: Bid) -> float:
+    """hard's value of raising to `bid` when the next seat calls it (heads-up, 5 dice each)."""
+    view = bidding_view(rules, hand, (5, 5), (PlacedBid(1, Bid(2, 2)),))
+    reads = opponent_reads(view.rules, view.results)
+    odds, _ = hard_module._face_odds(view, reads)
+    follower = hard_module._Follower(seat=1, dice=5, unseen=5, read=reads.get(1, UNREAD))
+    stakes = hard_module._Stakes.of(view)
+    called, _ = hard_module._raise_value(odds[bid.face], bid.quantity, 1 / 3, follower, stakes)
+    return called
+
+
+def _called_raise_worth(rules: Rules, hand: tuple[int, ...], bid: Bid) -> float:
+    """The same from RULES.md R4: per count of the follower's dice, the chance they call
+    times what the loser pays."""
+    view = bidding_view(rules, hand, (5, 5), (PlacedBid(1, Bid(2, 2)),))
+    reads = opponent_reads(view.rules, view.results)
+    odds, _ = hard_module._face_odds(view, reads)
+    read = reads.get(1, UNREAD)
+    total = 0.0
+    for theirs, chance in enumerate(odds[bid.face].following):
+        call = challenge_chance(at_least(bid.quantity - theirs, 5, 1 / 3), read.calls_below)
+        count = view.own_matching(bid.face) + theirs
+        owed = max(1, abs(count - bid.quantity))
+        if count >= bid.quantity:
+            total += chance * call * min(owed, 5)
+        else:  # we pay, and all five of ours would cost the last-die premium too
+            paid = min(owed, 5)
+            total -= chance * call * (paid + (hard_module.LAST_DIE_PREMIUM if paid == 5 else 0))
+    return total
+
+
+@pytest.mark.parametrize("bid", [Bid(3, 5), Bid(5, 5), Bid(8, 5)])
+def test_under_difference_a_called_raise_is_worth_the_expected_dice_the_loser_pays(
+    bid: Bid,
+) -> None:
+    hand = (1, 5, 2, 3, 4)
+    assert _called_raise(DIFFERENCE, hand, bid) == pytest.approx(
+        _called_raise_worth(DIFFERENCE, hand, bid)
+    )
+
+
+def test_under_difference_an_overbid_costs_more_when_called_than_under_one() -> None:
+    hand = (1, 5, 2, 3, 4)
+    bid = Bid(8, 5)  # two of ours count: the follower would need six of its five dice
+    assert _called_raise(DIFFERENCE, hand, bid) < _called_raise(HEADS_UP, hand, bid) - 1
 
 
 def test_under_others_lose_a_right_exact_call_is_worth_a_die_of_every_rival() -> None:
