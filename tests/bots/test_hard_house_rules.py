@@ -19,12 +19,12 @@ from p2pdice.bots.reads import UNREAD, opponent_reads
 from p2pdice.bots.tournament import run_tournament
 from p2pdice.core.bids import Bid
 from p2pdice.core.game import Challenge, ExactCall, PlacedBid
-from p2pdice.core.rules import Rules
+from p2pdice.core.rules import ChallengePenalty, ExactReward, Palifico, PalificoKind, Rules
 from p2pdice.core.view import SeatView
 from tests.support.views import bidding_view
 
 HEADS_UP = Rules(seats=2)
-DIFFERENCE = HEADS_UP.with_options(challenge_penalty="difference")
+DIFFERENCE = HEADS_UP.with_options(challenge_penalty=ChallengePenalty.DIFFERENCE)
 
 
 def _call_values(view: SeatView) -> dict[type, float]:
@@ -78,7 +78,7 @@ def test_with_calls_by_dice_calling_a_bid_far_off_is_worth_more_than_one_just_of
 ) -> None:
     monkeypatch.setattr(hard_module, "CALLS_BY_DICE", True)
     hand = (2, 2, 3, 3, 4)  # no sixes, no wild ones
-    values = {}
+    values: dict[tuple[str, int], float] = {}
     for rules in (HEADS_UP, DIFFERENCE):
         for quantity in (5, 9):
             view = bidding_view(rules, hand, (5, 5), (PlacedBid(1, Bid(quantity, 6)),))
@@ -146,7 +146,7 @@ def test_under_difference_an_overbid_costs_more_when_called_than_under_one() -> 
 
 
 def test_under_others_lose_a_right_exact_call_is_worth_a_die_of_every_rival() -> None:
-    rules = Rules(seats=4, exact_call=True, exact_reward="others-lose")
+    rules = Rules(seats=4, exact_call=True, exact_reward=ExactReward.OTHERS_LOSE)
     bid = Bid(5, 5)
     view = bidding_view(rules, (1, 1, 2, 3, 5), (4, 2, 2, 1), (PlacedBid(3, bid),))
     reads = opponent_reads(view.rules, view.results)
@@ -163,7 +163,7 @@ def test_at_a_four_seat_table_hard_calls_exact_at_the_cap_only_when_others_lose(
     bids = (PlacedBid(3, Bid(5, 5)),)
     chosen = {}
     for reward in ("regain", "others-lose"):
-        rules = Rules(seats=4, exact_call=True, exact_reward=reward)
+        rules = Rules(seats=4, exact_call=True, exact_reward=ExactReward(reward))
         view = bidding_view(rules, (1, 1, 2, 3, 5), (5, 2, 2, 1), bids)
         chosen[reward] = sum(c for c, a in hard_module.hard_policy(view) if a == ExactCall(0))
     assert chosen == {"regain": 0.0, "others-lose": 1.0}
@@ -175,7 +175,7 @@ def test_the_solved_endgame_is_played_under_difference_where_one_die_is_all_a_lo
     difference = hard_module._endgame_policy(bidding_view(DIFFERENCE, (4,), (1, 1), bids))
     assert one is not None
     assert difference == one
-    exact = HEADS_UP.with_options(exact_call=True, exact_reward="others-lose")
+    exact = HEADS_UP.with_options(exact_call=True, exact_reward=ExactReward.OTHERS_LOSE)
     assert hard_module._endgame_policy(bidding_view(exact, (4,), (1, 1), bids)) is None
 
 
@@ -185,7 +185,7 @@ def test_the_solved_endgame_is_played_under_difference_where_one_die_is_all_a_lo
 def test_in_a_palifico_round_hard_counts_ones_as_the_palifico_kind_says(
     kind: str, wild: bool
 ) -> None:
-    rules = Rules(seats=3, palifico="fixed", palifico_kind=kind)
+    rules = Rules(seats=3, palifico=Palifico.FIXED, palifico_kind=PalificoKind(kind))
     view = bidding_view(rules, (1, 6), (2, 4, 4), ())
     view = dataclasses.replace(view, palifico_round=True)
     reads = opponent_reads(view.rules, view.results)
@@ -199,10 +199,10 @@ def test_in_a_palifico_round_hard_counts_ones_as_the_palifico_kind_says(
 #: Each house option on an otherwise default table. A palifico round needs three or more
 #: survivors (RULES.md R5), so the palifico kinds are measured at three seats.
 HOUSE = {
-    "difference": (Rules(seats=2, challenge_penalty="difference"), 2),
-    "others-lose": (Rules(seats=2, exact_call=True, exact_reward="others-lose"), 2),
-    "ones-not-wild": (Rules(palifico="fixed", palifico_kind="ones-not-wild"), 3),
-    "face-fixed": (Rules(palifico="fixed", palifico_kind="face-fixed"), 3),
+    "difference": (Rules(seats=2, challenge_penalty=ChallengePenalty.DIFFERENCE), 2),
+    "others-lose": (Rules(seats=2, exact_call=True, exact_reward=ExactReward.OTHERS_LOSE), 2),
+    "ones-not-wild": (Rules(palifico=Palifico.FIXED, palifico_kind=PalificoKind.ONES_NOT_WILD), 3),
+    "face-fixed": (Rules(palifico=Palifico.FIXED, palifico_kind=PalificoKind.FACE_FIXED), 3),
 }
 
 

@@ -139,6 +139,7 @@ class RandomGame(RuleBasedStateMachine):
         # others-lose hit, and a regained die (to the cap) after a regain hit.
         assert list(self.state.dice) == expected
         result = self.state.last_result
+        assert result is not None
         lost = sum(
             b - a for b, a in zip(result.dice_before, result.dice_after, strict=True) if b > a
         )
