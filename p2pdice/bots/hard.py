@@ -16,6 +16,10 @@ Theory of operation
    `LAST_DIE_PREMIUM`), one of an opponent's +`rival` (1 at a two-seat table, where their
    loss is our gain; `RIVAL_WEIGHT_MULTI` when several share the table, since another
    seat's loss helps us less), and regaining one by an exact call +1 (0 at the cap).
+   House rules: under `challenge_penalty` difference a raise the next seat calls is worth
+   the expected dice the loser pays (max(1, |count - bid|), at most what it holds) over the
+   count distribution (our own Liar calls keep their win chance unless CALLS_BY_DICE);
+   under `exact_reward` others-lose a right exact call is worth a die of every rival.
    - Liar: the bidder loses unless the bid holds.
    - Exact: we regain a die if the count is exact, else we lose one.
    - Raise (or open) to b: the next seat calls it with the modelled chance given *their*
