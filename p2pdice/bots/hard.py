@@ -16,6 +16,10 @@ Theory of operation
    `LAST_DIE_PREMIUM`), one of an opponent's +`rival` (1 at a two-seat table, where their
    loss is our gain; `RIVAL_WEIGHT_MULTI` when several share the table, since another
    seat's loss helps us less), and regaining one by an exact call +1 (0 at the cap).
+   House rules: under `challenge_penalty` difference a raise the next seat calls is worth
+   the expected dice the loser pays (max(1, |count - bid|), at most what it holds) over the
+   count distribution (our own Liar calls keep their win chance unless CALLS_BY_DICE);
+   under `exact_reward` others-lose a right exact call is worth a die of every rival.
    - Liar: the bidder loses unless the bid holds.
    - Exact: we regain a die if the count is exact, else we lose one.
    - Raise (or open) to b: the next seat calls it with the modelled chance given *their*
@@ -46,7 +50,7 @@ from functools import lru_cache
 
 from ..core.bids import Bid
 from ..core.game import Action, Challenge, ExactCall, PlaceBid
-from ..core.rules import Ones, preset
+from ..core.rules import ChallengePenalty, ExactReward, Ones, preset
 from ..core.view import SeatView
 from .belief import (
     FACE_LIST,
@@ -75,6 +79,9 @@ EXACT_MARGIN = 0.15  #: value an exact call must beat the rest by (its count is 
 LOOKAHEAD_RAISES = 8  #: heads-up: raises (best one-step values first) valued by look-ahead
 LEAF_RAISE_VALUE = 0.15  #: look-ahead leaf: worth of raising again after the reply, per unit chance
 LAP_LOOKAHEAD = True  #: three or more seats: value a passed raise by the rest of the lap
+#: `challenge_penalty` difference: value our own Liar calls by the expected dice the loser
+#: pays too, not only the raises others may call (off: measured weaker, docs/bots.md)
+CALLS_BY_DICE = False
 
 
 @dataclass(slots=True)
@@ -83,6 +90,7 @@ class _FaceOdds:
 
     own: int
     following: list[float]  #: belief over the next seat's matching dice
+    rest_dist: list[float]  #: belief over the other opponents' matching dice
     rest_tail: list[float]  #: P(other opponents' matching dice >= k)
     all_dist: list[float]  #: belief over all opponents' matching dice
     all_tail: list[float]
@@ -100,24 +108,61 @@ class _FaceOdds:
 
 @dataclass(frozen=True, slots=True)
 class _Stakes:
-    """What each outcome is worth to us, in dice, at this table and dice count."""
+    """What each outcome is worth to us, in dice, at this table, dice count and rules."""
 
     own_loss: float  #: cost of losing one of our dice (more when it is our last)
     rival_loss: float  #: worth of an opponent losing one
-    regain: float  #: worth of regaining a die by an exact call (0 at the cap)
+    regain: float  #: worth of a right exact call: a regained die (0 at the cap), or with
+    #: `exact_reward` others-lose every other seat's lost die
     pass_value: float  #: worth of a raise the next seat does not call
+    my_dice: int = 1  #: dice we hold (what a `difference` loss is capped at)
+    difference: bool = False  #: `challenge_penalty` difference: the loser pays max(1, |c - q|)
 
     @classmethod
     def of(cls, view: SeatView) -> _Stakes:
         heads_up = len(view.survivors) == 2
         last_die = view.my_dice == 1
+        rival = 1.0 if heads_up else RIVAL_WEIGHT_MULTI
+        rules = view.rules
+        if rules.exact_reward == ExactReward.OTHERS_LOSE:
+            # Every other surviving seat has a die to lose, so each pays exactly one.
+            hit = rival * (len(view.survivors) - 1)
+        elif view.my_dice < rules.starting_dice:
+            hit = 1.0 + (LAST_DIE_PREMIUM if last_die else 0.0)
+        else:
+            hit = 0.0
         return cls(
             own_loss=1.0 + (LAST_DIE_PREMIUM if last_die else 0.0),
-            rival_loss=1.0 if heads_up else RIVAL_WEIGHT_MULTI,
-            regain=(1.0 + (LAST_DIE_PREMIUM if last_die else 0.0))
-            if view.my_dice < view.rules.starting_dice
-            else 0.0,
+            rival_loss=rival,
+            regain=hit,
             pass_value=PASS_VALUE_HEADS_UP if heads_up else PASS_VALUE_MULTI,
+            my_dice=view.my_dice,
+            difference=rules.challenge_penalty == ChallengePenalty.DIFFERENCE,
+        )
+
+    def lose(self, dice: int) -> float:
+        """Cost of losing `dice` of ours (all we hold at most; the last one costs more)."""
+        paid = min(dice, self.my_dice)
+        return paid + (LAST_DIE_PREMIUM if paid >= self.my_dice else 0.0)
+
+    def challenged(self, count: int, quantity: int, *, we_call: bool, their_dice: int) -> float:
+        """Worth of a challenge between us and a seat holding `their_dice` on a full count.
+
+        `we_call`: we called their bid (else they called ours). The loser pays one die, or
+        under `difference` max(1, |count - quantity|), never more than they hold.
+        """
+        stands = count >= quantity
+        owed = max(1, abs(count - quantity)) if self.difference else 1
+        if stands == we_call:  # we lose: our call failed, or our bid did
+            return -self.lose(owed)
+        return self.rival_loss * min(owed, their_dice)
+
+    def call_value(self, dist: list[float], own: int, quantity: int, their_dice: int) -> float:
+        """Expected worth of calling Liar on `quantity`, over `dist` of the others' count."""
+        return sum(
+            w * self.challenged(own + m, quantity, we_call=True, their_dice=their_dice)
+            for m, w in enumerate(dist)
+            if w
         )
 
 
@@ -154,6 +199,7 @@ class _Lap:
     exact_call: bool
     follower: _Follower
     stakes: _Stakes
+    returner_dice: int = 1  #: dice of the seat whose bid comes back to us
 
     @classmethod
     def of(
@@ -174,7 +220,15 @@ class _Lap:
                 break
             read = reads.get(seat, UNREAD)
             seats.append((marginals[seat], view.dice_in_play - view.dice[seat], read.calls_below))
-        return cls(tuple(seats), view.dice_in_play, view.rules.exact_call, follower, stakes)
+        returner = _seat_before(view, view.seat)
+        return cls(
+            tuple(seats),
+            view.dice_in_play,
+            view.rules.exact_call,
+            follower,
+            stakes,
+            view.dice[returner],
+        )
 
     def value(self, odds: _FaceOdds, bid: Bid, p: float) -> float:
         quantity = bid.quantity + 1  # the next seat's raise
@@ -198,8 +252,11 @@ class _Lap:
 
     def _facing(self, odds: _FaceOdds, quantity: int, p: float) -> float:
         stakes = self.stakes
-        holds = odds.holds(quantity)
-        best = stakes.rival_loss * (1 - holds) - stakes.own_loss * holds
+        if stakes.difference and CALLS_BY_DICE:
+            best = stakes.call_value(odds.all_dist, odds.own, quantity, self.returner_dice)
+        else:
+            holds = odds.holds(quantity)
+            best = stakes.rival_loss * (1 - holds) - stakes.own_loss * holds
         if self.exact_call:
             hit = odds.exact(quantity)
             best = max(best, stakes.regain * hit - stakes.own_loss * (1 - hit) - EXACT_MARGIN)
@@ -314,8 +371,17 @@ def _options(view: SeatView) -> tuple[list[tuple[float, Action]], list[tuple[flo
     calls: list[tuple[float, Action]] = []
     standing = view.standing_bid
     if standing is not None:
-        holds = odds[standing.face].holds(standing.quantity)
-        calls.append((stakes.rival_loss * (1 - holds) - stakes.own_loss * holds, Challenge(seat)))
+        face_odds = odds[standing.face]
+        if stakes.difference and CALLS_BY_DICE:
+            bidder = view.standing_bidder
+            assert bidder is not None
+            value = stakes.call_value(
+                face_odds.all_dist, face_odds.own, standing.quantity, view.dice[bidder]
+            )
+        else:
+            holds = face_odds.holds(standing.quantity)
+            value = stakes.rival_loss * (1 - holds) - stakes.own_loss * holds
+        calls.append((value, Challenge(seat)))
         if view.can_exact:
             hit = odds[standing.face].exact(standing.quantity)
             value = stakes.regain * hit - stakes.own_loss * (1 - hit) - EXACT_MARGIN
@@ -388,8 +454,19 @@ def _lookahead(
         )
         need = bid.quantity - own[bid.face]
         value = 0.0
-        for w, c, m in zip(weights, call, match_column(follower.dice, bid.face, wild), strict=True):
-            value += w * c * (stakes.rival_loss if m >= need else -stakes.own_loss)
+        column = match_column(follower.dice, bid.face, wild)
+        if stakes.difference:
+            worth = [
+                stakes.challenged(
+                    own[bid.face] + m, bid.quantity, we_call=False, their_dice=size - 1
+                )
+                for m in range(size)
+            ]
+            for w, c, m in zip(weights, call, column, strict=True):
+                value += w * c * worth[m]
+        else:
+            for w, c, m in zip(weights, call, column, strict=True):
+                value += w * c * (stakes.rival_loss if m >= need else -stakes.own_loss)
         for reply, picks in replies:
             dist = [0.0] * size
             for w, x, m in zip(
@@ -400,11 +477,12 @@ def _lookahead(
             if mass < 1e-9:
                 continue
             need_r = reply.quantity - own[reply.face]
-            holds = sum(dist[max(0, need_r) :]) if need_r < size else 0.0
-            best = max(
-                stakes.rival_loss * (mass - holds) - stakes.own_loss * holds,
-                LEAF_RAISE_VALUE * mass,
-            )
+            if stakes.difference and CALLS_BY_DICE:
+                liar = stakes.call_value(dist, own[reply.face], reply.quantity, follower.dice)
+            else:
+                holds = sum(dist[max(0, need_r) :]) if need_r < size else 0.0
+                liar = stakes.rival_loss * (mass - holds) - stakes.own_loss * holds
+            best = max(liar, LEAF_RAISE_VALUE * mass)
             if rules.exact_call:
                 hit = dist[need_r] if 0 <= need_r < size else 0.0
                 best = max(best, stakes.regain * hit - stakes.own_loss * (mass - hit))
@@ -426,6 +504,19 @@ def _raise_value(
             continue
         # Their call depends on their hand; so does whether the bid holds: combine per count.
         call = challenge_chance(at_least(quantity - m, follower.unseen, p), follower.calls_below)
+        if stakes.difference:
+            # What the loser pays depends on the full count: sum over the others' dice too.
+            worth = sum(
+                r
+                * stakes.challenged(
+                    odds.own + m + k, quantity, we_call=False, their_dice=follower.dice
+                )
+                for k, r in enumerate(odds.rest_dist)
+                if r
+            )
+            called_value += weight * call * worth
+            passed += weight * (1 - call)
+            continue
         k = need - m
         if k <= 0:
             holds = 1.0
@@ -442,6 +533,16 @@ def _next_seat(view: SeatView) -> int:
     seat = view.seat
     assert seat is not None
     return _seat_after(view, seat)
+
+
+def _seat_before(view: SeatView, seat: int | None) -> int:
+    assert seat is not None
+    n = len(view.dice)
+    for step in range(1, n + 1):
+        candidate = (seat - step) % n
+        if view.dice[candidate] > 0:
+            return candidate
+    return seat
 
 
 def _seat_after(view: SeatView, seat: int) -> int:
@@ -490,6 +591,7 @@ def _face_odds(
         out[face] = _FaceOdds(
             own=view.own_matching(face),
             following=following,
+            rest_dist=rest,
             rest_tail=tail_table(rest),
             all_dist=all_dist,
             all_tail=tail_table(all_dist),

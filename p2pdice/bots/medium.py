@@ -3,7 +3,8 @@
 It treats the unseen dice as independent with p = 1/3 for a non-one face when ones are wild
 outside palifico, else 1/6, after counting its own matching dice:
 - exact call (when allowed) if an exact count is at least 40% likely and it holds fewer
-  than the starting dice (at the cap a hit regains nothing, so the call could only lose);
+  than the starting dice (at the cap a hit regains nothing, so the call could only lose),
+  or at any count when a hit costs every other seat a die (`exact_reward` others-lose);
 - challenge if the standing bid is less than 35% likely;
 - otherwise the most likely of the smallest legal raises (for each face the lowest legal
   quantity and one more) if that is at least 15% likely, else challenge;
@@ -17,6 +18,7 @@ import random
 
 from ..core.bids import Bid
 from ..core.game import Action, Challenge, ExactCall, PlaceBid
+from ..core.rules import ExactReward
 from ..core.view import SeatView
 from .odds import bid_true_chance, exact_chance, face_probability
 
@@ -32,8 +34,11 @@ def medium(view: SeatView, rng: random.Random) -> Action:
     lowest = view.lowest_bids_per_face()
     if standing is None:
         return PlaceBid(seat, _opening(view, lowest))
-    below_cap = view.my_dice < view.rules.starting_dice
-    if view.can_exact and below_cap and exact_chance(view, standing) >= EXACT_AT_LEAST:
+    pays = (
+        view.my_dice < view.rules.starting_dice
+        or view.rules.exact_reward == ExactReward.OTHERS_LOSE
+    )
+    if view.can_exact and pays and exact_chance(view, standing) >= EXACT_AT_LEAST:
         return ExactCall(seat)
     if bid_true_chance(view, standing) < CHALLENGE_BELOW:
         return Challenge(seat)
