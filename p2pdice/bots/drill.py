@@ -45,10 +45,9 @@ from ..core.game import (
 )
 from ..core.rules import Ones, Rules
 from ..core.view import SeatView, seat_view
-from .hard import ADAPT, _face_odds, hard, hard_policy
+from .hard import believed_chances, hard, hard_policy
 from .medium import medium
 from .odds import bid_true_chance, exact_chance
-from .reads import opponent_reads
 from .registry import Bot
 from .sim import decide_safely, roll
 
@@ -206,13 +205,9 @@ def advise(position: Position) -> Advice:
     view = position.view
     policy = hard_policy(view)
     _, action = max(policy, key=lambda pair: pair[0])
-    # hard's own belief about the count (its private helper, so the figure is the one it
-    # decided by): reads of each opponent from earlier reveals, updated by this round's bids.
-    reads = opponent_reads(view.rules, view.results) if ADAPT else {}
-    belief, _ = _face_odds(view, reads)
     standing = view.standing_bid
     assert standing is not None
-    believed = belief[standing.face].holds(standing.quantity)
+    believed, hit = believed_chances(view, standing)  # the figures hard decided by
     if isinstance(action, Challenge):
         why = (
             f"hard calls Liar: reading the bids, it puts {bid_words(standing)} at "
@@ -220,14 +215,13 @@ def advise(position: Position) -> Advice:
         )
         return Advice("call", None, why)
     if isinstance(action, ExactCall):
-        hit = belief[standing.face].exact(standing.quantity)
         why = f"hard calls Exact: reading the bids, it puts exactly {bid_words(standing)} at {hit:.0%}"
         return Advice("exact", None, why)
     assert isinstance(action, PlaceBid)
     bid = action.bid
     why = (
         f"hard raises to {bid_words(bid)}: reading the bids, it puts that at "
-        f"{belief[bid.face].holds(bid.quantity):.0%} to hold, and {bid_words(standing)} "
+        f"{believed_chances(view, bid)[0]:.0%} to hold, and {bid_words(standing)} "
         f"at {believed:.0%}"
     )
     return Advice("raise", bid, why)

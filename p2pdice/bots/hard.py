@@ -554,6 +554,16 @@ def _seat_after(view: SeatView, seat: int) -> int:
     return seat
 
 
+def believed_chances(view: SeatView, bid: Bid) -> tuple[float, float]:
+    """hard's chances that `bid` holds and that it is exactly right, from this view only: its
+    reads of each opponent from earlier reveals, updated by this round's bids (the figures it
+    decides by)."""
+    reads = opponent_reads(view.rules, view.results) if ADAPT else {}
+    odds, _ = _face_odds(view, reads)
+    face = odds[bid.face]
+    return face.holds(bid.quantity), face.exact(bid.quantity)
+
+
 def _face_odds(
     view: SeatView, reads: dict[int, OpponentRead]
 ) -> tuple[dict[int, _FaceOdds], dict[int, tuple[tuple[float, ...], ...]]]:
