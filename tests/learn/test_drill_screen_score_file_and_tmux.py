@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +18,7 @@ from p2pdice.core.describe import bid_words
 from p2pdice.core.rules import Ones, Palifico, Rules
 from p2pdice.ui.drill import DrillState, answer, enter, render
 from p2pdice.ui.screens import plain
+from tests.support.killed_writer import killed_mid_write
 from tests.support.tmux import Tmux
 
 TABLES = (
@@ -100,16 +98,8 @@ while True:
 
 
 def test_a_kill_9_while_the_score_is_written_leaves_a_whole_file(tmp_path: Path) -> None:
-    for _ in range(5):
-        proc = subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(tmp_path)], stdout=subprocess.PIPE, text=True
-        )
-        assert proc.stdout is not None and proc.stdout.readline() == "writing\n"
-        time.sleep(0.3)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        saved = json.loads(drill_path(tmp_path).read_text())  # never half a file
-        loaded = DrillProgress.from_json(saved)
+    for left in killed_mid_write(WRITER, tmp_path, drill_path(tmp_path)):
+        loaded = DrillProgress.from_json(json.loads(left))  # never half a file
         assert loaded.drawn > 0
         assert loaded.right["calling"] == loaded.asked["calling"] == loaded.drawn
 

@@ -4,16 +4,13 @@ after a kill -9, and never among the tables and transcripts `p2pdice stats` read
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 from p2pdice.cli import main
 from p2pdice.cli.learn import load_progress, progress_path, save_progress
 from p2pdice.core.lessons import Progress, course
 from p2pdice.core.rules import Rules
+from tests.support.killed_writer import killed_mid_write
 
 
 def test_progress_resumes_at_the_first_lesson_not_done(tmp_path: Path) -> None:
@@ -67,16 +64,8 @@ while True:
 
 
 def test_a_kill_9_while_progress_is_written_leaves_a_whole_file(tmp_path: Path) -> None:
-    for _ in range(5):
-        proc = subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(tmp_path)], stdout=subprocess.PIPE, text=True
-        )
-        assert proc.stdout is not None and proc.stdout.readline() == "writing\n"
-        time.sleep(0.3)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        saved = json.loads(progress_path(tmp_path).read_text())  # never half a file
-        loaded = Progress.from_json(saved)
+    for left in killed_mid_write(WRITER, tmp_path, progress_path(tmp_path)):
+        loaded = Progress.from_json(json.loads(left))  # never half a file
         [result] = loaded.graded
         assert result.calls > 0 and len(loaded.done) == result.calls % 50 + 1
     # Besides the file itself only a killed write's hidden temporary may be left: nothing a
