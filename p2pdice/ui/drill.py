@@ -13,10 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from prompt_toolkit.application import Application
-from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Layout, Window
-from prompt_toolkit.layout.controls import FormattedTextControl
 
 from ..bots.drill import (
     Advice,
@@ -35,8 +32,8 @@ from ..core.bids import count_matching
 from ..core.describe import bid_words
 from ..core.rules import Rules
 from .bidentry import BidSyntaxError, parse_bid
-from .layout import STYLE
-from .screens import Line, fragments, header, keys_line, rule_or_alarm, wrap
+from .layout import whole_screen_app
+from .screens import Line, header, keys_line, rule_or_alarm, wrap
 from .text import ASCII, Glyphs
 
 NAMES = ("Ada", "Bo", "Cy", "Di", "Eve", "Flo")  #: the other seats, by seat number
@@ -253,18 +250,7 @@ def build(ds: DrillState, glyphs: Glyphs) -> Application[int]:
             if ds.answer is None and len(ds.typed) < 8:
                 ds.typed += key
 
-    def draw() -> StyleAndTextTuples:
-        from prompt_toolkit.application.current import get_app
-
-        size = get_app().output.get_size()
-        return list(fragments(render(ds, size.columns, size.rows, glyphs)))
-
-    return Application(
-        layout=Layout(Window(FormattedTextControl(draw))),
-        key_bindings=kb,
-        style=STYLE,
-        full_screen=True,
-    )
+    return whole_screen_app(lambda columns, rows: render(ds, columns, rows, glyphs), kb)
 
 
 def run_drill(

@@ -6,15 +6,19 @@ only adds colour and emphasis.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
 from .controller import Controller
 from .frame import MIN_COLUMNS, MIN_ROWS, render_screen
-from .screens import fragments
+from .screens import Line, fragments
 
 STYLE = Style.from_dict(
     {
@@ -68,3 +72,21 @@ def build_layout(c: Controller) -> Layout:
 
     control = FormattedTextControl(text, focusable=True, show_cursor=False)
     return Layout(Window(control, wrap_lines=False, always_hide_cursor=True))
+
+
+def whole_screen_app(
+    render: Callable[[int, int], list[Line]], keys: KeyBindings
+) -> Application[int]:
+    """A full-screen application of one window that draws `render(columns, rows)` afresh at
+    every redraw, at the terminal's size then (the course and the drill)."""
+
+    def text() -> StyleAndTextTuples:
+        size = get_app().output.get_size()
+        return list(fragments(render(size.columns, size.rows)))
+
+    return Application(
+        layout=Layout(Window(FormattedTextControl(text))),
+        key_bindings=keys,
+        style=STYLE,
+        full_screen=True,
+    )

@@ -15,10 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from prompt_toolkit.application import Application
-from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Layout, Window
-from prompt_toolkit.layout.controls import FormattedTextControl
 
 from ..bots.graded import GRADED_CPU
 from ..core.bids import Bid
@@ -39,8 +36,8 @@ from ..core.lessons import (
 )
 from ..core.rules import Rules
 from .bidentry import BidSyntaxError, parse_bid
-from .layout import STYLE
-from .screens import Line, fragments, render_table
+from .layout import whole_screen_app
+from .screens import Line, render_table
 from .text import ASCII, Glyphs
 from .viewmodel import BidLine, SeatRow, TableModel
 
@@ -301,18 +298,7 @@ def build(ls: LearnState, save: Callable[[Progress], None], glyphs: Glyphs) -> A
             elif len(ls.typed) < 8:
                 ls.typed += key
 
-    def text() -> StyleAndTextTuples:
-        from prompt_toolkit.application.current import get_app
-
-        size = get_app().output.get_size()
-        return list(fragments(render(ls, size.columns, size.rows, glyphs)))
-
-    return Application(
-        layout=Layout(Window(FormattedTextControl(text))),
-        key_bindings=kb,
-        style=STYLE,
-        full_screen=True,
-    )
+    return whole_screen_app(lambda columns, rows: render(ls, columns, rows, glyphs), kb)
 
 
 def run_learn(
