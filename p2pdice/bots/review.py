@@ -230,18 +230,23 @@ def view_at(
     )
 
 
+def chance_right(view: SeatView, kind: str, bid: Bid | None) -> float:
+    """From the dice this view shows: the chance a Liar call ("call") or an Exact call on the
+    standing bid wins, or that the bid `bid` ("raise") holds."""
+    if kind == "raise":
+        assert bid is not None
+        return holds_chance(view, bid)
+    standing = view.standing_bid
+    assert standing is not None
+    if kind == "call":
+        return 1.0 - holds_chance(view, standing)
+    return exactly_chance(view, standing)
+
+
 def judge_move(view: SeatView, kind: str, bid: Bid | None) -> dict[str, Any]:
     """The figures of one move in `view`: its chance, the drill's verdict, hard's move."""
     standing = view.standing_bid
-    if kind == "call":
-        assert standing is not None
-        chance = 1.0 - holds_chance(view, standing)
-    elif kind == "exact":
-        assert standing is not None
-        chance = exactly_chance(view, standing)
-    else:
-        assert bid is not None
-        chance = holds_chance(view, bid)
+    chance = chance_right(view, kind, bid)
     # The drill's judgement and advice take a Position: given no cups, they can read none.
     position = Position(view, hands=())
     best_kind: str | None = None
@@ -263,15 +268,7 @@ def judge_move(view: SeatView, kind: str, bid: Bid | None) -> dict[str, Any]:
         assert isinstance(action, PlaceBid)
         hard_kind, hard_bid = "raise", action.bid
         hard_why = f"hard opens with {bid_words(action.bid)}"
-    if hard_kind == "call":
-        assert standing is not None
-        hard_chance = 1.0 - holds_chance(view, standing)
-    elif hard_kind == "exact":
-        assert standing is not None
-        hard_chance = exactly_chance(view, standing)
-    else:
-        assert hard_bid is not None
-        hard_chance = holds_chance(view, hard_bid)
+    hard_chance = chance_right(view, hard_kind, hard_bid)
     return {
         "chance": chance,
         "right": right,
