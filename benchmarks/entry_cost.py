@@ -51,7 +51,8 @@ def bid_fixture() -> dict[str, Any]:
     raise RuntimeError("no bid found")
 
 
-def measure() -> dict[str, float]:
+def steps() -> dict[str, Callable[[], object]]:
+    """Each step the host and a client do for one bid, by name, ready to call."""
     fx = bid_fixture()
     replayer, entry, line = fx["replayer"], fx["entry"], fx["line"]
     state, chain = replayer.state, replayer.chain
@@ -60,7 +61,13 @@ def measure() -> dict[str, float]:
     player_key = state.keys[msg.seat]
     entry_frame = '{"entry":' + line.decode() + ',"type":"entry"}'
     send_frame = encode_frame("send", msg=msg.to_json())
-    status = {"phase": "bidding", "connected": [0, 1, 2, 3, 4, 5], "turn": 2, "deadline_ms": None}
+    status = {
+        "phase": "bidding",
+        "connected": [0, 1, 2, 3, 4, 5],
+        "turn": 2,
+        "deadline_ms": None,
+        "bank_ms": None,
+    }
     status_frame = encode_frame("status", **status)
     signed = signed_part(entry)
     key = fx["host"].key
@@ -69,7 +76,7 @@ def measure() -> dict[str, float]:
     def client_advance() -> object:
         return advance(state, seq=seq, chain=chain, event=None, msg=msg)
 
-    steps = {
+    return {
         # the client, for every entry
         "client: decode entry frame (canonical JSON + shape)": lambda: decode_frame(
             entry_frame, TO_CLIENT
@@ -104,7 +111,10 @@ def measure() -> dict[str, float]:
         "raw json.loads of the entry line": lambda: json.loads(line),
         "canonical decode of the entry line": lambda: decode(line),
     }
-    return {name: timed(fn) for name, fn in steps.items()}
+
+
+def measure() -> dict[str, float]:
+    return {name: timed(fn) for name, fn in steps().items()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -198,3 +198,16 @@ async def test_the_load_players_time_every_action_they_see_in_the_log(tmp_path: 
     actions = [(seat, kind) for seat, kind, _ in echoed if kind in ACTIONS]
     assert len(actions) == len(logged) > 0
     assert all(lat > 0 for _, _, lat in echoed)
+
+
+def test_each_step_of_the_entry_cost_breakdown_runs_on_todays_frames() -> None:
+    """The breakdown builds its frames by hand; a frame field added later must not leave it
+    timing an exception (it once did, for the status frame's `bank_ms`)."""
+    from benchmarks.entry_cost import steps
+
+    ran = []
+    for name, step in steps().items():
+        step()  # raises if the frame or entry it was given no longer fits today's shapes
+        ran.append(name)
+    assert any(name.startswith("host:") for name in ran)
+    assert any(name.startswith("client:") for name in ran)
