@@ -45,7 +45,7 @@ def host_command(home: Path, starting_dice: int, profile: Path | None = None) ->
         "--home", str(home), "--name", "bench",
     ]  # fmt: skip
     if profile is not None:
-        return python_module("cProfile", "-o", str(profile), "-m", "p2pdice", *args)
+        return python_module("benchmarks.cpu_profile", str(profile), "p2pdice", *args)
     return python_module("p2pdice", *args)
 
 

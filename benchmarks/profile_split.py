@@ -17,7 +17,7 @@ from collections.abc import Sequence
 #: (category, substrings of "file:function"); the first match wins.
 CATEGORIES: list[tuple[str, tuple[str, ...]]] = [
     ("start-up (imports)", ("<frozen importlib", "<frozen zipimport", "marshal", "_imp.")),
-    ("Ed25519 (cryptography)", ("ed25519", "Ed25519")),
+    ("Ed25519 (libsodium, cryptography)", ("ed25519", "Ed25519", "_sodium", "nacl/")),
     ("hashing (hashlib/hmac)", ("hashlib", "hmac", "sha256", "openssl_sha")),
     (
         "JSON (json + p2pdice codec)",

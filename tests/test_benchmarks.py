@@ -92,7 +92,8 @@ def test_the_scripted_bidder_raises_minimally_then_calls() -> None:
 
 def test_profile_categories() -> None:
     ed = "~:0(<method 'verify' of 'cryptography.hazmat.bindings._rust.openssl.ed25519.Ed25519PublicKey' objects>)"
-    assert category(ed) == "Ed25519 (cryptography)"
+    assert category(ed).startswith("Ed25519")
+    assert category("~:0(<built-in method _sodium.crypto_sign_open>)").startswith("Ed25519")
     assert category("/x/json/decoder.py:343(raw_decode)").startswith("JSON")
     assert category("/x/asyncio/base_events.py:1845(_run_once)").startswith("asyncio")
 
