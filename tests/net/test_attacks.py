@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import resource
+import ssl
 from pathlib import Path
 from subprocess import PIPE, STDOUT, Popen
 
@@ -150,13 +151,21 @@ async def half_open(port: int, count: int) -> list[asyncio.StreamWriter]:
     writers = []
     for _ in range(count):
         try:
-            _, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 2)
-        except (OSError, TimeoutError):
-            break  # the host's backlog is full: it accepts no more
-        writer.write(HALF_OPEN_HEAD)
+            writer = await asyncio.wait_for(open_half_request(port), 2)
+        except (OSError, ssl.SSLError, TimeoutError):
+            break  # the host accepts no more (no descriptor left, or its backlog is full)
         writers.append(writer)
     await asyncio.sleep(0.2)
     return writers
+
+
+async def open_half_request(port: int) -> asyncio.StreamWriter:
+    """One slowloris connection: the TLS handshake done (every host port speaks TLS, so bytes
+    in the clear would be refused at once and hold nothing), then an unfinished head."""
+    _, writer = await asyncio.open_connection("127.0.0.1", port, ssl=client_context())
+    writer.write(HALF_OPEN_HEAD)
+    await writer.drain()
+    return writer
 
 
 def close_all(writers: list[asyncio.StreamWriter]) -> None:
@@ -172,7 +181,9 @@ async def test_an_unfinished_request_head_is_closed_at_its_deadline(tmp_path: Pa
         async with watcher:
             await watcher.send({"type": "spectate"})
             await watcher.recv_type("welcome")
-            reader, writer = await asyncio.open_connection("127.0.0.1", service.port)
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", service.port, ssl=client_context()
+            )
             writer.write(HALF_OPEN_HEAD)
             started = asyncio.get_running_loop().time()
             assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the host
