@@ -7,7 +7,9 @@ Covered: which seats a void (`forfeit`, `no_contribution`), an `abort` or an `ab
 round, from an eliminated loser, and forced; a `stand_in` and a `return` for a seat already out;
 the ranking of a game abandoned in the lobby; a `commit_set` item for a seat the table lacks;
 entry 0 that is not a genesis; the first word of a name in the CPU form (§10.5); which seat
-an `absent` for running out of time (`stalled`, §8) may name.
+an `absent` for running out of time (`stalled`, §8) may name; a message made on a history the
+log does not hold that also breaks the turn, the bid order or the phase here (`UNKNOWN_HEAD`
+before the rules, the code a peer raises as `FORK`: §7 "Order of checks", step 0).
 
 Like gen_example.py this uses the reference implementation (p2pdice) to play the games the
 fragments are cut from, because a game needs the whole table machine; the entries appended to
@@ -37,7 +39,7 @@ from p2pdice.core.table import Replayer, TablePhase, TableState, expected_forfei
 from p2pdice.core.transcript import ZERO_HASH, build_entry, parse_entry
 from p2pdice.core.verify import verify_lines
 
-SPEC_REFS = "SPEC.md §7, §8, §9, §10.5"
+SPEC_REFS = "SPEC.md §4.1, §7, §7.1, §8, §9, §10.5"
 COUNTER = 10_000  #: far above any counter the games reach, so no case trips REPLAY
 
 
@@ -103,21 +105,39 @@ class Builder:
         return self
 
     def message(
-        self, seat: int, kind: str, *, key: SigningKey | None = None, **body: Any
+        self,
+        seat: int,
+        kind: str,
+        *,
+        key: SigningKey | None = None,
+        head: bytes | None = None,
+        table: bytes | None = None,
+        **body: Any,
     ) -> Builder:
-        self.lines.append(self.signed_entry(self.sign(seat, kind, key=key, **body)))
+        msg = self.sign(seat, kind, key=key, head=head, table=table, **body)
+        self.lines.append(self.signed_entry(msg))
         return self
 
-    def sign(self, seat: int, kind: str, *, key: SigningKey | None = None, **body: Any) -> Message:
+    def sign(
+        self,
+        seat: int,
+        kind: str,
+        *,
+        key: SigningKey | None = None,
+        head: bytes | None = None,
+        table: bytes | None = None,
+        **body: Any,
+    ) -> Message:
+        """Signed by the seat's key (or `key`) on the chain's head (or `head`)."""
         state, _ = self.fragment.state(self.length)
-        _, head = self._chain()
+        _, ours = self._chain()
         return sign_message(
             key or self.fragment.seats[seat],
             kind=kind,
-            table=state.table_id,
+            table=state.table_id if table is None else table,
             seat=seat,
             counter=COUNTER + len(self.lines),
-            head=head,
+            head=ours if head is None else head,
             **body,
         )
 
@@ -661,7 +681,105 @@ def build() -> tuple[dict[str, Fragment], list[tuple[str, list[Case]]]]:
             len(contribute.lines),
         )
     )
+    groups.append(
+        (
+            "a message made on another history, which also breaks the rules of this one: "
+            "UNKNOWN_HEAD (FORK at a peer) before the phase, the turn and the bids",
+            _forked_cases(fragments["bidding_bank_180"], "bidding_bank_180"),
+        )
+    )
     return fragments, groups
+
+
+def _forked_cases(fragment: Fragment, key: str) -> list[Case]:
+    """Seat 0 to bid, no standing bid. The other history is the one where seat 0's bid
+    (`theirs`) is entry n instead: seat 1's answer, made on it, is posted here."""
+    state, _ = fragment.state()
+    assert state.phase == TablePhase.BIDDING and state.game is not None
+    assert state.game.turn == 0
+    n = len(fragment.lines)
+    theirs = parse_entry(
+        Builder(fragment, n).message(0, "bid", round=1, quantity=1, face=2).lines[0]
+    )
+    elsewhere = theirs.hash  #: host-signed, at seq n, in the other history only
+    stranger = SigningKey(b"\x07" * 32)
+    cases = []
+    for comment, build, reason, at in (
+        (
+            "seat 1's bid, made on another history where seat 0 had bid: seat 0 is on turn "
+            "here, and the head comes first",
+            lambda b: b.message(1, "bid", head=elsewhere, round=1, quantity=2, face=2),
+            "UNKNOWN_HEAD",
+            0,
+        ),
+        (
+            "the same bid made on this log: NOT_YOUR_TURN (the rules, once the head is ours)",
+            lambda b: b.message(1, "bid", round=1, quantity=2, face=2),
+            "NOT_YOUR_TURN",
+            0,
+        ),
+        (
+            "seat 0 bids 3 x 5s here; seat 1's 2 x 5s, made on another history, is lower than "
+            "the standing bid, and the head comes first",
+            lambda b: b.message(0, "bid", round=1, quantity=3, face=5).message(
+                1, "bid", head=elsewhere, round=1, quantity=2, face=5
+            ),
+            "UNKNOWN_HEAD",
+            1,
+        ),
+        (
+            "the same lower bid made on this log: BID_NOT_HIGHER",
+            lambda b: b.message(0, "bid", round=1, quantity=3, face=5).message(
+                1, "bid", round=1, quantity=2, face=5
+            ),
+            "BID_NOT_HIGHER",
+            1,
+        ),
+        (
+            "seat 1's opening made on another history, during this log's bidding: the head "
+            "comes before the phase",
+            lambda b: b.message(
+                1, "open", head=elsewhere, round=1, attempt=1, salt=bytes(32), seed=bytes(32)
+            ),
+            "UNKNOWN_HEAD",
+            0,
+        ),
+        (
+            "the same opening made on this log: WRONG_PHASE",
+            lambda b: b.message(1, "open", round=1, attempt=1, salt=bytes(32), seed=bytes(32)),
+            "WRONG_PHASE",
+            0,
+        ),
+        (
+            "seat 1's bid on a head this log does not hold, under a signature seat 1's key did "
+            "not make: a forgery (BAD_SIGNATURE), which proves no other history",
+            lambda b: b.message(
+                1, "bid", key=stranger, head=elsewhere, round=1, quantity=2, face=2
+            ),
+            "BAD_SIGNATURE",
+            0,
+        ),
+        (
+            "seat 1's bid naming another table: WRONG_TABLE comes first (its head is that "
+            "table's, which proves nothing about this one)",
+            lambda b: b.message(
+                1, "bid", head=elsewhere, table=bytes(32), round=1, quantity=2, face=2
+            ),
+            "WRONG_TABLE",
+            0,
+        ),
+        (
+            "an acknowledgement made on this log naming a result this log does not hold, "
+            "during bidding: only the head is checked first (a result lies before the head), "
+            "so the phase refuses it",
+            lambda b: b.message(1, "ack", round=1, result=elsewhere),
+            "WRONG_PHASE",
+            0,
+        ),
+    ):
+        b = build(Builder(fragment, n))
+        cases.append(Case(comment, key, n, b.lines, reason, n + at))
+    return cases
 
 
 def first_bids(bank: int) -> Fragment:

@@ -53,6 +53,7 @@ from .table import (
     TablePhase,
     TableState,
     advance,
+    check_history,
     check_message,
     cpu_seats_owed,
     genesis_state,
@@ -494,6 +495,7 @@ class HostTable:
 
     def _check_buffered(self, msg: Message, store: dict[int, Message]) -> None:
         state, attempt = self.state, self.state.attempt
+        check_history(state, msg, self.chain)  # first, as the table checks (SPEC.md 7)
         if state.phase != BUFFERED_MESSAGES[msg.type] or attempt is None:
             raise TableError(Reason.WRONG_PHASE, f"{msg.type} is not allowed during {state.phase}")
         require_round(state, msg.body["round"], msg.body["attempt"])
@@ -534,6 +536,7 @@ class HostTable:
         game = self.state.game
         assert game is not None
         try:
+            check_history(self.state, msg, self.chain)  # first, as the table checks (SPEC.md 7)
             require_round(self.state, msg.body["round"])
             require_next_round(game)  # as the table answers after the final round
             if msg.seat != game.next_starter:

@@ -22,7 +22,7 @@ from .fairness import SeatContext, contrib_commitment, derive_dice, seed_commitm
 from .game import Action, Challenge, ExactCall, PlaceBid, StartNextRound, Undo
 from .messages import Message, MessageType, sign_message
 from .signing import SigningKey
-from .table import Note, Replayer, TableError, TablePhase, TableState
+from .table import ForeignHistory, Note, Replayer, TableError, TablePhase, TableState
 from .transcript import Entry, host_signature_ok, messages_in, parse_entry
 from .transitions import DROPPED_BY, MESSAGE_PHASE
 from .view import SeatView, seat_view
@@ -230,8 +230,8 @@ class Peer:
             if refused:
                 return refused
             seats = err.seats if isinstance(err, TableError) else ()
-            if err.reason == Reason.UNKNOWN_HEAD:
-                return self._fork(entry, seats)
+            if isinstance(err, ForeignHistory):
+                return self._fork(entry, err.message)
             if err.reason == Reason.CHAIN_BROKEN and self._signed_elsewhere(entry):
                 return self._alarm(
                     Reason.FORK,
@@ -280,30 +280,34 @@ class Peer:
         self.unchecked.clear()
         return []
 
-    def _fork(self, entry: Entry, seats: tuple[int, ...]) -> list[PeerOutput]:
-        """The host signed an entry carrying a player's message that names a head (or, in an
-        acknowledgement, a result) our chain does not hold: the player was shown a history
-        we were not. The entry (host-signed) with the message in it (player-signed) is the
-        proof; nobody else could have made the pair."""
-        chain = self.replayer.chain
-        foreign = [
-            m
-            for m in messages_in(entry)
-            if chain.seq_of(m.head) is None
-            or (m.type == MessageType.ACK and chain.seq_of(bytes.fromhex(m.body["result"])) is None)
-        ]
-        signed = foreign[0] if foreign else None
-        who = f"seat {signed.seat}'s {signed.type}" if signed is not None else "a message"
-        head = signed.head.hex()[:16] if signed is not None else "?"
+    def _fork(self, entry: Entry, signed: Message) -> list[PeerOutput]:
+        """The host signed an entry carrying a player's message (`signed`, its signature
+        checked) that names a head our chain does not hold: the player was shown a history we
+        were not. The entry (host-signed) with the message in it (player-signed) is the
+        proof; nobody else could have made the pair. The table machine checks this before the
+        phase and the rules (SPEC.md 7), so a forked message that also breaks our turn order
+        or bid order is this alarm, with its proof."""
+        state = self.state
+        assert state is not None
+        if not host_signature_ok(entry, state.host_key, state.table_id):
+            # Offered with its host signature left for later (SPEC.md 6.3): unsigned by the
+            # host, the pair proves nothing against it.
+            return self._alarm(
+                Reason.BAD_SIGNATURE,
+                f"entry {entry.seq}: the host signature does not verify",
+                entry.seq,
+                entry=entry.kind,
+            )
         return self._alarm(
             Reason.FORK,
-            f"the host posted {who} (message {signed.counter if signed else '?'}) made on "
-            f"a history we were never shown (head {head}...): proof the host shows players "
-            f"different logs (entry {entry.seq} and the message inside it, both signed)",
+            f"the host posted seat {signed.seat}'s {signed.type} (message {signed.counter}) "
+            f"made on a history we were never shown (head {signed.head.hex()[:16]}...): proof "
+            f"the host shows players different logs (entry {entry.seq} and the message inside "
+            "it, both signed)",
             entry.seq,
-            seats=(signed.seat,) if signed is not None else seats,
+            seats=(signed.seat,),
             entry=entry.kind,
-            proof=(entry.line.decode(), *([encode(signed.to_json()).decode()] if signed else [])),
+            proof=(entry.line.decode(), encode(signed.to_json()).decode()),
         )
 
     def _signed_elsewhere(self, entry: Entry) -> bool:

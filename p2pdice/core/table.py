@@ -20,8 +20,14 @@ to fresh randomness for that round (SPEC.md 1.2.1).
 Host-made moves (`forced`), `absent`, `abort`, `forfeit`, `stand_in` and `return` are events
 in the host's name, so every such act is attributed to the host in the log.
 
-Checks on a player message run cheapest first (table, seat, counter, head, phase, rules)
-and the Ed25519 signature last, so a flood of junk costs the host little.
+What a player message commits to about the history is checked before anything else it says
+(`check_history`, SPEC.md 7 "Order of checks"): a message made on a history this chain does
+not hold is a fork at a peer, whatever else is wrong with it. Checked after the rules, a
+forked bid from a seat whose turn it is not in our history read NOT_YOUR_TURN, an alarm
+that names no proof, and the fork went unnamed. Then the phase, the seat, the row's own
+checks and the rules, the counter and the step, and the Ed25519 signature last, so a flood
+of junk costs the host little (a signature is checked early only for a message naming a
+history we do not hold, to tell a fork from a forgery).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from .errors import LocalError, Reason
 from .events import HostEvent, SeatInfo, parse_event
 from .frozen import replace
 from .messages import Message, MessageType
+from .signing import acceptable_public_key
 from .table_events import (
     action_json,
     expected_beacon,
@@ -68,6 +75,7 @@ __all__ = [
     "TRANSITIONS",
     "Attempt",
     "ChainIndex",
+    "ForeignHistory",
     "Note",
     "PhaseRefusal",
     "Replayer",
@@ -78,6 +86,7 @@ __all__ = [
     "Transition",
     "action_json",
     "advance",
+    "check_history",
     "check_message",
     "cpu_seats_owed",
     "expected_beacon",
@@ -113,6 +122,8 @@ def advance(
         assert msg is not None
         kind = "msg:" + msg.type
         item = msg
+    for carried in (item,) if msg is not None else item.messages:
+        check_history(state, carried, chain)
     row = ENTRY_ROWS.get((state.phase, kind))
     if row is None or row.handler is None:
         raise _refusal(row, kind, state.phase).about(*([] if msg is None else [msg.seat]))
@@ -134,6 +145,50 @@ def advance(
     turn_after = after.game.turn if after.game is not None else None
     step_seq = seq if (after.phase != state.phase or turn_after != turn_before) else state.step_seq
     return replace(after, next_seq=seq + 1, step_seq=step_seq), notes
+
+
+class ForeignHistory(TableError):
+    """A player message, signed by its seat, whose `head` is not an entry of this chain: its
+    sender was shown another history. `UNKNOWN_HEAD` here and to a verifier of one file;
+    `FORK` at a peer, which holds the host-signed entry carrying it and names the two as the
+    proof (SPEC.md 7.1)."""
+
+    def __init__(self, detail: str, message: Message) -> None:
+        super().__init__(Reason.UNKNOWN_HEAD, detail, (message.seat,))
+        self.message = message
+
+
+def check_history(state: TableState, msg: Message, chain: ChainIndex) -> None:
+    """What `msg` commits to about the history, checked before anything else it says (SPEC.md
+    7, "Order of checks", step 0): its table (`WRONG_TABLE`: another table's message names
+    that table's entries, which proves nothing about ours), then its `head`. A head that is
+    not an entry of `chain` is `ForeignHistory` when the seat's key (a join's own key)
+    signed the message; else the message proves nothing and is refused as what it is, from
+    a seat we do not know (`NOT_SEATED`) or a forgery (`BAD_SIGNATURE`).
+
+    Only the head: whatever else a message names of the history lies before it (an ack's
+    `result` is the result its sender had verified when it signed), and a chain that holds
+    the head holds everything before it. So a message whose head we hold and whose result
+    we do not is self-contradictory, no sign of another history: the row refuses it."""
+    if msg.table != state.table_id:
+        raise fail(Reason.WRONG_TABLE, "the message names another table", msg.seat)
+    if chain.seq_of(msg.head) is not None:
+        return
+    signer = msg.bytes_field("key") if msg.type == MessageType.JOIN else state.keys.get(msg.seat)
+    if signer is None:
+        raise fail(Reason.NOT_SEATED, f"seat {msg.seat} is not taken", msg.seat)
+    if not acceptable_public_key(signer) or not msg.signature_ok(signer):
+        raise fail(
+            Reason.BAD_SIGNATURE,
+            f"the signature of seat {msg.seat}'s {msg.type} does not verify",
+            msg.seat,
+        )
+    raise ForeignHistory(
+        f"seat {msg.seat}'s {msg.type} (message {msg.counter}) names head "
+        f"{msg.head.hex()[:16]}..., an entry this chain does not hold: it was made on another "
+        "history than this one",
+        msg,
+    )
 
 
 def _refusal(row: Transition | None, kind: str, phase: TablePhase) -> PhaseRefusal:

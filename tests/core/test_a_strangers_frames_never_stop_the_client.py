@@ -17,8 +17,10 @@ from p2pdice.core.client import (
 from p2pdice.core.client_intents import Fatal, RaiseAlarm, Reconnect
 from p2pdice.core.codec import encode
 from p2pdice.core.errors import Reason
+from p2pdice.core.game import blind_action
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
+from p2pdice.core.table import TablePhase
 from tests.support.client_link import Link
 
 STRANGER = SigningKey(b"\x5a" * 32)
@@ -130,3 +132,56 @@ def test_the_waits_end_once_the_client_is_welcomed_and_caught_up() -> None:
     assert client.connected and client.resumed
     assert client.deadline is None  # caught up: an idle socket is the heartbeat's to find
     assert client.time_passed(link.now + CATCH_UP_WAIT + WELCOME_WAIT) == []
+
+
+def test_a_host_that_stops_sending_while_we_catch_up_is_a_transport_fault_after_the_wait() -> None:
+    """The catch-up after a reconnect is bounded too: each verified entry gives the host
+    another CATCH_UP_WAIT, and a host that stops sending before the log it announced is all
+    there is dropped (a transport fault, never an alarm), so the client looks again."""
+    link = Link.table(Rules(seats=2, starting_dice=2))
+    for conn, name in ((1, "Ada"), (2, "Bo")):
+        link.connect(conn, ClientConnection(key=SigningKey(bytes([conn]) * 32), name=name))
+    player, other = link.clients[1], link.clients[2]
+    held = len(player.lines)
+    link.drop(1)
+    del link.clients[1]  # gone: what the host posts meanwhile does not reach it
+    for _ in range(20):  # the table goes on without it (the other moves; absent, forced)
+        state = link.host.state
+        if len(link.host.entries) >= held + 3:
+            break
+        assert state.game is not None
+        if state.phase == TablePhase.BIDDING and state.game.turn == other.seat:
+            link.run(2, other.act(blind_action(state.game, other.seat), link.now))
+        else:
+            assert link.tick(), link.host.phase
+    assert len(link.host.entries) >= held + 3
+
+    withheld: list[bytes] = []
+
+    def slow_host(conn: int, frame: dict) -> dict | None:
+        if conn == 3 and frame["type"] == "entry":
+            withheld.append(encode(frame["entry"]))  # sent by hand below, or never
+            return None
+        return frame
+
+    link.rewrite = slow_host
+    player.connection_opened(link.host.key.public, link.now)
+    link.connect(3, player)
+    start = link.now
+    assert player.connected and not player.resumed
+    assert player.deadline == start + CATCH_UP_WAIT
+    assert len(withheld) >= 3  # the catch-up the host owes, from what the player holds
+
+    # Two entries, 20 s apart, then nothing: each one's arrival restarts the wait.
+    for n, at in enumerate((start + 20, start + 40)):
+        out = player.receive_entry_line(withheld[n], at)
+        assert not any(isinstance(i, (RaiseAlarm, Fatal, Reconnect)) for i in out)
+        assert player.deadline == at + CATCH_UP_WAIT
+    assert player.time_passed(start + CATCH_UP_WAIT) == []  # the first wait is long past
+    assert player.time_passed(start + 40 + CATCH_UP_WAIT - 0.001) == []
+    out = player.time_passed(start + 40 + CATCH_UP_WAIT)
+    assert [type(i) for i in out] == [Reconnect]
+    assert player.errors[-1][0] == Reason.HANDSHAKE_TIMEOUT
+    assert player.transport_fault and player.fatal is None and not player.stopped
+    assert player.alarms == [] and player.peer is not None and not player.peer.halted
+    assert player.time_passed(start + 1_000) == []  # one fault per connection

@@ -13,7 +13,9 @@ from p2pdice.bots.registry import load_bot
 from p2pdice.core import table
 from p2pdice.core.errors import LocalError, Reason
 from p2pdice.core.frozen import replace
+from p2pdice.core.messages import sign_message
 from p2pdice.core.rules import Rules
+from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import PhaseRefusal, Replayer, TablePhase, TableState, advance
 from p2pdice.core.transitions import (
     BUFFERED_MESSAGES,
@@ -68,9 +70,21 @@ def test_every_phase_and_entry_pair_has_at_most_one_row_and_every_row_a_declared
 def test_an_entry_the_phase_does_not_take_is_refused_naming_the_entry_and_the_phase() -> None:
     lt = _finished_game()
     replayer, state, index = _replayed_until(lt, "event:start")
-    bid_entry = next(e for e in lt.host.entries if e.kind == "msg:bid")
+    # Made on the lobby's head: a bid made later, on a head the lobby does not hold, would be
+    # refused for that first (SPEC.md 7, "Order of checks", step 0).
+    bid = sign_message(
+        SigningKey(b"\x01" * 32),
+        kind="bid",
+        table=state.table_id,
+        seat=0,
+        counter=1,
+        head=replayer.chain.head,
+        round=1,
+        quantity=1,
+        face=2,
+    )
     with pytest.raises(PhaseRefusal) as err:
-        advance(state, seq=index, chain=replayer.chain, msg=bid_entry.msg)
+        advance(state, seq=index, chain=replayer.chain, msg=bid)
     assert err.value.reason == Reason.WRONG_PHASE
     assert (err.value.entry, err.value.phase) == ("msg:bid", TablePhase.LOBBY)
     assert err.value.detail == "bid is not allowed during lobby"

@@ -4,8 +4,15 @@ proof; `p2pdice verify A B` of their two transcripts prints the two host-signed 
 one seq that prove it and exits with the fork status.
 
 The host is the real `p2pdice host` process; the fork is what a relay holding its key shows
-one player (tests/support/forking_host.py); the players are two real `p2pdice join --bot`
+the players (tests/support/forking_host.py); the players are two real `p2pdice join --bot`
 processes. The alarms used to read UNKNOWN_HEAD with no proof, and `verify A B` compared nothing.
+
+Two forks: `swap`, after which the game is the same in both histories (two openings in the
+other order); and `turn`, after which it is another seat's turn in each, so the message
+carried over is, at its receiver, also a move from a seat whose turn it is not. That one used
+to read NOT_YOUR_TURN with no proof: the head is checked first (SPEC.md 7, "Order of
+checks"), so it is FORK, and the player shown the other history meets the host's own entry
+at a seq it holds (EQUIVOCATION, both entries host-signed).
 """
 
 from __future__ import annotations
@@ -32,8 +39,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.parametrize("mode", ["swap", "turn"])
 async def test_both_players_of_a_forked_table_raise_fork_and_verify_prints_the_proof(
-    tmp_path: Path,
+    tmp_path: Path, mode: str
 ) -> None:
     secret = bytes(range(32))
     key = SigningKey(secret)
@@ -44,7 +52,7 @@ async def test_both_players_of_a_forked_table_raise_fork_and_verify_prints_the_p
         "--headless", "--seats", "2", "--no-advertise", "--bind", "127.0.0.1",
         "--home", str(home),
     )  # fmt: skip
-    relay = ForkingHost(f"127.0.0.1:{ready['port']}", key, victim="Bob", other="Alice")
+    relay = ForkingHost(f"127.0.0.1:{ready['port']}", key, victim="Bob", other="Alice", mode=mode)
     port = free_port()
     await relay.start(port)
     homes = {name: tmp_path / name for name in ("Alice", "Bob")}
@@ -66,9 +74,18 @@ async def test_both_players_of_a_forked_table_raise_fork_and_verify_prints_the_p
     said = {name: log.read_text() for name, log in logs.items()}
     assert relay.forked_at is not None, said
     assert relay.injected, said
+    alarms = {name: "ALARM: FORK" for name in said}
+    if mode == "turn":
+        assert relay.turn_roles is not None, said
+        opener, other = relay.turn_roles
+        alarms[other] = "ALARM: EQUIVOCATION"
+        assert relay.injected[0].decode() in said[opener]  # the proof: the entry it was shown
+        # The real host answers the move made on the other history for its head, first.
+        assert (other, "UNKNOWN_HEAD") in relay.refusals, relay.refusals
     for name, out in said.items():
-        assert "ALARM: FORK" in out, (name, out)
+        assert alarms[name] in out, (name, out)
         assert "proof: {" in out, (name, out)  # the signed items, printed whole
+        assert "NOT_YOUR_TURN" not in out and "WRONG_PHASE" not in out, (name, out)
     assert [b.returncode for b in bots] == [1, 1], said
     files = [transcript_files(homes[name])[0] for name in homes]
     done = subprocess.run(

@@ -1,13 +1,26 @@
-"""A forking host: the real host process, seen by one player through a relay that holds the
-host's key and shows that player a second history.
+"""A forking host: the real host process, seen by its players through a relay that holds the
+host's key and shows them two histories.
 
-The relay stands where the host's address is and passes every frame through, except that
-the second player (`victim`) is shown, at the first showdown where it is a valid swap, the
-two openings in the other order, each entry after them signed again on top of that order:
-a history of its own from that entry on, every entry host-signed. From then on the relay
-posts what the victim sends into the first player's log as well (signed by the host key),
-as a host that tells both players "everyone is here" would have to. Nothing the players
-run is changed: what they are shown is exactly what a host with two logs would sign.
+The relay stands where the host's address is and passes every frame through, except that it
+forks the log in one of two ways (`mode`):
+
+- `swap`: the second player (`victim`) is shown, at the first showdown where it is a valid
+  swap, the two openings in the other order, each entry after them signed again on top of
+  that order: a history of its own from that entry on, every entry host-signed, in which the
+  game is exactly as in the other's. From then on the relay posts what the victim sends into
+  the first player's log as well (signed by the host key), as a host that tells both players
+  "everyone is here" would have to.
+- `turn`: a fork after which it is another seat's turn in each history. At the first round
+  a player opens with a bid (the *opener*), the other player is shown, instead of that bid,
+  the opener declared absent and the host's blind opening bid in its place, so it is its own
+  turn; the opener is shown, instead of its own bid, the other declared absent, so it is
+  still the opener's turn. What the other then plays (made on its history) is posted into
+  the opener's log, where it is a move from a seat whose turn it is not: FORK, not
+  NOT_YOUR_TURN, at the opener; the other is then shown the host's real entry at the seq
+  where its history departed (EQUIVOCATION, both entries host-signed).
+
+Nothing the players run is changed: what they are shown is exactly what a host with two logs
+would sign.
 """
 
 from __future__ import annotations
@@ -22,8 +35,10 @@ import aiohttp
 from aiohttp import web
 
 from p2pdice.core.codec import encode
+from p2pdice.core.game import blind_action
 from p2pdice.core.messages import Message, parse_message
 from p2pdice.core.signing import SigningKey
+from p2pdice.core.table import Replayer, action_json
 from p2pdice.core.transcript import Entry, build_entry, parse_entry
 from p2pdice.net.tls import client_context, server_context
 
@@ -33,11 +48,28 @@ def _entry_frame(line: bytes) -> str:
 
 
 @dataclass(slots=True)
+class _TurnFork:
+    """The `turn` fork: the opener's bid at `seq` (the real entry, `withheld` from both)."""
+
+    seq: int
+    opener: int  #: the opener's seat
+    withheld: Entry
+    round: int
+    #: the blind opening bid the other player is shown in the opener's place
+    blind: dict[str, Any]
+    opener_ready: asyncio.Event = field(default_factory=asyncio.Event)
+    opener_stream: _Stream | None = None
+    other_stream: _Stream | None = None
+    crossed: bool = False
+
+
+@dataclass(slots=True)
 class _Stream:
     """What one player's connection has been shown, in seq order."""
 
     ws: web.WebSocketResponse
     name: str | None = None
+    seat: int | None = None
     next_seq: int = 0
     prev: bytes = b"\0" * 32
     early: dict[int, Entry] = field(default_factory=dict)
@@ -49,11 +81,21 @@ class ForkingHost:
     """Listen on `port` and relay to the real host at `upstream` (host:port); show `victim`
     (a player's name) a forked history signed with `key`, the host's identity key."""
 
-    def __init__(self, upstream: str, key: SigningKey, *, victim: str, other: str) -> None:
+    def __init__(
+        self, upstream: str, key: SigningKey, *, victim: str, other: str, mode: str = "swap"
+    ) -> None:
+        assert mode in ("swap", "turn")
         self.upstream = upstream
         self.key = key
+        self.mode = mode
         self.victim, self.other = victim, other
         self.real: list[bytes] = []  #: the host's own chain (entry hashes), as it arrives
+        self.real_lines: list[bytes] = []  #: and its lines
+        self._turn: _TurnFork | None = None
+        #: `turn`: (the opener's name, the other's name) once forked
+        self.turn_roles: tuple[str | None, str | None] | None = None
+        #: (player, reason) of every refusal the real host sent a player
+        self.refusals: list[tuple[str | None, str]] = []
         self.forked_at: int | None = None  #: the first seq the victim was shown differently
         self.injected: list[bytes] = []  #: entries signed into the other player's log
         self._streams: dict[str, _Stream] = {}
@@ -123,7 +165,14 @@ class ForkingHost:
             stream.prev = self.real[start - 1] if start else b"\0" * 32
         if frame.get("type") == "join":
             stream.name = frame["msg"]["body"]["name"]
+            stream.seat = frame["msg"]["body"]["seat"]
             self._streams[stream.name] = stream
+        elif frame.get("type") == "send" and self.mode == "turn":
+            fork = self._turn
+            if fork is not None and stream is fork.other_stream and not fork.crossed:
+                fork.crossed = True
+                task = self._cross(fork, parse_message(frame["msg"]))
+                self._tasks.add(asyncio.get_running_loop().create_task(task))
         elif frame.get("type") == "send" and self.forked_at is not None:
             if stream.name == self.other:
                 self._other_spoke.set()
@@ -151,6 +200,8 @@ class ForkingHost:
                 break
             frame = json.loads(msg.data)
             if frame.get("type") != "entry":
+                if frame.get("type") == "error":
+                    self.refusals.append((stream.name, str(frame.get("reason"))))
                 await stream.ws.send_str(msg.data)
                 continue
             entry = parse_entry(encode(frame["entry"]))
@@ -163,6 +214,10 @@ class ForkingHost:
     async def _show(self, stream: _Stream, entry: Entry) -> None:
         if entry.seq == len(self.real):
             self.real.append(entry.hash)
+            self.real_lines.append(entry.line)
+        if self.mode == "turn":
+            await self._show_turn(stream, entry)
+            return
         if stream.name != self.victim:
             await self._send(stream, entry.line, entry.hash)
             return
@@ -201,6 +256,83 @@ class ForkingHost:
             else build_entry(self.key, entry.seq, stream.prev, event=entry.event, table=self.table)
         )
         await self._send(stream, again.line, again.hash)
+
+    # ---- the `turn` fork ------------------------------------------------------------------
+
+    def _opening_bid(self, entry: Entry) -> _TurnFork | None:
+        """The fork at `entry` when it is a round's opening bid (the entry before it is the
+        round's beacon); None otherwise."""
+        if entry.kind != "msg:bid" or entry.msg is None or entry.seq < 1:
+            return None
+        if parse_entry(self.real_lines[entry.seq - 1]).kind != "event:beacon":
+            return None
+        replayer = Replayer()
+        for line in self.real_lines[: entry.seq]:
+            replayer.feed(parse_entry(line))
+        state = replayer.state
+        assert state is not None and state.game is not None
+        opener = entry.msg.seat
+        blind = action_json(blind_action(state.game, opener))
+        return _TurnFork(entry.seq, opener, entry, state.game.round, blind)
+
+    def _event(self, stream: _Stream, event: dict[str, Any]) -> Entry:
+        return build_entry(self.key, stream.next_seq, stream.prev, event=event, table=self.table)
+
+    async def _show_turn(self, stream: _Stream, entry: Entry) -> None:
+        fork = self._turn
+        if fork is None:
+            fork = self._opening_bid(entry)
+            if fork is None:
+                await self._send(stream, entry.line, entry.hash)
+                return
+            self._turn, self.forked_at = fork, fork.seq
+        if entry.seq < fork.seq:  # a stream behind the other one
+            await self._send(stream, entry.line, entry.hash)
+            return
+        if entry.seq > fork.seq:
+            return  # after the fork the real log is shown to nobody (it waits on a refused move)
+        absent = {"type": "absent", "round": fork.round, "reason": "no_reply"}
+        if stream.seat == fork.opener:
+            # Its own bid withheld, the other declared absent: still the opener's turn.
+            other = next(s for s in self._streams.values() if s is not stream)
+            shown = self._event(stream, {**absent, "seat": other.seat})
+            await self._send(stream, shown.line, shown.hash)
+            fork.opener_stream = stream
+            fork.opener_ready.set()
+        else:
+            # The opener absent, the host's blind opening bid in its place: this seat's turn.
+            gone = self._event(stream, {**absent, "seat": fork.opener})
+            await self._send(stream, gone.line, gone.hash)
+            forced = self._event(
+                stream,
+                {
+                    "type": "forced",
+                    "round": fork.round,
+                    "seat": fork.opener,
+                    "reason": "absent",
+                    "action": fork.blind,
+                },
+            )
+            fork.other_stream = stream
+            self.turn_roles = (
+                next((s.name for s in self._streams.values() if s.seat == fork.opener), None),
+                stream.name,
+            )
+            await self._send(stream, forced.line, forced.hash)
+
+    async def _cross(self, fork: _TurnFork, move: Message) -> None:
+        """The other player's move, made on its own history: posted into the opener's log,
+        where it is not that seat's turn; then the other is shown the real entry it lacks."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(fork.opener_ready.wait(), 5.0)
+        opener, other = fork.opener_stream, fork.other_stream
+        if opener is not None and not opener.ws.closed:
+            entry = build_entry(self.key, opener.next_seq, opener.prev, msg=move, table=self.table)
+            self.injected.append(entry.line)
+            await self._send(opener, entry.line, entry.hash)
+        if other is not None and not other.ws.closed:
+            # At a seq it holds already: a second host-signed entry of one seq.
+            await other.ws.send_str(_entry_frame(fork.withheld.line))
 
     async def _send(self, stream: _Stream, line: bytes, digest: bytes) -> None:
         stream.prev = digest
