@@ -174,7 +174,7 @@ def check_history(state: TableState, msg: Message, chain: ChainIndex) -> None:
         raise fail(Reason.WRONG_TABLE, "the message names another table", msg.seat)
     if chain.seq_of(msg.head) is not None:
         return
-    signer = msg.bytes_field("key") if msg.type == MessageType.JOIN else state.keys.get(msg.seat)
+    signer = msg.bytes_field("key") if msg.type == MessageType.JOIN else _seat_key(state, msg.seat)
     if signer is None:
         raise fail(Reason.NOT_SEATED, f"seat {msg.seat} is not taken", msg.seat)
     if not acceptable_public_key(signer) or not msg.signature_ok(signer):
@@ -189,6 +189,15 @@ def check_history(state: TableState, msg: Message, chain: ChainIndex) -> None:
         "history than this one",
         msg,
     )
+
+
+def _seat_key(state: TableState, seat: int) -> bytes | None:
+    """The key a seat signs with now; in the lobby, before the start fixes the keys, the key its
+    join named (a lobby seat's message is then refused for its history, not as a stranger's)."""
+    key = state.keys.get(seat)
+    if key is None and seat in state.joins:
+        return state.joins[seat].key
+    return key
 
 
 def _refusal(row: Transition | None, kind: str, phase: TablePhase) -> PhaseRefusal:
