@@ -77,14 +77,16 @@ def run_browse(args: argparse.Namespace) -> int:
     if not tables:
         print("no tables found (if the network blocks multicast, ask the host for its address)")
         return 0
+    from ..net.resolve import table_facts
+
     for t in tables:
         ad = t.advert
-        lock = " [password]" if ad.locked else ""
         cpu = f", {ad.cpu} CPU run by the host" if ad.cpu else ""
         which = f"#{t.short_id}" if t.short_id else ""  # `join NAME#ID` picks this one
+        host = f", host key {ad.host_short}" if ad.host_short else ""
         say(  # every field below is the advertiser's text
-            f"{t.name}{which}{lock}  {ad.seats_text} seats, {ad.phase or '?'}{cpu}"
-            f"  {ad.rules}  at {t.addresses[0]}:{t.port}"
+            f"{t.name}{which}  {table_facts(ad)}{cpu}  {ad.rules}  at {t.addresses[0]}:{t.port}"
+            f"{host}"
         )
     return 0
 

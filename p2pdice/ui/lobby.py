@@ -24,13 +24,25 @@ from .ports import HostedTable, LobbyServices, TableFactory
 from .state import Prompt, UiState
 from .text import safe_name, safe_text
 
+#: `p2pdice join`'s exit status when it quits after its password was refused (as headless).
+REFUSED_PASSWORD = 2
+
 
 def picker_label(table: HostedTable) -> str:
-    """One hosted table in the resume picker: its name, short id and when it was last
-    played, so two tables called "Kitchen" are told apart."""
+    """One hosted table in the resume picker: its name and short id, its seats and round,
+    and when it was last played, so two tables called "Kitchen" are told apart:
+    `Kitchen#3fa2c1d0, 4 seats, round 7 (12 Mar 20:15)`."""
     sid = short_id(table.table_id) or "?"
     when = time.strftime("%d %b %H:%M", time.localtime(table.saved_at))
-    return f"{safe_name(table.name)}#{sid} ({when})"
+    if table.seats is not None:
+        where = f"{table.seats} seats, " + (
+            f"round {table.round}" if table.round is not None else "starting"
+        )
+    elif table.most_seats is not None:
+        where = f"up to {table.most_seats} seats, not started"
+    else:
+        return f"{safe_name(table.name)}#{sid} ({when})"  # a log whose start it cannot read
+    return f"{safe_name(table.name)}#{sid}, {where} ({when})"
 
 
 class LobbyActions:
@@ -87,7 +99,7 @@ class LobbyActions:
             self.resume(tables[0].table_id, tables[0].name)
             return
         shown = tables[:9]
-        listing = ", ".join(f"{i} {picker_label(t)}" for i, t in enumerate(shown, 1))
+        listing = "; ".join(f"{i} {picker_label(t)}" for i, t in enumerate(shown, 1))
 
         def chosen(text: str) -> None:
             text = text.strip()

@@ -11,10 +11,10 @@ from ..bots.estimate import how_long
 from ..core.errors import OptionError
 from ..core.rules import OPTIONS, Ones, Palifico, Rules, TableKind
 from .hostform import HostForm
-from .lobbymodel import LobbyRow
+from .lobbymodel import DETAIL_INDENT, LobbyRow
 from .screens import Line, _Builder, header, wrap
 from .state import Prompt
-from .text import ASCII, Glyphs, fit
+from .text import ASCII, Glyphs, fit, width
 
 #: Every key the lobby answers to: (key, its name on the key bar or None, what it does), in
 #: order of use. The key bar and the lobby's help screen are both made from it.
@@ -66,10 +66,11 @@ def render_lobby(
             "No network needed to practise: press p (CPU players) or t (pass-and-play).",
             "class:dim",
         )
-    # Two lines a table: keep the selected one on screen however long the list is.
-    room = max((height - 8) // 2, 1)
-    first = max(0, min(selected - room + 1, len(rows) - room))
-    for i, row in enumerate(rows[first : first + room], first):
+    # Each table its line and its facts' lines (one or two): keep the selected one on screen
+    # however long the list is.
+    facts = [detail_lines(row.details(), columns) for row in rows]
+    first, last = _window([1 + len(f) for f in facts], selected, max(height - 8, 3))
+    for i, row in enumerate(rows[first:last], first):
         pointer = glyphs.pointer if i == selected else " "
         style = "class:stale" if row.stale else "class:selected" if i == selected else "class:seat"
         lock = " [pw]" if row.locked else ""
@@ -80,16 +81,50 @@ def render_lobby(
             ),
             (style, fit(row.rules, columns - 46)),
         )
-        where = f"     #{row.short_id} at {row.where}" if row.short_id else f"     at {row.where}"
-        extra = where + (f", {row.rating}" if row.rating else "")
-        extra += f", {row.cpu} (its host could read those dice)" if row.cpu else ""
-        b.add(("class:dim" if not row.stale else "class:stale", fit(extra, columns)))
+        for line in facts[i]:
+            b.add(("class:dim" if not row.stale else "class:stale", line))
     b.blank()
     if rows and note:
         b.text(note, "class:dim")
     b.text("Greyed tables stopped answering and disappear shortly. / searches.", "class:dim")
     b.text("g shows your games and ratings (from this device's verified games).", "class:dim")
     return b.done(height)
+
+
+#: Lines a table's facts take at most in the lobby (after its first line).
+DETAIL_LINES = 2
+
+
+def detail_lines(details: list[str], columns: int) -> list[str]:
+    """A lobby row's facts, comma-separated, on at most DETAIL_LINES lines indented by
+    DETAIL_INDENT: a line breaks between two facts, never inside one (a fact longer than a
+    line, or past the last line, is cut)."""
+    room = columns - DETAIL_INDENT
+    lines: list[str] = []
+    for item in details:
+        if not lines:
+            lines.append(item)
+        elif width(lines[-1]) + 2 + width(item) <= room or len(lines) == DETAIL_LINES:
+            lines[-1] += ", " + item  # on the last line, what does not fit is cut below
+        else:
+            lines.append(item)
+    return [fit(" " * DETAIL_INDENT + line, columns) for line in lines]
+
+
+def _window(sizes: list[int], selected: int, budget: int) -> tuple[int, int]:
+    """The rows [first, last) of `sizes` lines each shown within `budget` lines: the selected
+    one always, as low as it must be to show the rows above it, then those below it."""
+    if not sizes:
+        return 0, 0
+    first, used = selected, sizes[selected]
+    while first > 0 and used + sizes[first - 1] <= budget:
+        first -= 1
+        used += sizes[first]
+    last = selected + 1
+    while last < len(sizes) and used + sizes[last] <= budget:
+        used += sizes[last]
+        last += 1
+    return first, last
 
 
 def render_form(
