@@ -279,20 +279,38 @@ TABLE_HELP_KEYS = (
     ("Tab", "switch to your other seat"),
     ("? / q", "this help / leave the table"),
 )
+#: The waiting screen's key for the host (SPEC.md 3.3).
+START_KEY = ("s", "start the game with the seats taken (two or more)")
+#: The keys of a table that has not started: the game's keys work only once it has.
+_ANY_TIME = ("? / q",)
 
 
-def help_keys(rules: Rules | None) -> tuple[tuple[str, str], ...]:
-    """The keys this table answers to: undo only where the rules allow it, Exact only where
-    exact calls are allowed, Tab only at a practice table (one owner, several seats)."""
-    if rules is None:
-        return TABLE_HELP_KEYS
+def help_keys(
+    rules: Rules | None, *, several: bool = False, waiting: bool = False, hosting: bool = False
+) -> tuple[tuple[str, str], ...]:
+    """The keys this table answers to now: undo only where the rules allow it, Exact only
+    where exact calls are allowed, Tab only where this device plays `several` seats (a
+    practice table), and while `waiting` for the start only `s` (when `hosting`: the host
+    starts the game), `?` and `q`. `game_keys` lists the rest."""
+    if waiting:
+        start = (START_KEY,) if hosting else ()
+        return (*start, *((k, t) for k, t in TABLE_HELP_KEYS if k in _ANY_TIME))
+    return game_keys(rules, several=several, and_any_time=True)
+
+
+def game_keys(
+    rules: Rules | None, *, several: bool = False, and_any_time: bool = False
+) -> tuple[tuple[str, str], ...]:
+    """The keys of the game itself at this table (see `help_keys`)."""
     keys = []
     for key, text in TABLE_HELP_KEYS:
-        if key == "u" and not rules.undo:
+        if key in _ANY_TIME and not and_any_time:
             continue
-        if key == "Tab" and rules.kind != TableKind.PRACTICE:
+        if key == "Tab" and not several:
             continue
-        if key == "l / x" and not rules.exact_call:
+        if rules is not None and key == "u" and not rules.undo:
+            continue
+        if rules is not None and key == "l / x" and not rules.exact_call:
             key, text = "l", "call Liar"
         keys.append((key, text))
     return tuple(keys)
@@ -316,8 +334,17 @@ def render_lobby_help(*, columns: int = 80, height: int = 22, glyphs: Glyphs = A
 
 
 def render_help(
-    rules: Rules | None, *, columns: int = 80, height: int = 22, glyphs: Glyphs = ASCII
+    rules: Rules | None,
+    *,
+    columns: int = 80,
+    height: int = 22,
+    glyphs: Glyphs = ASCII,
+    several: bool = False,
+    waiting: bool = False,
+    hosting: bool = False,
 ) -> list[Line]:
+    """The table's help: its rules and the keys that work now (see `help_keys`); while
+    `waiting` for the start, the game's keys follow under their own heading."""
     b = _Builder(columns)
     b.add(*header("Help", "Esc or ? to close", columns))
     b.add(("class:rule", glyphs.rule * columns))
@@ -332,8 +359,13 @@ def render_help(
         )
     b.blank()
     b.add(("class:heading", " Keys"))
-    for key, text in help_keys(rules):
+    for key, text in help_keys(rules, several=several, waiting=waiting, hosting=hosting):
         b.add(("class:key", "  " + fit(key, 12)), ("class:value", text))
+    if waiting:
+        b.add(("class:heading", " Once the game has started"))
+        for key, text in game_keys(rules, several=several):
+            b.add(("class:key", "  " + fit(key, 12)), ("class:value", text))
+        return b.done(height)  # the odds and codes below are the game's, for later
     b.blank()
     b.text(
         "Odds: the binomial tail over the dice you cannot see, with p = 1/3 for a face other "
