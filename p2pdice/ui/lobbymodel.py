@@ -152,6 +152,11 @@ class LobbyEntry:
         return self.failures >= STALE_AFTER_FAILURES
 
 
+def where_text(short: str, where: str) -> str:
+    """`#3fa2c1d0 at 10.0.0.5:8765`: the first of a row's facts (a group row has no id)."""
+    return f"#{short} at {where}" if short else f"at {where}"
+
+
 @dataclass(frozen=True, slots=True)
 class LobbyRow:
     service: str
@@ -181,11 +186,14 @@ class LobbyRow:
 
     def details(self) -> list[str]:
         """The row's facts after its first line, in the order shown: short id and address,
-        round, host, what becomes of empty seats, ratings, host-run CPUs. Each is kept
+        ratings, round, host, what becomes of empty seats, host-run CPUs. Each is kept
         whole: the panel wraps between them, never inside one."""
-        where = f"#{self.short_id} at {self.where}" if self.short_id else f"at {self.where}"
         cpu = f"{self.cpu} (its host could read those dice)" if self.cpu else ""
-        return [p for p in (where, self.round, self.host, self.fill, self.rating, cpu) if p]
+        return [p for p in (self.at, self.rating, self.round, self.host, self.fill, cpu) if p]
+
+    @property
+    def at(self) -> str:
+        return where_text(self.short_id, self.where)
 
 
 @dataclass
@@ -349,13 +357,13 @@ class LobbyBook:
             stale=e.stale,
             joinable=not e.stale and (phase == AdvertPhase.LOBBY or mine),
             short_id=e.short_id,
-            rating=self._ratings(e),
+            rating=self._ratings(e, where),
             round=f"round {ad.round}" if playing else "",
             host=f"host key {ad.host_short}" if ad.host_short else "",
             fill=fill,
         )
 
-    def _ratings(self, e: LobbyEntry) -> str:
+    def _ratings(self, e: LobbyEntry, where: str) -> str:
         prefix = e.advert.host_key_prefix or ""
         host = self.ratings.by_prefix(prefix)
         # The host sits at its own table: it is named as the host, not again as a player.
@@ -364,9 +372,9 @@ class LobbyBook:
         if not rated:
             return "" if host is None else f"host rated {words(host)}"
         head = "" if host is None else f"host {short(host)}, "
-        # The panel gives the ratings a line of their own when they do not fit after the
-        # row's other facts: they are fitted to that line's width.
-        room = ROW_COLUMNS - DETAIL_INDENT - len(head)
+        # Fitted to the rest of the row's first line of facts, after its id and address.
+        room = ROW_COLUMNS - DETAIL_INDENT - width(where_text(e.short_id, where) + ", ")
+        room -= len(head)
         return head + seated_text(rated, len(others) - len(rated), room)
 
     def _clamp(self) -> None:
