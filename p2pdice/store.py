@@ -464,6 +464,54 @@ class HostedTableSummary:
     table_id: str
     name: str
     saved_at: float  #: modification time of its log (the most recent first in listings)
+    most_seats: int | None = None  #: the rules' `seats` (None: the genesis was not read)
+    seats: int | None = None  #: players in the game (None: it had not started)
+    round: int | None = None  #: the last round its log opened (None: none yet)
+
+
+@dataclass(frozen=True, slots=True)
+class _Progress:
+    most_seats: int | None = None
+    seats: int | None = None
+    round: int | None = None
+
+
+#: What `_progress` read of each log, by (path, size, mtime): the lobby looks for unfinished
+#: tables every few seconds, and a log that did not change is not read again.
+_PROGRESS: dict[tuple[str, int, int], _Progress] = {}
+_PROGRESS_KEPT = 64
+
+
+def _progress(log: Path) -> _Progress:
+    """How far a hosted table's log got: its seats (the genesis rules, the start's roster)
+    and its last round. Read line by line, parsing only the few lines that can say so; a
+    line that does not parse says nothing (a torn tail, a damaged file)."""
+    stat = log.stat()
+    key = (str(log), stat.st_size, stat.st_mtime_ns)
+    found = _PROGRESS.get(key)
+    if found is not None:
+        return found
+    most = seats = round_ = None
+    with open(log, "rb") as handle:
+        for number, line in enumerate(handle):
+            if number and b'"type":"start"' not in line and b'"type":"round"' not in line:
+                continue
+            try:
+                event = json.loads(line).get("event") or {}
+                kind = event.get("type")
+                if kind == "genesis":
+                    most = int(event["rules"]["seats"])
+                elif kind == "start":
+                    seats = len(event["roster"])
+                elif kind == "round":
+                    round_ = int(event["round"])
+            except (ValueError, TypeError, KeyError, AttributeError):
+                continue
+    found = _Progress(most, seats, round_)
+    if len(_PROGRESS) >= _PROGRESS_KEPT:
+        _PROGRESS.clear()
+    _PROGRESS[key] = found
+    return found
 
 
 def unfinished_hosted_tables(home: Path) -> list[HostedTableSummary]:
@@ -486,7 +534,20 @@ def unfinished_hosted_tables(home: Path) -> list[HostedTableSummary]:
             continue
         if HostLock.held(table):
             continue  # running right now (another terminal, a headless host)
-        out.append(HostedTableSummary(table_id=table.name, name=name, saved_at=saved_at))
+        try:
+            progress = _progress(log)
+        except OSError:
+            progress = _Progress()
+        out.append(
+            HostedTableSummary(
+                table_id=table.name,
+                name=name,
+                saved_at=saved_at,
+                most_seats=progress.most_seats,
+                seats=progress.seats,
+                round=progress.round,
+            )
+        )
     return sorted(out, key=lambda t: -t.saved_at)
 
 

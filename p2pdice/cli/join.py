@@ -6,11 +6,14 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Sequence
 
 from ..bots.names import BOT_NAMES
 from ..core.closing import CLOSING_WORDS, Closing
 from ..core.compare import history_code, stopped_at
 from ..core.describe import ranking_line
+from ..core.errors import Reason
+from ..core.table_state import TablePhase
 from .common import (
     add_home_option,
     add_password_option,
@@ -77,14 +80,16 @@ def run_browse(args: argparse.Namespace) -> int:
     if not tables:
         print("no tables found (if the network blocks multicast, ask the host for its address)")
         return 0
+    from ..net.resolve import table_facts
+
     for t in tables:
         ad = t.advert
-        lock = " [password]" if ad.locked else ""
         cpu = f", {ad.cpu} CPU run by the host" if ad.cpu else ""
         which = f"#{t.short_id}" if t.short_id else ""  # `join NAME#ID` picks this one
+        host = f", host key {ad.host_short}" if ad.host_short else ""
         say(  # every field below is the advertiser's text
-            f"{t.name}{which}{lock}  {ad.seats_text} seats, {ad.phase or '?'}{cpu}"
-            f"  {ad.rules}  at {t.addresses[0]}:{t.port}"
+            f"{t.name}{which}  {table_facts(ad)}{cpu}  {ad.rules}  at {t.addresses[0]}:{t.port}"
+            f"{host}"
         )
     return 0
 
@@ -163,9 +168,21 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     told = 0  # the client's alarms printed so far
     waiting: str | None = None  # the wait for a busy password table last said
     paused = False  # whether we last said the host paused the table
+    watching_late = False  # we came to play, found the game started and watch it (SPEC.md 3.3)
 
     def on_update() -> None:
-        nonlocal told, waiting, paused
+        nonlocal told, waiting, paused, watching_late
+        state = session.peer.state if session.peer else None
+        if (
+            not watching_late
+            and not args.spectate
+            and session.connected
+            and session.seat is None
+            and state is not None
+            and state.phase != TablePhase.LOBBY
+        ):
+            watching_late = True
+            say(OVER_WORDS if state.phase == TablePhase.OVER else LATE_WORDS)
         notice = session.core.password_retry.notice
         if notice is not None and notice != waiting:
             say(notice)
@@ -204,6 +221,7 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     for alarm in late:
         say(f"ALARM: {alarm.describe()}")
     alarmed = bool(session.alarms or late)
+    watched = " of the game you watched" if watching_late else ""
     if outcome == Outcome.OVER:
         state = session.peer.state if session.peer else None
         if state is not None and state.game is not None:
@@ -221,11 +239,10 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
             # a script reading the exit status must not take this for a clean game.
             say(f"the game ended with the alarms above; the transcript: {path}")
             return 1
-        say(f"verified transcript: {path}")
+        say(f"verified transcript{watched}: {path}")
         return 0
     if outcome == Outcome.FATAL and session.fatal is not None:
-        reason, detail = session.fatal
-        say(f"the host refused us: {reason}: {detail}")
+        say(refusal_words(session.fatal, session.errors, repr(target.name)))
         return 2
     if outcome == Outcome.ALARM:
         say("the host's log failed verification: we stopped following it (alarms above)")
@@ -238,6 +255,33 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         say(f"the host stopped answering; you hold the game {where.removeprefix('verified ')}")
         say(f"your verified partial transcript: {path} (check it: p2pdice verify --partial FILE)")
         return 3
+    if watching_late:
+        say(f"you stopped watching (you held no seat); the transcript you followed is {where}")
+        say(f"it is at {path}: check it with p2pdice verify --partial FILE")
+        return 130
     say(f"you left the table; your transcript is {where}: {path}")
     say("nothing is wrong with it: check it with p2pdice verify --partial FILE")
     return 130
+
+
+#: What a `join` that came to play says on finding the game started: the start fixed the
+#: seats (SPEC.md 3.3), so the host offered none, and the client watches instead.
+LATE_WORDS = (
+    "the game had started before you arrived, so there was no seat for you: "
+    "you are watching it (dice stay hidden until each reveal)"
+)
+OVER_WORDS = (
+    "the game was over before you arrived, so there was no seat for you: its record follows"
+)
+
+
+def refusal_words(fatal: tuple[str, str], errors: Sequence[tuple[str, str]], table: str) -> str:
+    """A refusal for good, in words: a wrong password says so and what to do (not the
+    `BAD_PASSWORD` code); any other says the host's own words, with its code for reference."""
+    reason, detail = fatal
+    if reason == Reason.BAD_PASSWORD and fatal in errors:  # the host's refusal, not our alarm
+        return (
+            f"the host refused the password: it is not right for the table {table}. Check "
+            "the file given with --password-file (or P2PDICE_PASSWORD) and join again"
+        )
+    return f"the host refused us: {reason}: {detail}"

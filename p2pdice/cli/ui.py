@@ -7,7 +7,7 @@ Everything heavy is imported inside the functions, so `p2pdice --help` stays fas
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -240,20 +240,26 @@ def run_interactive_join(args: argparse.Namespace) -> int:
         raise CliError(password_hint(repr(target.name)))
 
     def setup(c: Controller, lobby: LobbyActions) -> None:
+        from ..ui.text import safe_text
         from .runtime import default_name, start_join
 
-        async def open_() -> TableRuntime:
-            return await start_join(
-                home,
-                url=target.url,
-                name=("spectator" if spectate else name or default_name()),
-                password=password,
-                spectate=spectate,
-                table_id=target.table_id,
-                give_up_after=give_up,
-            )
+        def joining(password: str | None) -> Callable[[], Awaitable[TableRuntime]]:
+            async def open_() -> TableRuntime:
+                return await start_join(
+                    home,
+                    url=target.url,
+                    name=("spectator" if spectate else name or default_name()),
+                    password=password,
+                    spectate=spectate,
+                    table_id=target.table_id,
+                    give_up_after=give_up,
+                )
 
-        lobby.open_table(open_, f"joining {target.name}")
+            return open_
+
+        # A wrong password asks for it again, in words, as the lobby's join does.
+        lobby.password_table = safe_text(target.name, 40)
+        lobby.open_join(joining, password, f"joining {target.name}")
 
     return run_screen(home, setup)
 

@@ -87,6 +87,7 @@ def key_prefix(public_key: bytes) -> str:
 
 _SEATS = re.compile("([0-9]{1,2})/([0-9]{1,2})")
 _COUNT = re.compile("[0-9]{1,2}")
+_ROUND = re.compile("[0-9]{1,4}")  #: a game of 6 seats of 5 dice lasts at most a few hundred
 
 
 def table_url(address: str, port: int, table: Mapping[str, Any]) -> str | None:
@@ -124,6 +125,11 @@ class Advert:
     locked: bool = False  #: `pw`: a password is needed
     cpu: int = 0  #: `cpu`: seats played by CPUs the host runs
     version: int | None = PROTOCOL_VERSION  #: `v`, the protocol version
+    #: `round`: the round being played (while `phase` is playing), else None
+    round: int | None = None
+    #: `fill`: the host fills the seats still empty at the start with CPUs (else they are
+    #: left out, SPEC.md 3.3); a lobby says which before the start
+    fill: bool = False
 
     @classmethod
     def of_table(cls, state: TableState, *, locked: bool) -> Advert:
@@ -133,6 +139,8 @@ class Advert:
         # The host's own CPUs join when it starts (SPEC.md 3.3): their seats count as taken.
         lobby = state.phase == TablePhase.LOBBY
         taken = len(state.joins) + cpu_seats_owed(state) if lobby else rules.seats
+        phase = AdvertPhase.of(state.phase)
+        playing = phase == AdvertPhase.PLAYING and state.game is not None
         return cls(
             name=state.name,
             table_id=table_id,
@@ -140,10 +148,12 @@ class Advert:
             rules=rules.summary(),
             rules_hash=rules_hash(encode(rules.to_json()))[:PREFIX_BYTES].hex(),
             seats=(taken, rules.seats),
-            phase=AdvertPhase.of(state.phase).value,
+            phase=phase.value,
             host_key_prefix=key_prefix(state.host_key),
             locked=locked,
             cpu=state.host_cpu,
+            round=state.game.round if playing and state.game is not None else None,
+            fill=state.cpu_fill,
         )
 
     @property
@@ -155,9 +165,16 @@ class Advert:
         """The table's WebSocket URL at `address`, or None (see `table_url`)."""
         return table_url(address, port, {"id": self.table_id, "path": self.path})
 
+    @property
+    def host_short(self) -> str | None:
+        """The host key's short form (its first 8 hex digits), which names the host where an
+        address alone would not tell two hosts apart; None when the record has no `hk`."""
+        return self.host_key_prefix[:SHORT_ID_CHARS] if self.host_key_prefix else None
+
     def with_listing(self, listing: Advert) -> Advert:
-        """This record with the facts that change during a game (seats, phase, rules,
-        password, CPUs) taken from a fresher one, such as the host's `/tables` row."""
+        """This record with the facts that change during a game (seats, phase, round, rules,
+        password, CPUs, CPU fill) taken from a fresher one, such as the host's `/tables`
+        row."""
         return Advert(
             table_id=self.table_id,
             name=self.name,
@@ -170,6 +187,8 @@ class Advert:
             locked=listing.locked,
             cpu=listing.cpu,
             version=self.version,
+            round=listing.round,
+            fill=listing.fill,
         )
 
     def to_txt(self) -> dict[str, str]:
@@ -186,6 +205,8 @@ class Advert:
             "hk": self.host_key_prefix or "",
             "pw": "1" if self.locked else "0",
             "cpu": str(self.cpu),
+            "round": "" if self.round is None else str(self.round),
+            "fill": "1" if self.fill else "",
         }
         return {key: value for key, value in txt.items() if value}
 
@@ -198,7 +219,7 @@ class Advert:
             return clean_text(str(value), TEXT_LIMIT) if value is not None else ""
 
         seats = _SEATS.fullmatch(text("seats"))
-        version, cpu = text("v"), text("cpu")
+        version, cpu, round_ = text("v"), text("cpu"), text("round")
         return cls(
             table_id=text("id"),
             name=text("name"),
@@ -211,4 +232,6 @@ class Advert:
             locked=text("pw") == "1",
             cpu=int(cpu) if _COUNT.fullmatch(cpu) else 0,
             version=int(version) if _COUNT.fullmatch(version) else None,
+            round=int(round_) if _ROUND.fullmatch(round_) and int(round_) > 0 else None,
+            fill=text("fill") == "1",
         )

@@ -142,19 +142,49 @@ def _instance(name: str, table_id: str | None = None) -> str:
     return f"{safe}{suffix}.{SERVICE_TYPE}"
 
 
+#: Seconds between two announcements that change only the TXT `round` (SPEC.md 10.4): every
+#: update is announced to the whole LAN several times, and fast rounds (CPU seats) would
+#: otherwise announce every few seconds. Lobbies read the current round from `GET /tables`.
+ROUND_ANNOUNCE_EVERY = 10.0
+#: TXT keys whose change alone waits for ROUND_ANNOUNCE_EVERY; any other change goes at once.
+QUIET_KEYS = frozenset({"round"})
+
+
+def _only_quiet(a: dict[str, str], b: dict[str, str]) -> bool:
+    """Whether the records `a` and `b` differ only in QUIET_KEYS."""
+    keys = (a.keys() | b.keys()) - QUIET_KEYS
+    return all(a.get(k) == b.get(k) for k in keys)
+
+
 class Advertiser:
-    """Registers one table and keeps its TXT record (`Advert.to_txt`) current."""
+    """Registers one table and keeps its TXT record (`Advert.to_txt`) current: at once for a
+    change of seats, phase or anything else, and at most every ROUND_ANNOUNCE_EVERY seconds
+    for a change of the round alone (the latest record is announced when the wait is over).
+    """
 
     def __init__(
-        self, azc: AsyncZeroconf, *, name: str, port: int, addresses: list[str], txt: dict[str, str]
+        self,
+        azc: AsyncZeroconf,
+        *,
+        name: str,
+        port: int,
+        addresses: list[str],
+        txt: dict[str, str],
+        round_every: float = ROUND_ANNOUNCE_EVERY,
     ) -> None:
         self.azc = azc
         self.name = name
         self.port = port
         self.addresses = addresses
-        self.txt = dict(txt)
+        self.txt = dict(txt)  #: the latest record asked for (announced, or due to be)
+        self.announced: dict[str, str] = dict(txt)  #: the record last announced
         self.info: AsyncServiceInfo | None = None
         self.server = server_name(self.txt.get("id"))  # kept across updates: one A record
+        self.round_every = round_every
+        self._announced_at = float("-inf")  #: loop time of the last announcement
+        self._later: asyncio.TimerHandle | None = None  #: a round-only change waiting its turn
+        self._publishing: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()  #: one announcement at a time, the latest record each
 
     def _build(self, service_name: str) -> AsyncServiceInfo:
         return AsyncServiceInfo(
@@ -173,24 +203,55 @@ class Advertiser:
         # zeroconf registers "Kitchen [3f2a9c1b]-2" instead of failing.
         await (await self.azc.async_register_service(info, allow_name_change=True))
         self.info = info
+        self.announced = registered
+        self._announced_at = asyncio.get_running_loop().time()
         if self.txt != registered:  # seats filled while the name was being probed
             await self._publish()
         return info.name
 
     async def update(self, txt: dict[str, str]) -> None:
+        """Announce `txt`: now, or (a change of the round alone, soon after the last
+        announcement) once ROUND_ANNOUNCE_EVERY has passed since it."""
         if txt == self.txt:
             return
         self.txt = dict(txt)
-        if self.info is not None:  # not yet registered: start() publishes the latest record
-            await self._publish()
+        if self.info is None:  # not yet registered: start() publishes the latest record
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._announced_at + self.round_every - loop.time()
+        if _only_quiet(self.txt, self.announced) and wait > 0:
+            if self._later is None:
+                self._later = loop.call_later(wait, self._announce_later)
+            return
+        await self._publish()
+
+    def _announce_later(self) -> None:
+        self._later = None
+        if self.info is not None and self.txt != self.announced:
+            self._publishing = asyncio.get_running_loop().create_task(self._publish())
 
     async def _publish(self) -> None:
-        assert self.info is not None
-        info = self._build(self.info.name)  # properties are read-only: build anew, same name
-        await (await self.azc.async_update_service(info))
-        self.info = info
+        async with self._lock:
+            assert self.info is not None
+            if self._later is not None:  # this announcement carries the round that waited
+                self._later.cancel()
+                self._later = None
+            if self.txt == self.announced:
+                return  # announced meanwhile, by the update this one waited for
+            txt = dict(self.txt)
+            info = self._build(self.info.name)  # properties are read-only: build anew
+            self._announced_at = asyncio.get_running_loop().time()
+            await (await self.azc.async_update_service(info))
+            self.info = info
+            self.announced = txt
 
     async def stop(self) -> None:
+        if self._later is not None:
+            self._later.cancel()
+            self._later = None
+        if self._publishing is not None:
+            self._publishing.cancel()
+            await asyncio.gather(self._publishing, return_exceptions=True)
         if self.info is not None:
             with contextlib.suppress(Exception):
                 await (await self.azc.async_unregister_service(self.info))

@@ -10,7 +10,7 @@ from typing import Any
 
 import aiohttp
 
-from ..core.advert import SHORT_ID_CHARS, Advert, listing_url
+from ..core.advert import SHORT_ID_CHARS, Advert, AdvertPhase, listing_url
 from ..core.clean import clean_name
 from .discovery import TableAd, browse_once
 from .tls import client_context
@@ -117,8 +117,7 @@ def _pick(tables: list[dict], host: str, port: int, which: str | None) -> Target
         raise ResolveError(f"no table{' ' + repr(which) if which else ''} at {host}:{port}")
     if len(ads) > 1:
         listing = "\n".join(
-            f"  {host}:{port}/{clean_name(ad.table_id)}   {clean_name(ad.name)} "
-            f"({ad.seats_text} seats, {clean_name(ad.phase) or '?'})"
+            f"  {host}:{port}/{clean_name(ad.table_id)}   {clean_name(ad.name)} ({table_facts(ad)})"
             for ad in ads
         )
         raise ResolveError(f"{host}:{port} hosts several tables; name one:\n{listing}")
@@ -160,15 +159,28 @@ def shell_word(text: str) -> str:
     return text if _SHELL_SAFE.fullmatch(text) else shlex.quote(text)
 
 
-def describe(ad: TableAd) -> str:
-    """One table of an ambiguous name: what to type, then what tells it apart."""
-    advert = ad.advert
+def table_facts(advert: Advert) -> str:
+    """What tells a table apart from another of its name, from its advertisement: "2/4
+    seats, round 3, password" or "1/4 seats, lobby, CPUs fill empty seats"."""
+    phase = clean_name(advert.phase) or "?"
+    if phase == AdvertPhase.PLAYING and advert.round is not None:
+        phase = f"round {advert.round}"
+    empty = advert.seats is not None and advert.seats[0] < advert.seats[1]
+    fill = ""
+    if phase == AdvertPhase.LOBBY and empty:
+        fill = ", CPUs fill empty seats" if advert.fill else ", empty seats left out"
     lock = ", password" if advert.locked else ""
-    host = f", host key {advert.host_key_prefix[:8]}" if advert.host_key_prefix else ""
+    return f"{advert.seats_text} seats, {phase}{fill}{lock}"
+
+
+def describe(ad: TableAd) -> str:
+    """One table of an ambiguous name: what to type, then what tells it apart (its seats,
+    round, host and address)."""
+    advert = ad.advert
+    host = f", host key {advert.host_short}" if advert.host_short else ""
     return (
         f"  p2pdice join {shell_word(join_name(ad))}\n"
-        f"      {ad.name}: {advert.seats_text} seats, {clean_name(advert.phase) or '?'}{lock}, "
-        f"at {ad.addresses[0]}:{ad.port}{host}"
+        f"      {ad.name}: {table_facts(advert)}, at {ad.addresses[0]}:{ad.port}{host}"
     )
 
 

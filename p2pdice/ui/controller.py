@@ -497,8 +497,15 @@ class Controller:
             ui.entry = replace(ui.entry, typed="")
 
     def switch_seat(self) -> None:
-        if self.kind != "practice" or len(self.sessions) < 2:
-            self.say("only practice tables let you switch seats", error=True)
+        if not self.snap().switches_seats or len(self.sessions) < 2:
+            # True wherever Tab is pressed: a practice table of one seat is one too.
+            # (one line of 80 columns each)
+            self.say(
+                "the pass screen hands the device on: Tab only works in practice --humans 2"
+                if self.kind == modes.PASS_AND_PLAY
+                else "you play one seat here: Tab switches seats only in practice --humans 2",
+                error=True,
+            )
             return
         self.ui.current = (self.ui.current + 1) % len(self.sessions)
         self.ui.entry, self.ui.entry_key = EntryState(show_odds=self.ui.entry.show_odds), None

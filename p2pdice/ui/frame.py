@@ -99,7 +99,16 @@ def body(c: Controller, columns: int, height: int) -> tuple[list[Line], Keys]:
         return render_lobby_help(**size, glyphs=g), HELP_KEYS
     snap = c.snap()
     if mode == "help":
-        return render_help(snap.rules, **size, glyphs=g), HELP_KEYS
+        waiting = snap.phase == "lobby"
+        help_screen = render_help(
+            snap.rules,
+            **size,
+            glyphs=g,
+            several=snap.switches_seats,
+            waiting=waiting,
+            hosting=snap.can_start,
+        )
+        return help_screen, HELP_KEYS
     if mode == "pass":
         to = c.pass_to(snap)
         passing = pass_model(snap, to if to is not None else 0, previous=ui.holder)
@@ -129,7 +138,7 @@ def body(c: Controller, columns: int, height: int) -> tuple[list[Line], Keys]:
         if snap.view is not None and snap.view.results and snap.me is not None:
             keys = (*keys[:1], COACH_KEY, *keys[1:])
         return render_game_over(over, **size, glyphs=g), keys
-    table = table_model(snap, ui.entry)
+    table = table_model(snap, ui.entry, columns=columns)
     return render_table(table, **size, glyphs=g), table.keys
 
 

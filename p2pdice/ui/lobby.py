@@ -24,13 +24,25 @@ from .ports import HostedTable, LobbyServices, TableFactory
 from .state import Prompt, UiState
 from .text import safe_name, safe_text
 
+#: `p2pdice join`'s exit status when it quits after its password was refused (as headless).
+REFUSED_PASSWORD = 2
+
 
 def picker_label(table: HostedTable) -> str:
-    """One hosted table in the resume picker: its name, short id and when it was last
-    played, so two tables called "Kitchen" are told apart."""
+    """One hosted table in the resume picker: its name and short id, its seats and round,
+    and when it was last played, so two tables called "Kitchen" are told apart:
+    `Kitchen#3fa2c1d0, 4 seats, round 7 (12 Mar 20:15)`."""
     sid = short_id(table.table_id) or "?"
     when = time.strftime("%d %b %H:%M", time.localtime(table.saved_at))
-    return f"{safe_name(table.name)}#{sid} ({when})"
+    if table.seats is not None:
+        where = f"{table.seats} seats, " + (
+            f"round {table.round}" if table.round is not None else "starting"
+        )
+    elif table.most_seats is not None:
+        where = f"up to {table.most_seats} seats, not started"
+    else:
+        return f"{safe_name(table.name)}#{sid} ({when})"  # a log whose start it cannot read
+    return f"{safe_name(table.name)}#{sid}, {where} ({when})"
 
 
 class LobbyActions:
@@ -87,7 +99,7 @@ class LobbyActions:
             self.resume(tables[0].table_id, tables[0].name)
             return
         shown = tables[:9]
-        listing = ", ".join(f"{i} {picker_label(t)}" for i, t in enumerate(shown, 1))
+        listing = "; ".join(f"{i} {picker_label(t)}" for i, t in enumerate(shown, 1))
 
         def chosen(text: str) -> None:
             text = text.strip()
@@ -218,21 +230,16 @@ class LobbyActions:
         spectate: bool,
         table_name: str = "",
     ) -> None:
-        def with_password(name: str, password: str | None) -> None:
-            factory = self.services.join_table(
+        def joining(name: str) -> Callable[[str | None], TableFactory]:
+            return lambda password: self.services.join_table(
                 url=url, name=name, password=password, spectate=spectate, table_id=table_id
             )
-            # A wrong password brings the player back to this question (`password_refused`).
-            self.password_again = None if password is None else partial(ask_password, name)
-            self.open_table(factory, "joining")
 
-        def ask_password(name: str, hint: str = "") -> None:
-            self.ui.prompt = Prompt(
-                "Password for this table:",
-                lambda pw: with_password(name, pw),
-                secret=True,
-                hint=hint,
-            )
+        def with_password(name: str, password: str | None) -> None:
+            self.open_join(joining(name), password)
+
+        def ask_password(name: str) -> None:
+            self.ask_password(joining(name))
 
         def got_name(text: str) -> None:
             name = clean_name(text) or self.ui.player_name or self.services.default_name()
@@ -253,6 +260,25 @@ class LobbyActions:
             "Your name at the table:",
             got_name,
             text=self.ui.player_name or self.services.default_name(),
+        )
+
+    def open_join(
+        self, joining: Callable[[str | None], TableFactory], password: str | None, what: str = ""
+    ) -> None:
+        """Open the table `joining(password)` joins; should the host refuse `password`, the
+        player is asked for it again (`password_refused`), and the table opened anew."""
+        self.password_again = None if password is None else partial(self.ask_password, joining)
+        if self.ui.exit_code == REFUSED_PASSWORD:
+            self.ui.exit_code = 0  # trying again: the refusal no longer stands
+        self.open_table(joining(password), what or "joining")
+
+    def ask_password(self, joining: Callable[[str | None], TableFactory], hint: str = "") -> None:
+        """Ask for the table's password (`hint`: why again), then open the table with it."""
+        self.ui.prompt = Prompt(
+            "Password for this table:",
+            lambda pw: self.open_join(joining, pw),
+            secret=True,
+            hint=hint,
         )
 
     def password_refused(self) -> None:
@@ -276,6 +302,11 @@ class LobbyActions:
             table = self.password_table
             where = f"table {table}" if table != "this table" else table
             words = f"That password is not right for {where}. Try again or press Esc."
+            if not self.ui.from_lobby:
+                # `p2pdice join`: Esc leaves the prompt for a screen whose q quits, and the
+                # shell hears the refusal as the headless join's.
+                self.ui.exit_code = REFUSED_PASSWORD
+                words = f"That password is not right for {where}. Try again, or Esc and q."
             ask(words)
             self.c.say(words, error=True)
             return

@@ -42,6 +42,7 @@ SEATED_NAME_COLUMNS = 12  #: columns of a seated player's name in a row's rating
 #: The width a row's second line is fitted to (the panel's default terminal): the seated
 #: players' ratings are shortened to fit it rather than cut off mid-name.
 ROW_COLUMNS = 80
+DETAIL_INDENT = 5  #: columns before a row's facts on the lines after its first
 _PLAYER_KEY = re.compile("[0-9a-f]{64}")
 
 
@@ -151,6 +152,11 @@ class LobbyEntry:
         return self.failures >= STALE_AFTER_FAILURES
 
 
+def where_text(short: str, where: str) -> str:
+    """`#3fa2c1d0 at 10.0.0.5:8765`: the first of a row's facts (a group row has no id)."""
+    return f"#{short} at {where}" if short else f"at {where}"
+
+
 @dataclass(frozen=True, slots=True)
 class LobbyRow:
     service: str
@@ -170,6 +176,24 @@ class LobbyRow:
     #: announced) and of the players its listing seats: "host rated 24.1", or
     #: "host 24.1, seated: ana 18.0?, +2 others"; "" when it knows none.
     rating: str = ""
+    round: str = ""  #: "round 3" while the table plays (its advertisement says which)
+    #: The host, by its key's short form ("host key 9c1b2a3f"): two hosts of one address
+    #: (or one name) are told apart by it; "" when the advertisement has no key.
+    host: str = ""
+    #: Before the start, what becomes of the empty seats: "CPUs fill empty seats" or "empty
+    #: seats left out" (SPEC.md 3.1); "" once the table started or has no empty seat.
+    fill: str = ""
+
+    def details(self) -> list[str]:
+        """The row's facts after its first line, in the order shown: short id and address,
+        ratings, round, host, what becomes of empty seats, host-run CPUs. Each is kept
+        whole: the panel wraps between them, never inside one."""
+        cpu = f"{self.cpu} (its host could read those dice)" if self.cpu else ""
+        return [p for p in (self.at, self.rating, self.round, self.host, self.fill, cpu) if p]
+
+    @property
+    def at(self) -> str:
+        return where_text(self.short_id, self.where)
 
 
 @dataclass
@@ -316,6 +340,11 @@ class LobbyBook:
         phase = safe_text(ad.phase or "?", 12)
         mine = e.table_id in self.seated and phase != AdvertPhase.FINISHED
         where = safe_text(f"{e.address}:{e.port}", 40)
+        empty = ad.seats is not None and ad.seats[0] < ad.seats[1]
+        fill = ""
+        if phase == AdvertPhase.LOBBY and empty:
+            fill = "CPUs fill empty seats" if ad.fill else "empty seats left out"
+        playing = phase == AdvertPhase.PLAYING and ad.round is not None
         return LobbyRow(
             service=e.service,
             name=safe_name(ad.name or e.name),
@@ -329,6 +358,9 @@ class LobbyBook:
             joinable=not e.stale and (phase == AdvertPhase.LOBBY or mine),
             short_id=e.short_id,
             rating=self._ratings(e, where),
+            round=f"round {ad.round}" if playing else "",
+            host=f"host key {ad.host_short}" if ad.host_short else "",
+            fill=fill,
         )
 
     def _ratings(self, e: LobbyEntry, where: str) -> str:
@@ -340,9 +372,10 @@ class LobbyBook:
         if not rated:
             return "" if host is None else f"host rated {words(host)}"
         head = "" if host is None else f"host {short(host)}, "
-        # What the panel puts before the ratings on the row's second line.
-        before = width(f"     #{e.short_id} at {where}, ")
-        return head + seated_text(rated, len(others) - len(rated), ROW_COLUMNS - before - len(head))
+        # Fitted to the rest of the row's first line of facts, after its id and address.
+        room = ROW_COLUMNS - DETAIL_INDENT - width(where_text(e.short_id, where) + ", ")
+        room -= len(head)
+        return head + seated_text(rated, len(others) - len(rated), room)
 
     def _clamp(self) -> None:
         self.selected = max(0, min(self.selected, len(self.rows()) - 1))

@@ -11,10 +11,10 @@ from ..bots.estimate import how_long
 from ..core.errors import OptionError
 from ..core.rules import OPTIONS, Ones, Palifico, Rules, TableKind
 from .hostform import HostForm
-from .lobbymodel import LobbyRow
+from .lobbymodel import DETAIL_INDENT, LobbyRow
 from .screens import Line, _Builder, header, wrap
 from .state import Prompt
-from .text import ASCII, Glyphs, fit
+from .text import ASCII, Glyphs, fit, width
 
 #: Every key the lobby answers to: (key, its name on the key bar or None, what it does), in
 #: order of use. The key bar and the lobby's help screen are both made from it.
@@ -66,10 +66,11 @@ def render_lobby(
             "No network needed to practise: press p (CPU players) or t (pass-and-play).",
             "class:dim",
         )
-    # Two lines a table: keep the selected one on screen however long the list is.
-    room = max((height - 8) // 2, 1)
-    first = max(0, min(selected - room + 1, len(rows) - room))
-    for i, row in enumerate(rows[first : first + room], first):
+    # Each table its line and its facts' lines (one or two): keep the selected one on screen
+    # however long the list is.
+    facts = [detail_lines(row.details(), columns) for row in rows]
+    first, last = _window([1 + len(f) for f in facts], selected, max(height - 8, 3))
+    for i, row in enumerate(rows[first:last], first):
         pointer = glyphs.pointer if i == selected else " "
         style = "class:stale" if row.stale else "class:selected" if i == selected else "class:seat"
         lock = " [pw]" if row.locked else ""
@@ -80,16 +81,50 @@ def render_lobby(
             ),
             (style, fit(row.rules, columns - 46)),
         )
-        where = f"     #{row.short_id} at {row.where}" if row.short_id else f"     at {row.where}"
-        extra = where + (f", {row.rating}" if row.rating else "")
-        extra += f", {row.cpu} (its host could read those dice)" if row.cpu else ""
-        b.add(("class:dim" if not row.stale else "class:stale", fit(extra, columns)))
+        for line in facts[i]:
+            b.add(("class:dim" if not row.stale else "class:stale", line))
     b.blank()
     if rows and note:
         b.text(note, "class:dim")
     b.text("Greyed tables stopped answering and disappear shortly. / searches.", "class:dim")
     b.text("g shows your games and ratings (from this device's verified games).", "class:dim")
     return b.done(height)
+
+
+#: Lines a table's facts take at most in the lobby (after its first line).
+DETAIL_LINES = 2
+
+
+def detail_lines(details: list[str], columns: int) -> list[str]:
+    """A lobby row's facts, comma-separated, on at most DETAIL_LINES lines indented by
+    DETAIL_INDENT: a line breaks between two facts, never inside one (a fact longer than a
+    line, or past the last line, is cut)."""
+    room = columns - DETAIL_INDENT
+    lines: list[str] = []
+    for item in details:
+        if not lines:
+            lines.append(item)
+        elif width(lines[-1]) + 2 + width(item) <= room or len(lines) == DETAIL_LINES:
+            lines[-1] += ", " + item  # on the last line, what does not fit is cut below
+        else:
+            lines.append(item)
+    return [fit(" " * DETAIL_INDENT + line, columns) for line in lines]
+
+
+def _window(sizes: list[int], selected: int, budget: int) -> tuple[int, int]:
+    """The rows [first, last) of `sizes` lines each shown within `budget` lines: the selected
+    one always, as low as it must be to show the rows above it, then those below it."""
+    if not sizes:
+        return 0, 0
+    first, used = selected, sizes[selected]
+    while first > 0 and used + sizes[first - 1] <= budget:
+        first -= 1
+        used += sizes[first]
+    last = selected + 1
+    while last < len(sizes) and used + sizes[last] <= budget:
+        used += sizes[last]
+        last += 1
+    return first, last
 
 
 def render_form(
@@ -244,20 +279,38 @@ TABLE_HELP_KEYS = (
     ("Tab", "switch to your other seat"),
     ("? / q", "this help / leave the table"),
 )
+#: The waiting screen's key for the host (SPEC.md 3.3).
+START_KEY = ("s", "start the game with the seats taken (two or more)")
+#: The keys of a table that has not started: the game's keys work only once it has.
+_ANY_TIME = ("? / q",)
 
 
-def help_keys(rules: Rules | None) -> tuple[tuple[str, str], ...]:
-    """The keys this table answers to: undo only where the rules allow it, Exact only where
-    exact calls are allowed, Tab only at a practice table (one owner, several seats)."""
-    if rules is None:
-        return TABLE_HELP_KEYS
+def help_keys(
+    rules: Rules | None, *, several: bool = False, waiting: bool = False, hosting: bool = False
+) -> tuple[tuple[str, str], ...]:
+    """The keys this table answers to now: undo only where the rules allow it, Exact only
+    where exact calls are allowed, Tab only where this device plays `several` seats (a
+    practice table), and while `waiting` for the start only `s` (when `hosting`: the host
+    starts the game), `?` and `q`. `game_keys` lists the rest."""
+    if waiting:
+        start = (START_KEY,) if hosting else ()
+        return (*start, *((k, t) for k, t in TABLE_HELP_KEYS if k in _ANY_TIME))
+    return game_keys(rules, several=several, and_any_time=True)
+
+
+def game_keys(
+    rules: Rules | None, *, several: bool = False, and_any_time: bool = False
+) -> tuple[tuple[str, str], ...]:
+    """The keys of the game itself at this table (see `help_keys`)."""
     keys = []
     for key, text in TABLE_HELP_KEYS:
-        if key == "u" and not rules.undo:
+        if key in _ANY_TIME and not and_any_time:
             continue
-        if key == "Tab" and rules.kind != TableKind.PRACTICE:
+        if key == "Tab" and not several:
             continue
-        if key == "l / x" and not rules.exact_call:
+        if rules is not None and key == "u" and not rules.undo:
+            continue
+        if rules is not None and key == "l / x" and not rules.exact_call:
             key, text = "l", "call Liar"
         keys.append((key, text))
     return tuple(keys)
@@ -281,8 +334,17 @@ def render_lobby_help(*, columns: int = 80, height: int = 22, glyphs: Glyphs = A
 
 
 def render_help(
-    rules: Rules | None, *, columns: int = 80, height: int = 22, glyphs: Glyphs = ASCII
+    rules: Rules | None,
+    *,
+    columns: int = 80,
+    height: int = 22,
+    glyphs: Glyphs = ASCII,
+    several: bool = False,
+    waiting: bool = False,
+    hosting: bool = False,
 ) -> list[Line]:
+    """The table's help: its rules and the keys that work now (see `help_keys`); while
+    `waiting` for the start, the game's keys follow under their own heading."""
     b = _Builder(columns)
     b.add(*header("Help", "Esc or ? to close", columns))
     b.add(("class:rule", glyphs.rule * columns))
@@ -297,8 +359,13 @@ def render_help(
         )
     b.blank()
     b.add(("class:heading", " Keys"))
-    for key, text in help_keys(rules):
+    for key, text in help_keys(rules, several=several, waiting=waiting, hosting=hosting):
         b.add(("class:key", "  " + fit(key, 12)), ("class:value", text))
+    if waiting:
+        b.add(("class:heading", " Once the game has started"))
+        for key, text in game_keys(rules, several=several):
+            b.add(("class:key", "  " + fit(key, 12)), ("class:value", text))
+        return b.done(height)  # the odds and codes below are the game's, for later
     b.blank()
     b.text(
         "Odds: the binomial tail over the dice you cannot see, with p = 1/3 for a face other "

@@ -174,6 +174,12 @@ class HostedTable(Protocol):
     def name(self) -> str: ...
     @property
     def saved_at(self) -> float: ...  #: when its log was last written (the picker shows it)
+    @property
+    def most_seats(self) -> int | None: ...  #: the rules' seats (None: unknown)
+    @property
+    def seats(self) -> int | None: ...  #: players in the game (None: not started)
+    @property
+    def round(self) -> int | None: ...  #: the last round it opened (None: none yet)
 
 
 class FoundTable(Protocol):

@@ -24,7 +24,7 @@ from ..core.view import SeatView
 from .bidentry import BidChoices, BidSyntaxError, parse_bid
 from .facts import AlarmFacts, FindingFacts, NoteFacts
 from .ratings import RatingBook, short
-from .text import safe_name, safe_text
+from .text import safe_name, safe_text, width
 
 #: Message types a player sends by choice (the others are sent by the protocol itself).
 USER_KINDS = CHOSEN_MESSAGES
@@ -120,6 +120,16 @@ class Snapshot:
     @property
     def kind(self) -> TableKind:
         return self.rules.kind if self.rules is not None else TableKind.STANDARD
+
+    @property
+    def switches_seats(self) -> bool:
+        """Tab switches seats: a practice table where this device plays several."""
+        return len(self.mine) > 1 and self.kind == TableKind.PRACTICE
+
+    @property
+    def can_start(self) -> bool:
+        """`s` starts the game: the host's waiting screen."""
+        return self.hosting and self.phase == "lobby"
 
 
 @dataclass(frozen=True, slots=True)
@@ -615,22 +625,40 @@ def table_keys(
         keys.append(("Tab", "seat"))
     if snap.view is not None and snap.view.results:
         keys.append(("r", "rounds"))
-    if snap.hosting and snap.phase == "lobby":
+    if snap.can_start:
         keys.append(("s", "start"))
     keys += [("?", "help"), ("q", "quit")]
     return tuple(keys)
 
 
-def table_model(snap: Snapshot, entry: EntryState = EntryState()) -> TableModel:
+def header_subtitle(snap: Snapshot, room: int | None = None) -> str:
+    """The round and the rules' summary ("round 3, wild ones, 5 dice"), in at most `room`
+    columns: the summary's last parts are left out whole until it fits (never a word cut;
+    the rules are all on the help screen), the round first so that it is always kept."""
+    view = snap.view
+    rules = snap.rules
+    parts = [f"round {view.round}"] if view is not None else []
+    if rules is not None:
+        summary = rules.summary().split(", ")
+        kind_word = str(snap.kind).replace("_", "-")
+        parts += [p for p in summary if not (snap.kind != TableKind.STANDARD and p == kind_word)]
+    while room is not None and len(parts) > 1 and width(", ".join(parts)) > room:
+        parts.pop()
+    return ", ".join(parts)
+
+
+def table_model(
+    snap: Snapshot, entry: EntryState = EntryState(), *, columns: int | None = None
+) -> TableModel:
+    """The table screen's model; with `columns`, the header's subtitle is fitted to them."""
     view = snap.view
     names = snap.names
-    rules = snap.rules
-    round_text = f"round {view.round}" if view is not None else ""
-    summary = rules.summary() if rules else ""
-    kind_word = str(snap.kind).replace("_", "-")
-    summary = summary.removesuffix(", " + kind_word) if snap.kind != TableKind.STANDARD else summary
-    # The round first: the header cuts from the end, and the rules are on the help screen.
-    subtitle = ", ".join(p for p in (round_text, summary) if p)
+    code = code_text(snap.code)
+    title = safe_text(snap.table_name, 40) or "p2pdice"
+    room = None
+    if columns is not None:  # as screens.header lays it out: " title  subtitle code "
+        room = columns - width(code) - 2 - width(f" {title}") - 2
+    subtitle = header_subtitle(snap, room)
     my_turn = (
         view is not None
         and view.my_turn
@@ -659,9 +687,9 @@ def table_model(snap: Snapshot, entry: EntryState = EntryState()) -> TableModel:
     elif snap.me is not None and view is not None and not hand:
         label = "Your dice: not dealt yet." if view.dice[snap.me] else "You are out of dice."
     return TableModel(
-        title=safe_text(snap.table_name, 40) or "p2pdice",
+        title=title,
         subtitle=subtitle,
-        code=code_text(snap.code),
+        code=code,
         seats=seat_rows(snap),
         bids=_bid_lines(snap),
         standing=_standing(snap),
@@ -673,7 +701,5 @@ def table_model(snap: Snapshot, entry: EntryState = EntryState()) -> TableModel:
         alarm=alarm_text(snap),
         can_undo=undo,
         my_turn=my_turn,
-        keys=table_keys(
-            snap, em, undo=undo, several=len(snap.mine) > 1 and snap.kind == TableKind.PRACTICE
-        ),
+        keys=table_keys(snap, em, undo=undo, several=snap.switches_seats),
     )

@@ -10,7 +10,8 @@ from p2pdice.core.advert import TEXT_LIMIT, Advert, AdvertPhase, key_prefix
 from p2pdice.core.codec import encode
 from p2pdice.core.fairness import rules_hash
 from p2pdice.core.rules import Rules
-from p2pdice.core.table import TablePhase
+from p2pdice.core.table import Replayer, TablePhase
+from p2pdice.core.transcript import parse_entry
 from p2pdice.core.version import PROTOCOL_VERSION
 
 TABLE_ID = "ab" * 32
@@ -29,6 +30,8 @@ def _advert(**changes: object) -> Advert:
         "host_key_prefix": HOST,
         "locked": True,
         "cpu": 2,
+        "round": 3,
+        "fill": True,
     }
     return Advert(**{**fields, **changes})  # type: ignore[arg-type]
 
@@ -47,18 +50,27 @@ def test_the_txt_record_has_the_spec_keys_in_order() -> None:
         "hk",
         "pw",
         "cpu",
+        "round",
+        "fill",
     ]
-    assert (txt["v"], txt["seats"], txt["pw"], txt["cpu"]) == (
+    assert (txt["v"], txt["seats"], txt["pw"], txt["cpu"], txt["round"], txt["fill"]) == (
         str(PROTOCOL_VERSION),
         "1/4",
         "1",
         "2",
+        "3",
+        "1",
     )
     assert _advert(locked=False, cpu=0).to_txt()["pw"] == "0"
+    # No round before the start, no fill when empty seats are left out: the keys are left out.
+    assert not {"round", "fill"} & _advert(round=None, fill=False).to_txt().keys()
 
 
 def test_a_record_reads_back_what_was_written() -> None:
-    for advert in (_advert(), _advert(locked=False, cpu=0, seats=(4, 4), phase="playing")):
+    for advert in (
+        _advert(),
+        _advert(locked=False, cpu=0, seats=(4, 4), phase="playing", round=None, fill=False),
+    ):
         assert Advert.from_txt(advert.to_txt()) == advert
 
 
@@ -73,10 +85,14 @@ def test_a_hostile_record_reads_as_absent_values_and_clean_text() -> None:
             "v": "one",
             "rules": "r" * 500,
             "id": 7,
+            "round": "-3",
+            "fill": "yes",
         }
     )
     assert ad.name == "Eve X" and ad.seats is None and ad.seats_text == "?"
     assert (ad.cpu, ad.locked, ad.host_key_prefix, ad.version) == (0, False, None, None)
+    assert (ad.round, ad.fill) == (None, False)
+    assert Advert.from_txt({"round": "0"}).round is None  # rounds count from 1
     assert len(ad.rules) == TEXT_LIMIT and ad.url("10.0.0.5", 80) is None
 
 
@@ -91,6 +107,8 @@ def test_a_listing_refreshes_only_what_changes_during_a_game() -> None:
     fresh = _advert().with_listing(listing)
     assert (fresh.name, fresh.table_id, fresh.host_key_prefix) == ("Kitchen", TABLE_ID, HOST)
     assert (fresh.seats, fresh.phase, fresh.cpu) == ((4, 4), "playing", 0)
+    later = _advert().with_listing(_advert(round=7, fill=False))
+    assert (later.round, later.fill) == (7, False)
 
 
 def test_a_host_announces_its_table_as_the_state_says() -> None:
@@ -119,3 +137,43 @@ def test_every_table_phase_is_announced_as_lobby_playing_or_finished() -> None:
     assert announced.pop(TablePhase.LOBBY) == AdvertPhase.LOBBY
     assert announced.pop(TablePhase.OVER) == AdvertPhase.FINISHED
     assert set(announced.values()) == {AdvertPhase.PLAYING}
+
+
+def test_a_host_announces_the_round_it_plays_and_whether_cpus_fill_empty_seats() -> None:
+    rules = Rules(seats=3, starting_dice=2)
+    table = LocalTable(rules, [load_bot("easy")] * 3, rng=random.Random(5), name="Den")
+    lobby = Advert.of_table(table.host.state, locked=False)
+    assert (lobby.round, lobby.fill) == (None, False)
+    assert "round" not in lobby.to_txt()
+    table.seat_everyone()
+    table.play()
+    replayer, rounds = Replayer(), []  # the table as of each entry of its game
+    for line in table.host.lines():
+        replayer.feed(parse_entry(line))
+        state = replayer.state
+        assert state is not None
+        ad = Advert.of_table(state, locked=False)
+        if ad.phase == AdvertPhase.PLAYING:
+            assert state.game is not None and ad.round == state.game.round
+            assert Advert.from_txt(ad.to_txt()).round == ad.round
+            rounds.append(ad.round)
+        else:
+            assert ad.round is None and "round" not in ad.to_txt()
+    assert rounds[0] == 1 and len(set(rounds)) >= 3, rounds
+
+
+def test_a_table_whose_empty_seats_get_cpus_announces_fill() -> None:
+    from p2pdice.core.table_state import genesis_state
+
+    genesis = {
+        "type": "genesis",
+        "protocol": PROTOCOL_VERSION,
+        "host": "11" * 32,
+        "name": "Den",
+        "rules": Rules(seats=4).to_json(),
+        "nonce": "22" * 16,
+        "host_cpu": 0,
+        "cpu_fill": True,
+    }
+    ad = Advert.of_table(genesis_state(genesis), locked=False)
+    assert ad.fill and ad.to_txt()["fill"] == "1" and Advert.from_txt(ad.to_txt()).fill

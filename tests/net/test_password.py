@@ -256,7 +256,7 @@ async def test_the_cli_joins_with_the_right_password_and_says_so_for_a_wrong_one
             *common, "--home", str(tmp_path / "wrong"), env={"P2PDICE_PASSWORD": "nope"}, timeout=30
         )
         assert code == 2, out
-        assert "the host refused us: BAD_PASSWORD: wrong password" in out
+        assert "the host refused the password: it is not right for the table" in out
         started = time.monotonic()
         code, out = await _run_join(
             *common,

@@ -80,8 +80,8 @@ def test_an_away_seat_whose_turn_it_is_says_who_moves_for_it() -> None:
     assert "thinking" not in screen and "Bob is away: its CPU stand-in moves" in screen
 
 
-def _help(rules: Rules) -> str:
-    return plain(render_help(rules, height=60))
+def _help(rules: Rules, **where: bool) -> str:
+    return plain(render_help(rules, height=60, **where))
 
 
 def test_help_lists_undo_tab_and_exact_only_where_the_table_allows_them() -> None:
@@ -90,4 +90,29 @@ def test_help_lists_undo_tab_and_exact_only_where_the_table_allows_them() -> Non
     assert "Exact" not in standard.split("Keys")[-1]
     practice = _help(Rules(kind="practice", undo=True, exact_call=True))
     keys = practice.split("Keys")[-1]
-    assert "Tab" in keys and "undo your last bid" in keys and "call Exact" in keys
+    # One seat of a practice table: Tab has no other seat to switch to.
+    assert "Tab" not in keys and "undo your last bid" in keys and "call Exact" in keys
+    several = _help(Rules(kind="practice", undo=True), several=True).split("Keys")[-1]
+    assert "Tab" in several
+
+
+def test_help_before_the_start_lists_s_for_the_host_and_the_game_keys_for_later() -> None:
+    host = _help(Rules(), waiting=True, hosting=True)
+    now, later = host.split("Keys")[-1].split("Once the game has started")
+    assert "  s " in now and "start the game" in now and "quantity of your bid" not in now
+    assert "quantity of your bid" in later
+    player = _help(Rules(), waiting=True).split("Keys")[-1].split("Once the game")[0]
+    assert "  s " not in player and "? / q" in player
+
+
+def test_the_header_leaves_out_whole_rules_rather_than_cut_a_word() -> None:
+    rules = Rules(seats=3, first_starter="seat0", kind="practice", time_bank=0)
+    snap = replace(
+        snap_of(bidding(rules), me=0),
+        table_name="Practice",
+        code="code 09635-12372-18171-01018",  # as long as a real one
+    )
+    header = plain(render_table(table_model(snap, columns=80), columns=80, height=40))
+    first = header.splitlines()[0]
+    assert len(first) <= 80 and "~" not in first, first
+    assert "round 1, wild ones, 5 dice" in first and "09635-12372-18171-01018" in first, first
