@@ -161,11 +161,12 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
 
     narrator = Narrator(out=say)
     told = 0  # the client's alarms printed so far
+    noted = 0  # the client's notices (messages that did not reach the table) printed so far
     waiting: str | None = None  # the wait for a busy password table last said
     paused = False  # whether we last said the host paused the table
 
     def on_update() -> None:
-        nonlocal told, waiting, paused
+        nonlocal told, noted, waiting, paused
         notice = session.core.password_retry.notice
         if notice is not None and notice != waiting:
             say(notice)
@@ -188,6 +189,10 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
             for signed in alarm.proof:  # the signed items that prove it, for anyone to check
                 say(f"proof: {signed}", limit=PROOF_LIMIT)
         told = len(session.alarms)
+        for undelivered in session.core.notices[noted:]:  # information: nobody is accused
+            where = f" (entry {undelivered.seq})" if undelivered.seq is not None else ""
+            say(f"note: {undelivered.describe()}{where}")
+        noted = len(session.core.notices)
 
     session.on_update = on_update
     stop = asyncio.Event()
@@ -203,6 +208,10 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     late = check.alarms if check is not None else ()
     for alarm in late:
         say(f"ALARM: {alarm.describe()}")
+    said = {(n.kind, n.counter) for n in session.core.notices}
+    for note in check.notes if check is not None else ():
+        if note.message is None or note.message not in said:  # not told during play already
+            say(f"note: {note.describe()}")
     alarmed = bool(session.alarms or late)
     if outcome == Outcome.OVER:
         state = session.peer.state if session.peer else None
