@@ -115,3 +115,73 @@ def test_a_relay_that_cuts_the_openings_denies_the_round_and_frames_nobody(
         for name in PLAYERS:
             assert "did not reach the table" in told[name], told[name]
         assert codes == [0, 0], told
+
+
+def test_a_relay_loses_its_players_to_the_hosts_own_address_at_its_first_cut(
+    tmp_path: Path,
+) -> None:
+    """Both players join through the relay (its address given to them; it also advertises a
+    copy of the table). At its first cut each player retries, then goes looking for the
+    table, passes over the address that just failed (the copy included), and reaches the
+    host's own; from then on the relay is no route of theirs (net/client.py Routes): their
+    openings are posted, nobody forfeits, and later windows find nobody to cut."""
+    with netns.lan() as names:
+        host, ready = start_host(
+            "--headless", "--seats", "4", "--cpu", "2", "--cpu-think", "0.3", "--starting-dice",
+            "2", "--grace-period", "10", "--bind", "10.231.0.2", "--port", str(PORT),
+            "--name", "relayed", "--home", str(tmp_path / "h"), netns=names[1],
+        )  # fmt: skip
+        log = tmp_path / "h" / "hosted" / ready["table_id"] / "log.jsonl"
+        time.sleep(1.5)  # the host's advertisement is out
+        relay = subprocess.Popen(
+            ["ip", "netns", "exec", names[0], sys.executable, "-m", "tests.support.tcp_relay",
+             "--to", f"10.231.0.2:{PORT}", "--port", str(PORT), "--host-log", str(log),
+             "--mode", "cut", "--windows", "1000", "--advertise", ready["table_id"],
+             "--out", str(tmp_path / "relay.json")],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+        players: list[subprocess.Popen[str]] = []
+        try:
+            assert relay.stdout is not None
+            assert json.loads(relay.stdout.readline() or "{}").get("port") == PORT
+            time.sleep(1.5)  # the copy is out too
+            for seed, name in enumerate(PLAYERS, 1):
+                players.append(
+                    spawn(
+                        "join", f"10.231.0.1:{PORT}", "--bot", "medium", "--name", name, "--seed",
+                        str(seed), "--give-up", "60", "--home", str(tmp_path / name),
+                        netns=names[2], log=tmp_path / f"{name}.out",
+                    )
+                )  # fmt: skip
+            codes = [p.wait(timeout=150) for p in players]
+        finally:
+            kill_all(*players, relay)
+            stop(host)
+        told = {n: (tmp_path / f"{n}.out").read_text() for n in PLAYERS}
+        seen = json.loads((tmp_path / "relay.json").read_text())
+        entries = [json.loads(line) for line in log.read_bytes().splitlines()]
+        print(f"exits {codes}, relay {seen}")
+        for name, text in told.items():
+            print(f"--- {name}\n{text}")
+        # Both joined through the relay, which cut them when the first openings were due.
+        assert all("at wss://10.231.0.1:" in told[n] for n in PLAYERS), told
+        assert seen["cut"] and {w for w, _, _ in seen["cut"]} == {1}, seen
+        assert seen["windows"] >= 2, seen  # the game went on: later windows cut nobody
+        # Each found the host's own address, and its opening was posted in time.
+        roster = next(
+            e["event"]["roster"] for e in entries if e.get("event", {}).get("type") == "start"
+        )
+        seats = {p["seat"] for p in roster if p["name"] in PLAYERS}
+        opened = {
+            e["msg"]["body"]["seat"]
+            for e in entries
+            if e.get("msg", {}).get("body", {}).get("type") == "open"
+            and e["msg"]["body"]["round"] == 1
+        }
+        assert seats <= opened, (seats, opened)
+        events = [e["event"] for e in entries if "event" in e]
+        assert not [e for e in events if e["type"] == "forfeit"], events
+        assert events[-1]["type"] == "game_over"
+        for name in PLAYERS:
+            assert "ALARM" not in told[name] and "did not reach the table" not in told[name]
+        assert codes == [0, 0], told

@@ -14,6 +14,9 @@ table waits for openings (from a call until the round's result or forfeit):
   them, so their connections look alive; when the window closes they are cut (the swallowed
   bytes can never be delivered: TLS would refuse what follows a gap).
 
+With `--advertise TABLE_ID` it also copies the table's advertisement (name, id, host-key
+prefix) and announces it at its own address, as a guest on the LAN would to draw clients.
+
 A real relay would guess the window from timing and sizes (the host's broadcast of the call,
 then every client's automatic answer within milliseconds); this one reads the host's log
 file instead, so the test does not depend on how good the guess is. Whatever it does is
@@ -172,15 +175,40 @@ class Relay:
             side.transport.abort()
 
 
+async def advertise(table_id: str, port: int) -> Any:
+    """Copy the table's advertisement, with this relay's own address and port."""
+    from p2pdice.net.discovery import Advertiser, find_table, lan_addresses, new_zeroconf
+
+    for _ in range(20):
+        ad = await find_table(table_id, host_prefix=None, timeout=2.0)
+        if ad is not None:
+            break
+    else:
+        raise SystemExit("the table is not advertised")
+    azc = new_zeroconf()
+    advertiser = Advertiser(
+        azc, name=ad.name, port=port, addresses=lan_addresses(), txt=ad.advert.to_txt()
+    )
+    await advertiser.start()
+    return azc, advertiser
+
+
 async def main(args: argparse.Namespace) -> None:
     host, _, port = args.to.rpartition(":")
     relay = Relay((host, int(port)), args.host_log, args.mode, args.out, args.windows)
     relay.save()
     server = await asyncio.start_server(relay.serve, args.bind, args.port)
     bound = server.sockets[0].getsockname()[1]
+    advertised = await advertise(args.advertise, bound) if args.advertise else None
     print(json.dumps({"port": bound}), flush=True)
-    async with server:
-        await asyncio.gather(server.serve_forever(), relay.watch())
+    try:
+        async with server:
+            await asyncio.gather(server.serve_forever(), relay.watch())
+    finally:
+        if advertised is not None:
+            azc, advertiser = advertised
+            await advertiser.stop()
+            await azc.async_close()
 
 
 if __name__ == "__main__":
@@ -189,6 +217,7 @@ if __name__ == "__main__":
     parser.add_argument("--host-log", type=Path, required=True)
     parser.add_argument("--mode", choices=("cut", "stall"), default="cut")
     parser.add_argument("--windows", type=int, default=1, help="act in this many windows")
+    parser.add_argument("--advertise", metavar="TABLE_ID", help="copy this table's advert")
     parser.add_argument("--bind", default="0.0.0.0")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--out", type=Path, required=True)
