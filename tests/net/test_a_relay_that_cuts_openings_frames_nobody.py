@@ -111,9 +111,21 @@ def test_a_relay_that_cuts_the_openings_denies_the_round_and_frames_nobody(
             code, text = verified[name]
             assert not any(word in text for word in ACCUSING), text
             assert code == 0, text
-        # Each player is told what happened to its opening, in words.
+        # Each player is told what happened to its opening, in words: in play, at the end
+        # (its seat's forfeit, on the host's word), and by `verify --mine` of its records.
         for name in PLAYERS:
+            assert "note: your open (message" in told[name], told[name]
             assert "did not reach the table" in told[name], told[name]
+            assert (
+                "Nobody can tell whether the network, someone on the path or the host"
+                in (told[name])
+            )
+            if mode == "cut":  # cut while it was on its way
+                assert "the connection dropped 1 time while it was being sent" in told[name]
+            if forfeits:
+                assert "was forfeited (no_opening)" in told[name], told[name]
+            assert "note: your open (message" in verified[name][1], verified[name][1]
+            assert "verified transcript:" in told[name]
         assert codes == [0, 0], told
 
 
