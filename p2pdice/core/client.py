@@ -82,7 +82,7 @@ from .transcript import (
     messages_in,
     parse_entry,
 )
-from .transitions import DROPPED_BY
+from .transitions import DROPPED_BY, GOES_ON_WITHOUT
 from .verify import Report
 from .view import SeatView
 
@@ -988,9 +988,15 @@ class ClientConnection:
         return [SendMessage(m) for m in again]
 
     def _leaves(self, message: Message) -> None:
-        """`message` leaves on the current connection (delivery's bookkeeping)."""
-        body = message.body
-        self.delivery.sent(message.digest().hex(), message.type, message.counter, body.get("round"))
+        """`message` leaves on the current connection (delivery's bookkeeping). One the table
+        goes on without (an acknowledgement) proves nothing missing: only its place counts."""
+        self.delivery.sent(
+            message.digest().hex(),
+            message.type,
+            message.counter,
+            message.body.get("round"),
+            keep=message.type not in GOES_ON_WITHOUT,
+        )
 
     def _delivered(self, records: list[dict[str, Any]]) -> list[Intent]:
         """Facts about our messages' way to the host, into the sent record (core/delivery.py);

@@ -106,6 +106,7 @@ class _Sent:
     links: set[int] = field(default_factory=set)  #: the connections it was sent on
     read: bool = False
     lost: int = 0
+    quiet: bool = False  #: its absence changes nothing: no record is made of it
 
 
 class Delivery:
@@ -141,10 +142,14 @@ class Delivery:
                     lost=facts.lost.get(ref, 0),
                 )
 
-    def sent(self, ref: str, kind: str, counter: int, round_: int | None) -> None:
-        """A message (new, or sent again) leaves on the current connection."""
+    def sent(
+        self, ref: str, kind: str, counter: int, round_: int | None, *, keep: bool = True
+    ) -> None:
+        """A message (new, or sent again) leaves on the current connection. Without `keep`
+        only its place in the order is kept (a message whose absence changes nothing, such
+        as an acknowledgement: an answer to it still shows what was read before it)."""
         self._here.append(ref)
-        entry = self._open.setdefault(ref, _Sent(kind, counter, round_))
+        entry = self._open.setdefault(ref, _Sent(kind, counter, round_, quiet=not keep))
         entry.links.add(self.link)
 
     def answered(self, ref: str, at_ms: int) -> list[dict[str, Any]]:
@@ -182,7 +187,7 @@ class Delivery:
         out = []
         for ref in dict.fromkeys(refs):
             entry = self._open.get(ref)
-            if entry is not None and not entry.read:
+            if entry is not None and not entry.read and not entry.quiet:
                 entry.read = True
                 out.append({"at": at_ms, "read": ref})
         return out
@@ -191,7 +196,7 @@ class Delivery:
         """The connection ended: what was sent on it and never answered was lost with it."""
         lost = []
         for ref, entry in self._open.items():
-            if self.link in entry.links and not entry.read:
+            if self.link in entry.links and not entry.read and not entry.quiet:
                 entry.lost += 1
                 lost.append(ref)
         self.link += 1
