@@ -5,7 +5,8 @@ Layout (under `data_dir()`, or $P2PDICE_HOME, or --home):
     identity.key                 the device's Ed25519 secret (hex), mode 0600
     tables/<table id>/seat.json  which seat this identity holds at that table
     tables/<table id>/secrets/<round>-<attempt>.json   salt, seed, contribution (0600)
-    tables/<table id>/sent.jsonl every message this client sent, and each refusal
+    tables/<table id>/sent.jsonl every message this client sent, each refusal, and what
+                                 it learnt of their way to the host (read, lost)
     tables/<table id>/transcript.jsonl   the verified log, entry by entry
     hosted/<table id>/log.jsonl  the host's log (the table's transcript)
     hosted/<table id>/table.json what a restarted host needs besides the log (its name,
@@ -265,6 +266,12 @@ class ClientStore:
         if self._sent is None:
             self._sent = AppendLog(self.sent_path)
         self._sent.append(encode({"at": at_ms, "ref": ref, "rejected": reason}))
+
+    def record_delivery(self, record: dict[str, Any]) -> None:
+        """A fact about our messages' way to the host (core/delivery.py): `read`, `lost`."""
+        if self._sent is None:
+            self._sent = AppendLog(self.sent_path)
+        self._sent.append(encode(record))
 
     def load_sent(self) -> list[dict[str, Any]]:
         out = []

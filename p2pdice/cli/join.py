@@ -166,12 +166,13 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
 
     narrator = Narrator(out=say)
     told = 0  # the client's alarms printed so far
+    noted = 0  # the client's notices (messages that did not reach the table) printed so far
     waiting: str | None = None  # the wait for a busy password table last said
     paused = False  # whether we last said the host paused the table
     watching_late = False  # we came to play, found the game started and watch it (SPEC.md 3.3)
 
     def on_update() -> None:
-        nonlocal told, waiting, paused, watching_late
+        nonlocal told, noted, waiting, paused, watching_late
         state = session.peer.state if session.peer else None
         if (
             not watching_late
@@ -205,6 +206,10 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
             for signed in alarm.proof:  # the signed items that prove it, for anyone to check
                 say(f"proof: {signed}", limit=PROOF_LIMIT)
         told = len(session.alarms)
+        for undelivered in session.core.notices[noted:]:  # information: nobody is accused
+            where = f" (entry {undelivered.seq})" if undelivered.seq is not None else ""
+            say(f"note: {undelivered.describe()}{where}")
+        noted = len(session.core.notices)
 
     session.on_update = on_update
     stop = asyncio.Event()
@@ -220,6 +225,10 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     late = check.alarms if check is not None else ()
     for alarm in late:
         say(f"ALARM: {alarm.describe()}")
+    said = {(n.kind, n.counter) for n in session.core.notices}
+    for note in check.notes if check is not None else ():
+        if note.message is None or note.message not in said:  # not told during play already
+            say(f"note: {note.describe()}")
     alarmed = bool(session.alarms or late)
     watched = " of the game you watched" if watching_late else ""
     if outcome == Outcome.OVER:

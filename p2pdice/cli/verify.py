@@ -137,6 +137,8 @@ def human(
         out.append(
             f"  your messages: {report.mine_checked} checked, {report.mine_pending} not yet posted"
         )
+    for undelivered in report.mine_undelivered:  # information: nobody is accused
+        out.append(f"  note: {undelivered.describe()}")
     return "\n".join(out)
 
 

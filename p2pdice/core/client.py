@@ -44,6 +44,7 @@ from .client_intents import (
     Progressed,
     RaiseAlarm,
     Reconnect,
+    RecordDelivery,
     RecordRefused,
     RecordSent,
     SavedSeat,
@@ -61,9 +62,11 @@ from .client_intents import (
 from .client_restore import restore_seat
 from .closing import Closing
 from .codec import encode
+from .delivery import ACTED, Delivery, Undelivered
 from .errors import Reason, RemoteError, UserError
 from .fairness import comparison_code
 from .game import Action
+from .messages import Message
 from .names import free_name, reserved_for_cpu
 from .pake import ENTROPY_BYTES, Binding, JoinerAnswer, joiner_answer
 from .password_retry import PasswordRetry
@@ -71,7 +74,15 @@ from .peer import Alarm, Applied, NeedSecrets, Peer, PeerOutput, Secrets, Send
 from .signing import SigningKey
 from .table import TablePhase
 from .table_state import genesis_state
-from .transcript import ZERO_HASH, Entry, check_link, host_signature_ok, parse_entry
+from .transcript import (
+    ZERO_HASH,
+    Entry,
+    check_link,
+    host_signature_ok,
+    messages_in,
+    parse_entry,
+)
+from .transitions import DROPPED_BY, GOES_ON_WITHOUT
 from .verify import Report
 from .view import SeatView
 
@@ -221,6 +232,15 @@ class ClientConnection:
         #: Seconds the adapter waits before the reconnect it was asked for (then 0 again).
         self.reconnect_delay = 0.0
         self._final_check: FinalCheck | None = None
+        #: Our messages on their way to the log: which connection each left on, what the
+        #: host answered there (core/delivery.py): whether the host read one it never posted.
+        self.delivery = Delivery()
+        #: Messages of ours the host acted without and never showed it read, as the player
+        #: is told of them: information about the link, not alarms (SPEC.md 7.1).
+        self.notices: list[Undelivered] = []
+        #: Our unposted messages of the step a host act in our place is about (see `_feed`).
+        self._act_candidates: list[Message] = []
+        self._now = 0.0  #: the latest `now` an input brought (for records made on a loss)
 
     # ---- facts ---------------------------------------------------------------------------
 
@@ -461,7 +481,11 @@ class ClientConnection:
                 self.errors.append((Reason.INTERNAL, f"the host closed: {frame['detail']}"))
             return []
         if kind == "accepted":
-            return []  # the message shows up in the log in due course
+            # The message shows up in the log in due course; meanwhile the answer shows the
+            # host read it, and what we sent before it on this connection.
+            if not self._trusted:
+                return []
+            return self._delivered(self.delivery.answered(frame["ref"], _ms(now)))
         self.errors.append((Reason.UNKNOWN_TYPE, f"a frame of unknown type {kind!r}"))
         return []
 
@@ -531,6 +555,7 @@ class ClientConnection:
     def _restored(self, saved: SavedSeat) -> Peer:
         restored = restore_seat(self.key, saved)
         self.sent_log.extend(saved.sent)
+        self.delivery.restore(saved.sent, [ref.hex() for ref in restored.peer.pending])
         self.lines.extend(restored.lines)
         self.errors.extend(restored.errors)
         self._seat_record = restored.seat_record
@@ -770,7 +795,7 @@ class ClientConnection:
         if refused is not None:
             return self._transport_fault(*refused)
         defer = self.defer_host_signatures and self._trusted
-        out = self._handle(peer.receive_entry(entry, defer_host_signature=defer), now)
+        out = self._handle(self._feed(peer, entry, defer), now)
         state = peer.state
         if not started and state is not None and state.table_id != self.expect_table:
             # The challenge named one table and the log is another's: not the table we chose.
@@ -789,7 +814,7 @@ class ClientConnection:
             refused = self._not_the_hosts(peer, held)
             if refused is not None:
                 return [*out, *self._transport_fault(*refused)]
-            out += self._handle(peer.receive_entry(held, defer_host_signature=defer), now)
+            out += self._handle(self._feed(peer, held, defer), now)
         return [
             *out,
             *self._try_join(),
@@ -880,13 +905,16 @@ class ClientConnection:
             self._link.pending_join, self._link.join_sent = self._link.join_sent, None
             return self._try_join()
         self.errors.append((reason, frame["detail"]))
+        if frame["ref"] is None:
+            self.delivery.dropped_unread()  # a frame of ours may have gone unread
         if frame["ref"] is not None and self.peer is not None:
             self.peer.drop_pending(bytes.fromhex(frame["ref"]))
+            read = self._delivered(self.delivery.refused(frame["ref"], _ms(now)))
             record = {"at": _ms(now), "ref": frame["ref"], "rejected": str(reason)}
             self.sent_log.append(record)
             if self.keeps_records:
-                return [RecordRefused(frame["ref"], reason, _ms(now))]
-            return []
+                return [*read, RecordRefused(frame["ref"], reason, _ms(now))]
+            return read
         if reason == Reason.NOT_SEATED and self._link.authing and self._trusted:
             # Our seat was given up while we were away in the lobby: forget it, join afresh.
             out: list[Intent] = [ForgetSeat()] if self.keeps_records else []
@@ -954,7 +982,44 @@ class ClientConnection:
     def _resend_pending(self) -> list[Intent]:
         if self.peer is None or not self._link.connected:
             return []
-        return [SendMessage(m) for m in self.peer.pending_messages()]
+        again = self.peer.pending_messages()
+        for message in again:
+            self._leaves(message)
+        return [SendMessage(m) for m in again]
+
+    def _leaves(self, message: Message) -> None:
+        """`message` leaves on the current connection (delivery's bookkeeping). One the table
+        goes on without (an acknowledgement) proves nothing missing: only its place counts."""
+        self.delivery.sent(
+            message.digest().hex(),
+            message.type,
+            message.counter,
+            message.body.get("round"),
+            keep=message.type not in GOES_ON_WITHOUT,
+        )
+
+    def _delivered(self, records: list[dict[str, Any]]) -> list[Intent]:
+        """Facts about our messages' way to the host, into the sent record (core/delivery.py);
+        and the alarm, when the host shows it read a message it had acted without."""
+        self.sent_log.extend(records)
+        out: list[Intent] = [RecordDelivery(r) for r in records] if self.keeps_records else []
+        for record in records:
+            told = self.delivery.told(record.get("read", ""))
+            if told is not None and self.peer is not None:
+                alarm = Alarm(
+                    Reason.MESSAGE_DROPPED,
+                    f"your {told.kind} (message {told.counter}) was sent and never posted, and "
+                    "the host has now shown it had it (it answered a message sent after it); "
+                    f"{ACTED.get(told.act or '', 'the host acted')} instead",
+                    told.seq,
+                    seats=(self.peer.seat,) if self.peer.seat is not None else (),
+                    entry=f"event:{told.act}" if told.act else None,
+                    dropped=told.kind,
+                )
+                self.peer.alarms.append(alarm)
+                self.errors.append((alarm.reason, alarm.detail))
+                out.append(RaiseAlarm(alarm))
+        return out
 
     def provide_secrets(
         self, round_: int, attempt: int, secrets: Secrets, now: float
@@ -995,8 +1060,10 @@ class ClientConnection:
         self._host_check_armed = False
         self._link = _Link()
         self._attempt += 1  # a password answer still being computed is for a gone challenge
+        lost = self._delivered(self.delivery.connection_lost(_ms(self._now)))
         return [
             *checked,
+            *lost,
             CancelTimer(Timer.RESEND),
             CancelTimer(Timer.KEEPALIVE),
             CancelTimer(Timer.HOST_SIGNATURES),
@@ -1006,20 +1073,59 @@ class ClientConnection:
 
     def _handle(self, outputs: list[PeerOutput], now: float) -> list[Intent]:
         out: list[Intent] = []
+        self._now = max(self._now, now)
         for output in outputs:
             if isinstance(output, Applied):
                 self.lines.append(output.entry.line)
                 if self.keeps_records:
                     out.append(AppendEntry(output.entry, durable=ends_a_round(output.entry)))
+                if self.delivery.waiting:
+                    for msg in messages_in(output.entry):
+                        out += self._delivered(self.delivery.posted(msg.digest().hex(), _ms(now)))
             elif isinstance(output, Send):
                 out += self._transmit(output, now)
             elif isinstance(output, NeedSecrets):
                 out.append(DrawSecrets(output.round, output.attempt))
             elif isinstance(output, Alarm):
+                if output.reason == Reason.MESSAGE_DROPPED and self._not_dropped(output):
+                    continue
                 output = self._with_held_entry(output)
                 self.errors.append((output.reason, output.detail))
                 out.append(RaiseAlarm(output))
         return out
+
+    def _feed(self, peer: Peer, entry: Entry, defer: bool) -> list[PeerOutput]:
+        """`peer.receive_entry`, noting first which of our messages a host act in our place
+        is about (the peer alarms when one is unposted; `_not_dropped` judges it)."""
+        event = entry.host_event
+        self._act_candidates = []
+        if event is not None and event.type in DROPPED_BY and peer.seat in event.acted_for:
+            wanted = DROPPED_BY[event.type]
+            self._act_candidates = [
+                p.message for p in peer.pending.values() if p.message.type in wanted
+            ]
+        return peer.receive_entry(entry, defer_host_signature=defer)
+
+    def _not_dropped(self, alarm: Alarm) -> bool:
+        """The host acted in our place while a message of ours for that step was unposted
+        (the peer's MESSAGE_DROPPED). It is the host's doing only if the host showed it read
+        one (core/delivery.py); otherwise nobody can tell who lost it, so the alarm is
+        withdrawn and the player told the message did not reach the table. False: the alarm
+        stands."""
+        peer, candidates = self.peer, self._act_candidates
+        if peer is None or not candidates:
+            return False
+        if any(self.delivery.reached(m.digest().hex()) for m in candidates):
+            return False
+        for index in range(len(peer.alarms) - 1, -1, -1):
+            if peer.alarms[index] is alarm:
+                del peer.alarms[index]
+                break
+        act = alarm.entry.removeprefix("event:") if alarm.entry is not None else None
+        notice = self.delivery.undelivered(candidates[0], act, alarm.seq)
+        if notice is not None:
+            self.notices.append(notice)
+        return True
 
     def _with_held_entry(self, alarm: Alarm) -> Alarm:
         """A proof that needs an entry of ours (the other of two entries with one seq, or the
@@ -1043,6 +1149,7 @@ class ClientConnection:
             return refused
         message = send.message.to_json()
         self.sent_log.append({"at": _ms(now), "msg": message})
+        self._leaves(send.message)
         # Never sent unrecorded: `verify --mine` must find every message we sent.
         recorded: list[Intent] = [RecordSent(message, _ms(now))] if self.keeps_records else []
         return [*recorded, SendMessage(send.message)]

@@ -1,9 +1,15 @@
 """The client's own check once it stops following a table, the same for every front end.
 
 What the checks during play cannot see: `verify` of the whole transcript with this seat's
-record of its sent messages (a message the host received and never posted nor refused: the
-`verify --mine` check), and forfeits a host could use to re-roll hands (of its own CPU seats,
-whose silence it controls, or of this seat).
+record of its sent messages (a message the host showed it received and never posted nor
+refused: the `verify --mine` check), and forfeits a host could use to re-roll hands (of its
+own CPU seats, whose silence it controls).
+
+What is not the host's doing as far as anyone can tell is information, never an alarm: a
+message of ours the host never showed it read did not reach the table (the network, someone
+on the path or the host lost it: core/delivery.py), and a forfeit of our own seat is the
+protocol's answer to a message that did not arrive. Alarms are for what the host alone
+could have done.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .delivery import Undelivered
 from .peer import Alarm, Peer
 from .verify import Failure, Report, verify_lines
 
@@ -34,6 +41,21 @@ class CheckAlarm:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckNote:
+    """Something the player should know that accuses nobody."""
+
+    kind: str  #: "undelivered": a message of ours never reached the log; "forfeit": our seat's
+    detail: str
+    round: int | None = None
+    #: "undelivered": (message type, counter), to tell it from what the client said in play
+    message: tuple[str, int] | None = None
+
+    def describe(self) -> str:
+        """One line for a person."""
+        return self.detail
+
+
+@dataclass(frozen=True, slots=True)
 class FinalCheck:
     """The check's result: `verified` when the transcript (and, for a seat, every message it
     sent) verifies; `alarms` what it found; `play_alarms` what was raised during play."""
@@ -42,6 +64,7 @@ class FinalCheck:
     alarms: tuple[CheckAlarm, ...]
     play_alarms: tuple[Alarm, ...]
     complete: bool  #: the log ended with its game-over entry (else checked as partial)
+    notes: tuple[CheckNote, ...] = ()  #: information, accusing nobody
 
     @property
     def clean(self) -> bool:
@@ -63,8 +86,10 @@ def verify_record(
 
 def judge(peer: Peer, report: Report, *, seated: bool, complete: bool) -> FinalCheck:
     """The check's result from `verify_record`'s `report` and what the peer saw during play:
-    forfeits a host could use to re-roll hands (of its own CPU seats, or of this seat)."""
+    forfeits a host could use to re-roll hands (of its own CPU seats); and, as notes, our
+    messages that did not reach the table and the forfeits of our own seat."""
     alarms: list[CheckAlarm] = []
+    notes = [_undelivered_note(u) for u in report.mine_undelivered] if seated else []
     if report.failure is not None:
         alarms.append(_verify_alarm(report.failure, seated))
     state = peer.state
@@ -73,16 +98,27 @@ def judge(peer: Peer, report: Report, *, seated: bool, complete: bool) -> FinalC
         if note.kind != "forfeit" or note.seat is None or note.seat >= len(roster):
             continue
         seat = roster[note.seat]
-        if seat.host_run or (seated and note.seat == peer.seat):
-            whose = "its own CPU seat" if seat.host_run else "your seat"
+        if seat.host_run:
             alarms.append(
                 CheckAlarm(
                     "forfeit",
-                    f"round {note.round}: the host forfeited {whose} {seat.name} "
+                    f"round {note.round}: the host forfeited its own CPU seat {seat.name} "
                     f"({note.detail}): the round was replayed with fresh hands, which a host "
                     "can use to re-roll them",
                     round=note.round,
                     seat=note.seat,
+                )
+            )
+        elif seated and note.seat == peer.seat:
+            # The host's word that our message for that step never came. Had the host shown
+            # it read one, `verify --mine` above says MESSAGE_DROPPED; otherwise nobody can
+            # tell who lost it, and the forfeit is what the protocol does then (SPEC.md 8).
+            notes.append(
+                CheckNote(
+                    "forfeit",
+                    f"round {note.round}: your seat {seat.name} was forfeited ({note.detail}): "
+                    "the host says your message for that step never arrived",
+                    round=note.round,
                 )
             )
     return FinalCheck(
@@ -90,6 +126,7 @@ def judge(peer: Peer, report: Report, *, seated: bool, complete: bool) -> FinalC
         alarms=tuple(alarms),
         play_alarms=tuple(peer.alarms),
         complete=complete,
+        notes=tuple(notes),
     )
 
 
@@ -105,6 +142,15 @@ def check_client(
     when `seated`, sent."""
     report = verify_record(lines, sent, seated=seated, complete=complete)
     return judge(peer, report, seated=seated, complete=complete)
+
+
+def _undelivered_note(undelivered: Undelivered) -> CheckNote:
+    return CheckNote(
+        "undelivered",
+        undelivered.describe(),
+        round=undelivered.round,
+        message=(undelivered.kind, undelivered.counter),
+    )
 
 
 def _verify_alarm(failure: Failure, mine: bool) -> CheckAlarm:

@@ -125,6 +125,16 @@ class RecordRefused:
     at_ms: int
 
 
+@dataclass(frozen=True, slots=True)
+class RecordDelivery:
+    """Append what the client learnt of its messages' way to the host to the sent log: the
+    host showed it read one (`read`), or a connection was lost with some unanswered (`lost`),
+    so `verify --mine` can tell a message the host dropped from one that never reached it
+    (core/delivery.py)."""
+
+    record: Mapping[str, Any]
+
+
 #: The host events after which a copy of the log is made durable (fsynced): a round's result
 #: or forfeit, and the game's end. In between, a killed process loses nothing (its lines are in
 #: the kernel) and a power cut at most the round in play, which its saved secrets replay.
@@ -253,6 +263,7 @@ Intent = (
     | SaveSecrets
     | RecordSent
     | RecordRefused
+    | RecordDelivery
     | AppendEntry
     | SaveSeat
     | ForgetSeat

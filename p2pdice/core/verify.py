@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .delivery import Undelivered, delivery_facts
 from .describe import bid_words, hand_text, outcome_line
 from .errors import P2PDiceError, Reason
 from .events import Abort, Absent, Beacon, CommitSet, Forfeit, GameOver, Round
@@ -78,6 +79,9 @@ class Report:
     practice: bool = False
     mine_checked: int = 0
     mine_pending: int = 0
+    #: Our messages missing from a finished log that the host never showed it read: they did
+    #: not reach the table as far as anyone can tell (information, SPEC.md 9, not a failure).
+    mine_undelivered: list[Undelivered] = field(default_factory=list)
     #: Suspicious host acts in a log that verifies; a client that is not interactive should
     #: print each and treat any as an alarm (exit non-zero).
     warnings: list[VerifyWarning] = field(default_factory=list)
@@ -102,7 +106,11 @@ class Report:
             "host_act_details": self.host_act_lines,
             "stalls": self.stalls,
             "practice": self.practice,
-            "mine": {"checked": self.mine_checked, "pending": self.mine_pending},
+            "mine": {
+                "checked": self.mine_checked,
+                "pending": self.mine_pending,
+                "undelivered": [u.to_json() for u in self.mine_undelivered],
+            },
             "warnings": [w.to_json() for w in self.warnings],
             "failure": None
             if self.failure is None
@@ -376,7 +384,10 @@ def _check_mine(
     mine: Sequence[dict[str, Any]],
 ) -> None:
     """Every message the player sent must be in the log, unless the host refused it openly
-    or ended its attempt early blaming another seat."""
+    or ended its attempt early blaming another seat. One missing that the host showed it read
+    (the record's `read`, core/delivery.py) is MESSAGE_DROPPED; any other did not reach the
+    table as far as anyone can tell, which is said, not failed."""
+    facts = delivery_facts(mine)
     refused: set[bytes] = set()
     sent: list[Message] = []
     for number, record in enumerate(mine, 1):
@@ -410,11 +421,20 @@ def _check_mine(
             # one that came too late (the game's last, say) is refused after the client may
             # have stopped listening: leaving one out changes nothing, so it proves nothing.
             continue
-        if complete:
+        if complete and digest.hex() in facts.read:
             report.failure = Failure(
                 None,
                 Reason.MESSAGE_DROPPED,
-                f"your {msg.type} (counter {msg.counter}) never appears in the log and was never refused",
+                f"your {msg.type} (counter {msg.counter}) never appears in the log and was never "
+                "refused, though the host showed it had it (it answered it, or a message sent "
+                "after it on the same connection)",
             )
             return
+        if complete:
+            report.mine_undelivered.append(
+                Undelivered(
+                    msg.type, msg.counter, msg.body.get("round"), facts.lost.get(digest.hex(), 0)
+                )
+            )
+            continue
         report.mine_pending += 1

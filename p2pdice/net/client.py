@@ -55,6 +55,52 @@ PAUSED_RETRY = 5.0
 PAUSED_WAIT = 3600.0
 
 
+class Routes:
+    """The addresses at which this table's host (its pinned key) welcomed us, and how often a
+    connection through each dropped after the welcome without the host saying why (a
+    `closing`) or the game ending.
+
+    After a drop the client goes back to a reached address before anything newly advertised:
+    the one whose connections dropped least, then one that has not failed since it last
+    welcomed us, then the first reached. A stranger relaying the table's TCP from a copy of
+    its advertisement passes the key pin and can cut what it relays whenever it likes; with
+    this order it keeps a client that has reached the host without it only until its first
+    cut. A host that moved is still followed: an address that fails is passed over in favour
+    of one that welcomed us since, and skipped until every reached address has been tried."""
+
+    def __init__(self) -> None:
+        self._drops: dict[str, int] = {}  #: reached addresses, in the order first reached
+        self._stale: set[str] = set()  #: reached addresses that failed since they last welcomed us
+        self._tried: set[str] = set()  #: reached addresses that failed in this outage
+
+    def welcomed(self, url: str) -> None:
+        self._drops.setdefault(url, 0)
+        self._stale.discard(url)
+        self._tried.clear()
+
+    def dropped(self, url: str) -> None:
+        if url in self._drops:
+            self._drops[url] += 1
+
+    def failed(self, url: str) -> None:
+        if url in self._drops:
+            self._stale.add(url)
+            self._tried.add(url)
+
+    def retry(self) -> None:
+        """Every reached address may be tried again (none answered, nothing new was heard)."""
+        self._tried.clear()
+
+    def best(self) -> str | None:
+        """The reached address to try next (None: none is left to try before looking for
+        the table's advertisement)."""
+        order = list(self._drops)
+        left = [u for u in order if u not in self._tried]
+        if not left:
+            return None
+        return min(left, key=lambda u: (self._drops[u], u in self._stale, order.index(u)))
+
+
 async def rediscover(
     session: ClientSession, url: str, avoid: frozenset[str] = frozenset()
 ) -> str | None:
@@ -114,6 +160,7 @@ async def _play(
     url += query
     given = url
     misled: set[str] = set()  #: advertised addresses whose host was not our table's
+    routes = Routes()
     # TCP and TLS within CONNECT_WAIT (aiohttp's sock_connect covers both); the HTTP upgrade
     # too (the wait_for below). The TLS context pins nothing itself: the core checks the key.
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=CONNECT_WAIT)
@@ -132,6 +179,10 @@ async def _play(
                     else:
                         backoff = 0.2
                         outcome = await _serve(session, ws, stop)
+                    if session.core.connected:  # the pinned host welcomed us here
+                        routes.welcomed(url.removesuffix(query))
+                        if outcome is None and session.host_closing is None:
+                            routes.dropped(url.removesuffix(query))
                     last_contact = max(last_contact, session.last_progress)
                     if session.core.transport_fault:
                         # Not our host, or a state that outlasted its wait: a failed attempt,
@@ -166,6 +217,8 @@ async def _play(
             except (TimeoutError, aiohttp.ClientError, OSError) as err:
                 log.debug("connection to %s failed: %s", url, err)
                 failures += 1
+            if failures:
+                routes.failed(url.removesuffix(query))
             session.disconnected()
             if session.peer is not None and session.peer.halted:
                 return Outcome.ALARM
@@ -173,14 +226,23 @@ async def _play(
             if loop.time() - last_contact > (PAUSED_WAIT if paused else give_up_after):
                 return Outcome.GAVE_UP
             waited = 0.0
-            if find_again and failures >= REDISCOVER_AFTER:
+            # Back to where the host was reached before, the route with the fewest drops first,
+            # and only then to an address heard in an advertisement (Routes).
+            known = routes.best()
+            if known is not None and (failures == 0 or failures >= REDISCOVER_AFTER):
+                url = known + query
+            elif find_again and failures >= REDISCOVER_AFTER:
                 began = loop.time()
-                moved = await rediscover(session, url.removesuffix(query), frozenset(misled))
+                here = url.removesuffix(query)
+                moved = await rediscover(session, here, frozenset({*misled, here}))
                 if moved is not None:
                     log.info("the table moved to %s", moved)
                     url, backoff = moved + query, 0.2
                     continue
                 waited = loop.time() - began  # listening counts as waiting: no later retry
+                routes.retry()  # nothing new heard: the reached addresses are tried again
+                known = routes.best()
+                url = known + query if known is not None else url
             # A host that said how long to wait (a busy password table) is waited for.
             told, session.core.reconnect_delay = session.core.reconnect_delay, 0.0
             await asyncio.sleep(max(0.0, max(backoff, told) - waited))

@@ -44,6 +44,7 @@ from ..core.client_intents import (
     OpenStore,
     Progressed,
     Reconnect,
+    RecordDelivery,
     RecordRefused,
     RecordSent,
     SavedSeat,
@@ -74,8 +75,18 @@ log = logging.getLogger("p2pdice.client")
 
 
 #: The intents that write this seat's records.
-Write = SaveSecrets | RecordSent | RecordRefused | AppendEntry | SaveSeat | ForgetSeat
-_WRITES = (SaveSecrets, RecordSent, RecordRefused, AppendEntry, SaveSeat, ForgetSeat)
+Write = (
+    SaveSecrets | RecordSent | RecordRefused | RecordDelivery | AppendEntry | SaveSeat | ForgetSeat
+)
+_WRITES = (
+    SaveSecrets,
+    RecordSent,
+    RecordRefused,
+    RecordDelivery,
+    AppendEntry,
+    SaveSeat,
+    ForgetSeat,
+)
 #: Intents the pump drops when the connection they were for is lost (as `outgoing` is
 #: emptied): its frames and its timers. What was queued to be written is still written.
 _OF_THE_CONNECTION = (SendFrame, SendMessage, StartTimer)
@@ -89,6 +100,8 @@ def _what(write: Write) -> str:
         return "a sent message"
     if isinstance(write, RecordRefused):
         return "a refusal"
+    if isinstance(write, RecordDelivery):
+        return "what became of a sent message"
     if isinstance(write, AppendEntry):
         return "the transcript"
     return "its seat"
@@ -159,6 +172,8 @@ def _write(store: ClientStore, intent: Write) -> None:
         store.record_sent(dict(intent.message), intent.at_ms)
     elif isinstance(intent, RecordRefused):
         store.record_refused(intent.ref, str(intent.reason), intent.at_ms)
+    elif isinstance(intent, RecordDelivery):
+        store.record_delivery(dict(intent.record))
     elif isinstance(intent, AppendEntry):
         store.append_entry(intent.entry.line)
         if intent.durable:
@@ -676,7 +691,13 @@ class ClientSession:
         self._disarm("deadline")
         self._queue = deque(i for i in self._queue if not isinstance(i, _OF_THE_CONNECTION))
         for intent in self.core.connection_lost():  # cancels its timers: also after a stop
-            self._execute(intent)
+            if isinstance(intent, _WRITES):
+                # What the loss says of our messages (lost with it) is written in turn.
+                if not self.core.stopped and not self.closed:
+                    self._queue.append(intent)
+            else:
+                self._execute(intent)
+        self._pump()
         if self._stretching is not None:
             self._stretching.cancel()
             self._stretching = None

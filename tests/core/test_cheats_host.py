@@ -610,9 +610,12 @@ def test_forced_move_the_rules_do_not_give(case: str) -> None:
 
 
 def test_forced_move_while_bid_was_dropped_is_attributed_to_the_host() -> None:
-    """The host drops the victim's bid and lets the timer move for it. The victim's client
-    raises MESSAGE_DROPPED (and keeps following); verify counts the forced move, and with the
-    victim's own record of sent messages it fails with MESSAGE_DROPPED."""
+    """The host drops the victim's bid and lets the timer move for it. When it moves, it has
+    shown nothing of having read the bid, so the victim's client tells its player the bid did
+    not reach the table (and keeps following). The host then answers the victim's later
+    messages on the same connection, which shows it read everything sent before them, the
+    bid too: MESSAGE_DROPPED, in play and in the victim's own check at the end. Plain verify
+    counts the forced move."""
     g = Game(seed=1, rules=Rules(seats=3, starting_dice=1, turn_timer=30))
     g.hold(lambda s, m: s == VICTIM and m.type == "bid" and not g.held)
     g.start()
@@ -620,17 +623,27 @@ def test_forced_move_while_bid_was_dropped_is_attributed_to_the_host() -> None:
     g.play()
     forced = [e for e in g.entries_of("event:forced") if e.event["seat"] == VICTIM]
     assert forced and forced[0].event["reason"] == "timer"
-    alarms = g.alarms(VICTIM)
-    assert alarms and {a.reason for a in alarms} == {Reason.MESSAGE_DROPPED}
-    assert alarms[0].seq == forced[0].seq
+    client = g.table.seats[g.conn(VICTIM)].client
+    (notice,) = client.notices
+    assert (notice.kind, notice.act, notice.seq) == ("bid", "forced", forced[0].seq)
+    (alarm,) = g.alarms(VICTIM)
+    assert (alarm.reason, alarm.seq, alarm.dropped) == (
+        Reason.MESSAGE_DROPPED,
+        forced[0].seq,
+        "bid",
+    )
     assert not g.peer(VICTIM).halted
     assert g.peer(VICTIM).replayer.chain.hashes == g.host.chain.hashes
     report = verify_lines(g.host.lines())
     assert report.ok and report.host_acts["forced"] >= 1
     assert any("forced" in line for line in report.host_act_lines)
+    check = client.final_check
+    assert check is not None and not check.verified
+    assert "MESSAGE_DROPPED" in check.alarms[0].describe()
+    # The bare messages, without what the client learnt of their way, prove nothing.
     dropped = [{"msg": m.to_json()} for _, m in g.held]
     mine = verify_lines(g.host.lines(), mine=dropped)
-    assert mine.failure is not None and mine.failure.reason == Reason.MESSAGE_DROPPED
+    assert mine.ok and [u.kind for u in mine.mine_undelivered] == ["bid"]
 
 
 def test_dropped_bid_posted_at_a_later_turn() -> None:
@@ -659,7 +672,10 @@ def test_dropped_bid_posted_at_a_later_turn() -> None:
 
 def test_dropped_commitment_is_attributed_to_the_host() -> None:
     g = Game(seed=3)
-    g.hold(lambda s, m: s == VICTIM and m.type == "commit" and m.body["attempt"] == 1)
+    g.hold(
+        lambda s, m: s == VICTIM and m.type == "commit" and m.body["attempt"] == 1,
+        acknowledged=True,
+    )
     g.start()
     g.tick_to_deadline()
     abort = g.last("event:abort")
@@ -674,7 +690,10 @@ def test_dropped_commitment_is_attributed_to_the_host() -> None:
 
 def test_dropped_contribution_is_attributed_to_the_host() -> None:
     g = Game(seed=3)
-    g.hold(lambda s, m: s == VICTIM and m.type == "contribute" and m.body["round"] == 1)
+    g.hold(
+        lambda s, m: s == VICTIM and m.type == "contribute" and m.body["round"] == 1,
+        acknowledged=True,
+    )
     g.start()
     g.run_until(lambda: bool(g.entries_of("event:forfeit")))
     absent, forfeit = g.last("event:absent"), g.last("event:forfeit")
@@ -741,7 +760,10 @@ def test_a_dropped_opening_that_knocks_a_seat_out_is_a_warning() -> None:
 
 def test_dropped_opening_is_attributed_to_the_host() -> None:
     g = Game(seed=3)
-    g.hold(lambda s, m: s == VICTIM and m.type == "open" and m.body["round"] == 1)
+    g.hold(
+        lambda s, m: s == VICTIM and m.type == "open" and m.body["round"] == 1,
+        acknowledged=True,
+    )
     g.start()
     g.run_until(lambda: bool(g.entries_of("event:absent")))
     g.run()
@@ -755,7 +777,7 @@ def test_dropped_opening_is_attributed_to_the_host() -> None:
 
 def test_dropped_next_round_is_forced_by_the_timer() -> None:
     g = Game(seed=1, rules=TIMER)
-    g.hold(lambda s, m: m.type == "next_round" and m.body["round"] == 1)
+    g.hold(lambda s, m: m.type == "next_round" and m.body["round"] == 1, acknowledged=True)
     g.start()
     assert g.phase == TablePhase.RESULT and g.held
     starter = g.held[0][1].seat

@@ -326,12 +326,12 @@ def test_replay_naming_an_old_round() -> None:
 
 def test_replay_of_a_commitment_from_an_aborted_attempt() -> None:
     g = Game(seed=3)
-    g.hold(lambda s, m: m.type == "commit" and s == 2)
+    g.hold(lambda s, m: m.type == "commit" and s == 2, acknowledged=True)
     g.start()
     g.tick_to_deadline()  # COMMIT_WAIT passes: attempt 1 is aborted, attempt 2 opens
     assert [e.event["missing"] for e in g.entries_of("event:abort")] == [[2]]
     assert g.host.state.attempt.attempt == 2 and g.phase == TablePhase.COMMIT
-    # Seat 2's client raised the alarm: its commitment was sent and never posted.
+    # Seat 2's client raised the alarm: the host acknowledged its commitment, never posted it.
     assert [a.reason for a in g.alarms(2)] == [Reason.MESSAGE_DROPPED]
     assert not g.peer(2).halted
     stale = g.take_held("commit", seat=2, attempt=1)

@@ -6,6 +6,7 @@ own bug (a LocalError), never a peer's."""
 from __future__ import annotations
 
 from p2pdice.core.errors import Reason
+from p2pdice.core.messages import parse_message
 from p2pdice.core.peer import Alarm
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.transcript import build_entry, parse_entry
@@ -33,8 +34,18 @@ def test_verify_mine_does_not_blame_a_seat_for_an_attempt_another_seat_aborted()
     g.play()
     lines = g.host.lines()
     assert verify_lines(lines, mine=sent[bystander]).ok  # its attempt-1 commitment was moot
-    blamed = verify_lines(lines, mine=sent[victim])
+    # The victim's was not moot: the host aborted the attempt blaming its seat. Had the host
+    # shown it read it (the record's `read`), the host dropped it; else it never arrived.
+    (dropped,) = [
+        r["msg"]
+        for r in sent[victim]
+        if r["msg"]["body"]["type"] == "commit" and r["msg"]["body"]["attempt"] == 1
+    ]
+    ref = parse_message(dropped).digest().hex()
+    blamed = verify_lines(lines, mine=[*sent[victim], {"at": 0, "read": ref}])
     assert blamed.failure is not None and blamed.failure.reason == Reason.MESSAGE_DROPPED
+    unheard = verify_lines(lines, mine=sent[victim])
+    assert unheard.ok and [u.kind for u in unheard.mine_undelivered] == ["commit"]
     broken = verify_lines(lines, mine=[{"msg": {"body": 1}}])
     assert broken.failure is not None and broken.failure.reason == Reason.SCHEMA
 

@@ -21,6 +21,7 @@ import pytest
 from p2pdice.bots.protosim import Conn, LocalTable
 from p2pdice.bots.registry import Bot, load_bot
 from p2pdice.core.bids import Bid, count_matching, legal_bids
+from p2pdice.core.delivery import Undelivered
 from p2pdice.core.errors import Reason
 from p2pdice.core.events import make_event
 from p2pdice.core.game import Challenge, PlaceBid
@@ -149,6 +150,11 @@ def alarms(lt: LocalTable, conn: Conn) -> list[Reason]:
     return [a.reason for c, a in lt.stats.alarms if c == conn]
 
 
+def notices(lt: LocalTable, conn: Conn) -> list[Undelivered]:
+    """What a seat's client told its player of messages that did not reach the table."""
+    return list(lt.seats[conn].client.notices)
+
+
 def rejected(lt: LocalTable, conn: Conn) -> list[Reason]:
     return [r.reason for r in lt.stats.rejected if r.conn == conn]
 
@@ -219,7 +225,12 @@ def test_silent_seat_at_commit_aborts_the_attempt_and_the_next_uses_new_secrets(
     for seat in range(3):
         secrets = lt.seats[conn_of(lt, seat)].peer.secrets
         assert secrets[(1, 1)] != secrets[(1, 2)]
-    # The silent seat's own client saw its commitment never posted and says so.
+    # The silent seat's own client saw its commitment never posted. When the host aborted,
+    # it had shown nothing of having it: the player is told it did not reach the table. This
+    # link lost it and then delivered the seat's next messages, which no TCP connection does:
+    # the host's answers to those show it read the commitment before them, so the alarm
+    # follows.
+    assert [(n.kind, n.act) for n in notices(lt, 2)] == [("commit", "abort")]
     assert alarms(lt, 2) == [Reason.MESSAGE_DROPPED]
     check_log(lt, finished=False)
 
@@ -396,7 +407,11 @@ def test_missing_contribution_is_waited_for_then_the_round_is_void() -> None:
     void = game.results[1]
     assert (void.round, void.forfeited, void.eliminated) == (2, (), ())
     assert void.dice_after == void.dice_before and game.results[2].dice_before[victim] == 1
-    assert alarms(lt, conn_of(lt, victim))[:2] == [Reason.MESSAGE_DROPPED] * 2
+    # When the host acted, it had shown nothing of having the contribution: the victim is
+    # told it did not reach the table, once; the host's answers to its later messages on
+    # the same (lossy, in-order) link show it was read, and the alarm follows, once.
+    assert [(n.kind, n.act) for n in notices(lt, conn_of(lt, victim))] == [("contribute", "absent")]
+    assert alarms(lt, conn_of(lt, victim))[:1] == [Reason.MESSAGE_DROPPED]
     check_log(lt, finished=False)
 
 
@@ -775,7 +790,10 @@ def test_turn_timer_forces_the_blind_move_after_the_slack() -> None:
     assert forced["action"] == (
         {"type": "challenge"} if game.bids else {"type": "bid", "quantity": 1, "face": 2}
     )
-    # The client held a signed move the host never posted: it raises the alarm.
+    # The client held a signed move the host never posted. When the host moved, it had shown
+    # nothing of having it (the player is told it did not reach the table); its answers to
+    # the seat's later messages on the same link show it did: the alarm follows.
+    assert [(n.kind, n.act) for n in notices(lt, 2)] == [(dropped[0].type, "forced")]
     assert alarms(lt, 2) == [Reason.MESSAGE_DROPPED]
     lt.seats[2].peer.drop_pending(dropped[0].digest())  # it refreshes from the host's state
     finish(lt)

@@ -66,7 +66,9 @@ def test_an_alarm_about_a_forged_message_names_the_seat_and_the_entry_kind() -> 
 
 def test_a_dropped_message_alarm_names_our_seat_and_the_type_of_what_was_dropped() -> None:
     g = Game(seed=3)
-    g.hold(lambda s, m: s == VICTIM and m.type == "open" and m.body["round"] == 1)
+    g.hold(
+        lambda s, m: s == VICTIM and m.type == "open" and m.body["round"] == 1, acknowledged=True
+    )
     g.start()
     g.run_until(lambda: bool(g.entries_of("event:absent")))
     alarm = g.alarms(VICTIM)[0]

@@ -111,9 +111,11 @@ async def test_join_bot_prints_every_alarm_and_fails_when_the_host_drops_its_con
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A cheating host "loses" the bot's first contribution, waits out the grace period and
-    forfeits the bot's seat. The log verifies, but the bot's own checks (MESSAGE_DROPPED, and
-    `verify --mine` on its saved files) must be printed and the exit status non-zero; before,
-    it printed "verified transcript" and exited 0."""
+    forfeits the bot's seat. The log verifies, but the bot's own checks must be printed and the
+    exit status non-zero; before, it printed "verified transcript" and exited 0. When the host
+    acts, it has shown nothing of having read the contribution (the bot is told it did not
+    reach the table); its answer to the bot's next message on the same connection shows it
+    had (MESSAGE_DROPPED then, and `verify --mine` on the bot's saved files)."""
     from p2pdice.bots import load_bot
     from tests.support.wire import hosted
 
@@ -142,7 +144,8 @@ async def test_join_bot_prints_every_alarm_and_fails_when_the_host_drops_its_con
     assert code == 1, out
     assert "ALARM: MESSAGE_DROPPED" in out
     assert "ALARM: verify --mine:" in out and "never appears in the log" in out
-    assert "the host forfeited your seat" in out
+    assert "note: your contribute" in out and "did not reach the table" in out
+    assert "was forfeited (no_contribution)" in out
     assert "verified transcript:" not in out
 
 

@@ -77,6 +77,7 @@ class Game:
         self.held: list[tuple[Conn, Message]] = []
         self.sent: list[tuple[Conn, Message]] = []
         self._holds: list[HoldRule] = []
+        self._acknowledged: list[HoldRule] = []
         self._tampers: list[Callable[[Conn, bytes], bytes | None]] = []
         self.delivered: dict[Conn, list[bytes]] = {}
         self.table.on_send = self._on_send
@@ -89,6 +90,12 @@ class Game:
         seat = self.table.seats[conn].peer.seat
         if any(rule(seat, msg) for rule in self._holds):
             self.held.append((conn, msg))
+            if any(rule(seat, msg) for rule in self._acknowledged):
+                # The host says it has it (`accepted`), as it does on reading a buffered
+                # message, and keeps it back all the same.
+                client = self.table.seats[conn].client
+                frame = {"type": "accepted", "ref": msg.digest().hex(), "seq": None}
+                self.table._client_intents(conn, client.receive_frame(frame, self.table.now))
             return None
         return msg
 
@@ -103,12 +110,17 @@ class Game:
         self.delivered.setdefault(conn, []).append(line)
         return line
 
-    def hold(self, rule: HoldRule) -> None:
-        """From now on, messages matching `rule` are kept back instead of reaching the host."""
+    def hold(self, rule: HoldRule, *, acknowledged: bool = False) -> None:
+        """From now on, messages matching `rule` are kept back instead of reaching the host;
+        `acknowledged`: the host answers each with `accepted` first (so their senders know
+        the host had them: a host that then drops one is caught, core/delivery.py)."""
         self._holds.append(rule)
+        if acknowledged:
+            self._acknowledged.append(rule)
 
     def stop_holding(self) -> None:
         self._holds.clear()
+        self._acknowledged.clear()
 
     def take_held(self, kind: str, seat: int | None = None, **body: Any) -> Message:
         """Remove and return the one held message of this type (seat, body field values)."""
