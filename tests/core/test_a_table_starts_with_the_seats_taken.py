@@ -35,7 +35,7 @@ def _join(host: HostTable, rng: random.Random, conn: int, name: str, *, host_run
     peer = Peer(key=SigningKey(rng.randbytes(32)))
     for line in host.lines():
         peer.receive_line(line)
-    challenge = host.challenge(conn, rng.randbytes(16))
+    challenge = host.challenge(conn, rng.randbytes(16), host_run=host_run)
     signed = peer.make_join(challenge, name=name, cpu=host_run, host_run=host_run)
     return host.join(conn, signed.to_json(), None, 0.0, trusted=True)
 
@@ -175,7 +175,7 @@ def test_a_start_waits_for_the_host_cpu_seats_the_genesis_promised() -> None:
 
 
 def test_a_named_first_starter_opens_round_1_and_must_be_a_seat_that_plays() -> None:
-    assert [s.seat for s in FirstStarter] == [None, *range(MAX_SEATS)]
+    assert [s.seat for s in FirstStarter] == [None, None, *range(MAX_SEATS)]  # random, host
     with pytest.raises(OptionError):
         Rules(seats=3, first_starter="seat3")
     rng = random.Random(7)
