@@ -134,6 +134,23 @@ def parse_cpu_seats(text: str | None, *, seats: int | None = None) -> list[str]:
     return levels
 
 
+def parse_fill_levels(text: str | None, *, flag: str = "--fill-cpu") -> list[str] | None:
+    """`--fill-cpu`: a level, or levels with commas (`easy,hard`), for the CPUs that take the
+    seats still empty at the start, in seat order (the last level plays every seat past the
+    list); None when the flag was not given (empty seats are left out)."""
+    from .common import parse_cpu  # common imports this module
+
+    if text is None:
+        return None
+    levels = []
+    for part in text.split(","):
+        try:
+            levels.append(parse_cpu(f"1:{part.strip()}")[1])
+        except CliError as err:
+            raise CliError(str(err).replace("--cpu", flag, 1)) from None
+    return levels
+
+
 def add_stats_options(parser: argparse.ArgumentParser) -> None:
     """The `stats` command's flags (docs/stats.md)."""
     from .verify_exits import EXIT_FORK  # the one definition of the status
