@@ -2444,9 +2444,8 @@ def start_refusal(
         return "SCHEMA"
     start = start if start is not None else {"roster": roster, "type": "start"}
     host_seat = start.get("host_seat")
-    if "host_seat" in start and not (
-        type(host_seat) is int and 0 <= host_seat <= 5  # noqa: E721 (a bool is not a seat)
-    ):
+    # A seat number: an integer (a JSON true is not one), 0..5.
+    if "host_seat" in start and not (type(host_seat) is int and 0 <= host_seat <= 5):
         return "SCHEMA"
     n = len(joins)
     if n < 2 or sorted(joins) != list(range(n)):

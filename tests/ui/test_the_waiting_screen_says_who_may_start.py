@@ -14,9 +14,7 @@ from p2pdice.ui.viewmodel import (
 )
 
 
-def _lobby(
-    seated: int, *, most: int = 6, hosting: bool = False, cpu_fill: bool = False, **more
-):
+def _lobby(seated: int, *, most: int = 6, hosting: bool = False, cpu_fill: bool = False, **more):
     seats = tuple(SeatFacts(name=f"P{i}") for i in range(seated)) + (None,) * (most - seated)
     return table_model(
         Snapshot(
