@@ -90,6 +90,13 @@ def test_a_headless_host_refuses_to_open_round_1_from_a_seat_it_does_not_play() 
     assert "--first-starter host: a --headless host has no seat" in proc.stderr
 
 
+@pytest.mark.parametrize("command", ["simulate", "tournament", "learn"])
+def test_games_nobody_hosts_do_not_offer_the_host_as_first_starter(command: str) -> None:
+    proc = _cli(command, "--first-starter", "host")
+    assert proc.returncode == 2
+    assert "--first-starter: invalid choice: 'host'" in proc.stderr
+
+
 def test_pass_and_play_with_one_player_says_what_is_missing() -> None:
     proc = _cli("pass-and-play", "--players", "Ann")
     assert proc.returncode == 2
