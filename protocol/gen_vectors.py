@@ -2430,11 +2430,22 @@ def gen_chain() -> tuple[dict, dict]:
 # ---------------------------------------------------------------------------------------------
 
 
-def start_refusal(genesis: dict, joins: dict[int, dict], roster: list[dict]) -> str | None:
-    """SPEC.md 3.3 read on its own: the reason code a start with `roster` gets when the lobby
-    holds `joins` (seat -> roster item), or None when it is accepted. The roster's shape
-    (2..6 items) is the schema's (SCHEMA), checked first like every shape."""
+ABSENT = object()  #: a lobby case's start without `host_seat`
+
+
+def start_refusal(
+    genesis: dict, joins: dict[int, dict], roster: list[dict], start: dict | None = None
+) -> str | None:
+    """SPEC.md 3.3 read on its own: the reason code a start with `roster` (the whole start
+    event: `start`) gets when the lobby holds `joins` (seat -> roster item), or None when it
+    is accepted. The shapes (the roster's 2..6 items, `host_seat` a seat number when present)
+    are the schema's (SCHEMA), checked first like every shape."""
     if not 2 <= len(roster) <= 6:
+        return "SCHEMA"
+    start = start if start is not None else {"roster": roster, "type": "start"}
+    host_seat = start.get("host_seat")
+    # A seat number: an integer (a JSON true is not one), 0..5.
+    if "host_seat" in start and not (type(host_seat) is int and 0 <= host_seat <= 5):
         return "SCHEMA"
     n = len(joins)
     if n < 2 or sorted(joins) != list(range(n)):
@@ -2446,11 +2457,26 @@ def start_refusal(genesis: dict, joins: dict[int, dict], roster: list[dict]) -> 
     elif host_run != genesis["host_cpu"]:
         return "BAD_EVENT"
     named = genesis["rules"]["first_starter"]
-    if named != "random" and int(named.removeprefix("seat")) >= n:
+    if named.startswith("seat") and int(named.removeprefix("seat")) >= n:
         return "BAD_EVENT"  # round 1's named starter must be a seat that plays
+    if named == "host":
+        # The host names its own seat: one that plays, and played by a person, not a CPU.
+        if host_seat is None or host_seat not in joins or joins[host_seat]["cpu"]:
+            return "BAD_EVENT"
+    elif "host_seat" in start:
+        return "BAD_EVENT"  # named only when round 1 is the host's to open
     if roster != [joins[s] for s in sorted(joins)]:
         return "BAD_EVENT"
     return None
+
+
+def round1_starter(genesis: dict, start: dict) -> int | None:
+    """SPEC.md 5.6 read on its own: who opens round 1 once `start` is accepted; None when it
+    is drawn from round 1's R."""
+    named = genesis["rules"]["first_starter"]
+    if named == "host":
+        return start["host_seat"]
+    return None if named == "random" else int(named.removeprefix("seat"))
 
 
 def lobby_case(
@@ -2462,9 +2488,11 @@ def lobby_case(
     first_starter: str = "random",
     steps: list[tuple],
     roster: list[dict] | None = None,
+    host_seat: Any = ABSENT,
 ) -> dict:
     """A lobby transcript: genesis, then `steps` (("join", seat, name, host_run) or
-    ("leave", seat)), then a start carrying `roster` (default: the joins in seat order)."""
+    ("leave", seat)), then a start carrying `roster` (default: the joins in seat order) and,
+    unless ABSENT, `host_seat` (None: spelled null)."""
     host_secret = det(f"start/{label}/host")
     _, host_pk = keypair(host_secret)
     genesis = {
@@ -2517,12 +2545,15 @@ def lobby_case(
     if roster is None:
         roster = [joins[s] for s in sorted(joins)]
     start = {"roster": roster, "type": "start"}
+    if host_seat is not ABSENT:
+        start["host_seat"] = host_seat
     entries.append(make_entry(host_secret, tid, len(entries), entry_hash(entries[-1]), event=start))
-    reason = start_refusal(genesis, joins, roster)
+    reason = start_refusal(genesis, joins, roster, start)
     out = {"lines": [line_of(e) for e in entries], "index": len(entries) - 1}
     if reason is None:
         out["seats_after_start"] = len(roster)
         out["host_run_seats"] = [r["seat"] for r in roster if r["host_run"]]
+        out["round1_starter"] = round1_starter(genesis, start)
     else:
         out.update(result="invalid", reason=reason)
     return out
@@ -2546,18 +2577,37 @@ def gen_start() -> dict:
             ),
         ),
         dict(
-            comment="host_cpu 1 without cpu_fill, up to 5 seats: the host's CPU and one "
-            "player; 3 empty seats left out",
+            comment="host_cpu 1 without cpu_fill, up to 5 seats: one player, then the host's "
+            "CPU, which joins at the start after the people; 3 empty seats left out",
             **lobby_case(
                 "host-cpu",
                 seats=5,
                 host_cpu=1,
-                steps=[("join", 0, "CPU medium 1", True), ("join", 1, "Ann", False)],
+                steps=[("join", 0, "Ann", False), ("join", 1, "CPU medium 1", True)],
             ),
         ),
         dict(
             comment="first_starter seat2, started with 3 seats: seat 2 plays and opens round 1",
             **lobby_case("named-starter-ok", seats=5, first_starter="seat2", steps=[ann, bea, cid]),
+        ),
+        dict(
+            comment="first_starter host: the start names seat 1 as the seat the host plays "
+            "itself (host_seat), and seat 1 opens round 1",
+            **lobby_case(
+                "host-starter", seats=4, first_starter="host", steps=[ann, bea], host_seat=1
+            ),
+        ),
+        dict(
+            comment="first_starter host with the host's CPU: Ann (the host, seat 0), Bea, then "
+            "the host's CPU; host_seat 0 opens round 1",
+            **lobby_case(
+                "host-starter-cpu",
+                seats=6,
+                host_cpu=1,
+                first_starter="host",
+                steps=[ann, bea, ("join", 2, "CPU hard 1", True)],
+                host_seat=0,
+            ),
         ),
         dict(
             comment="seat 1 left and was taken again before the start: seats 0..2 are taken",
@@ -2599,9 +2649,42 @@ def gen_start() -> dict:
             "1's named starter would not play",
             **lobby_case("named-starter", seats=4, first_starter="seat2", steps=[ann, bea]),
         ),
+        dict(
+            comment="first_starter host, and the start names no host_seat",
+            **lobby_case("host-seat-missing", seats=4, first_starter="host", steps=[ann, bea]),
+        ),
+        dict(
+            comment="first_starter host, and host_seat names seat 2, which nobody took",
+            **lobby_case(
+                "host-seat-empty", seats=4, first_starter="host", steps=[ann, bea], host_seat=2
+            ),
+        ),
+        dict(
+            comment="first_starter host, and host_seat names the host's CPU: the host plays "
+            "its own seat, a CPU is not the host",
+            **lobby_case(
+                "host-seat-cpu",
+                seats=3,
+                host_cpu=1,
+                first_starter="host",
+                steps=[ann, ("join", 1, "CPU easy 1", True)],
+                host_seat=1,
+            ),
+        ),
+        dict(
+            comment="host_seat named while first_starter is random: only a host start names it",
+            **lobby_case("host-seat-random", seats=4, steps=[ann, bea], host_seat=0),
+        ),
+        dict(
+            comment="host_seat null: when present it is a seat number (schema)",
+            **lobby_case(
+                "host-seat-null", seats=4, first_starter="host", steps=[ann, bea], host_seat=None
+            ),
+        ),
     ]
     # The extra host-run join is refused at the join itself (SPEC.md 7, msg:join).
     extra = invalid[4]
+    require(extra["comment"].startswith("without cpu_fill a second"), "the extra-cpu case")
     extra.update(reason="TABLE_FULL", index=2)
     # The reversed roster: built from the real joins, reversed.
     rev = lobby_case("reversed", seats=3, steps=[ann, bea])

@@ -152,7 +152,7 @@ def test_the_form_opens_on_the_preset_of_the_default_rules() -> None:
 
 def test_the_default_cpu_level_is_the_bots_default() -> None:
     form = HostForm(kind=TableKind.PRACTICE)
-    assert form.values["level"] == DEFAULT_LEVEL and set(form.cpu()) == {DEFAULT_LEVEL}
+    assert form.cpu() and set(form.cpu()) == {DEFAULT_LEVEL}
     assert f"{DEFAULT_LEVEL} (default)" in _command_help("practice")
 
 

@@ -254,7 +254,13 @@ class LocalTable:
         self._opened_at[conn] = len(self.host.entries)
 
     def _challenge(self, conn: Conn, *, pake_entropy: bytes = b"") -> None:
-        frame = challenge_frame(self.host, conn, self.rng.randbytes(16), pake_entropy=pake_entropy)
+        frame = challenge_frame(
+            self.host,
+            conn,
+            self.rng.randbytes(16),
+            pake_entropy=pake_entropy,
+            host_run=self._clients[conn].host_run,  # the host's own CPUs take their kept seats
+        )
         self._client_intents(conn, self._clients[conn].receive_frame(frame, self.now))
 
     def _client_intents(self, conn: Conn, intents: list[Intent]) -> None:

@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play whole games between CPU players on the rules engine.",
     )
     sim.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
-    add_rules_options(sim, old_seats_flag="--players")
+    add_rules_options(sim, old_seats_flag="--players", hosted=False)
     sim.add_argument(
         "--bots",
         default=DEFAULT_LEVEL,

@@ -11,7 +11,7 @@ from ..bots.estimate import how_long_help
 from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
 from ..core.advert import socket_url
 from ..core.describe import ranking_line
-from ..core.rules import MAX_SEATS, MIN_SEATS
+from ..core.rules import MAX_SEATS, MIN_SEATS, FirstStarter
 from .common import (
     add_cpu_think_option,
     add_home_option,
@@ -21,10 +21,15 @@ from .common import (
     install_stop_signals,
     load_saved_table,
     name_of,
-    parse_cpu,
     password_of,
 )
-from .options import CliError, add_rules_options, parse_cpu_seats, rules_from_args
+from .options import (
+    CliError,
+    add_rules_options,
+    parse_cpu_seats,
+    parse_fill_levels,
+    rules_from_args,
+)
 
 if TYPE_CHECKING:
     import asyncio
@@ -37,8 +42,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Open a table for up to --seats players, advertise it with mDNS and run "
         "it until the game ends. The host starts the game once two or more seats are taken: "
         "s on the waiting screen, or with --headless the line start on standard input or "
-        "--start-when N. Empty seats are left out, or taken by CPUs with --fill-cpu. With "
-        "--headless the host does not play.",
+        "--start-when N. People sit in the order they come, the host first; the --cpu CPUs "
+        "sit down at the start, after them (their seats are kept till then). Empty seats are "
+        "left out, or taken by CPUs with --fill-cpu. With --headless the host does not play.",
         epilog=how_long_help(),
     )
     parser.add_argument(
@@ -50,15 +56,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--cpu",
         metavar="N[:LEVEL],...",
         help=f"seats played by CPUs run by this host, each at its own level ({', '.join(BOT_NAMES)}"
-        f"; default {DEFAULT_LEVEL}): 2, or 1:easy,1:hard. "
+        f"; default {DEFAULT_LEVEL}): 2, or 1:easy,1:hard. Their seats are kept from the "
+        "opening; they sit down at the start, after the people, in the order given. "
         "Disclosed to everyone: this machine could read their hands.",
     )
     parser.add_argument(
         "--fill-cpu",
         nargs="?",
         const=DEFAULT_LEVEL,
-        metavar="LEVEL",
-        help="when the game starts, seat a CPU run by this host in every empty seat "
+        metavar="LEVEL,...",
+        help="when the game starts, seat a CPU run by this host in every empty seat, at the "
+        "levels given in seat order, the last one for the rest: hard, or easy,hard "
         f"(default level {DEFAULT_LEVEL}); without it empty seats are left out",
     )
     parser.add_argument(
@@ -122,6 +130,11 @@ def join_lines(name: str, addresses: list[str], *, advertised: bool) -> list[str
 def run(args: argparse.Namespace) -> int:
     if args.headless and args.player is not None:
         raise CliError("--player: a --headless host does not play (leave out --headless to play)")
+    if args.headless and args.first_starter == FirstStarter.HOST:
+        raise CliError(
+            "--first-starter host: a --headless host has no seat to open round 1 from "
+            "(leave out --headless to play, or choose random or a seat)"
+        )
     if args.seats is None:
         args.seats = MAX_SEATS  # the most; the game is played by the seats taken at the start
     check_start_options(args, args.seats)
@@ -137,14 +150,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def check_start_options(args: argparse.Namespace, seats: int) -> None:
-    """--start-when within the table's seats, and --fill-cpu a level that loads."""
+    """--start-when within the table's seats, and --fill-cpu levels that load."""
     if args.start_when is not None and not MIN_SEATS <= args.start_when <= seats:
         raise CliError(f"--start-when: between {MIN_SEATS} and {seats} (the table's --seats)")
-    if args.fill_cpu is not None:
-        try:
-            parse_cpu(f"1:{args.fill_cpu}")
-        except CliError as err:
-            raise CliError(str(err).replace("--cpu", "--fill-cpu", 1)) from None
+    parse_fill_levels(args.fill_cpu)
 
 
 async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> int:
@@ -184,7 +193,7 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
             cpu=cpu,
             password=password,
             cpu_think=cpu_think_of(args),
-            fill_level=args.fill_cpu,
+            fill_levels=parse_fill_levels(args.fill_cpu),
             start_when=args.start_when,
         ),
         resume_lines=resume_lines,
@@ -215,10 +224,13 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
         for line in join_lines(name, addresses, advertised=service.advertise):
             print(f"  {line}", flush=True)
         print(
-            f"  seats: up to {seats}, CPU seats run here: {len(cpu)}, room for {free} player(s)",
+            f"  seats: up to {seats}, CPU seats run here: {len(cpu)}"
+            + (f" ({', '.join(cpu)}, seated at the start after the players)" if cpu else "")
+            + f", room for {free} player(s)",
             flush=True,
         )
-        print(f"  {start_line(table.host.state.cpu_fill, args.start_when, seats)}", flush=True)
+        fill = table.config.fill_levels if table.host.state.cpu_fill else None
+        print(f"  {start_line(fill, args.start_when, seats)}", flush=True)
     stop = asyncio.Event()
     install_stop_signals(stop)
     read_start_commands(table, asyncio.get_running_loop())
@@ -250,15 +262,26 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
     return 0
 
 
-def start_line(cpu_fill: bool, start_when: int | None, seats: int) -> str:
-    """What a headless host says about starting: when it starts and what empty seats become."""
+def start_line(fill: list[str] | None, start_when: int | None, seats: int) -> str:
+    """What a headless host says about starting: when it starts and what empty seats become
+    (`fill`: the levels of the CPUs that take them, None: left out)."""
     when = (
         f"starts when {start_when} seats are taken"
         if start_when is not None and start_when < seats
         else "starts when every seat is taken"
     )
-    empty = "empty seats get CPU players" if cpu_fill else "empty seats are left out"
+    empty = (
+        "empty seats are left out"
+        if fill is None
+        else f"empty seats get CPU players: {fill_words(fill)}"
+    )
     return f"{when}, or type start and Enter once 2 are ({empty})"
+
+
+def fill_words(levels: list[str]) -> str:
+    """The fill CPUs' levels as the screens say them: "easy" (every empty seat), or
+    "easy, then hard" (the first empty seat easy, every one after it hard)."""
+    return levels[0] if len(levels) == 1 else ", ".join(levels[:-1]) + ", then " + levels[-1]
 
 
 def read_start_commands(table: Any, loop: asyncio.AbstractEventLoop) -> None:

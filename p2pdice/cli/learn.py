@@ -56,7 +56,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "its score)",
     )
     add_cpu_think_option(learn)  # the graded match's CPU players
-    add_rules_options(learn)
+    add_rules_options(learn, hosted=False)
     add_home_option(learn)
     learn.set_defaults(run=run)
 

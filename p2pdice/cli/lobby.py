@@ -56,10 +56,12 @@ def _seats_left(runtime: TableRuntime) -> bool:
 
     service = runtime.service
     for table in service.tables.values() if service is not None else ():
-        if table.host.phase != TablePhase.LOBBY:
-            return True  # a resumed game: its players come back to their seats
+        state = table.host.state
         ours = len(table.config.cpu) + len(runtime.sessions)
-        if ours < table.config.rules.seats:
+        # Once started (at once, when this device's seats and CPUs make the table, or a
+        # resumed game whose players come back to their seats), the roster says who plays.
+        seats = len(state.roster) if state.phase != TablePhase.LOBBY else state.rules.seats
+        if ours < seats:
             return True
     return False
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import OptionError, UserError
-from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS, Option, Rules, preset
+from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS, FirstStarter, Option, Rules, preset
 
 
 class CliError(UserError):
@@ -22,17 +22,22 @@ def add_rules_options(
     seats_flag: str = "--seats",
     defaults: Mapping[str, Any] | None = None,
     old_seats_flag: str | None = None,
+    hosted: bool = True,
 ) -> None:
     """One flag per table option. `defaults` overrides what --help says an option defaults
     to, for commands that choose differently (a practice table allows undo).
     `old_seats_flag` is a former spelling of the seats flag, still accepted with a warning
-    and left out of --help."""
+    and left out of --help. `hosted` False: the command plays games nobody hosts (simulate,
+    tournament, learn), so `--first-starter host` names no seat and is not offered."""
     group = parser.add_argument_group("table rules (see docs/rules.md)")
     group.add_argument("--preset", choices=sorted(PRESETS), help="start from a named rule set")
     for option in OPTIONS:
         flag = seats_flag if option.key == "seats" else option.flag
         default = (defaults or {}).get(option.key, option.default)
-        group.add_argument(flag, dest=option.key, **_argument(option, default))
+        argument = _argument(option, default)
+        if option.key == "first_starter" and not hosted:
+            argument["choices"] = [v for v in argument["choices"] if v != FirstStarter.HOST]
+        group.add_argument(flag, dest=option.key, **argument)
     if old_seats_flag:
         group.add_argument(
             old_seats_flag,
@@ -131,6 +136,23 @@ def parse_cpu_seats(text: str | None, *, seats: int | None = None) -> list[str]:
         levels += [level] * count
     if seats is not None and len(levels) > seats:
         raise CliError(f"--cpu: {len(levels)} CPU seats, and the table has {seats}")
+    return levels
+
+
+def parse_fill_levels(text: str | None, *, flag: str = "--fill-cpu") -> list[str] | None:
+    """`--fill-cpu`: a level, or levels with commas (`easy,hard`), for the CPUs that take the
+    seats still empty at the start, in seat order (the last level plays every seat past the
+    list); None when the flag was not given (empty seats are left out)."""
+    from .common import parse_cpu  # common imports this module
+
+    if text is None:
+        return None
+    levels = []
+    for part in text.split(","):
+        try:
+            levels.append(parse_cpu(f"1:{part.strip()}")[1])
+        except CliError as err:
+            raise CliError(str(err).replace("--cpu", flag, 1)) from None
     return levels
 
 

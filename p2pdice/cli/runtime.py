@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,14 @@ class TableRuntime:
             return "open"
         return "over" if self.outcome == Outcome.OVER else "ended"
 
+    def cpu_plan(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """`ui.ports.OpenTable.cpu_plan`: the hosted table's CPU levels, for its waiting
+        screen (the transcript has only how many there are until they sit down)."""
+        for table in self.service.tables.values() if self.service is not None else ():
+            fill = table.config.fill_levels if table.host.state.cpu_fill else None
+            return tuple(table.config.cpu), tuple(fill or ())
+        return (), ()
+
     def start_game(self) -> None:
         """A hosted table's start (the waiting screen's s): LocalError in words when the
         seats taken cannot start a game; nothing on a table this device does not host."""
@@ -92,15 +100,20 @@ async def _seat_session(home: Path, name: str, **kw: Any) -> ClientSession:
     return ClientSession(key=key, name=clean_name(name) or "player", home=home, **kw)
 
 
-async def _sit_down(
-    runtime: TableRuntime, table: HostedTable, home: Path, name: str, **kw: Any
-) -> None:
-    """One of this device's seats at a table it hosts: a session over an in-process link."""
-    session = await _seat_session(home, name, **kw)
-    client = LocalClient(session, table.server)
-    runtime.sessions.append(session)
-    runtime.clients.append(client)
-    client.start()
+async def _open_seated(
+    runtime: TableRuntime,
+    config: TableConfig,
+    players: list[ClientSession],
+    *,
+    resume_lines: list[bytes] | None = None,
+) -> HostedTable:
+    """Open a table this device hosts with its own `players` seated first (the host's own
+    player first), over in-process links, before anyone else can join (HostService)."""
+    assert runtime.service is not None
+    runtime.sessions += players  # closed with the runtime, even when the table fails to open
+    table = await runtime.service.open_table(config, resume_lines=resume_lines, players=players)
+    runtime.clients += table.player_clients
+    return table
 
 
 async def local_table(
@@ -119,11 +132,10 @@ async def local_table(
     await service.start()
     runtime = TableRuntime(kind=kind, sessions=[], service=service)
     try:
-        table = await service.open_table(
-            TableConfig(name=name, rules=rules, cpu=cpu, cpu_think=cpu_think)
+        people = [await _seat_session(base / str(i), who) for i, who in enumerate(humans, 1)]
+        await _open_seated(
+            runtime, TableConfig(name=name, rules=rules, cpu=cpu, cpu_think=cpu_think), people
         )
-        for i, who in enumerate(humans, 1):
-            await _sit_down(runtime, table, base / str(i), who)
     except BaseException:
         await runtime.close()
         raise
@@ -188,30 +200,31 @@ async def start_hosting(
     resume_lines: list[bytes] | None = None,
     port_fallback: bool = False,
     cpu_think: float = CPU_THINK,
-    fill_level: str | None = None,
+    fill_level: str | Sequence[str] | None = None,
     start_when: int | None = None,
 ) -> TableRuntime:
-    """Host a table on the LAN and sit at it (the host's own seat is an in-process link);
-    `port_fallback`: any free port when `port` is taken (see HostService)."""
+    """Host a table on the LAN and sit at it (the host's own seat is an in-process link,
+    the first seat taken); `port_fallback`: any free port when `port` is taken (see
+    HostService); `fill_level`: the level, or the levels in seat order, of the CPUs that take
+    the seats still empty at the start (None: left out)."""
     service = HostService(
         home=home, bind=bind, port=port, advertise=advertise, port_fallback=port_fallback
     )
     await service.start()
     runtime = TableRuntime(kind="host", sessions=[], service=service)
+    fill = [fill_level] if isinstance(fill_level, str) else fill_level
     try:
-        table = await service.open_table(
-            TableConfig(
-                name=name,
-                rules=rules,
-                cpu=cpu,
-                password=password,
-                cpu_think=cpu_think,
-                fill_level=fill_level,
-                start_when=start_when,
-            ),
-            resume_lines=resume_lines,
+        me = await _seat_session(home / "seat", player, password=password)
+        config = TableConfig(
+            name=name,
+            rules=rules,
+            cpu=cpu,
+            password=password,
+            cpu_think=cpu_think,
+            fill_levels=list(fill) if fill is not None else None,
+            start_when=start_when,
         )
-        await _sit_down(runtime, table, home / "seat", player, password=password)
+        await _open_seated(runtime, config, [me], resume_lines=resume_lines)
     except BaseException:
         await runtime.close()
         raise

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
+from ..bots.names import BOT_NAMES, DEFAULT_LEVEL, STYLE_NAMES
 from ..core.rules import TableKind, time_bank_default
 from ..ui.defaults import undo_default
 from .common import (
@@ -25,7 +25,13 @@ from .common import (
     password_of,
     person_name_of,
 )
-from .options import CliError, add_rules_options, parse_cpu_seats, rules_from_args
+from .options import (
+    CliError,
+    add_rules_options,
+    parse_cpu_seats,
+    parse_fill_levels,
+    rules_from_args,
+)
 
 if TYPE_CHECKING:
     from ..core.rules import Rules
@@ -45,13 +51,15 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "practice",
         help="play against CPU players on this machine (no network needed)",
         description="A table on this machine only (loopback, not advertised) against CPU players. "
-        "With --humans N you hold N seats and switch between them with Tab.",
+        "With --humans N you hold N seats and switch between them with Tab. Your seats come "
+        "first, then the CPUs in the order --cpu lists them.",
     )
     practice.add_argument(
         "--cpu",
         default=None,
         metavar="N[:LEVEL],...",
-        help=f"CPU players and each one's level: {_LEVELS_HELP}; 3, or 1:easy,2:hard; "
+        help=f"CPU players and each one's level: {_LEVELS_HELP}, or a style "
+        f"({', '.join(STYLE_NAMES)}); 3, or 1:easy,2:hard, seated in that order after yours; "
         f"default {PRACTICE_CPU} (or every seat --seats leaves free)",
     )
     practice.add_argument(
@@ -69,7 +77,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "pass-and-play",
         help="several people sharing this device, with a pass screen between turns",
         description="Several people on one device: a pass screen covers the table between turns "
-        "and names who takes the device next. CPU seats never ask for the device.",
+        "and names who takes the device next. CPU seats never ask for the device. The people "
+        "sit first, in --players order, then the CPUs in the order --cpu lists them.",
     )
     pnp.add_argument(
         "--players",
@@ -80,8 +89,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     pnp.add_argument(
         "--cpu",
         default=None,
-        metavar="N[:LEVEL]",
-        help="CPU players and their level (default: none, or every seat --seats leaves free)",
+        metavar="N[:LEVEL],...",
+        help=f"CPU players and each one's level: {_LEVELS_HELP}, or a style "
+        f"({', '.join(STYLE_NAMES)}); 2, or 1:easy,1:hard, seated in that order after the "
+        "people (default: none, or every seat --seats leaves free)",
     )
     add_cpu_think_option(pnp)
     add_rules_options(pnp, defaults=_seated_defaults(TableKind.PASS_AND_PLAY))
@@ -303,7 +314,7 @@ def run_interactive_host(args: argparse.Namespace) -> int:
                 resume_lines=resume_lines,
                 port_fallback=resume_lines is not None and not getattr(args, "port", 0),
                 cpu_think=think,
-                fill_level=getattr(args, "fill_cpu", None),
+                fill_level=parse_fill_levels(getattr(args, "fill_cpu", None)),
                 start_when=getattr(args, "start_when", None),
             )
             runtime.hint = joining_hint(name, runtime)

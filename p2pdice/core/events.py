@@ -254,6 +254,10 @@ class Leave(_Event):
 class Start(_Event):
     type: ClassVar[str] = "start"
     roster: Roster
+    #: The seat the host plays itself, named only at a table whose round 1 it opens
+    #: (`first_starter` "host", SPEC.md 3.3); left out of the JSON otherwise, so every other
+    #: start keeps its one encoding.
+    host_seat: Annotated[int | None, shape.seat] = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

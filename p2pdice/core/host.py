@@ -43,7 +43,7 @@ from .host_outputs import (
 from .lobby_churn import LOBBY_SETTLE, LobbyChurn
 from .messages import Message, MessageType, parse_message
 from .pake import Binding, HostExchange, joiner_message_ok, password_verifier, work_ok
-from .rules import MIN_SEATS, Rules
+from .rules import MIN_SEATS, FirstStarter, Rules
 from .signing import SigningKey, verify
 from .table import (
     ChainIndex,
@@ -149,6 +149,9 @@ class HostTable:
         self.notes: list[Note] = []
         self._posted: dict[bytes, int] = {}  # message digest -> seq
         self._challenges: dict[Conn, tuple[bytes, int | None]] = {}
+        #: The open challenges made for the host's own CPU players (`challenge(host_run=)`):
+        #: only they may be offered a seat promised to those CPUs.
+        self._cpu_challenges: set[Conn] = set()
         self._conn_seat: dict[Conn, int] = {}
         self._conn_source: dict[Conn, str] = {}  # where each seated connection came from
         #: The lobby's leaves so far, and by whom (lobby_churn.py, SPEC.md 3.2).
@@ -163,6 +166,10 @@ class HostTable:
         self.start_when: int | None = None
         #: The host asked to start with the seats taken (`request_start`).
         self.start_requested = False
+        #: The key of the seat the host plays itself (its adapter's own player), if it plays:
+        #: the start names that seat when round 1 is the host's to open (`first_starter`
+        #: "host", SPEC.md 3.3).
+        self.own_key: bytes | None = None
 
     @classmethod
     def resume(
@@ -219,25 +226,63 @@ class HostTable:
     def seat_connected(self, seat: int) -> bool:
         return bool(self._connected.get(seat))
 
-    def free_seat(self) -> int | None:
-        reserved = {s for _, s in self._challenges.values() if s is not None}
-        for seat in range(self.state.rules.seats):
-            if seat not in self.state.joins and seat not in reserved:
-                return seat
-        return None
+    def free_seat(self, *, host_run: bool = False) -> int | None:
+        """The lowest seat nobody holds nor was offered. People sit first, in the order they
+        come; the seats promised to the host's own CPUs (`cpu_seats_promised`) are kept for
+        them, so only a `host_run` connection (one of those CPUs) is offered the last ones."""
+        offered = {s for _, s in self._challenges.values() if s is not None}
+        free = [
+            s
+            for s in range(self.state.rules.seats)
+            if s not in self.state.joins and s not in offered
+        ]
+        if not free or (not host_run and len(free) <= self.cpu_seats_promised()):
+            return None
+        return free[0]
+
+    def cpu_seats_promised(self) -> int:
+        """Seats still kept for the host's CPUs that no seat was offered to yet: the genesis
+        `host_cpu` CPUs that have not joined (they join at the start, after the people), and
+        on a `cpu_fill` table, once the start is due, every empty seat."""
+        state = self.state
+        if state.phase != TablePhase.LOBBY:
+            return 0
+        if state.cpu_fill and self.start_due():
+            return state.rules.seats
+        offered = sum(
+            1 for c in self._cpu_challenges if self._challenges.get(c, (b"", None))[1] is not None
+        )
+        return max(0, cpu_seats_owed(state) - offered)
+
+    def host_seat(self) -> int | None:
+        """The seat the host plays itself, as a start names it (`host_seat`): only when round
+        1 is the host's to open (`first_starter` "host") and its own player has joined."""
+        if self.state.rules.first_starter != FirstStarter.HOST or self.own_key is None:
+            return None
+        return next((s for s, i in self.state.joins.items() if i.key == self.own_key), None)
 
     # ---- connections ---------------------------------------------------------------------
 
     def challenge(
-        self, conn: Conn, nonce: bytes, *, reserve: bool = True, pake_entropy: bytes = b""
+        self,
+        conn: Conn,
+        nonce: bytes,
+        *,
+        reserve: bool = True,
+        pake_entropy: bytes = b"",
+        host_run: bool = False,
     ) -> dict[str, Any]:
         """What a new connection is told; it reserves a free seat while the lobby is open
-        (unless the connection said it only wants to watch). When a seat is offered at a
-        table with a password, the challenge opens a password exchange, whose secret scalar
-        comes from `pake_entropy` (pake.ENTROPY_BYTES fresh random bytes)."""
+        (unless the connection said it only wants to watch). `host_run`: the connection is
+        one of the host's own CPU players, in-process, which may take a seat kept for them
+        (`free_seat`). When a seat is offered at a table with a password, the challenge opens
+        a password exchange, whose secret scalar comes from `pake_entropy`
+        (pake.ENTROPY_BYTES fresh random bytes)."""
         lobby = self.state.phase == TablePhase.LOBBY
-        seat = self.free_seat() if lobby and reserve else None
+        seat = self.free_seat(host_run=host_run) if lobby and reserve else None
         self._challenges[conn] = (nonce, seat)
+        if host_run:
+            self._cpu_challenges.add(conn)
         pake = None
         if self.password_verifier is not None and seat is not None:
             exchange = HostExchange(self.password_verifier, pake_entropy)
@@ -309,6 +354,7 @@ class HostTable:
             self._release_seat(conn)
         elif not refused:
             del self._challenges[conn]
+            self._cpu_challenges.discard(conn)
             self._proven.pop(conn, None)
             self._bind(conn, msg.seat, now, msg.bytes_field("key"))
             self._conn_source[conn] = source
@@ -401,6 +447,7 @@ class HostTable:
 
     def spectate(self, conn: Conn) -> list[Output]:
         self._challenges.pop(conn, None)
+        self._cpu_challenges.discard(conn)
         self._forget_exchange(conn)
         return [Seated(conn, None)]
 
@@ -410,6 +457,7 @@ class HostTable:
 
     def disconnected(self, conn: Conn, now: float) -> list[Output]:
         self._challenges.pop(conn, None)
+        self._cpu_challenges.discard(conn)
         self._forget_exchange(conn)
         seat = self._conn_seat.pop(conn, None)
         source = self._conn_source.pop(conn, "")
@@ -655,6 +703,13 @@ class HostTable:
             raise LocalError(
                 Reason.BAD_EVENT,
                 f"round 1 is opened by seat {named} (first_starter): {final} seats would play",
+            )
+        if state.rules.first_starter == FirstStarter.HOST and self.host_seat() is None:
+            raise LocalError(
+                Reason.BAD_EVENT,
+                "round 1 is the host's to open (first_starter host), and the host has no seat "
+                "at this table"
+                + ("" if self.own_key is None else " yet: its player is still sitting down"),
             )
         if not state.cpu_fill:
             # The owed CPUs take the lowest free seats; a hole left after them stays a hole.

@@ -29,7 +29,7 @@ from .table import (
     start_refusal,
     void_limit,
 )
-from .table_events import host_holds_contribution, on_the_clock
+from .table_events import host_holds_contribution, host_seat_refusal, on_the_clock
 
 COMMIT_WAIT = 15.0  #: seconds a connected seat has to commit before the attempt is aborted
 ACK_WAIT = 5.0  #: seconds to wait for acknowledgements before moving on
@@ -69,6 +69,8 @@ class ClockedTable(Protocol):
     def seat_connected(self, seat: int) -> bool: ...
 
     def start_due(self) -> bool: ...
+
+    def host_seat(self) -> int | None: ...
 
     def _post_event(self, event: events.HostEvent, now: float) -> list[Output]: ...
 
@@ -259,7 +261,10 @@ def maybe_start(host: ClockedTable, now: float) -> list[Output]:
     state = host.state
     if state.phase != TablePhase.LOBBY or not host.start_due() or start_refusal(state):
         return []
-    return host._post_event(events.Start(roster=expected_roster(state)), now)
+    host_seat = host.host_seat()
+    if host_seat_refusal(state, host_seat):
+        return []  # round 1 is the host's to open, and its own player has not joined yet
+    return host._post_event(events.Start(roster=expected_roster(state), host_seat=host_seat), now)
 
 
 def _step_between(host: ClockedTable, now: float) -> list[Output]:

@@ -27,10 +27,14 @@ def challenge_frame(
     *,
     reserve: bool = True,
     pake_entropy: bytes = b"",
+    host_run: bool = False,
 ) -> dict[str, Any]:
-    """The frame a new connection is sent first (see HostTable.challenge for `reserve` and
-    `pake_entropy`): the host's challenge, the protocol it speaks and the log's length."""
-    challenge = host.challenge(conn, nonce, reserve=reserve, pake_entropy=pake_entropy)
+    """The frame a new connection is sent first (see HostTable.challenge for `reserve`,
+    `pake_entropy` and `host_run`): the host's challenge, the protocol it speaks and the
+    log's length."""
+    challenge = host.challenge(
+        conn, nonce, reserve=reserve, pake_entropy=pake_entropy, host_run=host_run
+    )
     return {
         "type": "challenge",
         "protocol": PROTOCOL_VERSION,

@@ -55,9 +55,13 @@ class TableKind(StrEnum):
 
 
 class FirstStarter(StrEnum):
-    """Who opens round 1: drawn, or a named seat (`seatK`, K below MAX_SEATS)."""
+    """Who opens round 1: drawn, the host's own seat, or a named seat (`seatK`, K below
+    MAX_SEATS)."""
 
     RANDOM = "random"  #: drawn from round 1's shared randomness
+    #: the seat the host plays itself, which its start entry names (`host_seat`, SPEC.md 3.3);
+    #: a table whose host does not play cannot start with it
+    HOST = "host"
     SEAT0 = "seat0"  #: the first seat opens round 1
     SEAT1 = "seat1"
     SEAT2 = "seat2"
@@ -67,8 +71,11 @@ class FirstStarter(StrEnum):
 
     @property
     def seat(self) -> int | None:
-        """The seat that opens round 1, or None when it is drawn (SPEC.md 5.6)."""
-        return None if self == FirstStarter.RANDOM else int(self.value.removeprefix("seat"))
+        """The seat `seatK` names, or None: drawn (`random`, SPEC.md 5.6) or named by the
+        start (`host`)."""
+        if self in (FirstStarter.RANDOM, FirstStarter.HOST):
+            return None
+        return int(self.value.removeprefix("seat"))
 
 
 SEATS_RANGE = range(2, 7)
@@ -290,7 +297,7 @@ class Rules:
         default=FirstStarter.RANDOM,
         metadata=_about(
             "First starter",
-            "who opens round 1: drawn fairly, or a named seat",
+            "who opens round 1: drawn fairly, the host's own seat, or a named seat",
         ),
     )
 
@@ -304,7 +311,7 @@ class Rules:
         if named is not None and named >= self.seats:
             raise OptionError(
                 "first_starter",
-                f"random or a seat below {self.seats}",
+                f"random, host or a seat below {self.seats}",
                 f"first_starter {self.first_starter} names seat {named}, and the table has "
                 f"{self.seats} seats (0 to {self.seats - 1})",
             )

@@ -29,7 +29,7 @@ from .game import (
 )
 from .game import Forfeit as SeatsForfeit
 from .messages import MessageType
-from .rules import MIN_SEATS
+from .rules import MIN_SEATS, FirstStarter
 from .signing import acceptable_public_key
 from .table_messages import seat_messages
 from .table_state import (
@@ -94,8 +94,27 @@ def start_refusal(state: TableState) -> str | None:
     return None
 
 
+def host_seat_refusal(state: TableState, host_seat: int | None) -> str | None:
+    """Why a start naming `host_seat` as the host's own seat is refused (SPEC.md 3.3), or
+    None: named exactly when round 1 is the host's to open (`first_starter` "host"), and then
+    a seat of the roster played by a person (a CPU, host-run or not, is not the host)."""
+    wanted = state.rules.first_starter == FirstStarter.HOST
+    if host_seat is None:
+        return "first_starter host: the start must name the host's seat" if wanted else None
+    if not wanted:
+        return (
+            f"host_seat is named only when first_starter is host, not {state.rules.first_starter}"
+        )
+    info = state.joins.get(host_seat)
+    if info is None:
+        return f"host_seat {host_seat} is not a seat taken"
+    if info.cpu:
+        return f"host_seat {host_seat} is a CPU seat ({info.name}): the host plays its own seat"
+    return None
+
+
 def start_event(state: TableState, ev: events.Start, seq: int, chain: ChainIndex) -> Outcome:
-    refusal = start_refusal(state)
+    refusal = start_refusal(state) or host_seat_refusal(state, ev.host_seat)
     if refusal is not None:
         raise fail(Reason.BAD_EVENT, refusal)
     roster = expected_roster(state)
@@ -103,13 +122,16 @@ def start_event(state: TableState, ev: events.Start, seq: int, chain: ChainIndex
         raise fail(Reason.BAD_EVENT, "the roster differs from the joins")
     # From here on the rules' seat count is the seats that play (SPEC.md 3.3).
     rules = state.rules.with_options(seats=len(roster))
+    game = new_game(rules)
+    if ev.host_seat is not None:  # round 1 is the host's to open (SPEC.md 5.6)
+        game = replace(game, starter=ev.host_seat)
     return replace(
         state,
         phase=TablePhase.BETWEEN,
         rules=rules,
         roster=roster,
         keys={s.seat: s.key for s in roster},
-        game=new_game(rules),
+        game=game,
         start_seq=seq,
     ), (Note("started", detail=f"{len(roster)} seats"),)
 

@@ -130,8 +130,9 @@ TRANSITIONS: tuple[Transition, ...] = (
         start_event,
         "at least 2 seats taken, and they are seats 0..n-1; with genesis `cpu_fill` every one "
         "of the rules' `seats` taken and at least `host_cpu` of them `host_run`, without it "
-        "exactly `host_cpu` `host_run` (§3.3); a `first_starter` `seatK` below n; roster "
-        "equal to the joins in seat order (each "
+        "exactly `host_cpu` `host_run` (§3.3); a `first_starter` `seatK` below n; with "
+        "`first_starter` `host` a `host_seat` that is a seat taken and not `cpu`, without it "
+        "no `host_seat`; roster equal to the joins in seat order (each "
         "`BAD_EVENT`); the game is then played by the n seats of the roster (`seats` = n)",
     ),
     Transition(

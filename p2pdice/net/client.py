@@ -332,7 +332,8 @@ class LocalClient:
         self.session.on_fatal = self._hang_up
         # In-process: the peer is the host itself, whose key is the server's own.
         self.session.opened(self.link.host_key)
-        self.link.open()
+        # The host's own CPUs may take the seats kept for them (HostTable.free_seat).
+        self.link.open(host_run=self.session.core.host_run)
         self._task = asyncio.get_running_loop().create_task(self._pump(), name="local-client")
 
     def _hang_up(self) -> None:

@@ -3,6 +3,12 @@
 `HostService` owns the web server and the zeroconf instance and may run several tables;
 `HostedTable` ties one HostTable to its TableServer, its log file, its host-run CPU players
 and its advertisement.
+
+Who sits where: the host's own player (and a practice table's other people) sit first, before
+the table is listed or advertised; people who join take the next seats in the order they come;
+the host's CPUs (`--cpu`, and `--fill-cpu` for the seats still empty) sit down when the start
+is due, after the people. Until then the seats promised to the `--cpu` CPUs are kept for them
+(HostTable.free_seat) and counted as taken everywhere.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import json
 import logging
 import random
 import secrets
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,12 +55,15 @@ TABLES: web.AppKey[dict[str, HostedTable]] = web.AppKey("tables", dict)
 class TableConfig:
     name: str
     rules: Rules
-    cpu: list[str] = field(default_factory=list)  #: difficulties of host-run CPU seats
+    #: The level of each host-run CPU seat the genesis declares (`host_cpu`), in the order
+    #: they sit down at the start, after the people.
+    cpu: list[str] = field(default_factory=list)
     password: str | None = None  #: a new table's password (only its verifier is kept)
     cpu_think: float = 0.0  #: seconds host-run CPU seats pause before each move
-    #: The level of the host-run CPUs that fill the seats still empty at the start (the
-    #: genesis `cpu_fill`, SPEC.md 3.3); None: empty seats are left out.
-    fill_level: str | None = None
+    #: The levels of the host-run CPUs that fill the seats still empty at the start (the
+    #: genesis `cpu_fill`, SPEC.md 3.3), one per empty seat in seat order, the last level
+    #: for every seat past the list; None: empty seats are left out.
+    fill_levels: list[str] | None = None
     #: Start as soon as this many seats are taken (None: when every seat is, or when the
     #: host says so: `HostedTable.start_game`).
     start_when: int | None = None
@@ -89,7 +99,7 @@ def _open_table_files(
             rules=config.rules,
             nonce=secrets.token_bytes(16),
             host_cpu=len(config.cpu),
-            cpu_fill=config.fill_level is not None,
+            cpu_fill=config.fill_levels is not None,
             password=config.password,
             now=now,
         )
@@ -163,9 +173,15 @@ class HostedTable:
         )
         self.server.listeners.append(self._on_change)
         self.cpu_clients: dict[str, LocalClient] = {}
+        #: The people this machine seats itself (the host's own player first), in seat
+        #: order: their owner (cli.runtime) stops them.
+        self.player_clients: list[LocalClient] = []
         self._filling: set[str] = set()  #: labels of the CPUs seated to fill empty seats
         self._cpu_keys: list[SigningKey] = []  #: the genesis CPUs' keys, in `config.cpu` order
         self._genesis_seated = False  #: the genesis CPUs' clients run
+        #: `start_cpu_seats` ran: the CPUs may sit down once the start is due (not before this
+        #: machine's own people, who sit down first).
+        self._cpus_ready = False
         #: The public key of each host-run CPU started here (genesis and fill), by label: those
         #: not seated yet are on their way to an empty seat.
         self._cpu_publics: dict[str, bytes] = {}
@@ -247,11 +263,51 @@ class HostedTable:
             for index in range(len(self.config.cpu))
         ]
 
+    def seat_players(self, sessions: Sequence[ClientSession]) -> None:
+        """This machine's own people sit down, in order: each link's challenge reserves the
+        lowest free seat at once, so, run before the table is reachable, they take the
+        first seats. The first is the host's own player: the seat a start names when round 1
+        is the host's to open (`first_starter` host)."""
+        if sessions and self.host.own_key is None:
+            self.host.own_key = sessions[0].key.public
+        for session in sessions:
+            client = LocalClient(session, self.server)
+            self.player_clients.append(client)
+            client.start()
+
+    async def players_seated(self, timeout: float = 5.0) -> bool:
+        """Wait, at most `timeout` seconds, until every person `seat_players` sat down has
+        joined, so a listing or an advertisement already counts them; False when one had
+        not (its seat stays reserved by its open challenge all the same)."""
+        keys = {client.session.key.public for client in self.player_clients}
+        seated = asyncio.Event()
+
+        def check() -> None:
+            state = self.host.state
+            held = {info.key for info in state.joins.values()} | set(state.keys.values())
+            if keys <= held or state.phase != TablePhase.LOBBY:
+                seated.set()
+
+        check()
+        self.server.listeners.append(check)
+        try:
+            await asyncio.wait_for(seated.wait(), timeout)
+        except TimeoutError:
+            log.warning("the table opened before this machine's own seats had joined")
+        finally:
+            self.server.listeners.remove(check)
+        return seated.is_set()
+
     def start_cpu_seats(self, keys: list[SigningKey]) -> None:
-        """Seat the genesis CPUs now, as the table opens (they take the first seats); the
-        CPUs that fill empty seats come when the start is due (`_seat_cpus_when_due`)."""
+        """The genesis CPUs' keys. They sit down when the start is due, after the people
+        (`_seat_cpus_when_due`), their seats kept for them till then; on a resumed table
+        whose log holds their seats already, they come back at once."""
         self._cpu_keys = keys
-        self._seat_genesis_cpus()
+        self._cpus_ready = True
+        state = self.host.state
+        held = {info.key for info in state.joins.values()} | set(state.keys.values())
+        if state.phase != TablePhase.LOBBY or any(key.public in held for key in keys):
+            self._seat_genesis_cpus()
         self._seat_cpus_when_due()
 
     def _seat_genesis_cpus(self) -> None:
@@ -269,8 +325,9 @@ class HostedTable:
 
     def start_game(self) -> None:
         """The host starts the game with the seats taken now: empty seats left out, or, on a
-        table opened with `fill_level`, each taken first by a host-run CPU (SPEC.md 3.3); the
-        genesis CPUs join first. LocalError (in words) when the seats cannot start a game."""
+        table opened with `fill_levels`, each taken first by a host-run CPU (SPEC.md 3.3); the
+        genesis CPUs sit down first, after the people. LocalError (in words) when the seats
+        cannot start a game."""
         self.server.apply(self.host.request_start(self.server.loop_now))
         self._seat_cpus_when_due()
 
@@ -278,26 +335,28 @@ class HostedTable:
         """Once the start is due: the genesis CPUs, then on a `cpu_fill` table one CPU for
         each seat still empty and not already promised to a CPU on its way."""
         host = self.host
-        if host.phase != TablePhase.LOBBY or not host.start_due():
+        if not self._cpus_ready or host.phase != TablePhase.LOBBY or not host.start_due():
             return
         self._seat_genesis_cpus()
-        level = self.config.fill_level
-        if level is None or not host.state.cpu_fill:
+        levels = self.config.fill_levels
+        if not levels or not host.state.cpu_fill:
             return
         joined = {s.key for s in host.state.joins.values()}
         on_the_way = sum(1 for key in self._cpu_publics.values() if key not in joined)
         wanted = len(host.seats_to_fill()) - on_the_way  # the genesis CPUs' included
-        keys: list[tuple[str, SigningKey]] = []
+        keys: list[tuple[str, str, SigningKey]] = []
         # The keys are written and fsynced here, on the loop, as a stand-in's are: a small
         # file per seat, once per table, at the moment the host starts it.
         for _ in range(max(0, wanted)):
             # Labels go on after the genesis CPUs' (1..host_cpu), so each seat has its own
             # folder and key, and a resumed host finds them (`fill_labels`).
-            label = str(len(self.config.cpu) + len(self._filling) + len(keys) + 1)
+            filled = len(self._filling) + len(keys)
+            label = str(len(self.config.cpu) + filled + 1)
+            level = levels[min(filled, len(levels) - 1)]
             home = self._cpu_home(label)
-            keys.append((label, load_or_create_key(home / "identity.key")))
+            keys.append((label, level, load_or_create_key(home / "identity.key")))
             (home / "level").write_text(level + "\n", encoding="utf-8")
-        for label, key in keys:
+        for label, level, key in keys:
             self._filling.add(label)
             self._cpu_publics[label] = key.public
             client = LocalClient(self._cpu_session(label, level, key), self.server)
@@ -524,15 +583,26 @@ class HostService:
         return [f"{address}:{self.port}" for address in lan_addresses(self.bind)]
 
     async def open_table(
-        self, config: TableConfig, *, resume_lines: list[bytes] | None = None
+        self,
+        config: TableConfig,
+        *,
+        resume_lines: list[bytes] | None = None,
+        players: Sequence[ClientSession] = (),
     ) -> HostedTable:
+        """Open a table and serve it. `players`: the people this machine seats itself, the
+        host's own player first; they sit down before the table is listed or advertised, so
+        nobody who joins can take the first seat from the host."""
         table = await HostedTable.open(self, config, resume_lines=resume_lines)
         cpu_keys = await asyncio.to_thread(table.cpu_keys)
         fill = await asyncio.to_thread(table.fill_labels) if resume_lines else []
-        if table.host.state.cpu_fill and config.fill_level is None:
-            config.fill_level = fill[0][1] if fill else DEFAULT_LEVEL  # a resumed table's
-        self.tables[table.id] = table
+        if table.host.state.cpu_fill and not config.fill_levels:
+            # A resumed table's: the levels its fill CPUs had, else the default.
+            config.fill_levels = [level for _, level, _ in fill] or [DEFAULT_LEVEL]
         table.server.start()
+        table.seat_players(players)
+        if players and not resume_lines:
+            await table.players_seated()
+        self.tables[table.id] = table  # reachable and listed from here on
         table.start_fill_seats(fill)
         table.start_cpu_seats(cpu_keys)
         if self.advertise and self.azc is not None:

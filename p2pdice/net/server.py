@@ -274,10 +274,13 @@ class TableServer:
         local: bool = False,
         reserve: bool = True,
         address: str | None = None,
+        host_run: bool = False,
     ) -> Connection | None:
         """A new connection is told the challenge; None when its address has as many
         connections as it may have (SPEC.md 10.1). Who it is is not known yet, so the caps on
-        spectators apply when it chooses to watch, and a seat's key always gets in."""
+        spectators apply when it chooses to watch, and a seat's key always gets in.
+        `host_run`: an in-process link of one of the host's own CPU players, which may take
+        a seat kept for them (HostTable.free_seat)."""
         limits, now = self.limits, self.loop_now
         if not local:
             admitted = self._admit(address, reserve, now)
@@ -303,6 +306,7 @@ class TableServer:
             secrets.token_bytes(16),
             reserve=reserve,
             pake_entropy=secrets.token_bytes(ENTROPY_BYTES),
+            host_run=local and host_run,
         )
         conn.offered = challenge["seat"]
         self._queue(conn, _text(challenge))
@@ -857,8 +861,8 @@ class LocalLink:
         """The key at the other end: the table's own host key (nothing to prove in-process)."""
         return self.server.host.key.public
 
-    def open(self) -> None:
-        self.conn = self.server.open(self._deliver, local=True)
+    def open(self, *, host_run: bool = False) -> None:
+        self.conn = self.server.open(self._deliver, local=True, host_run=host_run)
 
     async def _deliver(self, frame: str) -> None:
         result = self._on_frame(frame)

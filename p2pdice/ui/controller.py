@@ -241,8 +241,14 @@ class Controller:
         facts = self.facts(session)
         now = asyncio.get_running_loop().time()
         hide = self.kind == modes.PASS_AND_PLAY and self.session_for(self.ui.holder) is None
+        cpu_levels, fill_levels = self.runtime.cpu_plan()
         return project(
-            replace(facts, hosting=self.runtime.kind == "host"),
+            replace(
+                facts,
+                hosting=self.runtime.kind == "host",
+                cpu_levels=cpu_levels,
+                fill_levels=fill_levels,
+            ),
             now=now,
             mine=self.seats(),
             table_link=self.runtime.link_state(),

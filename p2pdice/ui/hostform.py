@@ -1,9 +1,10 @@
 """The new-table form: presets, every table option, CPU seats and a password, as plain data.
 
 The same form opens a hosted table, a practice table or a pass-and-play table (the kind is
-fixed by how it was opened). Left/right cycle a choice, typing edits a text field. Before
-the table opens, `summary()` lists the rules exactly as they will be bound into the table's
-identity: after that they cannot change.
+fixed by how it was opened). Left/right cycle a choice, typing edits a text field. Each CPU
+seat has its own field for how it plays (a difficulty or a fixed style), in the order the
+CPUs sit down: after the people. Before the table opens, `summary()` lists the rules exactly
+as they will be bound into the table's identity: after that they cannot change.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots.estimate import how_long
-from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
+from ..bots.names import BOT_NAMES, DEFAULT_LEVEL, STYLE_NAMES
 from ..core.errors import OptionError
 from ..core.rules import (
     MAX_SEATS,
@@ -42,6 +43,17 @@ class Field:
 
 #: The "Empty seats" choice that leaves them out (the others are CPU levels).
 LEFT_OUT = "left out"
+#: How a CPU seat may play: the difficulties, then the fixed styles `--cpu` also accepts.
+CPU_LEVELS = (*BOT_NAMES, *STYLE_NAMES)
+_LEVEL_HELP = (
+    "how this CPU plays: easy, medium or hard, or a fixed style (" + ", ".join(STYLE_NAMES) + ")"
+)
+
+
+def level_key(index: int) -> str:
+    """The form's key of the level of the CPU seat `index` (1 is the first CPU to sit)."""
+    return f"level{index}"
+
 
 _PRESET = Field("preset", "Preset", (*PRESETS, "custom"), preset_help())
 #: One field per table option the form offers (the table's kind is fixed by how it opened).
@@ -70,7 +82,7 @@ class HostForm:
             # A hosted table opens for up to six and starts with whoever turned up (SPEC.md
             # 3.3), so no seat is given to a CPU unless the host asks.
             "cpu": 0,
-            "level": DEFAULT_LEVEL,
+            **{level_key(i): DEFAULT_LEVEL for i in range(1, MAX_SEATS)},
             "fill": LEFT_OUT,
             "password": "",
             **Rules().to_json(),
@@ -106,15 +118,8 @@ class HostForm:
                     "cpu",
                     "CPU seats",
                     tuple(range(seats)),
-                    "CPUs run by this machine (it could read their dice)",
-                )
-            )
-            out.append(
-                Field(
-                    "fill",
-                    "Empty seats",
-                    (LEFT_OUT, *BOT_NAMES),
-                    "at the start (s, once 2 are seated): left out, or a CPU of this level each",
+                    "CPUs run by this machine (it could read their dice); their seats are kept, "
+                    "and they sit down at the start, after the players",
                 )
             )
         elif self.kind == TableKind.PRACTICE:
@@ -123,11 +128,22 @@ class HostForm:
                     "humans",
                     "Your seats",
                     tuple(range(1, seats + 1)),
-                    "seats you play (Tab switches); the rest are CPUs",
+                    "seats you play (Tab switches), the first ones; the rest are CPUs",
                 )
             )
-        out.append(Field("level", "CPU difficulty", BOT_NAMES, "how well the CPU seats play"))
+        out += [
+            Field(level_key(i), f"CPU {i}", CPU_LEVELS, _LEVEL_HELP)
+            for i in range(1, self.cpu_count() + 1)
+        ]
         if self.kind == TableKind.STANDARD:
+            out.append(
+                Field(
+                    "fill",
+                    "Empty seats",
+                    (LEFT_OUT, *CPU_LEVELS),
+                    "at the start (s, once 2 are seated): left out, or a CPU of this level each",
+                )
+            )
             out.append(
                 Field("password", "Password", help="optional; players need it to join", secret=True)
             )
@@ -207,12 +223,16 @@ class HostForm:
             return int(self.values["humans"])
         return len(self.players())
 
+    def cpu_count(self) -> int:
+        """How many CPU seats the table gets: the host's choice, or every seat the people of
+        a practice or pass-and-play table leave."""
+        if self.kind == TableKind.STANDARD:
+            return int(self.values["cpu"])
+        return max(int(self.values["seats"]) - self.humans(), 0)
+
     def cpu(self) -> list[str]:
-        seats = int(self.values["seats"])
-        count = (
-            int(self.values["cpu"]) if self.kind == TableKind.STANDARD else seats - self.humans()
-        )
-        return [str(self.values["level"])] * max(count, 0)
+        """Each CPU seat's level, in the order they sit down (after the people)."""
+        return [str(self.values[level_key(i)]) for i in range(1, self.cpu_count() + 1)]
 
     def fill_level(self) -> str | None:
         """The level of the CPUs that take the seats empty at the start; None: left out."""
@@ -263,9 +283,14 @@ class HostForm:
                 f"you play as {safe_name(self.values['my_name'])}",
                 "password: " + ("set" if self.values["password"] else "none"),
             ]
-        cpu_line = f"CPU seats: {len(cpu)} ({cpu[0]})" if cpu else "CPU seats: none"
+        after = "the players" if self.kind == TableKind.STANDARD else "the people"
+        cpu_line = (
+            f"CPU seats: {len(cpu)} ({', '.join(cpu)}), seated after {after}"
+            if cpu
+            else "CPU seats: none"
+        )
         if cpu and self.kind == TableKind.STANDARD:
-            cpu_line += ", run by this machine: players are told it could read their dice"
+            cpu_line += "; run by this machine: players are told it could read their dice"
         if self.kind == TableKind.STANDARD:
             fill = self.fill_level()
             people.append(

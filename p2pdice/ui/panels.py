@@ -140,7 +140,34 @@ def render_form(
     b.add(("class:rule", glyphs.rule * columns))
     fields = form.fields()
     current = form.current
-    for f in fields:
+    # What is said under the fields, worked out first: the fields scroll in what is left,
+    # so a form with a level field per CPU seat still fits the screen.
+    notes = _Builder(columns)
+    notes.text(current.help, "class:dim")
+    if form.kind != TableKind.STANDARD:
+        cpu = form.cpu()
+        notes.text(
+            f"CPU seats: {len(cpu)}" + (f" ({', '.join(cpu)})" if cpu else "")
+            + ", after the people, filling the seats nobody plays.",
+            "class:dim",
+        )  # fmt: skip
+    length = _length(form)
+    if length:
+        notes.text(length, "class:dim")
+    if form.error:
+        notes.text(form.error, "class:error")
+    room = max(3, height - len(b.lines) - 1 - len(notes.lines))
+    at = fields.index(current) if current in fields else 0
+    first = 0
+    if len(fields) > room:
+        shown = room - 2  # a line each for what is above and below
+        first = max(0, min(at - shown // 2, len(fields) - shown))
+        window = fields[first : first + shown]
+    else:
+        window = fields
+    if first:
+        b.text(f"  ({first} more above)", "class:dim")
+    for f in window:
         chosen = f.key == current.key
         pointer = glyphs.pointer if chosen else " "
         value = form.shown(f)
@@ -152,19 +179,11 @@ def render_form(
             ("class:label" if not chosen else "class:selected", f" {pointer} " + fit(f.label, 16)),
             ("class:value" if not chosen else "class:selected", " " + fit(value, 30)),
         )
+    below = len(fields) - first - len(window)
+    if below > 0:
+        b.text(f"  ({below} more below)", "class:dim")
     b.blank()
-    b.text(current.help, "class:dim")
-    if form.kind != TableKind.STANDARD:
-        cpu = form.cpu()
-        b.text(
-            f"CPU seats: {len(cpu)} ({form.values['level']}), filling the seats nobody plays.",
-            "class:dim",
-        )
-    length = _length(form)
-    if length:
-        b.text(length, "class:dim")
-    if form.error:
-        b.text(form.error, "class:error")
+    b.extend(notes.lines)
     return b.done(height)
 
 

@@ -159,6 +159,9 @@ class OpenTable(Protocol):
     #: (given up, refused, cancelled). The ui words a session's link from it and the session's
     #: facts.
     def link_state(self) -> str: ...
+    #: On a table this device hosts: the levels of its `--cpu` CPUs, in the order they sit
+    #: down at the start, and those of the CPUs that fill the empty seats; empty elsewhere.
+    def cpu_plan(self) -> tuple[tuple[str, ...], tuple[str, ...]]: ...
     async def close(self, *, end_game: bool = True) -> None: ...
 
 

@@ -92,6 +92,11 @@ class Snapshot:
     host_cpu: int = 0
     #: The genesis `cpu_fill`: the host's CPUs take the seats still empty at the start.
     cpu_fill: bool = False
+    #: On the device that hosts the table: the level of each of its `host_cpu` CPUs, in the
+    #: order they sit down, and those of the CPUs that fill the empty seats (the last level
+    #: for every seat past the list). Other devices do not know them.
+    cpu_levels: tuple[str, ...] = ()
+    fill_levels: tuple[str, ...] = ()
     #: This device hosts the table: its waiting screen offers the start key.
     hosting: bool = False
     transcript: str | None = None
@@ -362,11 +367,36 @@ def back_for_next_round(snap: Snapshot) -> bool:
     )
 
 
+def _empty_seat(snap: Snapshot, seat: int) -> str:
+    """What an empty seat becomes at the start, on every screen (SPEC.md 3.3), said as if the
+    start were now: the host's CPUs still to sit down take the lowest empty seats, after the
+    people (their seats are kept for them), then on a `cpu_fill` table the fill CPUs take the
+    rest; the host's own screen names their levels."""
+    empty = [s for s, facts in enumerate(snap.seats) if facts is None]
+    owed = max(0, snap.host_cpu - sum(1 for f in snap.seats if f is not None and f.host_run))
+    place = empty.index(seat) if seat in empty else len(empty)
+    if place < owed:
+        levels = snap.cpu_levels[len(snap.cpu_levels) - owed :]
+        if place < len(levels):
+            return _within(f"kept: CPU {levels[place]}", f"kept: {levels[place]}")
+        return "kept for a host CPU"
+    if not snap.cpu_fill:
+        return "free: left out"
+    if snap.fill_levels:
+        level = snap.fill_levels[min(place - owed, len(snap.fill_levels) - 1)]
+        return _within(f"at start: CPU {level}", f"at start: {level}", f"start: {level}")
+    return "free: a CPU at the start"
+
+
+def _within(*said: str) -> str:
+    """The first of these wordings that fits the status column (a style's name is long)."""
+    return next((s for s in said if len(s) <= STATUS_WIDTH), said[-1])
+
+
 def _status(snap: Snapshot, seat: int, facts: SeatFacts | None) -> tuple[str, bool]:
     view = snap.view
     if facts is None:
-        # What an empty seat becomes at the start, on every screen (SPEC.md 3.3).
-        return ("free: a CPU at the start" if snap.cpu_fill else "free: left out"), False
+        return _empty_seat(snap, seat), False
     role = ""
     if facts.cpu:
         role = "CPU, host-run" if facts.host_run else "CPU"

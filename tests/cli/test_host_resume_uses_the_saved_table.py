@@ -133,5 +133,6 @@ def test_resume_prints_the_saved_tables_seats(
     _saved(tmp_path, json.dumps({"name": "Kitchen", "cpu": ["hard"], "password": None}))
     assert _host(tmp_path, "--seats", "5") == 0
     out = capsys.readouterr().out
-    assert "seats: up to 2, CPU seats run here: 1, room for 1 player(s)" in out
+    assert "seats: up to 2, CPU seats run here: 1 (hard, seated at the start after the" in out
+    assert "room for 1 player(s)" in out
     assert [s.running for s in fake_service.started] == [False]

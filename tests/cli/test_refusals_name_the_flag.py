@@ -1,7 +1,7 @@
 """A value or combination of flags the CLI cannot take is refused in one line that names the
 flag (exit status 2, no traceback): empty names, bad --cpu counts and levels, a --home that
-cannot be a folder, a player at a headless host, pass-and-play with one player, a bot at a
-password table without a password."""
+cannot be a folder, a player at a headless host, a headless host asked to open round 1,
+pass-and-play with one player, a bot at a password table without a password."""
 
 from __future__ import annotations
 
@@ -82,6 +82,19 @@ def test_player_with_headless_is_refused() -> None:
     proc = _cli("host", "--headless", "--player", "Bob", "--no-advertise")
     assert proc.returncode == 2
     assert "--player: a --headless host does not play" in proc.stderr
+
+
+def test_a_headless_host_refuses_to_open_round_1_from_a_seat_it_does_not_play() -> None:
+    proc = _cli("host", "--headless", "--first-starter", "host", "--no-advertise")
+    assert proc.returncode == 2
+    assert "--first-starter host: a --headless host has no seat" in proc.stderr
+
+
+@pytest.mark.parametrize("command", ["simulate", "tournament", "learn"])
+def test_games_nobody_hosts_do_not_offer_the_host_as_first_starter(command: str) -> None:
+    proc = _cli(command, "--first-starter", "host")
+    assert proc.returncode == 2
+    assert "--first-starter: invalid choice: 'host'" in proc.stderr
 
 
 def test_pass_and_play_with_one_player_says_what_is_missing() -> None:

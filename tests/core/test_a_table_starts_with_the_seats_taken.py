@@ -35,7 +35,7 @@ def _join(host: HostTable, rng: random.Random, conn: int, name: str, *, host_run
     peer = Peer(key=SigningKey(rng.randbytes(32)))
     for line in host.lines():
         peer.receive_line(line)
-    challenge = host.challenge(conn, rng.randbytes(16))
+    challenge = host.challenge(conn, rng.randbytes(16), host_run=host_run)
     signed = peer.make_join(challenge, name=name, cpu=host_run, host_run=host_run)
     return host.join(conn, signed.to_json(), None, 0.0, trusted=True)
 
@@ -175,7 +175,7 @@ def test_a_start_waits_for_the_host_cpu_seats_the_genesis_promised() -> None:
 
 
 def test_a_named_first_starter_opens_round_1_and_must_be_a_seat_that_plays() -> None:
-    assert [s.seat for s in FirstStarter] == [None, *range(MAX_SEATS)]
+    assert [s.seat for s in FirstStarter] == [None, None, *range(MAX_SEATS)]  # random, host
     with pytest.raises(OptionError):
         Rules(seats=3, first_starter="seat3")
     rng = random.Random(7)
@@ -195,3 +195,25 @@ def test_a_named_first_starter_opens_round_1_and_must_be_a_seat_that_plays() -> 
     assert host.state.game is not None and host.state.game.starter == 2
     rounds = [e.event for e in host.entries if e.event is not None and e.event["type"] == "round"]
     assert rounds[0]["starter"] == 2
+
+
+def test_first_starter_host_opens_round_1_from_the_seat_the_host_plays() -> None:
+    """The start names the seat whose key is the host's own player's (`host_seat`), and round
+    1 opens there; a host that plays no seat is told it cannot start."""
+    rng = random.Random(11)
+    host = HostTable(
+        key=SigningKey(rng.randbytes(32)), name="Kitchen",
+        rules=Rules(seats=4, first_starter="host"), nonce=rng.randbytes(16), now=0.0,
+    )  # fmt: skip
+    for conn, name in enumerate(("Ann", "Bea")):
+        _join(host, rng, conn, name)
+    with pytest.raises(LocalError) as err:
+        host.request_start(0.0)
+    assert "the host has no seat at this table" in err.value.detail
+    host.own_key = host.state.joins[1].key  # Bea is the host's own player
+    host.request_start(0.0)
+    [start] = [e.event for e in host.entries if e.event is not None and e.event["type"] == "start"]
+    assert start["host_seat"] == 1
+    rounds = [e.event for e in host.entries if e.event is not None and e.event["type"] == "round"]
+    assert rounds[0]["starter"] == 1
+    assert verify_lines(host.lines(), partial=True).ok

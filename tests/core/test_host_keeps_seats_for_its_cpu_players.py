@@ -25,7 +25,8 @@ def _join(host: HostTable, conn: str, key: bytes, *, host_run: bool, trusted: bo
     peer = Peer(key=SigningKey(key))
     for line in host.lines():
         peer.receive_line(line)
-    challenge = host.challenge(conn, b"\x03" * 16)
+    # Only the host's own in-process CPUs are challenged as host-run (TableServer.open).
+    challenge = host.challenge(conn, b"\x03" * 16, host_run=host_run and trusted)
     if challenge["seat"] is None:
         return [Rejected(conn, Reason.TABLE_FULL, "no seat")]
     msg = peer.make_join(challenge, name=conn, cpu=host_run, host_run=host_run)

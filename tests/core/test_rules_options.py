@@ -68,7 +68,7 @@ def test_presets() -> None:
         ({"grace_period": 1}, "grace_period", "5 to 600"),
         ({"exact_call": 1}, "exact_call", "true or false"),
         ({"kind": "ranked"}, "kind", "standard, practice, pass_and_play"),
-        ({"first_starter": "youngest"}, "first_starter", "random, seat0"),
+        ({"first_starter": "youngest"}, "first_starter", "random, host, seat0"),
         ({"seats": True}, "seats", "2 to 6"),
         ({"undo": True}, "undo", "practice"),
     ],

@@ -1,5 +1,6 @@
-"""protocol/vectors/v1/start.json through the transcript replayer: the seats that play are
-fixed by the start entry, and a start SPEC.md 3.3 refuses is refused with the vector's code."""
+"""protocol/vectors/v1/start.json through the transcript replayer: the seats that play and
+round 1's starter are fixed by the start entry, and a start SPEC.md 3.3 refuses is refused
+with the vector's code."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ def test_an_accepted_start_fixes_the_seats_that_play(test: dict) -> None:
     assert state.rules.seats == test["seats_after_start"]
     assert state.game is not None and len(state.game.dice) == test["seats_after_start"]
     assert [s.seat for s in state.roster if s.host_run] == test["host_run_seats"]
+    # Who opens round 1 is fixed by the start too: a named seat, the host's, or drawn (None).
+    assert state.game.starter == test["round1_starter"]
 
 
 @pytest.mark.parametrize("test", INVALID, ids=[f"tc{t['tc_id']}" for t in INVALID])

@@ -1,7 +1,9 @@
 """A real host opened for five seats starts once two players are seated (--start-when 2),
-and fills the three empty seats with its own CPU players of the chosen level before the
-start (--fill-cpu); the start entry names them, the game is played by all five, and the
-transcript verifies. The same table without --fill-cpu starts with the two players only."""
+and fills the three empty seats with its own CPU players of the chosen levels before the
+start (--fill-cpu, one level per empty seat in order); the start entry names them, the game
+is played by all five, and the transcript verifies. The same table without --fill-cpu starts
+with the two players only. The host's own --cpu CPUs sit down at the start too, after the
+people who joined (their seats kept for them till then), each at its own level."""
 
 from __future__ import annotations
 
@@ -50,19 +52,24 @@ def _play(
         kill_all(host, *players)
 
 
+def _start(entries: list[dict]) -> dict:
+    return next(e["event"] for e in entries if (e.get("event") or {}).get("type") == "start")
+
+
 def test_the_host_starts_with_two_seated_and_its_cpus_fill_the_empty_seats(
     tmp_path: Path,
 ) -> None:
-    entries = _play(tmp_path, "--fill-cpu", "easy")
+    entries = _play(tmp_path, "--fill-cpu", "easy,hard")
     assert entries[0]["event"]["cpu_fill"] is True
-    start = next(e["event"] for e in entries if (e.get("event") or {}).get("type") == "start")
-    roster = start["roster"]
+    roster = _start(entries)["roster"]
     assert [s["seat"] for s in roster] == [0, 1, 2, 3, 4]
-    # The players are bots too (`join --bot`: cpu, not host_run); the fill seats are host-run.
-    players = [s["name"] for s in roster if not s["host_run"]]
-    assert sorted(players) == ["Ann", "Bea"]
-    fill = [s for s in roster if s["host_run"]]
-    assert len(fill) == 3 and all(s["cpu"] and "easy" in s["name"] for s in fill)
+    # The players are bots too (`join --bot`: cpu, not host_run); the fill seats are host-run,
+    # after the players, at the levels listed in seat order (the last one for the rest).
+    assert sorted(s["name"] for s in roster[:2]) == ["Ann", "Bea"]
+    assert not any(s["host_run"] for s in roster[:2])
+    fill = roster[2:]
+    assert all(s["cpu"] and s["host_run"] for s in fill)
+    assert [s["name"].split()[1] for s in fill] == ["easy", "hard", "hard"]
     first_round = next(e["event"] for e in entries if (e.get("event") or {}).get("type") == "round")
     assert first_round["seats"] == [0, 1, 2, 3, 4]
 
@@ -77,45 +84,39 @@ def test_without_fill_the_game_is_played_by_the_seats_taken(tmp_path: Path) -> N
     assert first_round["seats"] == [0, 1] and first_round["dice"] == [1, 1]
 
 
-def test_each_host_cpu_plays_at_its_own_level(tmp_path: Path) -> None:
-    host, ready = start_host(
-        "--headless", "--seats", "3", "--cpu", "1:easy,1:hard", "--starting-dice", "1",
-        "--bind", "127.0.0.1", "--no-advertise", "--home", str(tmp_path / "h"),
-    )  # fmt: skip
-    player = spawn(
-        *bot_join(ready["join"][0], name="Ann", seed=1, home=tmp_path / "ann", give_up=30),
-        log=tmp_path / "ann.out",
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            lines = AppendLog.read(host_log(tmp_path / "h"))
-            if any(b'"type":"start"' in line for line in lines):
-                break
-            time.sleep(0.05)
-        else:
-            raise AssertionError("the table did not start")
-        start = next(json.loads(x)["event"] for x in lines if b'"type":"start"' in x)
-        assert [(s["name"], s["host_run"]) for s in start["roster"]] == [
-            ("CPU easy 1", True), ("CPU hard 2", True), ("Ann", False),
-        ]  # fmt: skip
-    finally:
-        kill_all(host, player)
+def test_the_people_sit_first_and_each_host_cpu_after_them_at_its_own_level(
+    tmp_path: Path,
+) -> None:
+    """--cpu 1:easy,1:hard on a table for four: Ann and Bea join (each offered the next seat
+    in the order they come), and the two CPUs sit down at the start, after them, in the order
+    given; nobody who joins is offered a seat kept for them."""
+    entries = _play(tmp_path, table=("--seats", "4", "--cpu", "1:easy,1:hard", "--start-when", "4"))
+    assert entries[0]["event"]["host_cpu"] == 2
+    roster = _start(entries)["roster"]
+    assert sorted(s["name"] for s in roster[:2]) == ["Ann", "Bea"]
+    assert [(s["name"], s["host_run"]) for s in roster[2:]] == [
+        ("CPU easy 1", True), ("CPU hard 2", True),
+    ]  # fmt: skip
+    joins = [e["msg"]["body"] for e in entries if (e.get("msg") or {}).get("body", {}).get(
+        "type") == "join"]  # fmt: skip
+    # Joined in that order, the CPUs last: the seats kept for them were never offered away.
+    assert [j["seat"] for j in joins] == [0, 1, 2, 3]
+    assert [j["host_run"] for j in joins] == [False, False, True, True]
 
 
 def test_the_host_s_own_cpu_and_the_fill_cpus_share_the_empty_seats(tmp_path: Path) -> None:
-    """The host's hard CPU (seated as the table opens) and two players make the 3 of
-    --start-when: one easy CPU takes the one seat left empty."""
+    """The host's hard CPU (its seat kept from the opening) and two players make the 3 of
+    --start-when: the hard CPU sits down after the players, and one easy CPU takes the one
+    seat left empty."""
     entries = _play(
         tmp_path,
         "--fill-cpu",
         "easy",
         table=("--seats", "4", "--cpu", "1:hard", "--start-when", "3"),
     )
-    start = next(e["event"] for e in entries if (e.get("event") or {}).get("type") == "start")
-    names = [s["name"] for s in start["roster"]]
-    assert names[0] == "CPU hard 1" and sorted(names[1:3]) == ["Ann", "Bea"]
-    assert names[3] == "CPU easy 2"
+    names = [s["name"] for s in _start(entries)["roster"]]
+    assert sorted(names[:2]) == ["Ann", "Bea"]
+    assert names[2:] == ["CPU hard 1", "CPU easy 2"]
 
 
 def test_a_resumed_host_runs_the_cpus_that_filled_empty_seats_again(tmp_path: Path) -> None:

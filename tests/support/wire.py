@@ -55,9 +55,11 @@ async def hosted(
         table = await service.open_table(
             TableConfig(name=name, rules=rules or Rules(seats=2), cpu=cpu or [], password=password)
         )
-        # Host-run seats join over their in-process links as soon as the loop runs.
+        # The host's CPUs sit down when the start is due, after the people (their seats are
+        # kept till then); when it is due at once (every seat a CPU), they join over their
+        # in-process links as soon as the loop runs.
         for _ in range(int(wait_cpu * 100)):
-            if len(table.host.state.joins) >= len(cpu or []):
+            if not table.host.start_due() or len(table.host.state.joins) >= len(cpu or []):
                 break
             await asyncio.sleep(0.01)
         yield service, table

@@ -97,7 +97,8 @@ async def test_a_whole_practice_game_through_the_keyboard(tmp_path: Path) -> Non
 
 
 async def test_pass_and_play_covers_the_table_between_people_and_undoes(tmp_path: Path) -> None:
-    rules = Rules(seats=3, starting_dice=1, kind="pass_and_play", undo=True, first_starter="seat0")
+    # The people sit first, in --players order, then the CPU: seat 2 is the CPU's.
+    rules = Rules(seats=3, starting_dice=1, kind="pass_and_play", undo=True, first_starter="seat2")
 
     def setup(c, lobby) -> None:
         lobby.open_table(
@@ -107,14 +108,15 @@ async def test_pass_and_play_covers_the_table_between_people_and_undoes(tmp_path
 
     async with headless(tmp_path, setup) as d:
         await d.until(lambda: d.c.runtime is not None and d.c.snap().view is not None)
-        # seat 0 is the CPU (it opens), then Ann (seat 1): her pass screen first
+        ann = d.c.snap().names.index("Ann")
+        # the CPU opens, then Ann plays next: her pass screen first
         await d.until(lambda: d.c.mode() == "pass")
         screen = d.screen()
         assert "Pass the device to Ann" in screen and "Last bid:" in screen
         assert "Your dice (" not in screen and "+-------+" not in screen
         await d.press("\r")
         await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
-        assert "Your dice (Ann, seat 1):" in d.screen()
+        assert f"Your dice (Ann, seat {ann}):" in d.screen()
         await d.press("\r")  # Ann raises with the suggested bid
         await d.until(lambda: d.c.mode() == "pass")
         screen = d.screen()
@@ -122,13 +124,13 @@ async def test_pass_and_play_covers_the_table_between_people_and_undoes(tmp_path
         assert "Ann: press u to take back your bid" in screen
         await d.press("u")
         # Bob may be the one who pressed u: Ann's dice come back only behind her pass screen
-        await d.until(lambda: d.c.mode() == "pass" and d.c.snap().view.turn == 1)
+        await d.until(lambda: d.c.mode() == "pass" and d.c.snap().view.turn == ann)
         screen = d.screen()
         assert "Pass the device to Ann" in screen and "+-------+" not in screen
         await d.press("\r")
         await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
         view = d.c.snap().view
-        assert view.turn == 1 and len(view.bids) == 1  # Ann's bid is gone, her turn again
+        assert view.turn == ann and len(view.bids) == 1  # Ann's bid is gone, her turn again
         await d.press("l")  # Ann calls Liar on the CPU's opening instead
         await d.until(lambda: d.c.mode() in ("reveal", "over"))
         assert "the reveal" in d.screen()
@@ -140,7 +142,8 @@ async def test_pass_and_play_covers_the_table_between_people_and_undoes(tmp_path
 async def test_pass_and_play_covers_the_next_hand_after_a_reveal(tmp_path: Path) -> None:
     """Everyone saw the reveal: the next round's first player gets a pass screen, even the
     one who held the device before it (here Ann, who called Liar and plays next)."""
-    rules = Rules(seats=3, starting_dice=2, kind="pass_and_play", undo=True, first_starter="seat0")
+    # The people sit first, in --players order, then the CPU: seat 2 is the CPU's.
+    rules = Rules(seats=3, starting_dice=2, kind="pass_and_play", undo=True, first_starter="seat2")
 
     def setup(c, lobby) -> None:
         lobby.open_table(
@@ -150,6 +153,7 @@ async def test_pass_and_play_covers_the_next_hand_after_a_reveal(tmp_path: Path)
 
     async with headless(tmp_path, setup) as d:
         await d.until(lambda: d.c.mode() == "pass")
+        ann = d.c.snap().names.index("Ann")
         await d.press("\r")
         await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
         await d.press("l")  # Ann calls Liar on the CPU's opening
@@ -158,7 +162,7 @@ async def test_pass_and_play_covers_the_next_hand_after_a_reveal(tmp_path: Path)
 
         def ann_to_play() -> bool:
             view = d.c.snap().view
-            return view is not None and view.round == 2 and view.turn == 1
+            return view is not None and view.round == 2 and view.turn == ann
 
         await d.until(ann_to_play)
         await d.until(lambda: d.c.mode() != "table", 2)  # a covered table never shows dice
@@ -167,7 +171,7 @@ async def test_pass_and_play_covers_the_next_hand_after_a_reveal(tmp_path: Path)
         assert "Pass the device to Ann" in screen and "+-------+" not in screen
         await d.press("\r")
         await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
-        assert "Your dice (Ann, seat 1):" in d.screen()
+        assert f"Your dice (Ann, seat {ann}):" in d.screen()
 
 
 async def test_practice_cpus_pause_so_a_bid_can_be_taken_back(tmp_path: Path) -> None:
@@ -204,7 +208,8 @@ async def test_practice_cpus_pause_so_a_bid_can_be_taken_back(tmp_path: Path) ->
 async def test_the_next_round_starts_by_itself_when_its_starter_walks_away(tmp_path: Path) -> None:
     """The player who starts round 2 (an exact call's caller) presses nothing: after the
     pause their client starts it, and the reveal they are still looking at says so."""
-    rules = Rules(seats=2, starting_dice=2, kind="practice", exact_call=True, first_starter="seat0")
+    # Your seat first, then the CPU's: the CPU (seat 1) opens.
+    rules = Rules(seats=2, starting_dice=2, kind="practice", exact_call=True, first_starter="seat1")
     base = practice_setup(tmp_path, rules, ["medium"])
 
     def setup(c, lobby) -> None:
@@ -249,7 +254,8 @@ async def test_the_lobby_asks_for_the_password_of_a_table_joined_by_address(
 
 
 async def test_game_over_offers_a_new_game_with_the_same_table(tmp_path: Path) -> None:
-    rules = Rules(seats=2, starting_dice=1, kind="practice", first_starter="seat0")
+    # Your seat first, then the CPU's: the CPU (seat 1) opens, so the first call ends the game.
+    rules = Rules(seats=2, starting_dice=1, kind="practice", first_starter="seat1")
     async with headless(tmp_path, practice_setup(tmp_path, rules, ["medium"])) as d:
         await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
         await d.press("l")  # one die each: this call ends the game

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from p2pdice.bots.names import BOT_NAMES, STYLE_NAMES
 from p2pdice.core.advert import Advert
 from p2pdice.core.rules import Ones, Rules, TableKind
 from p2pdice.ui.hostform import HostForm
 from p2pdice.ui.lobbymodel import DROP_AFTER_FAILURES, LobbyBook
+from p2pdice.ui.panels import render_form
 
 
 def test_presets_fill_options_and_any_change_makes_it_custom() -> None:
@@ -23,7 +25,7 @@ def test_every_option_of_the_rules_is_on_the_form() -> None:
     keys = {f.key for f in HostForm(kind=TableKind.PRACTICE).fields()}
     assert set(Rules().to_json()) - {"kind"} <= keys
     standard = {f.key for f in HostForm().fields()}
-    assert {"name", "password", "cpu", "level", "fill"} <= standard and "undo" not in standard
+    assert {"name", "password", "cpu", "fill"} <= standard and "undo" not in standard
 
 
 def test_cycling_choices_and_text_fields() -> None:
@@ -90,3 +92,37 @@ def test_the_host_form_opens_six_seats_with_no_cpu_and_says_what_empty_seats_bec
     form.set("fill", "hard")
     assert form.fill_level() == "hard"
     assert any("a hard CPU each" in line for line in form.summary(rules)[0])
+
+
+def test_each_cpu_seat_of_the_form_plays_at_its_own_level() -> None:
+    """A level field per CPU seat, in the order the CPUs sit down (after the people), with
+    the difficulties and the fixed styles `--cpu` accepts; what the form opens is that list."""
+    form = HostForm()
+    assert not [f for f in form.fields() if f.key.startswith("level")]  # no CPU, no level
+    form.set("cpu", 2)
+    levels = [f for f in form.fields() if f.key.startswith("level")]
+    assert [f.label for f in levels] == ["CPU 1", "CPU 2"]
+    assert levels[0].choices == (*BOT_NAMES, *STYLE_NAMES)
+    form.index = form.fields().index(levels[0])
+    form.change(-1)  # medium -> easy
+    form.index = form.fields().index(levels[1])
+    form.change(1)  # medium -> hard
+    assert form.cpu() == ["easy", "hard"]
+    rules = form.check()
+    assert rules is not None
+    assert any("CPU seats: 2 (easy, hard), seated after the players" in line
+               for line in form.summary(rules)[0])  # fmt: skip
+    practice = HostForm(kind=TableKind.PRACTICE)
+    practice.set("seats", 4)
+    practice.set("level3", "never-calls")
+    assert practice.cpu() == ["medium", "medium", "never-calls"]  # you hold the first seat
+
+
+def test_a_form_with_a_level_per_cpu_seat_scrolls_to_keep_the_chosen_field_on_screen() -> None:
+    form = HostForm(kind=TableKind.PRACTICE)
+    form.set("seats", 6)
+    form.index = len(form.fields()) - 1  # the last CPU's level
+    text = [" ".join(t for _, t in line) for line in render_form(form, height=22)]
+    assert len(text) <= 22
+    assert any("CPU 5" in line and "<" in line for line in text)
+    assert any("more above" in line for line in text)

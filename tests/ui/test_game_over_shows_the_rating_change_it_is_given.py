@@ -16,7 +16,8 @@ from .test_app_headless import practice_setup
 
 
 async def test_game_over_shows_the_change_the_ratings_port_gives(tmp_path: Path) -> None:
-    rules = Rules(seats=2, starting_dice=1, kind="practice", first_starter="seat0")
+    # Your seat first, then the CPU's: the CPU (seat 1) opens and your call ends the game.
+    rules = Rules(seats=2, starting_dice=1, kind="practice", first_starter="seat1")
     asked: list[str | None] = []
     seats: dict[str, str] = {}
 

@@ -61,7 +61,7 @@ async def test_a_probe_reads_the_seated_players_keys_and_rates_the_known_one(
 ) -> None:
     c, services = _lobby(tmp_path / "me")
     book = c.ui.book
-    rules = Rules(seats=3)
+    rules = Rules(seats=2)  # every seat the host's CPU: they sit down as it opens
     async with hosted(tmp_path / "host", rules=rules, cpu=["easy", "easy"], name="kitchen") as (
         service,
         t,

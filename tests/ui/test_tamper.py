@@ -15,7 +15,7 @@ from p2pdice.ui.frame import render_screen
 from p2pdice.ui.screens import plain
 from p2pdice.ui.state import UiState
 
-TARGET = 0  #: the CPU seat whose opening the host tampers with
+TARGET = 1  #: the CPU seat whose opening the host tampers with (the first CPU, after you)
 
 
 async def wait_for(predicate, timeout: float = 15.0) -> None:
@@ -27,7 +27,7 @@ async def wait_for(predicate, timeout: float = 15.0) -> None:
 
 
 async def test_tampered_opening_raises_a_red_alarm_on_the_reveal(tmp_path: Path) -> None:
-    rules = Rules(seats=3, starting_dice=2, kind="practice", first_starter="seat0")
+    rules = Rules(seats=3, starting_dice=2, kind="practice", first_starter=f"seat{TARGET}")
     runtime = await start_practice(
         tmp_path, rules, ["medium", "medium"], name="Tester", cpu_think=0
     )
@@ -40,7 +40,7 @@ async def test_tampered_opening_raises_a_red_alarm_on_the_reveal(tmp_path: Path)
             obj = json.loads(frame)
             msg = obj.get("entry", {}).get("msg") if obj.get("type") == "entry" else None
             if msg and msg["body"]["type"] == "open" and msg["body"]["seat"] == TARGET:
-                body = {**msg["body"], "seed": "00" * 32}  # not what seat 0 committed to
+                body = {**msg["body"], "seed": "00" * 32}  # not what the seat committed to
                 forged = build_entry(
                     host_key,
                     obj["entry"]["seq"],
@@ -55,8 +55,8 @@ async def test_tampered_opening_raises_a_red_alarm_on_the_reveal(tmp_path: Path)
         c = Controller(UiState())
         c.set_runtime(runtime)
 
-        # Seat 2 calls Liar at its first turn, unless a CPU calls first: either way every
-        # hand is opened, seat 0's opening arrives tampered and this client stops there.
+        # We call Liar at our first turn, unless a CPU calls first: either way every hand
+        # is opened, the first CPU's opening arrives tampered and this client stops there.
         # (What the screen knows is the controller's snapshot, made after each change.)
         await wait_for(lambda: c.my_turn() or c.snap().halted)
         if not c.snap().halted:
@@ -65,7 +65,10 @@ async def test_tampered_opening_raises_a_red_alarm_on_the_reveal(tmp_path: Path)
         assert c.snap().alarms[-1].reason == "OPENING_MISMATCH"
         assert c.mode() == "live"
         screen = plain(render_screen(c, 80, 24))
-        assert "ALARM OPENING_MISMATCH: seat 0's opening does not match its commitment" in screen
+        assert (
+            f"ALARM OPENING_MISMATCH: seat {TARGET}'s opening does not match its commitment"
+            in screen
+        )
         row = next(line for line in screen.splitlines() if line.startswith(" CPU medium 1"))
         assert "X ALARM opening mismatch" in row and "verified" not in row
     finally:

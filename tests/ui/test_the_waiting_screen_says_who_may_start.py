@@ -5,10 +5,16 @@ what an empty seat becomes at the start (left out, or a CPU)."""
 from __future__ import annotations
 
 from p2pdice.core.rules import Rules
-from p2pdice.ui.viewmodel import LATE_ARRIVAL, SeatFacts, Snapshot, table_model
+from p2pdice.ui.viewmodel import (
+    LATE_ARRIVAL,
+    STATUS_WIDTH,
+    SeatFacts,
+    Snapshot,
+    table_model,
+)
 
 
-def _lobby(seated: int, *, most: int = 6, hosting: bool = False, cpu_fill: bool = False):
+def _lobby(seated: int, *, most: int = 6, hosting: bool = False, cpu_fill: bool = False, **more):
     seats = tuple(SeatFacts(name=f"P{i}") for i in range(seated)) + (None,) * (most - seated)
     return table_model(
         Snapshot(
@@ -20,6 +26,7 @@ def _lobby(seated: int, *, most: int = 6, hosting: bool = False, cpu_fill: bool 
             link="connected",
             hosting=hosting,
             cpu_fill=cpu_fill,
+            **more,
         )
     )
 
@@ -45,6 +52,29 @@ def test_every_screen_says_what_an_empty_seat_becomes() -> None:
     filled = _lobby(2, cpu_fill=True)
     assert [row.status for row in left_out.seats[2:]] == ["free: left out"] * 4
     assert [row.status for row in filled.seats[2:]] == ["free: a CPU at the start"] * 4
+
+
+def test_the_seats_kept_for_the_host_s_cpus_are_the_next_ones_and_count_as_taken() -> None:
+    """The host's --cpu CPUs sit down at the start, after the people: the waiting screen
+    keeps the next empty seats for them (as the start would seat them now), counts them,
+    and on the host's own screen names each CPU's level and the fill CPUs' levels."""
+    player = _lobby(2, host_cpu=2)
+    assert [row.status for row in player.seats[2:]] == ["kept for a host CPU"] * 2 + [
+        "free: left out"
+    ] * 2
+    assert player.turn_line.startswith("Waiting for the host to start: 4 seated")
+    host = _lobby(
+        2,
+        host_cpu=2,
+        hosting=True,
+        cpu_fill=True,
+        cpu_levels=("easy", "hard"),
+        fill_levels=("medium", "never-calls"),
+    )
+    assert [row.status for row in host.seats[2:]] == [
+        "kept: CPU easy", "kept: CPU hard", "at start: CPU medium", "at start: never-calls",
+    ]  # fmt: skip
+    assert all(len(row.status) <= STATUS_WIDTH for row in host.seats)
 
 
 def test_lines_fit_eighty_columns() -> None:

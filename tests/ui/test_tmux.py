@@ -158,7 +158,7 @@ def test_join_of_an_unreachable_address_prints_one_line_and_exits_2(tmp_path: Pa
 
 def test_a_small_terminal_says_so_acts_on_nothing_unseen_and_recovers(tmp_path: Path) -> None:
     command = [*practice_command(), "--home", str(tmp_path), "--cpu", "1", "--cpu-think", "0",
-               "--first-starter", "seat0"]  # fmt: skip
+               "--first-starter", "seat1"]  # fmt: skip
     t = Tmux()
     env = {**os.environ, "LANG": "C.UTF-8", "TERM": "xterm-256color"}
     subprocess.run(
@@ -176,7 +176,7 @@ def test_a_small_terminal_says_so_acts_on_nothing_unseen_and_recovers(tmp_path: 
         return screen
 
     try:
-        screen = wait_for("Your turn.", 40)  # the CPU (seat 0) opened; our turn
+        screen = wait_for("Your turn.", 40)  # the CPU (seat 1, after ours) opened; our turn
         assert "Your turn." in screen, screen
         t.run("resize-window", "-x", "70", "-y", "20")
         screen = wait_for("Terminal too small", 5)
