@@ -101,3 +101,51 @@ def test_a_void_naming_a_seat_that_owed_no_contribution_is_refused_by_every_play
         assert done.returncode == EXIT_FAILED, done.stdout + done.stderr
         assert f"FAILED at entry {seq}" in done.stdout and "BAD_EVENT" in done.stdout, done.stdout
         assert WHY[mode] in done.stdout, done.stdout
+
+
+def test_a_void_on_the_hosts_word_alone_is_taken_but_its_victim_and_verify_say_so(
+    tmp_path: Path,
+) -> None:
+    """What the rule leaves a host (SPEC.md 1.3): to re-deal, it declares a connected player
+    absent and voids the round naming it, though its contribution arrived. The log cannot
+    show that, so every peer and `verify` take the void; the named player's client, which
+    holds the contribution it sent, says it was dropped, and `verify` warns of the void."""
+    home = tmp_path / "host"
+    host, ready = voiding_host.start(
+        "player", "--seats", "3", "--cpu", "1", "--starting-dice", "1",
+        "--no-advertise", "--bind", "127.0.0.1", "--home", str(home),
+    )  # fmt: skip
+    homes = {name: tmp_path / name for name in ("Ada", "Bo")}
+    logs = {name: tmp_path / f"{name}.out" for name in homes}
+    address = f"127.0.0.1:{ready['port']}"
+    bots = [
+        spawn(*bot_join(address, name=name, seed=n, home=homes[name], give_up=20), log=logs[name])
+        for n, name in enumerate(homes)
+    ]
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and any(b.poll() is None for b in bots):
+            time.sleep(0.1)
+        said = {name: log.read_text() for name, log in logs.items()}
+        assert all(b.poll() is not None for b in bots), said
+    finally:
+        kill_all(*bots, host)
+    out = host.stdout.read() if host.stdout else ""
+    posted = [json.loads(line) for line in out.splitlines() if line.startswith('{"void"')]
+    assert len(posted) == 1 and posted[0]["accepted"], out
+    seat = posted[0]["seat"]
+    log = host_log(home)
+    lines = log.read_bytes().splitlines(keepends=True)
+    start = next(json.loads(line)["event"] for line in lines if b'"type":"start"' in line)
+    victim = start["roster"][seat]["name"]
+    assert victim in homes
+    assert bots[list(homes).index(victim)].returncode == 1, said[victim]  # it ends alarmed
+    for name, text in said.items():
+        assert "BAD_EVENT" not in text, (name, text)
+        dropped = "ALARM: MESSAGE_DROPPED: your contribute" in text
+        assert dropped == (name == victim), (name, text)
+        (mine,) = transcript_files(homes[name])
+        assert mine.read_bytes() == log.read_bytes(), name  # one game, played to its end
+    done = _verify(log)
+    assert done.returncode == EXIT_VERIFIED, done.stdout + done.stderr
+    assert f"WARNING (entry {posted[0]['void']})" in done.stdout, done.stdout

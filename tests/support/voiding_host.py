@@ -9,7 +9,10 @@ everyone, SPEC.md 8) instead of the beacon, naming a seat that owed nothing:
   just before it posts the result that eliminates it (an absence is the host's claim, which
   the table allows), and voids the next round naming that seat;
 - `cpu`: its own host-run CPU seat, after declaring it absent, whose contribution the host
-  signs itself.
+  signs itself;
+- `player`: a remote player whose contribution did arrive, after declaring it absent. This
+  one the table allows (SPEC.md 1.3): the log cannot show the contribution arrived, so the
+  claim stays the host's, within the cap of voids a game.
 
 When its own table machine accepts the void (a table without the rule), the host posts it
 as any entry and plays on: the round is re-dealt. When it refuses it, the host signs it
@@ -36,7 +39,7 @@ from p2pdice.core.host_outputs import Output
 from p2pdice.core.table import expected_forfeit, expected_result
 from p2pdice.core.transcript import build_entry
 
-MODES = ("out", "cpu")
+MODES = ("out", "cpu", "player")
 
 _honest_contribute = host_clock._step_contribute
 _honest_showdown = host_clock._step_showdown
@@ -50,8 +53,9 @@ def _target(host: Any, mode: str) -> int | None:
         game = state.game
         gone = [s for s in state.absent if game is not None and game.dice[s] == 0]
         return min(gone) if gone else None
-    run = [s for s in state.attempt.seats if state.roster[s].host_run]
-    return run[0] if run else None
+    wanted = mode == "cpu"
+    seats = [s for s in state.attempt.seats if state.roster[s].host_run == wanted]
+    return seats[0] if seats else None
 
 
 def _contribute(host: Any, now: float, *, mode: str) -> list[Output]:
