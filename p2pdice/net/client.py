@@ -166,6 +166,12 @@ async def _play(
             except (TimeoutError, aiohttp.ClientError, OSError) as err:
                 log.debug("connection to %s failed: %s", url, err)
                 failures += 1
+                if url != given:
+                    # An advertised address that failed us: one try at the address we were
+                    # given before the next look. A copy that holds connections until the
+                    # wait runs out proves no key, so it is not passed over, and a look that
+                    # hears it first every time would otherwise keep us from our host.
+                    url, failures = given, REDISCOVER_AFTER - 1
             session.disconnected()
             if session.peer is not None and session.peer.halted:
                 return Outcome.ALARM

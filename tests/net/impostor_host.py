@@ -3,7 +3,8 @@
 Run as a real process (`python -m tests.net.impostor_host --table ID --out FILE`) in its own
 namespace: it finds the table over mDNS, reads the real host's challenge (public: anyone may
 connect), then advertises the same TXT record (table id, host-key prefix, name) at its own
-address. What it does with a client that comes is its `--mode`:
+address (with `--listing HOST:PORT`, it copies a table that is not advertised from its host's
+`/tables` row instead). What it does with a client that comes is its `--mode`:
 
 - `bad-entry` (the default): a copy of that challenge, naming the real table id and host key,
   then a bad entry;
@@ -33,8 +34,9 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from p2pdice.core.advert import Advert, listing_url
 from p2pdice.core.signing import SigningKey
-from p2pdice.net.discovery import Advertiser, find_table, lan_addresses, new_zeroconf
+from p2pdice.net.discovery import Advertiser, TableAd, find_table, lan_addresses, new_zeroconf
 
 
 def _tls_server(key: SigningKey) -> Any:
@@ -44,6 +46,18 @@ def _tls_server(key: SigningKey) -> Any:
 
 
 MODES = ("bad-entry", "frame", "hold", "hold-tcp")
+
+
+async def _listed(table_id: str, listing: str) -> TableAd:
+    host, port = listing.rsplit(":", 1)
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(listing_url(host, int(port)), ssl=False) as resp,
+    ):
+        rows = await resp.json()
+    row = next(r for r in rows if r.get("id") == table_id)
+    advert = Advert.from_txt(row)
+    return TableAd(service="", name=advert.name, addresses=[host], port=int(port), advert=advert)
 
 
 class Impostor:
@@ -62,14 +76,19 @@ class Impostor:
     def save(self) -> None:
         self.out.write_text(json.dumps(self.seen))
 
-    async def copy(self, table_id: str) -> tuple[Any, dict[str, Any]]:
-        """The real table's advertisement and its host's challenge."""
-        for _ in range(20):
-            ad = await find_table(table_id, host_prefix=None, timeout=2.0)
-            if ad is not None and ad.url is not None:
-                break
+    async def copy(self, table_id: str, listing: str | None) -> tuple[Any, dict[str, Any]]:
+        """The real table's advertisement and its host's challenge. With `listing`
+        (`HOST:PORT`), the advertisement is made from the host's `/tables` row, which has the
+        same fields, for a table that is not advertised."""
+        if listing is not None:
+            ad = await _listed(table_id, listing)
         else:
-            raise SystemExit("the table is not advertised")
+            for _ in range(20):
+                ad = await find_table(table_id, host_prefix=None, timeout=2.0)
+                if ad is not None and ad.url is not None:
+                    break
+            else:
+                raise SystemExit("the table is not advertised")
         async with (
             aiohttp.ClientSession() as http,
             http.ws_connect(ad.url + "?spectate=1", ssl=False) as ws,
@@ -119,9 +138,11 @@ class Impostor:
             writer.close()
 
 
-async def main(table_id: str, out: Path, mode: str, frame_with: list[str]) -> None:
+async def main(
+    table_id: str, out: Path, mode: str, frame_with: list[str], listing: str | None
+) -> None:
     impostor = Impostor(out, mode, frame_with)
-    ad, challenge = await impostor.copy(table_id)
+    ad, challenge = await impostor.copy(table_id, listing)
     impostor.seen["copied"] = {"url": ad.url, "host": challenge["host"], "txt": ad.advert.to_txt()}
     impostor.save()
     tls = _tls_server(SigningKey(secrets.token_bytes(32))) if ad.url.startswith("wss") else None
@@ -163,6 +184,7 @@ if __name__ == "__main__":
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--mode", choices=MODES, default="bad-entry")
     parser.add_argument("--frame-with", type=Path, help="another table's log, for --mode frame")
+    parser.add_argument("--listing", help="HOST:PORT: copy the table from its host's /tables")
     args = parser.parse_args()
     frame_with = args.frame_with.read_text().splitlines() if args.frame_with else []
-    asyncio.run(main(args.table, args.out, args.mode, frame_with))
+    asyncio.run(main(args.table, args.out, args.mode, frame_with, args.listing))

@@ -151,3 +151,59 @@ def test_a_copied_advert_that_holds_or_frames_loses_the_client_to_the_real_host(
     done = subprocess.run(p2pdice("verify", str(mine)), capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "EQUIVOCATION" not in done.stdout and "WARNING" not in done.stdout, done.stdout
+
+
+def test_a_holding_copy_heard_alone_does_not_keep_the_client_from_the_address_it_was_given(
+    tmp_path: Path,
+) -> None:
+    """The table is not advertised (the player joined by address), so the copy, made from the
+    host's `/tables` row, is the only advertisement there is to hear while the host is down.
+    A copy that held the client until the connect wait ran out used to keep it for good:
+    the client stayed on the copy's address, and every later look for the table found the
+    copy again, so it never went back to the address it was given, where the host resumed;
+    the host gave its seat to a CPU and the player gave up."""
+    common = ["--headless", "--seats", "2", "--bind", "10.231.0.1", "--port", str(PORT)]
+    common += ["--no-advertise", "--cpu-think", "0.15"]
+    seen = tmp_path / "impostor.json"
+    impostor: subprocess.Popen[str] | None = None
+    again: subprocess.Popen[str] | None = None
+    player: subprocess.Popen[str] | None = None
+    with netns.lan() as names:
+        host, ready = start_host(
+            *common, "--cpu", "1", "--name", "night", "--home", str(tmp_path / "h"),
+            netns=names[0],
+        )  # fmt: skip
+        log = tmp_path / "h" / "hosted" / ready["table_id"] / "log.jsonl"
+        try:
+            player = spawn(
+                "join", f"10.231.0.1:{PORT}", "--bot", "medium", "--seed", "4",
+                "--give-up", "60", "--home", str(tmp_path / "p"), netns=names[2],
+                log=tmp_path / "player.out",
+            )  # fmt: skip
+            impostor = subprocess.Popen(
+                ["ip", "netns", "exec", names[1], sys.executable, "-m", "tests.net.impostor_host",
+                 "--table", ready["table_id"], "--out", str(seen), "--mode", "hold",
+                 "--listing", f"10.231.0.1:{PORT}"],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            )  # fmt: skip
+            assert impostor.stdout is not None
+            assert json.loads(impostor.stdout.readline() or "{}").get("host"), "no copy"
+            _wait(lambda: _lines(log) >= 12, 60, "the game to be under way")
+            host.send_signal(signal.SIGKILL)
+            host.wait(timeout=15)
+            _wait(lambda: _seen(seen)["held"], 60, "the player to leave the impostor")
+            again = spawn(
+                "host", "--resume", ready["table_id"], *common, "--home", str(tmp_path / "h"),
+                netns=names[0], log=tmp_path / "again.out",
+            )  # fmt: skip
+            assert player.wait(timeout=60) == 0, (tmp_path / "player.out").read_text()
+        finally:
+            for proc in (again, host):
+                if proc is not None and proc.poll() is None:
+                    stop(proc)
+            kill_all(impostor, player)
+    got = _seen(seen)
+    assert got["held"] and max(got["held"]) <= CONNECT_WAIT + SLACK, got
+    lines = finished_copy_of_the_hosts_log(tmp_path / "p", tmp_path / "h")
+    assert b'"absent"' not in b"".join(lines)  # back in its own seat, never marked absent
+    assert "ALARM" not in (tmp_path / "player.out").read_text()
