@@ -80,6 +80,7 @@ class Impostor:
         """The real table's advertisement and its host's challenge. With `listing`
         (`HOST:PORT`), the advertisement is made from the host's `/tables` row, which has the
         same fields, for a table that is not advertised."""
+        ad: TableAd | None = None
         if listing is not None:
             ad = await _listed(table_id, listing)
         else:
@@ -89,6 +90,8 @@ class Impostor:
                     break
             else:
                 raise SystemExit("the table is not advertised")
+        if ad is None or ad.url is None:
+            raise SystemExit("the table's record names no address")
         async with (
             aiohttp.ClientSession() as http,
             http.ws_connect(ad.url + "?spectate=1", ssl=False) as ws,
