@@ -169,6 +169,7 @@ async def _play(
         while True:
             if stop is not None and stop.is_set():
                 return Outcome.STOPPED
+            attempted = url.removesuffix(query)  # the address this attempt tries
             try:
                 opening = http.ws_connect(url, max_msg_size=4 * MAX_FRAME, heartbeat=HEARTBEAT)
                 async with await asyncio.wait_for(opening, CONNECT_WAIT) as ws:
@@ -217,8 +218,14 @@ async def _play(
             except (TimeoutError, aiohttp.ClientError, OSError) as err:
                 log.debug("connection to %s failed: %s", url, err)
                 failures += 1
+                if url != given:
+                    # An advertised address that failed us: one try at the address we were
+                    # given before the next look. A copy that holds connections until the
+                    # wait runs out proves no key, so it is not passed over, and a look that
+                    # hears it first every time would otherwise keep us from our host.
+                    url, failures = given, REDISCOVER_AFTER - 1
             if failures:
-                routes.failed(url.removesuffix(query))
+                routes.failed(attempted)
             session.disconnected()
             if session.peer is not None and session.peer.halted:
                 return Outcome.ALARM
