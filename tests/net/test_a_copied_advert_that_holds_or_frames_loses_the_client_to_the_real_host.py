@@ -64,15 +64,15 @@ def _seen(path: Path) -> dict:
 
 
 def _another_table(home: Path, netns_name: str) -> Path:
-    """A table this host's key opened before (its log, genesis and the CPU's join): what
-    anyone who watched it holds."""
+    """A table this host's key opened before (its log: the genesis, then its two CPUs, who
+    start it at once): what anyone who watched it holds."""
     host, ready = start_host(
-        "--headless", "--seats", "2", "--cpu", "1", "--bind", "10.231.0.1", "--no-advertise",
+        "--headless", "--seats", "2", "--cpu", "2", "--bind", "10.231.0.1", "--no-advertise",
         "--home", str(home), netns=netns_name,
     )  # fmt: skip
     log = home / "hosted" / ready["table_id"] / "log.jsonl"
     try:
-        _wait(lambda: _lines(log) >= 2, 15, "the other table's CPU to sit down")
+        _wait(lambda: _lines(log) >= 2, 15, "the other table's CPUs to sit down")
     finally:
         stop(host)
     return log

@@ -762,8 +762,10 @@ async def test_refusals_after_the_handshake_carry_the_message_ref(tmp_path: Path
     """A seated connection's bad message is answered with its reason and its hash as `ref`."""
     from p2pdice.core.messages import sign_message
 
+    # Three seats, one kept for the host's CPU: the table stays in its lobby after our join,
+    # so nothing but our messages could change it.
     async with (
-        hosted(tmp_path / "h", cpu=["easy"]) as (service, table),
+        hosted(tmp_path / "h", rules=Rules(seats=3), cpu=["easy"]) as (service, table),
         await RawClient.connect(url_of(service, table)) as raw,
     ):
         me = key(9)
@@ -788,7 +790,7 @@ async def test_refusals_after_the_handshake_carry_the_message_ref(tmp_path: Path
             key(10),
             kind="next_round",
             table=table.host.table_id,
-            seat=1 - mine,  # the CPU's
+            seat=(mine + 1) % 3,  # a seat this connection does not hold
             counter=1,
             head=table.host.head,
             round=1,
