@@ -44,7 +44,9 @@ class CheckAlarm:
 class CheckNote:
     """Something the player should know that accuses nobody."""
 
-    kind: str  #: "undelivered": a message of ours never reached the log; "forfeit": our seat's
+    #: "undelivered": a message of ours never reached the log; "forfeit": our seat's;
+    #: "host_claim": a `verify` warning, something a seat lost on the host's word alone
+    kind: str
     detail: str
     round: int | None = None
     #: "undelivered": (message type, counter), to tell it from what the client said in play
@@ -90,6 +92,9 @@ def judge(peer: Peer, report: Report, *, seated: bool, complete: bool) -> FinalC
     messages that did not reach the table and the forfeits of our own seat."""
     alarms: list[CheckAlarm] = []
     notes = [_undelivered_note(u) for u in report.mine_undelivered] if seated else []
+    # The host's claims a valid log holds (SPEC.md 9, "Warnings"): shown, never an alarm, for
+    # a network can fail at that moment too, and a friend's dropped laptop accuses nobody.
+    notes += [CheckNote("host_claim", f"entry {w.index}: {w.detail}") for w in report.warnings]
     if report.failure is not None:
         alarms.append(_verify_alarm(report.failure, seated))
     state = peer.state

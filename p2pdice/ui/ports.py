@@ -48,11 +48,20 @@ class CheckFinding(Protocol):
     def mine(self) -> bool: ...  #: "verify": our sent record was checked too
 
 
+class CheckNote(Protocol):
+    """Something the end-of-game check says that accuses nobody (core.client_check.CheckNote)."""
+
+    @property
+    def detail(self) -> str: ...
+
+
 class FinalCheck(Protocol):
     """The end-of-game self-check of a session (`verify --mine` and the host-act alarms)."""
 
     @property
     def alarms(self) -> Sequence[CheckFinding]: ...
+    @property
+    def notes(self) -> Sequence[CheckNote]: ...
     @property
     def verified(self) -> bool: ...
 

@@ -89,6 +89,9 @@ class GameOverModel:
     #: What the end-of-game self-check found wrong (one line each): empty when it verified
     #: the transcript, or has not run yet.
     check_alarms: tuple[str, ...] = ()
+    #: What the check says that accuses nobody: a message of ours that never reached the
+    #: table, a seat that lost something on the host's word alone (one line each).
+    check_notes: tuple[str, ...] = ()
     history_line: str = ""  #: the code of the game-over entry, to read aloud
 
 
@@ -387,6 +390,7 @@ def game_over_model(snap: Snapshot, *, rematch: bool = False) -> GameOverModel:
         alarm=alarm_text(snap),
         keys=tuple(keys),
         check_alarms=check_alarms,
+        check_notes=() if check is None else tuple(safe_text(f"Note: {n}") for n in check.notes),
         history_line=history_line(snap),
     )
 

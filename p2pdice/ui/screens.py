@@ -339,6 +339,8 @@ def render_game_over(
         b.text(model.transcript, "class:label")
     for alarm in model.check_alarms:
         b.text(alarm, "class:alarm")
+    for note in model.check_notes:
+        b.text(note, "class:dim")
     b.text("Anyone can check it offline with: p2pdice verify FILE", "class:dim")
     if model.history_line:
         b.text(model.history_line, "class:code")

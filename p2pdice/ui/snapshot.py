@@ -134,7 +134,11 @@ def link_word(facts: Snapshot, table_link: str) -> str:
 def _end_check(check: FinalCheck | None) -> EndCheck | None:
     if check is None:
         return None
-    return EndCheck(verified=check.verified, findings=tuple(finding_facts(a) for a in check.alarms))
+    return EndCheck(
+        verified=check.verified,
+        findings=tuple(finding_facts(a) for a in check.alarms),
+        notes=tuple(n.detail for n in check.notes),
+    )
 
 
 def _pair(value: tuple[object, str] | None) -> tuple[str, str] | None:

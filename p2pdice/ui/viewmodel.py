@@ -58,6 +58,7 @@ class EndCheck:
 
     verified: bool
     findings: tuple[FindingFacts, ...] = ()
+    notes: tuple[str, ...] = ()  #: what it says that accuses nobody, one sentence each
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -46,7 +46,11 @@ def test_a_host_that_loses_a_contribution_is_named_by_its_victims_check() -> Non
     assert forfeits and all("your seat" in n.describe() for n in forfeits)
     for seat in (1, 2):
         other = g.table.seats[g.conn(seat)].client.final_check
-        assert other is not None and other.verified and other.alarms == () and other.notes == ()
+        assert other is not None and other.verified and other.alarms == () and other.clean
+        # What the log shows seat 0 lost on the host's word is said to everyone, as that.
+        claims = [n for n in other.notes if n.kind == "host_claim"]
+        assert claims and len(claims) == len(other.notes)
+        assert all("seat 0" in n.describe() for n in claims)
 
 
 def test_a_game_that_stopped_early_is_checked_as_partial() -> None:

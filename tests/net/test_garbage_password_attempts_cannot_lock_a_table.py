@@ -114,7 +114,9 @@ def test_a_joiner_told_to_wait_waits_and_retries_until_seated(tmp_path: Path) ->
             spam = attacker(url, ["10.231.0.3"], 7.5, names[2])
             out, _ = spam.communicate(timeout=30)
             joiner = honest_join(address, tmp_path, names[2], "Hana")
-            wait_seated(tmp_path, "Hana", joiner, 45.0)  # 8 s of throttle, then scrypt on a busy machine
+            wait_seated(
+                tmp_path, "Hana", joiner, 45.0
+            )  # 8 s of throttle, then scrypt on a busy machine
         finally:
             kill_all(spam, joiner)
             stop(host)

@@ -170,6 +170,15 @@ def test_a_forfeit_the_host_chose_is_an_alarm_at_game_over_even_when_the_log_ver
     assert "ALARM forfeit: round 3: the host forfeited its own CPU seat" in screen
 
 
+def test_what_the_check_says_without_accusing_anyone_is_a_note_at_game_over() -> None:
+    """A message of ours that never reached the table, or a seat that lost something on the
+    host's word alone, is shown as a note under a verified transcript, never as an alarm."""
+    claim = "entry 7: seat 0 was declared absent (no_reply) in round 1; the claim is the host's"
+    screen = game_over_screen(EndCheck(verified=True, notes=(claim,)))
+    assert "Verified transcript saved:" in screen and "ALARM" not in screen
+    assert "Note: entry 7: seat 0 was declared absent" in " ".join(screen.split())
+
+
 def test_a_terminal_below_80x24_says_it_is_too_small_and_keeps_q_quit() -> None:
     from p2pdice.ui.controller import Controller
     from p2pdice.ui.frame import render_screen
