@@ -547,7 +547,7 @@ async def test_host_run_seats_join_a_password_table(tmp_path: Path) -> None:
     """Host-run CPU seats prove the password like anyone (they once refused their own table)."""
     # Every seat a CPU: the start is due at once, so they sit down as the table opens.
     async with hosted(
-        tmp_path / "h", rules=Rules(seats=2), cpu=["easy"] * 2, password="pw", wait_cpu=1.0
+        tmp_path / "h", rules=Rules(seats=2), cpu=["easy"] * 2, password="pw", wait_cpu=15.0
     ) as (
         _,
         table,
@@ -694,7 +694,7 @@ async def test_browse_cleans_hostile_advertised_names(tmp_path: Path) -> None:
     try:
         await ad.start()
         proc = await asyncio.create_subprocess_exec(
-            *p2pdice("browse", "--timeout", "2"),
+            *p2pdice("browse", "--timeout", "6"),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
         )

@@ -175,10 +175,10 @@ async def test_pass_and_play_covers_the_next_hand_after_a_reveal(tmp_path: Path)
 
 
 async def test_practice_cpus_pause_so_a_bid_can_be_taken_back(tmp_path: Path) -> None:
-    """CPU seats think for a moment (here 3 s, roomy on a busy machine), as people do: the
+    """CPU seats think for a moment (here 8 s, roomy on a busy machine), as people do: the
     table is followable and the practice table's undo can be used before the next CPU answers."""
     rules = Rules(seats=3, starting_dice=2, kind="practice", undo=True, first_starter="seat0")
-    setup = practice_setup(tmp_path, rules, ["medium", "medium"], cpu_think=3.0)
+    setup = practice_setup(tmp_path, rules, ["medium", "medium"], cpu_think=8.0)
     async with headless(tmp_path, setup) as d:
         for _ in range(300):  # bounded: 30 s to reach our turn
             if d.c.mode() == "table" and d.c.my_turn():
