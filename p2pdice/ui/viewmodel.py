@@ -386,7 +386,7 @@ def _empty_seat(snap: Snapshot, seat: int) -> str:
     if snap.fill_levels:
         level = snap.fill_levels[min(place - owed, len(snap.fill_levels) - 1)]
         return _within(f"at start: CPU {level}", f"at start: {level}", f"start: {level}")
-    return "free: a CPU at the start"
+    return "free: CPU at the start"
 
 
 def _within(*said: str) -> str:
