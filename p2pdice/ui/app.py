@@ -122,4 +122,6 @@ async def run_app(
             with contextlib.suppress(Exception):
                 # Still open: Ctrl-C, not a chosen leave; a hosted game stays resumable.
                 await asyncio.wait_for(runtime.close(end_game=False), 5.0)
+    if ui.farewell:
+        print(ui.farewell, flush=True)
     return code if isinstance(code, int) else ui.exit_code

@@ -583,10 +583,15 @@ class Controller:
             if not ui.from_lobby and any(self.facts(s).fatal is not None for s in self.sessions):
                 ui.exit_code = 2  # refused for good (a password, a full table): say so to the shell
             paused = runtime.kind == "host" and not end_game
+            table_id = next((self.facts(s).table_id for s in self.sessions), "")
             self.set_runtime(None)
             self.spawn(runtime.close(end_game=end_game), "closing the table")
             if paused:
                 self.say("table paused: press r in the lobby (or p2pdice host --resume) to resume")
+                if not ui.from_lobby:  # the screen closes: say it where it stays
+                    ui.farewell = "table paused: to resume it, open p2pdice and press r" + (
+                        f" (or p2pdice host --resume {table_id})" if table_id else ""
+                    )
         if ui.from_lobby and self.lobby is not None and ui.screen == "table":
             ui.screen = "lobby"
             return

@@ -26,6 +26,7 @@ from .viewmodel import (
     code_text,
     faults_of_round,
     finding_line,
+    link_note,
     next_round_line,
     seat_alarm_label,
 )
@@ -277,6 +278,9 @@ def reveal_model(
                 keys.append(("Enter", "back to the table"))
         else:
             keys.append(("Enter", "back to the table"))
+    held = link_note(snap) if latest and view.phase != Phase.GAME_OVER else None
+    if held is not None:  # read over the table: the pause or the lost link is said here too
+        next_line = held
     if len(results) > 1:
         keys.append(("left/right", "other rounds"))
     keys += [("?", "help"), ("q", "quit")]

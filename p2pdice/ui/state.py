@@ -61,3 +61,6 @@ class UiState:
     #: Ratings from this device's verified games, once the command line has read them.
     ratings: RatingBook = field(default_factory=RatingBook)
     exit_code: int = 0
+    #: Printed on the terminal once the full screen has closed: what the last screen said
+    #: that must outlive it (how to resume a table paused on the way out).
+    farewell: str = ""

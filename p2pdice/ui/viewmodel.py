@@ -386,7 +386,7 @@ def _empty_seat(snap: Snapshot, seat: int) -> str:
     if snap.fill_levels:
         level = snap.fill_levels[min(place - owed, len(snap.fill_levels) - 1)]
         return _within(f"at start: CPU {level}", f"at start: {level}", f"start: {level}")
-    return "free: a CPU at the start"
+    return "free: CPU at the start"
 
 
 def _within(*said: str) -> str:
@@ -472,6 +472,26 @@ def _standing(snap: Snapshot) -> str:
     return f"Current bid: {bid_words(bid)} by {who}{palifico}"
 
 
+PAUSED_LINE = (
+    "The host paused the table; it can be resumed. Waiting for it to come back "
+    "(your seat and dice are kept; q leaves)."
+)
+LOST_LINE = "The host stopped answering. Your verified transcript so far is saved."
+RECONNECTING_LINE = "Connection lost: reconnecting (your seat and dice are kept)..."
+
+
+def link_note(snap: Snapshot) -> str | None:
+    """How the link to the host stands when it is not simply up (paused, lost, coming back),
+    for a screen shown over the table (a reveal being read): None when connected."""
+    if snap.host_closing == "paused" and snap.link != "connected":
+        return PAUSED_LINE
+    if snap.link == "lost":
+        return LOST_LINE
+    if snap.link == "reconnecting":
+        return RECONNECTING_LINE
+    return None
+
+
 def _turn_line(snap: Snapshot) -> str:
     view = snap.view
     names = snap.names
@@ -479,18 +499,15 @@ def _turn_line(snap: Snapshot) -> str:
     if snap.fatal is not None:
         return f"Refused by the host: {safe_text(snap.fatal[1], 120)}"
     if snap.host_closing == "paused" and snap.link != "connected":
-        return (
-            "The host paused the table; it can be resumed. Waiting for it to come back "
-            "(your seat and dice are kept; q leaves)."
-        )
+        return PAUSED_LINE
     if phase == "connecting" and snap.link in ("lost", "closed"):
         return "Could not reach the table: press q to go back."
     if snap.link == "lost":
-        return "The host stopped answering. Your verified transcript so far is saved."
+        return LOST_LINE
     if phase == "connecting" or snap.link == "connecting":
         return "Connecting to the table..."
     if snap.link == "reconnecting":
-        return "Connection lost: reconnecting (your seat and dice are kept)..."
+        return RECONNECTING_LINE
     if phase == "lobby":
         return lobby_line(snap)
     if view is None:

@@ -79,6 +79,12 @@ def test_pausing_tells_the_players_at_once_and_they_wait_for_the_resume(tmp_path
         log = host_log(tmp_path / "h")
         assert not any(b'"game_over"' in line for line in AppendLog.read(log))
         [saved] = unfinished_hosted_tables(tmp_path / "h")
+        # The host's own terminal keeps how to resume it once the full screen has closed.
+        said = host.wait_for(lambda s: "table paused" in s, 10, "the host's farewell")
+        assert (
+            f"table paused: to resume it, open p2pdice and press r (or p2pdice host --resume "
+            f"{saved.table_id})" in said.replace("\n", "")
+        ), said
         host.respawn(
             _host(tmp_path / "h", port, "--resume", saved.table_id), stderr=tmp_path / "h2"
         )

@@ -5,6 +5,7 @@ what an empty seat becomes at the start (left out, or a CPU)."""
 from __future__ import annotations
 
 from p2pdice.core.rules import Rules
+from p2pdice.ui.screens import plain, render_table
 from p2pdice.ui.viewmodel import (
     LATE_ARRIVAL,
     STATUS_WIDTH,
@@ -12,6 +13,8 @@ from p2pdice.ui.viewmodel import (
     Snapshot,
     table_model,
 )
+
+CPU_LATER = "free: CPU at the start"
 
 
 def _lobby(seated: int, *, most: int = 6, hosting: bool = False, cpu_fill: bool = False, **more):
@@ -51,7 +54,14 @@ def test_every_screen_says_what_an_empty_seat_becomes() -> None:
     left_out = _lobby(2)
     filled = _lobby(2, cpu_fill=True)
     assert [row.status for row in left_out.seats[2:]] == ["free: left out"] * 4
-    assert [row.status for row in filled.seats[2:]] == ["free: a CPU at the start"] * 4
+    assert [row.status for row in filled.seats[2:]] == [CPU_LATER] * 4
+
+
+def test_what_an_empty_seat_becomes_is_whole_at_eighty_columns() -> None:
+    for model, said in ((_lobby(2), "free: left out"), (_lobby(2, cpu_fill=True), CPU_LATER)):
+        screen = plain(render_table(model, columns=80, height=24))
+        assert screen.count(f" {said}") == 4, screen
+        assert "~" not in screen, screen
 
 
 def test_the_seats_kept_for_the_host_s_cpus_are_the_next_ones_and_count_as_taken() -> None:
