@@ -37,17 +37,21 @@ PROBES_AT_ONCE = 8  #: `GET /tables` requests in flight at once
 REDRAW_EVERY = 0.25
 
 
-def joining_hint(name: str, runtime: TableRuntime) -> str:
-    """The message line after opening a table: each LAN address to join by, and the name
-    only when the table is advertised (without mDNS a join by name cannot find it)."""
+def set_joining_hints(name: str, runtime: TableRuntime) -> None:
+    """The message lines of a table this device opened: once it is open, each LAN address
+    to join by, and the name only when the table is advertised (without mDNS a join by name
+    cannot find it); once its game has started, the same addresses to watch it from."""
     service = runtime.service
     if service is None:
-        return "your table is open"
+        runtime.hint = "your table is open"
+        return
     where = " or ".join(f"join {address}" for address in service.join_addresses())
     by_name = f"join {name!r} or " if service.advertise else ""
+    runtime.started_hint = f"started: others can watch with p2pdice {by_name}{where}"
     if not _seats_left(runtime):
-        return f"open, every seat taken: others can watch with p2pdice {by_name}{where}"
-    return f"open: others type p2pdice {by_name}{where}"
+        runtime.hint = f"open, every seat taken: others can watch with p2pdice {by_name}{where}"
+    else:
+        runtime.hint = f"open: others type p2pdice {by_name}{where}"
 
 
 def _seats_left(runtime: TableRuntime) -> bool:
@@ -272,7 +276,7 @@ class CliLobby:
                 password=password,
                 fill_level=fill_level,
             )
-            runtime.hint = joining_hint(name, runtime)
+            set_joining_hints(name, runtime)
             return runtime
 
         return host
@@ -294,7 +298,7 @@ class CliLobby:
                 port_fallback=True,  # else any port: they find the table again by its id
                 resume_lines=saved.lines,
             )
-            runtime.hint = joining_hint(saved.name, runtime)
+            set_joining_hints(saved.name, runtime)
             return runtime
 
         return host

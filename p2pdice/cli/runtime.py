@@ -46,6 +46,7 @@ class TableRuntime:
     #: A new table with the same settings and people (the rematch key at game over).
     rematch: Callable[[], Awaitable[TableRuntime]] | None = None
     hint: str = ""  #: for the message line once the table is open (where others join)
+    started_hint: str = ""  #: the line that replaces `hint` once the game has started
 
     @property
     def outcome(self) -> str | None:

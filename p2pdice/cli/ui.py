@@ -297,7 +297,7 @@ def run_interactive_host(args: argparse.Namespace) -> int:
     think = cpu_think_of(args)
 
     def setup(c: Controller, lobby: LobbyActions) -> None:
-        from .lobby import joining_hint
+        from .lobby import set_joining_hints
         from .runtime import default_name, start_hosting
 
         async def open_() -> TableRuntime:
@@ -317,7 +317,7 @@ def run_interactive_host(args: argparse.Namespace) -> int:
                 fill_level=parse_fill_levels(getattr(args, "fill_cpu", None)),
                 start_when=getattr(args, "start_when", None),
             )
-            runtime.hint = joining_hint(name, runtime)
+            set_joining_hints(name, runtime)
             return runtime
 
         lobby.open_table(open_, "opening your table")

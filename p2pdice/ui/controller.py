@@ -118,6 +118,17 @@ class Controller:
 
         self.spawn(read(), "reading the ratings")
 
+    def say_table_hint(self) -> None:
+        """Where others join a table this device opened, on the message line; once its game
+        has started, where they watch it ("others type p2pdice join ..." seats nobody then)."""
+        runtime = self.runtime
+        if runtime is None or not runtime.hint:
+            return
+        session = self.current()
+        phase = self.facts(session).phase if session is not None else "connecting"
+        started = phase not in ("lobby", "connecting") and runtime.started_hint
+        self.say(runtime.started_hint if started else runtime.hint)
+
     def say(self, text: str, *, error: bool = False) -> None:
         self.ui.message = text
         self.ui.message_style = "class:error" if error else "class:message"
@@ -218,6 +229,9 @@ class Controller:
                 self._ratings_asked.add(facts.table_id)  # its transcript is whole on disk
                 self.load_ratings(facts.table_id)
             self._arrived = facts
+            runtime = self.runtime
+            if runtime is not None and runtime.hint and self.ui.message == runtime.hint:
+                self.say_table_hint()  # the table's hint still shown: as it reads now
             arrival = modes.arrive(self.ui, facts, kind=self.kind)
             self.ui.seen_results, self.ui.holder = arrival.seen_results, arrival.holder
             if not arrival.handed_back:

@@ -361,7 +361,7 @@ class LobbyActions:
                 raise
             self.c.set_runtime(runtime)
             if runtime.hint:
-                self.c.say(runtime.hint)
+                self.c.say_table_hint()
             elif self.ui.message == busy:
                 self.c.say("")
 

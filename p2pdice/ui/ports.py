@@ -162,6 +162,8 @@ class OpenTable(Protocol):
     def rematch(self) -> Callable[[], Awaitable[OpenTable]] | None: ...
     @property
     def hint(self) -> str: ...  #: for the message line once open (where others join), or ""
+    @property
+    def started_hint(self) -> str: ...  #: replaces `hint` once the game has started, or ""
 
     #: How the table's link stands: LINK_OPEN while it runs (an in-process link always
     #: does), LINK_OVER once it ended with the game's end, LINK_ENDED once it ended otherwise

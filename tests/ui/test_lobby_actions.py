@@ -145,8 +145,13 @@ async def test_a_table_full_from_the_start_does_not_invite_players(tmp_path: Pat
     lobby.open_table(factory, "opening your table")
     await opened(c)
     assert c.runtime is not None
-    assert c.ui.message.startswith("open, every seat taken: others can watch with p2pdice join")
+    # Said as the table opens; once the game has started (at once here), the same in its words.
+    assert c.ui.message.startswith(
+        ("open, every seat taken: others can watch with p2pdice join", "started: others can watch")
+    ), c.ui.message
     assert "others type" not in c.ui.message
+    await until(lambda: c.snap().phase not in ("lobby", "connecting"))
+    assert c.ui.message.startswith("started: others can watch with p2pdice join"), c.ui.message
     await leave(c)
 
 
