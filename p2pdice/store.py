@@ -370,6 +370,9 @@ class TableRecord:
     password_verifier: bytes | None = None
     port: int = 0  #: the port it listened on (0: unknown, any free port)
     legacy_password: str | None = None
+    #: The name the host's own player sits under ("" when the host plays no seat): the
+    #: resume picker tells two tables of one name apart by it.
+    player: str = ""
 
     def verifier(self, table_id: bytes) -> bytes | None:
         """The table's password verifier (SPEC.md 3.4), derived from a legacy password."""
@@ -381,12 +384,15 @@ class TableRecord:
 
     def to_json(self) -> dict[str, Any]:
         verifier = self.password_verifier
-        return {
+        record: dict[str, Any] = {
             "name": self.name,
             "cpu": list(self.cpu),
             "password_verifier": None if verifier is None else verifier.hex(),
             "port": self.port,
         }
+        if self.player:  # left out for a host that plays no seat, as before the field existed
+            record["player"] = self.player
+        return record
 
     @classmethod
     def from_json(cls, saved: Any) -> TableRecord:
@@ -394,6 +400,7 @@ class TableRecord:
         if not isinstance(saved, dict):
             raise ValueError("not a JSON object")
         name, cpu, port = saved.get("name"), saved.get("cpu"), saved.get("port")
+        player = saved.get("player")
         verifier, legacy = saved.get("password_verifier"), saved.get("password")
         if "password_verifier" in saved:
             password_ok = verifier is None or (
@@ -415,6 +422,7 @@ class TableRecord:
             password_verifier=bytes.fromhex(verifier) if isinstance(verifier, str) else None,
             port=port if isinstance(port, int) and 0 < port < 65536 else 0,
             legacy_password=legacy,
+            player=player if isinstance(player, str) else "",
         )
 
     @classmethod
@@ -474,6 +482,7 @@ class HostedTableSummary:
     most_seats: int | None = None  #: the rules' `seats` (None: the genesis was not read)
     seats: int | None = None  #: players in the game (None: it had not started)
     round: int | None = None  #: the last round its log opened (None: none yet)
+    host: str = ""  #: the name the host's own player sat under ("" when it played no seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -533,7 +542,7 @@ def unfinished_hosted_tables(home: Path) -> list[HostedTableSummary]:
         log = table / "log.jsonl"
         try:
             last = _last_line(log)
-            name = TableRecord.load(table).name
+            record = TableRecord.load(table)
             saved_at = log.stat().st_mtime
         except (OSError, SavedTableError):
             continue  # not a table folder we wrote, or unreadable: nothing to offer
@@ -548,11 +557,12 @@ def unfinished_hosted_tables(home: Path) -> list[HostedTableSummary]:
         out.append(
             HostedTableSummary(
                 table_id=table.name,
-                name=name,
+                name=record.name,
                 saved_at=saved_at,
                 most_seats=progress.most_seats,
                 seats=progress.seats,
                 round=progress.round,
+                host=record.player,
             )
         )
     return sorted(out, key=lambda t: -t.saved_at)

@@ -70,3 +70,27 @@ def test_the_lobby_offers_only_tables_with_a_readable_record(tmp_path: Path) -> 
         else:
             (folder / "table.json").write_text("{not json")
     assert [t.name for t in unfinished_hosted_tables(tmp_path)] == ["Kept"]
+
+
+def test_a_record_keeps_the_name_the_hosts_player_sat_under(tmp_path: Path) -> None:
+    record = TableRecord(name="Kitchen", player="Ann")
+    record.save(tmp_path)
+    assert TableRecord.load(tmp_path) == record
+    assert json.loads((tmp_path / "table.json").read_text())["player"] == "Ann"
+    # A headless host plays no seat: the field is left out, as in a file from before it.
+    assert "player" not in TableRecord(name="Kitchen").to_json()
+    for player in (None, 7, ["Ann"]):
+        (tmp_path / "table.json").write_text(
+            json.dumps({"name": "K", "cpu": [], "password_verifier": None, "player": player})
+        )
+        assert TableRecord.load(tmp_path).player == ""
+
+
+def test_the_lobby_offers_a_table_with_the_name_its_host_played_under(tmp_path: Path) -> None:
+    for table, player in (("a" * 64, "Ann"), ("b" * 64, "")):
+        folder = tmp_path / "hosted" / table
+        folder.mkdir(parents=True)
+        (folder / "log.jsonl").write_bytes(b'{"seq":0}\n')
+        TableRecord(name="Kitchen", player=player).save(folder)
+    found = {t.table_id: t.host for t in unfinished_hosted_tables(tmp_path)}
+    assert found == {"a" * 64: "Ann", "b" * 64: ""}

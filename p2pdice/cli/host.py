@@ -11,7 +11,7 @@ from ..bots.estimate import how_long_help
 from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
 from ..core.advert import socket_url
 from ..core.describe import ranking_line
-from ..core.rules import MAX_SEATS, MIN_SEATS, FirstStarter
+from ..core.rules import MAX_SEATS, MIN_SEATS, OPTIONS, FirstStarter
 from .common import (
     add_cpu_think_option,
     add_home_option,
@@ -46,6 +46,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "sit down at the start, after them (their seats are kept till then). Empty seats are "
         "left out, or taken by CPUs with --fill-cpu. With --headless the host does not play.",
         epilog=how_long_help(),
+        add_help=False,
+    )
+    parser.add_argument(
+        "-h", "--help", action=_HelpWithEstimate, help="show this help message and exit"
     )
     parser.add_argument(
         "--name", default="p2pdice table", help="table name shown in lobbies (24 characters)"
@@ -116,6 +120,41 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     add_home_option(parser)
     parser.set_defaults(run=run)
+
+
+class _HelpWithEstimate(argparse.Action):
+    """-h/--help: the help, its closing estimate of a game's length given for the rules
+    flags that come before it (`host --challenge-penalty difference --help`), else for the
+    default rules."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        parser.epilog = estimate_epilog(namespace)
+        parser.print_help()
+        parser.exit()
+
+
+def estimate_epilog(args: argparse.Namespace) -> str:
+    """`host --help`'s estimate for the rules flags in `args` (up to their --seats, else the
+    most), or for the default rules when none is given or they do not make a table."""
+    given = getattr(args, "preset", None) or any(
+        getattr(args, option.key, None) is not None for option in OPTIONS
+    )
+    if not given:
+        return how_long_help()
+    try:
+        rules = rules_from_args(args, seats=getattr(args, "seats", None) or MAX_SEATS)
+    except CliError:
+        return how_long_help()  # the command itself says what is wrong with them
+    return how_long_help(rules)
 
 
 def join_lines(name: str, addresses: list[str], *, advertised: bool) -> list[str]:

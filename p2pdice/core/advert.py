@@ -16,13 +16,19 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .clean import clean_text
+from .clean import clean_name, clean_text
 from .codec import encode
 from .fairness import rules_hash
+from .names import MAX_NAME
 from .table_state import TablePhase, TableState, cpu_seats_owed
 from .version import PROTOCOL_VERSION
 
 TEXT_LIMIT = 120  #: characters kept of any advertised text
+#: Characters of an announced player's name read at all (the host's `host`, a listing's
+#: `players`): a host sends names cleaned to MAX_NAME characters (SPEC.md 10.5), so a much
+#: longer one is not a host's and is read as absent. Read with room to spare, so that a
+#: reader's cleaning never decides what a host meant.
+LISTED_NAME_LIMIT = 4 * MAX_NAME
 PREFIX_BYTES = 8  #: bytes of the host key (`hk`) and of the rules hash (`rh`) announced
 
 #: The query parameter of a table's URL that asks to watch: `?spectate=1` (SPEC.md 3.1).
@@ -104,6 +110,24 @@ def table_url(address: str, port: int, table: Mapping[str, Any]) -> str | None:
     return socket_url(f"{address}:{port}", path)
 
 
+def listed_name(value: Any) -> str:
+    """An announced player's name as a screen shows it: cleaned and cut as every player's name
+    is (SPEC.md 10.5), "" when it is not a text of at most LISTED_NAME_LIMIT characters."""
+    if not isinstance(value, str) or len(value) > LISTED_NAME_LIMIT:
+        return ""
+    return clean_name(value)
+
+
+def seat_name(state: TableState, key: bytes | None) -> str:
+    """The name of the person who took a seat at this table with `key` (the host's own
+    player, when the host plays: it sits first, SPEC.md 3.3), or "" when no seat a person
+    holds was taken with it."""
+    if key is None:
+        return ""
+    infos = state.roster or tuple(state.joins.values())
+    return next((i.name for i in infos if i.key == key and not i.cpu), "")
+
+
 def host_key_prefix(table: Mapping[str, Any]) -> str | None:
     """The announced start of the host's key (`hk`), when it is well formed."""
     hk = table.get("hk")
@@ -130,10 +154,17 @@ class Advert:
     #: `fill`: the host fills the seats still empty at the start with CPUs (else they are
     #: left out, SPEC.md 3.3); a lobby says which before the start
     fill: bool = False
+    #: `host`: the name of the host's own player at this table, "" when the host plays no
+    #: seat (or the record does not say). The host's claim, as `name` is: `hk` says which
+    #: host it is.
+    host_name: str = ""
 
     @classmethod
-    def of_table(cls, state: TableState, *, locked: bool) -> Advert:
-        """What a host announces about the table `state` is (`locked`: it has a password)."""
+    def of_table(
+        cls, state: TableState, *, locked: bool, host_player: bytes | None = None
+    ) -> Advert:
+        """What a host announces about the table `state` is (`locked`: it has a password;
+        `host_player`: the key the host's own player sits with, when it plays)."""
         rules = state.rules
         table_id = state.table_id.hex()
         # The host's own CPUs join when it starts (SPEC.md 3.3): their seats count as taken.
@@ -154,6 +185,7 @@ class Advert:
             cpu=state.host_cpu,
             round=state.game.round if playing and state.game is not None else None,
             fill=state.cpu_fill,
+            host_name=seat_name(state, host_player),
         )
 
     @property
@@ -171,10 +203,22 @@ class Advert:
         address alone would not tell two hosts apart; None when the record has no `hk`."""
         return self.host_key_prefix[:SHORT_ID_CHARS] if self.host_key_prefix else None
 
+    @property
+    def host_text(self) -> str:
+        """Who hosts the table, as a lobby row and `join NAME` say it: "hosted by Ann (host
+        key 9c1b2a3f)", "host key 9c1b2a3f" from a host that plays no seat, "" when the
+        record says neither. The name is the host's word, as the table's name is; the key
+        is what names the host."""
+        key = f"host key {self.host_short}" if self.host_short else ""
+        if not self.host_name:
+            return key
+        return f"hosted by {self.host_name}" + (f" ({key})" if key else "")
+
     def with_listing(self, listing: Advert) -> Advert:
         """This record with the facts that change during a game (seats, phase, round, rules,
         password, CPUs, CPU fill) taken from a fresher one, such as the host's `/tables`
-        row."""
+        row; the host's name too when this one does not say it (a record announced before the
+        host's player sat down)."""
         return Advert(
             table_id=self.table_id,
             name=self.name,
@@ -189,6 +233,7 @@ class Advert:
             version=self.version,
             round=listing.round,
             fill=listing.fill,
+            host_name=self.host_name or listing.host_name,
         )
 
     def to_txt(self) -> dict[str, str]:
@@ -207,6 +252,7 @@ class Advert:
             "cpu": str(self.cpu),
             "round": "" if self.round is None else str(self.round),
             "fill": "1" if self.fill else "",
+            "host": self.host_name,
         }
         return {key: value for key, value in txt.items() if value}
 
@@ -234,4 +280,5 @@ class Advert:
             version=int(version) if _COUNT.fullmatch(version) else None,
             round=int(round_) if _ROUND.fullmatch(round_) and int(round_) > 0 else None,
             fill=text("fill") == "1",
+            host_name=listed_name(txt.get("host")),
         )

@@ -28,7 +28,7 @@ from aiohttp import web
 
 from ..bots.names import DEFAULT_LEVEL
 from ..bots.registry import load_bot
-from ..core.advert import Advert, table_path
+from ..core.advert import Advert, seat_name, table_path
 from ..core.clean import clean_name
 from ..core.client_intents import ends_a_round
 from ..core.closing import Closing
@@ -187,18 +187,29 @@ class HostedTable:
         self._cpu_publics: dict[str, bytes] = {}
         self.advertiser: Advertiser | None = None
         self._txt_task: asyncio.Task[None] | None = None
+        self.player_name = ""  #: the host's own player's name ("" when the host plays no seat)
 
     @classmethod
     async def open(
-        cls, service: HostService, config: TableConfig, *, resume_lines: list[bytes] | None = None
+        cls,
+        service: HostService,
+        config: TableConfig,
+        *,
+        resume_lines: list[bytes] | None = None,
+        player: ClientSession | None = None,
     ) -> HostedTable:
         """A new table, or one resumed from its log. Its files are opened and written on
-        worker threads, so the tables already open here keep their pace."""
+        worker threads, so the tables already open here keep their pace. `player`: the
+        host's own player, whose name the saved record keeps (the resume picker shows it)."""
         now = asyncio.get_running_loop().time()
         files = await asyncio.to_thread(
             _open_table_files, service.home, service.key, config, resume_lines, now
         )
         table = cls(service, config, files)
+        if player is not None:
+            # A resumed table's player sits under the name its log holds, whatever it asks.
+            seated = seat_name(files.host.state, player.key.public)
+            table.player_name = seated or player.name
         await asyncio.to_thread(table._save_config)  # two fsyncs: the file and its folder
         return table
 
@@ -212,6 +223,7 @@ class HostedTable:
             cpu=tuple(self.config.cpu),
             password_verifier=self.host.password_verifier,
             port=self.service.port,  # a restarted host listens here again (players wait there)
+            player=self.player_name,
         ).save(self.folder)
 
     def _on_entry(self, entry: Entry) -> None:
@@ -406,7 +418,11 @@ class HostedTable:
     # ---- discovery -----------------------------------------------------------------------
 
     def advert(self) -> Advert:
-        return Advert.of_table(self.host.state, locked=self.host.password_verifier is not None)
+        return Advert.of_table(
+            self.host.state,
+            locked=self.host.password_verifier is not None,
+            host_player=self.host.own_key,
+        )
 
     def txt(self) -> dict[str, str]:
         return self.advert().to_txt()
@@ -592,7 +608,9 @@ class HostService:
         """Open a table and serve it. `players`: the people this machine seats itself, the
         host's own player first; they sit down before the table is listed or advertised, so
         nobody who joins can take the first seat from the host."""
-        table = await HostedTable.open(self, config, resume_lines=resume_lines)
+        table = await HostedTable.open(
+            self, config, resume_lines=resume_lines, player=players[0] if players else None
+        )
         cpu_keys = await asyncio.to_thread(table.cpu_keys)
         fill = await asyncio.to_thread(table.fill_labels) if resume_lines else []
         if table.host.state.cpu_fill and not config.fill_levels:

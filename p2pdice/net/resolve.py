@@ -175,9 +175,9 @@ def table_facts(advert: Advert) -> str:
 
 def describe(ad: TableAd) -> str:
     """One table of an ambiguous name: what to type, then what tells it apart (its seats,
-    round, host and address)."""
+    round, address and host: the name its host plays under, and its key)."""
     advert = ad.advert
-    host = f", host key {advert.host_short}" if advert.host_short else ""
+    host = f", {advert.host_text}" if advert.host_text else ""
     return (
         f"  p2pdice join {shell_word(join_name(ad))}\n"
         f"      {ad.name}: {table_facts(advert)}, at {ad.addresses[0]}:{ad.port}{host}"

@@ -29,11 +29,16 @@ REFUSED_PASSWORD = 2
 
 
 def picker_label(table: HostedTable) -> str:
-    """One hosted table in the resume picker: its name and short id, its seats and round,
-    and when it was last played, so two tables called "Kitchen" are told apart:
-    `Kitchen#3fa2c1d0, 4 seats, round 7 (12 Mar 20:15)`."""
+    """One hosted table in the resume picker: its name and short id, who hosted it (the name
+    this device's player sat under), its seats and round, and when it was last played, so
+    two tables called "Kitchen" are told apart:
+    `Kitchen#3fa2c1d0, hosted by Ann, 4 seats, round 7 (12 Mar 20:15)`."""
     sid = short_id(table.table_id) or "?"
     when = time.strftime("%d %b %H:%M", time.localtime(table.saved_at))
+    head = f"{safe_name(table.name)}#{sid}"
+    host = safe_name(table.host, "")
+    if host:
+        head += f", hosted by {host}"
     if table.seats is not None:
         where = f"{table.seats} seats, " + (
             f"round {table.round}" if table.round is not None else "starting"
@@ -41,8 +46,8 @@ def picker_label(table: HostedTable) -> str:
     elif table.most_seats is not None:
         where = f"up to {table.most_seats} seats, not started"
     else:
-        return f"{safe_name(table.name)}#{sid} ({when})"  # a log whose start it cannot read
-    return f"{safe_name(table.name)}#{sid}, {where} ({when})"
+        return f"{head} ({when})"  # a log whose start it cannot read
+    return f"{head}, {where} ({when})"
 
 
 class LobbyActions:

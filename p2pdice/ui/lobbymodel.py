@@ -23,8 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.advert import Advert, AdvertPhase, listing_url, short_id
-from ..core.names import MAX_NAME
+from ..core.advert import LISTED_NAME_LIMIT, Advert, AdvertPhase, listing_url, short_id
 from ..core.rules import MAX_SEATS
 from .ratings import RatingBook, RatingFigure, short, words
 from .text import fit, safe_name, safe_text, width
@@ -34,10 +33,6 @@ DROP_AFTER_FAILURES = 3  #: failed probes before a row is removed
 PROBE_EVERY = 2.0  #: seconds between liveness probes of one table
 LOBBY_LIMIT = 200  #: tables a lobby lists at once (the browser tracks no more either)
 GROUP_OVER = 3  #: tables from one address shown one by one; more are one row, opened by Enter
-#: Characters of a listed player's name read at all: a host sends names cleaned to MAX_NAME
-#: characters (SPEC.md 10.5), so a much longer one is not a host's and spoils the field.
-#: Read with room to spare, so that a reader's cleaning never decides what a host meant.
-LISTED_NAME_LIMIT = 4 * MAX_NAME
 SEATED_NAME_COLUMNS = 12  #: columns of a seated player's name in a row's ratings
 #: The width a row's second line is fitted to (the panel's default terminal): the seated
 #: players' ratings are shortened to fit it rather than cut off mid-name.
@@ -133,14 +128,15 @@ class LobbyEntry:
         return short_id(self.advert.table_id) or "?"
 
     def matches(self, query: str) -> bool:
-        """Whether a search for `query` finds this table: part of its name, the start of its
-        address or short id, or `NAME#ID` as `join` takes it."""
+        """Whether a search for `query` finds this table: part of its name or of its host's
+        name, the start of its address or short id, or `NAME#ID` as `join` takes it."""
         q = query.strip().casefold()
         if not q:
             return True
         name = safe_name(self.advert.name or self.name).casefold()
         return (
             q in name
+            or q in self.advert.host_name.casefold()
             or self.address.startswith(q)
             or f"{self.address}:{self.port}".startswith(q)
             or self.short_id.startswith(q.lstrip("#"))
@@ -177,8 +173,10 @@ class LobbyRow:
     #: "host 24.1, seated: ana 18.0?, +2 others"; "" when it knows none.
     rating: str = ""
     round: str = ""  #: "round 3" while the table plays (its advertisement says which)
-    #: The host, by its key's short form ("host key 9c1b2a3f"): two hosts of one address
-    #: (or one name) are told apart by it; "" when the advertisement has no key.
+    #: The host: the name its own player sits under, when it plays, in words a friend knows,
+    #: and its key's short form, "hosted by Ann (host key 9c1b2a3f)" or "host key 9c1b2a3f".
+    #: The name is the host's claim, like the table's; the key is what tells two hosts of
+    #: one address (or one name) apart. "" when the advertisement says neither.
     host: str = ""
     #: Before the start, what becomes of the empty seats: "CPUs fill empty seats" or "empty
     #: seats left out" (SPEC.md 3.1); "" once the table started or has no empty seat.
@@ -359,7 +357,7 @@ class LobbyBook:
             short_id=e.short_id,
             rating=self._ratings(e, where),
             round=f"round {ad.round}" if playing else "",
-            host=f"host key {ad.host_short}" if ad.host_short else "",
+            host=ad.host_text,
             fill=fill,
         )
 

@@ -66,7 +66,7 @@ def render_lobby(
             "No network needed to practise: press p (CPU players) or t (pass-and-play).",
             "class:dim",
         )
-    # Each table its line and its facts' lines (one or two): keep the selected one on screen
+    # Each table its line and its facts' lines (one to three): keep the selected one on screen
     # however long the list is.
     facts = [detail_lines(row.details(), columns) for row in rows]
     first, last = _window([1 + len(f) for f in facts], selected, max(height - 8, 3))
@@ -91,8 +91,10 @@ def render_lobby(
     return b.done(height)
 
 
-#: Lines a table's facts take at most in the lobby (after its first line).
-DETAIL_LINES = 2
+#: Lines a table's facts take at most in the lobby (after its first line): two for most, a
+#: third when the host's name is long and the table has host CPUs, whose note (that host
+#: could read those dice) must not be cut.
+DETAIL_LINES = 3
 
 
 def detail_lines(details: list[str], columns: int) -> list[str]:

@@ -194,6 +194,8 @@ class HostedTable(Protocol):
     def seats(self) -> int | None: ...  #: players in the game (None: not started)
     @property
     def round(self) -> int | None: ...  #: the last round it opened (None: none yet)
+    @property
+    def host(self) -> str: ...  #: the name its host played under ("" when it played no seat)
 
 
 class FoundTable(Protocol):

@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..bots.estimate import how_long
 from ..bots.odds import bid_true_chance
 from ..core.bids import Bid
 from ..core.describe import bid_words
 from ..core.game import Phase
-from ..core.rules import MIN_SEATS, Rules, TableKind
+from ..core.rules import MIN_SEATS, FirstStarter, Rules, TableKind
 from ..core.table import TablePhase
 from ..core.transitions import BUFFERED_MESSAGES, CHOSEN_MESSAGES, ENTRY_ROWS, MESSAGE_PHASE
 from ..core.view import SeatView
@@ -455,11 +456,28 @@ def seat_rows(snap: Snapshot) -> tuple[SeatRow, ...]:
 # ---- the table screen -----------------------------------------------------------------------
 
 
+def waiting_length(snap: Snapshot) -> str:
+    """The waiting screen's estimate of the game's length for the party that is there: the
+    seats taken (the host's CPUs still to sit down among them) if it started now, every seat
+    on a table whose empty seats CPUs fill, at least the two a game needs."""
+    rules = snap.rules
+    if rules is None or snap.phase != "lobby" or rules.kind != TableKind.STANDARD:
+        return ""
+    seated = [s for s in snap.seats if s is not None]
+    owed = max(0, snap.host_cpu - sum(1 for s in seated if s.host_run))
+    taken = len(seated) + owed
+    players = rules.seats if snap.cpu_fill else max(taken, MIN_SEATS)
+    # Who opens round 1 changes nothing of the length, and a named seat may lie beyond them.
+    party = rules.with_options(seats=players, first_starter=FirstStarter.RANDOM)
+    when = "started now" if snap.cpu_fill or taken >= MIN_SEATS else f"with {MIN_SEATS} players"
+    return f"Length, {when}: {how_long(party)}"
+
+
 def _standing(snap: Snapshot) -> str:
     view = snap.view
     names = snap.names
     if view is None:
-        return ""
+        return waiting_length(snap)
     bid = view.standing_bid
     if view.phase == Phase.BIDDING and bid is None and view.starter is not None:
         who = "you open" if view.starter == snap.me else f"{names[view.starter]} opens"

@@ -6,7 +6,8 @@ import random
 
 from p2pdice.bots.protosim import LocalTable
 from p2pdice.bots.registry import load_bot
-from p2pdice.core.advert import TEXT_LIMIT, Advert, AdvertPhase, key_prefix
+from p2pdice.core.advert import LISTED_NAME_LIMIT, TEXT_LIMIT, Advert, AdvertPhase, key_prefix
+from p2pdice.core.clean import clean_name
 from p2pdice.core.codec import encode
 from p2pdice.core.fairness import rules_hash
 from p2pdice.core.rules import Rules
@@ -32,6 +33,7 @@ def _advert(**changes: object) -> Advert:
         "cpu": 2,
         "round": 3,
         "fill": True,
+        "host_name": "Ann",
     }
     return Advert(**{**fields, **changes})  # type: ignore[arg-type]
 
@@ -52,6 +54,7 @@ def test_the_txt_record_has_the_spec_keys_in_order() -> None:
         "cpu",
         "round",
         "fill",
+        "host",
     ]
     assert (txt["v"], txt["seats"], txt["pw"], txt["cpu"], txt["round"], txt["fill"]) == (
         str(PROTOCOL_VERSION),
@@ -61,15 +64,22 @@ def test_the_txt_record_has_the_spec_keys_in_order() -> None:
         "3",
         "1",
     )
+    assert txt["host"] == "Ann"
     assert _advert(locked=False, cpu=0).to_txt()["pw"] == "0"
-    # No round before the start, no fill when empty seats are left out: the keys are left out.
-    assert not {"round", "fill"} & _advert(round=None, fill=False).to_txt().keys()
+    # No round before the start, no fill when empty seats are left out, no host's name from
+    # a host that plays no seat: the keys are left out.
+    assert (
+        not {"round", "fill", "host"}
+        & _advert(round=None, fill=False, host_name="").to_txt().keys()
+    )
 
 
 def test_a_record_reads_back_what_was_written() -> None:
     for advert in (
         _advert(),
         _advert(locked=False, cpu=0, seats=(4, 4), phase="playing", round=None, fill=False),
+        _advert(host_name=""),
+        _advert(host_name="Zoë 🎲 of the longest nam"),  # 24 characters, an emoji among them
     ):
         assert Advert.from_txt(advert.to_txt()) == advert
 
@@ -96,6 +106,29 @@ def test_a_hostile_record_reads_as_absent_values_and_clean_text() -> None:
     assert len(ad.rules) == TEXT_LIMIT and ad.url("10.0.0.5", 80) is None
 
 
+def test_the_hosts_name_is_read_as_a_players_name_is_cleaned_and_bounded() -> None:
+    def host(value: object) -> str:
+        return Advert.from_txt({"host": value}).host_name
+
+    assert host("Ann") == "Ann"
+    # Cleaned and cut exactly as a name a player joins with (SPEC.md 10.5).
+    for raw in ("Ann\x1b[31m \u202eX", "  Bea  \u200b  ", "Z" * 30, "A\u0301\u0301\u0301\u0301"):
+        assert host(raw) == clean_name(raw), raw
+    assert len(host("Z" * 30)) == 24
+    # Longer than any host sends, or not a text: absent, as a listed player's name.
+    assert host("x" * (LISTED_NAME_LIMIT + 1)) == ""
+    assert host("x" * LISTED_NAME_LIMIT) == "x" * 24
+    assert host(7) == host(["Ann"]) == host(None) == ""
+    assert Advert.from_txt({"host": "\x1b]0;\x07"}).host_name == ""  # nothing left to show
+
+
+def test_the_host_is_named_by_its_players_name_beside_its_key() -> None:
+    assert _advert().host_text == f"hosted by Ann (host key {HOST[:8]})"
+    assert _advert(host_name="").host_text == f"host key {HOST[:8]}"
+    assert _advert(host_key_prefix=None).host_text == "hosted by Ann"
+    assert _advert(host_name="", host_key_prefix=None).host_text == ""
+
+
 def test_a_record_must_name_its_table_as_a_host_does_to_have_a_url() -> None:
     assert _advert().url("10.0.0.5", 8765) == f"wss://10.0.0.5:8765/t/{TABLE_ID}"
     assert _advert(path="").url("10.0.0.5", 8765) == f"wss://10.0.0.5:8765/t/{TABLE_ID}"
@@ -109,6 +142,10 @@ def test_a_listing_refreshes_only_what_changes_during_a_game() -> None:
     assert (fresh.seats, fresh.phase, fresh.cpu) == ((4, 4), "playing", 0)
     later = _advert().with_listing(_advert(round=7, fill=False))
     assert (later.round, later.fill) == (7, False)
+    # The host's name stays as announced; a record sent before the host's player sat down
+    # takes it from the listing.
+    assert _advert().with_listing(_advert(host_name="Eve")).host_name == "Ann"
+    assert _advert(host_name="").with_listing(_advert(host_name="Ann")).host_name == "Ann"
 
 
 def test_a_host_announces_its_table_as_the_state_says() -> None:
@@ -130,6 +167,27 @@ def test_a_host_announces_its_table_as_the_state_says() -> None:
     assert Advert.of_table(table.host.state, locked=False).seats == (2, 2)
     table.play()
     assert Advert.of_table(table.host.state, locked=False).phase == AdvertPhase.FINISHED
+
+
+def test_a_host_that_plays_announces_the_name_its_player_sits_under() -> None:
+    rules = Rules(seats=3, starting_dice=1)
+    bot = load_bot("easy")
+    table = LocalTable(rules, [bot] * 3, rng=random.Random(4), name="Den")
+    host_seat = table.add_player(bot, name="Ann", cpu=False)
+    cpu_seat = table.add_player(bot, name="P1")
+    table.add_player(bot, name="P2")
+    table.run_until_idle()
+    state = table.host.state
+    ann, cpu = table.seats[host_seat].client.key.public, table.seats[cpu_seat].client.key.public
+    # The seat the host's own player took with its key, in the lobby and after the start.
+    assert Advert.of_table(state, locked=False, host_player=ann).host_name == "Ann"
+    assert Advert.of_table(state, locked=False).host_name == ""  # a headless host
+    assert Advert.of_table(state, locked=False, host_player=b"\x09" * 32).host_name == ""
+    assert Advert.of_table(state, locked=False, host_player=cpu).host_name == ""  # not a person
+    table.play()
+    ad = Advert.of_table(table.host.state, locked=False, host_player=ann)
+    assert ad.phase == AdvertPhase.FINISHED and ad.host_name == "Ann"
+    assert Advert.from_txt(ad.to_txt()) == ad
 
 
 def test_every_table_phase_is_announced_as_lobby_playing_or_finished() -> None:

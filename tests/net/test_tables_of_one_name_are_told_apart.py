@@ -1,16 +1,23 @@
 """Two real hosts open a table called "Kitchen" on one namespace LAN: `join Kitchen` lists
 both, each with what to type, and joins neither (non-zero exit); `join Kitchen#<short id>`
-then joins the one named. `browse` shows the short ids that tell them apart."""
+then joins the one named. `browse` shows the short ids that tell them apart. Two hosts that
+play at their own Kitchens (Ann and Bea, on their screens) are told apart by their names too:
+`join Kitchen` and `browse` say who hosts each, and each host's saved table keeps the name its
+player sat under (the resume picker's)."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
-from tests.support import netns
+from p2pdice.store import unfinished_hosted_tables
+from p2pdice.ui.lobby import picker_label
+from tests.support import netns, tmux
 from tests.support.procs import p2pdice, start_host, stop
 
 pytestmark = pytest.mark.usefixtures("private_network")
@@ -57,3 +64,54 @@ def test_join_by_a_shared_name_lists_both_tables_joins_neither_and_name_hash_id_
         finally:
             for proc, _ in hosts:
                 stop(proc)
+
+
+@pytest.mark.skipif(tmux.TMUX is None, reason="tmux is not installed")
+def test_two_hosts_who_play_at_their_kitchens_are_told_apart_by_their_names(
+    tmp_path: Path,
+) -> None:
+    with netns.lan() as (ns1, ns2, player):
+        screens = [tmux.Tmux(netns=ns) for ns in (ns1, ns2, player)]
+        hosts, lobby = screens[:2], screens[2]
+        try:
+            for i, (t, who) in enumerate(zip(hosts, ("Ann", "Bea"), strict=True)):
+                args = ("host", "--name", "Kitchen", "--player", who, "--seats", "3")
+                home = str(tmp_path / f"h{i}")
+                t.start(p2pdice(*args, "--home", home), stderr=tmp_path / f"h{i}.txt")
+            for t in hosts:
+                t.wait_for(lambda s: "Waiting for players" in s, 30, "the host's waiting screen")
+            listed = json.loads(run(player, "browse", "--json", "--timeout", "4").stdout)
+            named = {t["short_id"]: (t.get("host"), t["hk"][:8]) for t in listed}
+            assert sorted(name for name, _ in named.values()) == ["Ann", "Bea"], listed
+            ambiguous = run(player, "join", "Kitchen", "--bot", "easy", "--timeout", "8")
+            said = " ".join((ambiguous.stdout + ambiguous.stderr).split())
+            assert ambiguous.returncode != 0 and "none was joined" in said, said
+            for short, (name, key) in named.items():
+                assert re.search(
+                    rf"p2pdice join Kitchen#{short} Kitchen: 1/3 seats, lobby, empty seats left "
+                    rf"out, at 10\.231\.0\.[12]:\d+, hosted by {name} \(host key {key}\)",
+                    said,
+                ), said
+            # The lobby's rows say it too, each under its own short id.
+            me = tmp_path / "p"
+            lobby.start(["env", f"P2PDICE_HOME={me}", *p2pdice()], stderr=tmp_path / "lobby.txt")
+            screen = lobby.wait_for(
+                lambda s: s.count("hosted by") == 2, 30, "both Kitchens in the lobby"
+            )
+            rows = " ".join(screen.split())
+            for short, (name, key) in named.items():
+                assert re.search(
+                    rf"#{short} at [0-9.:]+, hosted by {name} \(host key {key}\)", rows
+                ), screen
+        finally:
+            for t in screens:
+                t.kill()
+        # Each host's machine keeps the name its player sat under for the resume picker.
+        for i, who in enumerate(("Ann", "Bea")):
+            deadline = time.monotonic() + 15
+            while not (saved := unfinished_hosted_tables(tmp_path / f"h{i}")):
+                assert time.monotonic() < deadline, "the paused table is not offered to resume"
+                time.sleep(0.2)
+            assert picker_label(saved[0]).startswith(
+                f"Kitchen#{saved[0].table_id[:8]}, hosted by {who}, "
+            )

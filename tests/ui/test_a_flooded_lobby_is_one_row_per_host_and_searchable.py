@@ -128,11 +128,20 @@ def test_the_resume_picker_tells_two_tables_of_one_name_apart(tmp_path: Path) ->
     services._hosted = [
         HostedTableSummary(table_id=REAL_ID, name="Kitchen", saved_at=0.0),
         HostedTableSummary(table_id="ab" * 32, name="Kitchen", saved_at=86400.0),
+        HostedTableSummary(
+            table_id="cd" * 32, name="Kitchen", saved_at=0.0, host="Ann", seats=3, round=4
+        ),
+        HostedTableSummary(
+            table_id="ef" * 32, name="Kitchen", saved_at=0.0, host="Bea\x1b[2J", most_seats=6
+        ),
     ]
     lobby.resume_hosted()
     assert c.ui.prompt is not None
     question = c.ui.prompt.question
     assert "1 Kitchen#3fa2c1d0 (" in question and "2 Kitchen#abababab (" in question
+    # Who hosted it: the name this device's player sat under there (cleaned for the screen).
+    assert "3 Kitchen#cdcdcdcd, hosted by Ann, 3 seats, round 4 (" in question
+    assert "4 Kitchen#efefefef, hosted by Bea, up to 6 seats, not started (" in question
 
 
 async def test_the_real_app_searches_on_slash_and_lists_all_again_on_escape(
