@@ -119,7 +119,8 @@ def test_an_opening_lost_with_its_connection_did_not_reach_the_table_and_blames_
     assert [(u.kind, u.lost) for u in report.mine_undelivered] == [("open", 1)]
     check = victim.final_check
     assert check is not None and check.verified and check.clean
-    assert [n.kind for n in check.notes] == ["undelivered"] + ["forfeit"] * (len(check.notes) - 1)
+    kinds = [n.kind for n in check.notes]  # then any forfeit, and what verify warns of
+    assert kinds[0] == "undelivered" and set(kinds[1:]) <= {"forfeit", "host_claim"}, kinds
 
 
 def test_an_opening_on_a_connection_that_stays_up_but_is_never_answered_blames_nobody() -> None:

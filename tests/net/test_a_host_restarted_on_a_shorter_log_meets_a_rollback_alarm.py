@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import signal
 import socket
+import subprocess
 import time
 from pathlib import Path
 
@@ -54,7 +55,11 @@ def test_a_player_whose_saved_log_is_longer_than_the_hosts_raises_rollback(
         kept = min(held, len(saved)) - 3  # the host takes back entries the player holds
         log.write_bytes(b"".join(line + b"\n" for line in saved[:kept]))
         again = spawn("host", "--resume", ready["table_id"], *common)
-        assert player.wait(timeout=60) == 1, out.read_text()
+        try:
+            code = player.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"the player still ran after 60 s:\n{out.read_text()}") from None
+        assert code == 1, out.read_text()
     finally:
         stop(host)
         if again is not None:
