@@ -152,8 +152,8 @@ def replay_core(recording: Recording) -> tuple[float, list[bytes]]:
     start = time.process_time()
     for call in inputs:
         kind = call[0]
-        if kind == "receive":
-            take(host.receive(call[1], call[2], call[3]))
+        if kind == "receive":  # with the message's bytes, as the server cuts them from a frame
+            take(host.receive(call[1], call[2], call[3], raw=call[4]))
         elif kind == "tick":
             take(host.tick(call[1]))
         elif kind == "challenge":
@@ -166,7 +166,9 @@ def replay_core(recording: Recording) -> tuple[float, list[bytes]]:
 
 def _decoded(call: tuple[Any, ...]) -> tuple[Any, ...]:
     """A call with fresh JSON values, as a host decodes them from a frame."""
-    if call[0] in ("receive", "answer"):
+    if call[0] == "receive":
+        return (call[0], call[1], json.loads(call[2]), call[3], call[2])
+    if call[0] == "answer":
         return (call[0], call[1], json.loads(call[2]), *call[3:])
     return call
 
@@ -201,8 +203,29 @@ class ServerReplay:
     log: bytes
 
 
+def _taking(into: list[str | bytes]) -> Callable[[bytes], bool]:
+    def write_now(data: bytes) -> bool:
+        into.append(data)
+        return True
+
+    return write_now
+
+
+def _text_of(frame: str | bytes) -> str:
+    """A frame as its text, from a WebSocket frame's bytes if it was written so."""
+    if isinstance(frame, str):
+        return frame
+    size = frame[1] & 0x7F
+    start = 2 if size < 126 else 4 if size == 126 else 10
+    return frame[start:].decode("utf-8")
+
+
 async def _replay_server(
-    recording: Recording, folder: Path, *, profile: cProfile.Profile | None = None
+    recording: Recording,
+    folder: Path,
+    *,
+    profile: cProfile.Profile | None = None,
+    sockets: bool = True,
 ) -> ServerReplay:
     host = recording.new_host()
     log = HostLog(AppendLog(folder / "log.jsonl"))
@@ -216,7 +239,7 @@ async def _replay_server(
 
     limits = Limits(max_connections=256, rate=1e9, burst=1e9)  # the recording's clock stands still
     server = _ReplayServer(host, limits=limits, on_entry=on_entry)
-    frames: dict[int, list[str]] = {}
+    frames: dict[int, list[str | bytes]] = {}
     conns: dict[int, Connection] = {}
     texts = [_frame_text(call) for call in recording.calls]
     nonces = [call[2] for call in recording.calls if call[0] == "challenge"]
@@ -229,9 +252,11 @@ async def _replay_server(
         for call, text in zip(recording.calls, texts, strict=True):
             kind = call[0]
             if kind == "challenge":
-                got: list[str] = frames.setdefault(call[1], [])
+                got: list[str | bytes] = frames.setdefault(call[1], [])
                 conn = server.open(got.append, reserve=call[3])
                 assert conn is not None
+                if sockets:  # as a socket's connection: frames written at once when it can
+                    conn.write_now = _taking(got)
                 conns[call[1]] = conn
                 continue
             server.now = call[-2] if kind == "answer" else call[-1]
@@ -251,7 +276,8 @@ async def _replay_server(
     entries = len(host.entries)
     await server.close()
     await log.close()
-    return ServerReplay(cpu, entries, frames, (folder / "log.jsonl").read_bytes())
+    texts_got = {conn: [_text_of(f) for f in got] for conn, got in frames.items()}
+    return ServerReplay(cpu, entries, texts_got, (folder / "log.jsonl").read_bytes())
 
 
 def _frame_text(call: tuple[Any, ...]) -> str:
@@ -262,9 +288,13 @@ def _frame_text(call: tuple[Any, ...]) -> str:
     return ""
 
 
-def replay_server(recording: Recording, *, profile: cProfile.Profile | None = None) -> ServerReplay:
+def replay_server(
+    recording: Recording, *, profile: cProfile.Profile | None = None, sockets: bool = True
+) -> ServerReplay:
+    """`sockets`: the connections write frames at once as a socket's do (`write_now`);
+    otherwise every frame goes through the connection's queue and writer task."""
     with tempfile.TemporaryDirectory(prefix="p2pdice-host-cost-") as tmp:
-        return asyncio.run(_replay_server(recording, Path(tmp), profile=profile))
+        return asyncio.run(_replay_server(recording, Path(tmp), profile=profile, sockets=sockets))
 
 
 def run(*, quick: bool = False, profile: Path | None = None) -> dict[str, Any]:
