@@ -156,6 +156,11 @@ class Connection:
     hang_up: Callable[[], Coroutine[Any, Any, object]] | None = None
     #: Its address's budget (None for connections that are not limited: in-process, loopback).
     budget: AddressBudget | None = None
+    #: Writes a frame's WebSocket bytes to the socket at once, or says False when it cannot
+    #: (its buffer is full, it is closing): frames then wait in `outbox` for the writer task.
+    write_now: Callable[[bytes], bool] | None = None
+    #: The writer task holds a frame it took from `outbox` and has not finished sending.
+    sending: bool = False
 
 
 class TableServer:
@@ -176,6 +181,7 @@ class TableServer:
         self._ids = itertools.count(1)
         self._timer: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self._clock_deadline: float | None = None  #: what the clock task waits for
         self._on_entry = on_entry
         self._status_key: tuple[Any, ...] | None = None
         #: Called after every change of the table (entries, seats); adapters add their own.
@@ -254,7 +260,7 @@ class TableServer:
     async def _clock(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            deadline = self.host.next_deadline(loop.time())
+            deadline = self._clock_deadline = self.host.next_deadline(loop.time())
             self._wake.clear()
             try:
                 async with asyncio.timeout_at(deadline):  # None: wait for a wake-up only
@@ -406,19 +412,35 @@ class TableServer:
                 frame = await conn.outbox.get()
                 if frame is None:
                     break
+                conn.sending = True  # what `_feed` queues now must not overtake this frame
                 conn.queued_bytes -= len(frame)
                 if conn.sync_next < conn.sync_end:
                     self._feed(conn)
                 result = conn.deliver(frame)
                 if asyncio.iscoroutine(result):
                     await result
+                conn.sending = False
         except (ConnectionError, RuntimeError, asyncio.CancelledError):
             pass
         finally:
             conn.closed = True
 
-    def _queue(self, conn: Connection, frame: str | None) -> None:
+    def _queue(self, conn: Connection, frame: str | None, wire: bytes | None = None) -> None:
+        """Send `frame` after everything sent to `conn` before it (None: then stop). `wire`,
+        when given, is its WebSocket frame (`ws_text_frame(frame)`), made once for every
+        connection an entry goes to."""
         if conn.closed:
+            return
+        if (
+            frame is not None
+            and conn.write_now is not None
+            and not conn.sending
+            and conn.outbox.empty()
+            and conn.write_now(wire if wire is not None else ws_text_frame(frame))
+        ):
+            # Nothing is waiting before it: written to the socket now, without waking the
+            # writer task (one task step, a queue round trip and aiohttp's frame header less
+            # per frame and connection; the bytes of an entry's frame are made once).
             return
         try:
             if frame is not None:
@@ -469,8 +491,9 @@ class TableServer:
             )
             return conn.strikes < self.limits.strikes
         try:
-            frame = decode_frame(data, TO_HOST)
-            self._dispatch(conn, frame, now)
+            raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+            frame = decode_frame(raw, TO_HOST)
+            self._dispatch(conn, frame, now, raw)
         except RemoteError as err:
             self._refuse(conn, err.reason, err.detail)
         except Exception:  # a bug must not take the table down nor leak a traceback to a peer
@@ -545,7 +568,9 @@ class TableServer:
         )
         return False
 
-    def _dispatch(self, conn: Connection, frame: dict[str, Any], now: float) -> None:
+    def _dispatch(
+        self, conn: Connection, frame: dict[str, Any], now: float, raw: bytes = b""
+    ) -> None:
         kind = frame["type"]
         if kind == "sync":
             conn.last_sync = now
@@ -575,7 +600,7 @@ class TableServer:
                 conn.budget.joins.charge(now, 1.0)  # a lobby seat taken (`_may_join`)
             return
         if kind == "send":
-            self.apply(self.host.receive(conn.id, frame["msg"], now))
+            self.apply(self.host.receive(conn.id, frame["msg"], now, raw=_sent_message(raw)))
             return
         raise RemoteError(Reason.WRONG_PHASE, f"{kind} is only allowed during the handshake")
 
@@ -694,6 +719,7 @@ class TableServer:
                 frames = self._entry_frames()
                 frame = frames[out.entry.seq]
                 seq = out.entry.seq
+                wire = ws_text_frame(frame)
                 for reader in list(self.connections.values()):
                     if not reader.handshaken:
                         continue
@@ -701,7 +727,7 @@ class TableServer:
                         reader.sync_end = max(reader.sync_end, seq + 1)
                         self._feed(reader)
                     else:
-                        self._queue(reader, frame)
+                        self._queue(reader, frame, wire)
                     self._mark_sent(reader, seq, seq + 1)
             elif isinstance(out, Rejected):
                 conn = self._addressee(out.conn)
@@ -731,7 +757,10 @@ class TableServer:
             self._broadcast_status()
             for listener in list(self.listeners):
                 listener()
-        self._wake.set()
+        # The clock waits for the next deadline: woken only when that moved, not for every
+        # entry (a bid on a table without a timer moves none).
+        if self._timer is None or self.host.next_deadline(self.loop_now) != self._clock_deadline:
+            self._wake.set()
         if self.host.phase == TablePhase.OVER:
             self.over.set()
 
@@ -767,9 +796,10 @@ class TableServer:
             return
         self._status_key = key
         frame = encode_frame("status", **status)
+        wire = ws_text_frame(frame)
         for conn in list(self.connections.values()):
             if conn.handshaken:
-                self._queue(conn, frame)
+                self._queue(conn, frame, wire)
 
     # ---- aiohttp -------------------------------------------------------------------------
 
@@ -792,6 +822,7 @@ class TableServer:
             await ws.close()
             return ws
         conn.hang_up = ws.close
+        conn.write_now = _socket_writer(ws, request.transport)
         loop = asyncio.get_running_loop()
         handshake_deadline = loop.time() + self.limits.handshake_timeout
         try:
@@ -835,8 +866,56 @@ class TableServer:
         return ws
 
 
+#: Bytes a socket may hold unsent before frames wait in the connection's queue instead.
+DIRECT_WRITE_LIMIT = 64 * 1024
+
+
+def ws_text_frame(frame: str) -> bytes:
+    """A frame as one unmasked, uncompressed WebSocket text message (RFC 6455 5.2): what
+    aiohttp's `send_str` writes for it on a server's connection opened with `compress=False`."""
+    payload = frame.encode("utf-8")
+    size = len(payload)
+    if size < 126:
+        return bytes((0x81, size)) + payload
+    if size < 65536:
+        return bytes((0x81, 126)) + size.to_bytes(2, "big") + payload
+    return bytes((0x81, 127)) + size.to_bytes(8, "big") + payload
+
+
+def _socket_writer(
+    ws: web.WebSocketResponse, transport: asyncio.BaseTransport | None
+) -> Callable[[bytes], bool] | None:
+    """`Connection.write_now` for an aiohttp WebSocket: the frame's bytes straight to its
+    transport, between whole frames of aiohttp's own (pings, pongs, the close frame), which
+    it writes without yielding. Refused once the WebSocket closes or the transport holds
+    DIRECT_WRITE_LIMIT bytes (then the writer task waits for it to drain)."""
+    if not isinstance(transport, asyncio.WriteTransport):
+        return None
+
+    def write(data: bytes) -> bool:
+        if ws.closed or transport.is_closing():
+            return False
+        if transport.get_write_buffer_size() > DIRECT_WRITE_LIMIT:
+            return False
+        transport.write(data)
+        return True
+
+    return write
+
+
 def _text(frame: dict[str, Any]) -> str:
     return encode(frame).decode("utf-8")
+
+
+_SEND_START, _SEND_END = b'{"msg":', b',"type":"send"}'
+
+
+def _sent_message(frame: bytes) -> bytes | None:
+    """canonical(msg) inside a canonical `send` frame, which holds only `msg` and `type`:
+    keys sort, so the frame is `{"msg":` MSG `,"type":"send"}`."""
+    if frame.startswith(_SEND_START) and frame.endswith(_SEND_END):
+        return frame[len(_SEND_START) : len(frame) - len(_SEND_END)]
+    return None
 
 
 def _entry_frame(line: bytes) -> str:
