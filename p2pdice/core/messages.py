@@ -109,11 +109,11 @@ class Message:
         counter: int = self.body["counter"]
         return counter
 
-    @property
-    def table(self) -> bytes:
+    @cached_property
+    def table(self) -> bytes:  # cached: the table machine reads it at every check
         return bytes.fromhex(self.body["table"])
 
-    @property
+    @cached_property
     def head(self) -> bytes:
         return bytes.fromhex(self.body["head"])
 
