@@ -293,3 +293,37 @@ def test_a_signature_verified_once_under_a_key_is_not_checked_again_under_it_onl
         assert msg.signature_ok(right) is True
         assert msg.signature_ok(wrong) is False
     assert calls == [wrong, wrong, right, wrong]
+
+
+@pytest.mark.parametrize("size", [0, 125, 126, 65535, 65536, 70000])
+def test_a_frame_written_at_once_is_the_websocket_message_aiohttp_sends(size) -> None:
+    """TableServer writes a frame to a socket's transport itself (`ws_text_frame`) when
+    nothing is queued for it; the bytes are those aiohttp's own writer puts on the wire for
+    `send_str` on a server connection without compression."""
+    import asyncio
+
+    from aiohttp._websocket.writer import WebSocketWriter
+
+    from p2pdice.net.server import ws_text_frame
+
+    class Recording(asyncio.WriteTransport):
+        def __init__(self) -> None:
+            super().__init__()
+            self.data = b""
+
+        def write(self, data: bytes) -> None:
+            self.data += bytes(data)
+
+        def is_closing(self) -> bool:
+            return False
+
+    frame = '{"entry":"' + "\u00e9x"[: size % 2 + 1] * (size // 2) + '"}'
+    transport = Recording()
+
+    async def send() -> None:
+        protocol = type("P", (), {"_paused": False})()
+        writer = WebSocketWriter(protocol, transport, use_mask=False, compress=0)  # type: ignore[arg-type]
+        await writer.send_frame(frame.encode("utf-8"), 0x1)
+
+    asyncio.run(send())
+    assert transport.data == ws_text_frame(frame)
