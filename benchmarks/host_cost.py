@@ -210,21 +210,34 @@ class ServerReplay:
     log: bytes
 
 
-def _taking(into: list[str | bytes]) -> Callable[[bytes], bool]:
-    def write_now(data: bytes) -> bool:
-        into.append(data)
+class _Taking:
+    """A connection's `direct` writer that keeps what it is handed (a socket that is always
+    ready)."""
+
+    def __init__(self, into: list[str | bytes]) -> None:
+        self.into = into
+
+    def ready(self) -> bool:
         return True
 
-    return write_now
+    def write(self, data: bytes) -> None:
+        self.into.append(data)
 
 
-def _text_of(frame: str | bytes) -> str:
-    """A frame as its text, from a WebSocket frame's bytes if it was written so."""
+def _texts_of(frame: str | bytes) -> list[str]:
+    """A frame as its text, or the texts of the WebSocket frames written together."""
     if isinstance(frame, str):
-        return frame
-    size = frame[1] & 0x7F
-    start = 2 if size < 126 else 4 if size == 126 else 10
-    return frame[start:].decode("utf-8")
+        return [frame]
+    texts = []
+    while frame:
+        size, start = frame[1] & 0x7F, 2
+        if size == 126:
+            size, start = int.from_bytes(frame[2:4], "big"), 4
+        elif size == 127:
+            size, start = int.from_bytes(frame[2:10], "big"), 10
+        texts.append(frame[start : start + size].decode("utf-8"))
+        frame = frame[start + size :]
+    return texts
 
 
 async def _replay_server(
@@ -263,7 +276,7 @@ async def _replay_server(
                 conn = server.open(got.append, reserve=call[3])
                 assert conn is not None
                 if sockets:  # as a socket's connection: frames written at once when it can
-                    conn.write_now = _taking(got)
+                    conn.direct = _Taking(got)
                 conns[call[1]] = conn
                 continue
             server.now = call[-2] if kind == "answer" else call[-1]
@@ -283,7 +296,7 @@ async def _replay_server(
     entries = len(host.entries)
     await server.close()
     await log.close()
-    texts_got = {conn: [_text_of(f) for f in got] for conn, got in frames.items()}
+    texts_got = {conn: [t for f in got for t in _texts_of(f)] for conn, got in frames.items()}
     return ServerReplay(cpu, entries, texts_got, (folder / "log.jsonl").read_bytes())
 
 
@@ -298,7 +311,7 @@ def _frame_text(call: tuple[Any, ...]) -> str:
 def replay_server(
     recording: Recording, *, profile: cProfile.Profile | None = None, sockets: bool = True
 ) -> ServerReplay:
-    """`sockets`: the connections write frames at once as a socket's do (`write_now`);
+    """`sockets`: the connections write frames at once as a socket's do (`Connection.direct`);
     otherwise every frame goes through the connection's queue and writer task."""
     with tempfile.TemporaryDirectory(prefix="p2pdice-host-cost-") as tmp:
         return asyncio.run(_replay_server(recording, Path(tmp), profile=profile, sockets=sockets))

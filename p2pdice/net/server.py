@@ -21,7 +21,7 @@ import math
 import secrets
 from collections.abc import Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
@@ -123,6 +123,16 @@ class Limits:
     lobby_join_rate: float = LOBBY_JOIN_RATE
 
 
+class DirectWriter(Protocol):
+    """A socket's connection written to without its writer task."""
+
+    def ready(self) -> bool:
+        """Whether bytes may be written now (it is open, its buffer not full)."""
+
+    def write(self, data: bytes) -> None:
+        """Write WebSocket frames' bytes (dropped once the connection is closing)."""
+
+
 @dataclass(eq=False)
 class Connection:
     """One client: a socket or an in-process link, with its own outgoing queue."""
@@ -156,9 +166,9 @@ class Connection:
     hang_up: Callable[[], Coroutine[Any, Any, object]] | None = None
     #: Its address's budget (None for connections that are not limited: in-process, loopback).
     budget: AddressBudget | None = None
-    #: Writes a frame's WebSocket bytes to the socket at once, or says False when it cannot
-    #: (its buffer is full, it is closing): frames then wait in `outbox` for the writer task.
-    write_now: Callable[[bytes], bool] | None = None
+    #: Writes frames' WebSocket bytes to the socket at once, while it can (`DirectWriter`);
+    #: otherwise, and for in-process links, frames wait in `outbox` for the writer task.
+    direct: DirectWriter | None = None
     #: The writer task holds a frame it took from `outbox` and has not finished sending.
     sending: bool = False
 
@@ -217,6 +227,9 @@ class TableServer:
             tokens=limits.stranger_big_frame_burst,
         )
         self._last_entry: Entry | None = None
+        #: While `apply` runs: what it writes at once to each connection, joined into one
+        #: write at its end.
+        self._batch: dict[Connection, _Held] | None = None
 
     @property
     def loop_now(self) -> float:
@@ -431,17 +444,49 @@ class TableServer:
         connection an entry goes to."""
         if conn.closed:
             return
-        if (
+        batch = self._batch
+        held = batch.get(conn) if batch is not None else None
+        if held is not None:
+            if held.open and frame is not None:  # after this apply's frames to it, one write
+                if wire is None:
+                    wire = ws_text_frame(frame)
+                if held.size + len(wire) <= DIRECT_WRITE_LIMIT:
+                    held.wires.append(wire)
+                    held.size += len(wire)
+                    return
+            # The rest waits in its queue, which the writer task only reads after this apply
+            # has written what it held: the order stays.
+            held.open = False
+        elif (
             frame is not None
-            and conn.write_now is not None
+            and conn.direct is not None
             and not conn.sending
             and conn.outbox.empty()
-            and conn.write_now(wire if wire is not None else ws_text_frame(frame))
+            and conn.sync_next >= conn.sync_end  # no sync answer on its way to it
+            and conn.direct.ready()
         ):
             # Nothing is waiting before it: written to the socket now, without waking the
             # writer task (one task step, a queue round trip and aiohttp's frame header less
-            # per frame and connection; the bytes of an entry's frame are made once).
+            # per frame and connection; the bytes of an entry's frame are made once). Within
+            # `apply`, the frames for one connection go out together in one write.
+            if wire is None:
+                wire = ws_text_frame(frame)
+            if batch is not None:
+                batch[conn] = _Held(wire)
+            else:
+                conn.direct.write(wire)
             return
+        self._put(conn, frame)
+
+    @staticmethod
+    def _flush(batch: dict[Connection, _Held]) -> None:
+        """Write what `apply` held for each connection, in one write each."""
+        for conn, held in batch.items():
+            wires = held.wires
+            if conn.direct is not None:
+                conn.direct.write(wires[0] if len(wires) == 1 else b"".join(wires))
+
+    def _put(self, conn: Connection, frame: str | None) -> None:
         try:
             if frame is not None:
                 full = conn.queued_bytes + len(frame) > self.limits.outbox_bytes
@@ -684,12 +729,18 @@ class TableServer:
         order without ever sitting whole in its queue."""
         frames, room = self._frames, self.limits.outbox_bytes // 2
         conn.sync_end = min(conn.sync_end, len(frames))
+        held = self._batch.get(conn) if self._batch is not None else None
+        if held is not None:
+            held.open = False  # this apply's later frames to it wait behind the answer
         while conn.sync_next < conn.sync_end and not conn.closed:
             frame = frames[conn.sync_next]
             if conn.queued_bytes and conn.queued_bytes + len(frame) > room and not conn.local:
                 return
             conn.sync_next += 1
-            self._queue(conn, frame)
+            # Through the queue, never written at once: its byte and frame caps are what a
+            # reader that stopped reading is measured by (SLOW_READER), and what comes after
+            # the answer waits behind it there.
+            self._put(conn, frame)
 
     def _refuse(
         self, conn: Connection, reason: Reason, detail: str, ref: str | None = None
@@ -710,6 +761,18 @@ class TableServer:
         return self.connections.get(conn_id) if isinstance(conn_id, int) else None
 
     def apply(self, outputs: list[Output]) -> None:
+        if self._batch is not None:  # within another apply: its batch takes these frames too
+            self._apply(outputs)
+            return
+        batch: dict[Connection, list[tuple[str | None, bytes]] | None] = {}
+        self._batch = batch
+        try:
+            self._apply(outputs)
+        finally:
+            self._batch = None
+            self._flush(batch)
+
+    def _apply(self, outputs: list[Output]) -> None:
         changed = False
         for out in outputs:
             if isinstance(out, Posted):
@@ -822,7 +885,8 @@ class TableServer:
             await ws.close()
             return ws
         conn.hang_up = ws.close
-        conn.write_now = _socket_writer(ws, request.transport)
+        if isinstance(request.transport, asyncio.WriteTransport):
+            conn.direct = _SocketWriter(ws, request.transport)
         loop = asyncio.get_running_loop()
         handshake_deadline = loop.time() + self.limits.handshake_timeout
         try:
@@ -882,25 +946,37 @@ def ws_text_frame(frame: str) -> bytes:
     return bytes((0x81, 127)) + size.to_bytes(8, "big") + payload
 
 
-def _socket_writer(
-    ws: web.WebSocketResponse, transport: asyncio.BaseTransport | None
-) -> Callable[[bytes], bool] | None:
-    """`Connection.write_now` for an aiohttp WebSocket: the frame's bytes straight to its
-    transport, between whole frames of aiohttp's own (pings, pongs, the close frame), which
-    it writes without yielding. Refused once the WebSocket closes or the transport holds
-    DIRECT_WRITE_LIMIT bytes (then the writer task waits for it to drain)."""
-    if not isinstance(transport, asyncio.WriteTransport):
-        return None
+class _Held:
+    """The frames one `apply` writes to a connection at once: their bytes, until a stop
+    marker or DIRECT_WRITE_LIMIT bytes (`open` False: the rest went to its queue)."""
 
-    def write(data: bytes) -> bool:
-        if ws.closed or transport.is_closing():
-            return False
-        if transport.get_write_buffer_size() > DIRECT_WRITE_LIMIT:
-            return False
-        transport.write(data)
-        return True
+    __slots__ = ("open", "size", "wires")
 
-    return write
+    def __init__(self, wire: bytes) -> None:
+        self.wires, self.size, self.open = [wire], len(wire), True
+
+
+class _SocketWriter:
+    """`Connection.direct` for an aiohttp WebSocket: frames' bytes straight to its transport,
+    between whole frames of aiohttp's own (pings, pongs, the close frame), which it writes
+    without yielding. Not ready once the WebSocket closes or the transport holds
+    DIRECT_WRITE_LIMIT bytes: then the writer task waits for it to drain."""
+
+    __slots__ = ("transport", "ws")
+
+    def __init__(self, ws: web.WebSocketResponse, transport: asyncio.WriteTransport) -> None:
+        self.ws, self.transport = ws, transport
+
+    def ready(self) -> bool:
+        transport = self.transport
+        return (
+            not (self.ws.closed or transport.is_closing())
+            and transport.get_write_buffer_size() <= DIRECT_WRITE_LIMIT
+        )
+
+    def write(self, data: bytes) -> None:
+        if not (self.ws.closed or self.transport.is_closing()):
+            self.transport.write(data)
 
 
 def _text(frame: dict[str, Any]) -> str:
