@@ -764,7 +764,7 @@ class TableServer:
         if self._batch is not None:  # within another apply: its batch takes these frames too
             self._apply(outputs)
             return
-        batch: dict[Connection, list[tuple[str | None, bytes]] | None] = {}
+        batch: dict[Connection, _Held] = {}
         self._batch = batch
         try:
             self._apply(outputs)
