@@ -438,16 +438,18 @@ class TableServer:
         finally:
             conn.closed = True
 
-    def _queue(self, conn: Connection, frame: str | None, wire: bytes | None = None) -> None:
+    def _queue(
+        self, conn: Connection, frame: str | None, wire: bytes | None = None, *, direct: bool = True
+    ) -> None:
         """Send `frame` after everything sent to `conn` before it (None: then stop). `wire`,
         when given, is its WebSocket frame (`ws_text_frame(frame)`), made once for every
-        connection an entry goes to."""
+        connection an entry goes to; `direct` False keeps it in the queue (a sync answer)."""
         if conn.closed:
             return
         batch = self._batch
         held = batch.get(conn) if batch is not None else None
         if held is not None:
-            if held.open and frame is not None:  # after this apply's frames to it, one write
+            if held.open and direct and frame is not None:  # after this apply's, one write
                 if wire is None:
                     wire = ws_text_frame(frame)
                 if held.size + len(wire) <= DIRECT_WRITE_LIMIT:
@@ -458,7 +460,8 @@ class TableServer:
             # has written what it held: the order stays.
             held.open = False
         elif (
-            frame is not None
+            direct
+            and frame is not None
             and conn.direct is not None
             and not conn.sending
             and conn.outbox.empty()
@@ -740,7 +743,7 @@ class TableServer:
             # Through the queue, never written at once: its byte and frame caps are what a
             # reader that stopped reading is measured by (SLOW_READER), and what comes after
             # the answer waits behind it there.
-            self._put(conn, frame)
+            self._queue(conn, frame, direct=False)
 
     def _refuse(
         self, conn: Connection, reason: Reason, detail: str, ref: str | None = None
