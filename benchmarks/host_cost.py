@@ -63,7 +63,7 @@ class Recording:
     """A host's inputs in order, and the log it posted from them."""
 
     rules: Rules
-    #: ("challenge", conn, nonce, reserve) | ("answer", conn, frame JSON, now, trusted)
+    #: ("challenge", conn, nonce, reserve, other arguments) | ("answer", conn, frame, now, trusted)
     #: | ("receive", conn, message JSON, now) | ("tick", now)
     calls: list[tuple[Any, ...]] = field(default_factory=list)
     lines: list[bytes] = field(default_factory=list)
@@ -112,15 +112,11 @@ def record(seed: int = 1, *, starting_dice: int = 5, bot: str = "medium") -> Rec
     wrap("disconnected", lambda conn, now: ("disconnected", conn, now))
 
     def challenge(
-        host_: HostTable,
-        conn: int,
-        nonce: bytes,
-        *,
-        reserve: bool = True,
-        pake_entropy: bytes = b"",
+        host_: HostTable, conn: int, nonce: bytes, *, reserve: bool = True, **kw: Any
     ) -> dict[str, Any]:
-        with outer(("challenge", conn, nonce, reserve)):
-            return challenge_frame(host_, conn, nonce, reserve=reserve, pake_entropy=pake_entropy)
+        # Whatever else the link passes (a password exchange's entropy, ...) goes on as it is.
+        with outer(("challenge", conn, nonce, reserve, kw)):
+            return challenge_frame(host_, conn, nonce, reserve=reserve, **kw)
 
     def answer(
         host_: HostTable, conn: int, frame: Any, now: float, *, trusted: bool = False, **kw: Any
@@ -164,7 +160,7 @@ def replay_core(recording: Recording) -> tuple[float, list[bytes]]:
         elif kind == "tick":
             take(host.tick(call[1]))
         elif kind == "challenge":
-            challenge_frame(host, call[1], call[2], reserve=call[3])
+            challenge_frame(host, call[1], call[2], reserve=call[3], **call[4])
         else:
             take(answer_challenge(host, call[1], call[2], call[3], trusted=call[4]))
     cpu = time.process_time() - start
