@@ -77,7 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--only", metavar="NAMES", help=f"comma-separated subset of: {', '.join(BENCHMARKS)}"
     )
     parser.add_argument(
-        "--profile", metavar="DIR", help="bid_latency: cProfile the host and one player into DIR"
+        "--profile",
+        metavar="DIR",
+        help="bid_latency: cProfile the host and one player into DIR; host_scale: the host",
     )
     args = parser.parse_args(argv)
     names = list(BENCHMARKS) if not args.only else [n.strip() for n in args.only.split(",")]
@@ -98,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in names:
         module = importlib.import_module(BENCHMARKS[name][0])
         kwargs: dict[str, Any] = {"quick": args.quick}
-        if name == "bid_latency" and args.profile:
+        if name in ("bid_latency", "host_scale") and args.profile:
             kwargs["profile"] = Path(args.profile)
         print(f"[{time.monotonic() - started:6.1f} s] {name} ...", file=sys.stderr, flush=True)
         t0 = time.monotonic()

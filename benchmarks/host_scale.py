@@ -75,10 +75,15 @@ def summarize_host(rows: Sequence[tuple[float, float, int, int]]) -> dict[str, f
     }
 
 
-def run_p2pdice(folder: Path, *, warmup: float, window: float) -> dict[str, Any]:
+def run_p2pdice(
+    folder: Path, *, warmup: float, window: float, profile: Path | None = None
+) -> dict[str, Any]:
     with common.processes() as started:
+        extra = ["--profile", str(profile / "host.prof")] if profile is not None else []
         host = spawn(
-            python_module("benchmarks.hostproc", "--tables", "0", "--home", str(folder / "host")),
+            python_module(
+                "benchmarks.hostproc", "--tables", "0", "--home", str(folder / "host"), *extra
+            ),
             stdout_pipe=True,
             log=folder / "host.err",
         )
@@ -174,11 +179,14 @@ def run_relay(folder: Path, *, warmup: float, window: float) -> dict[str, Any]:
     return {"rows": rows, "host": summarize_host(rows), "latencies": latencies}
 
 
-def run(*, quick: bool = False) -> dict[str, Any]:
+def run(*, quick: bool = False, profile: Path | None = None) -> dict[str, Any]:
+    """`profile`: also write a CPU-time cProfile of the host process to DIR/host.prof."""
     warmup, window = (3.0, 10.0) if quick else (10.0, 60.0)
+    if profile is not None:
+        profile.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="p2pdice-bench-scale-") as tmp:
         folder = Path(tmp)
-        got = run_p2pdice(folder, warmup=warmup, window=window)
+        got = run_p2pdice(folder, warmup=warmup, window=window, profile=profile)
         base = run_relay(folder, warmup=3.0, window=min(window, 15.0))
     host, bhost = got["host"], base["host"]
     shape = (

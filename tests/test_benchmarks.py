@@ -212,3 +212,22 @@ def test_each_step_of_the_entry_cost_breakdown_runs_on_todays_frames() -> None:
         ran.append(name)
     assert any(name.startswith("host:") for name in ran)
     assert any(name.startswith("client:") for name in ran)
+
+
+def test_host_cost_replays_post_the_recorded_game_and_hand_out_the_same_frames() -> None:
+    """benchmarks.host_cost: a recorded game replayed into a fresh host posts the same log,
+    core alone and through TableServer; and the frames each connection is handed are the same
+    whether the server writes them at once (as to a socket) or through the writer tasks."""
+    from benchmarks.host_cost import record, replay_core, replay_server
+
+    recording = record(seed=1, starting_dice=2)
+    _, lines = replay_core(recording)
+    assert lines == recording.lines
+    direct = replay_server(recording, sockets=True)
+    queued = replay_server(recording, sockets=False)
+    assert direct.log.splitlines() == recording.lines == queued.log.splitlines()
+    assert direct.frames == queued.frames
+    entries = {f for frames in direct.frames.values() for f in frames if '"type":"entry"' in f}
+    # Every entry reached the connections, but the genesis and the first join: they were posted
+    # before anyone was welcomed, and the replay's clients do not ask for the log (sync).
+    assert len(entries) == len(recording.lines) - 2

@@ -504,10 +504,13 @@ class HostTable:
 
     # ---- messages ------------------------------------------------------------------------
 
-    def receive(self, conn: Conn, message: Any, now: float) -> list[Output]:
-        """A signed player message from a seated connection."""
+    def receive(
+        self, conn: Conn, message: Any, now: float, *, raw: bytes | None = None
+    ) -> list[Output]:
+        """A signed player message from a seated connection; `raw`, when the adapter has
+        them, are its canonical bytes as the frame spelled them (messages.parse_message)."""
         try:
-            msg = parse_message(message)
+            msg = parse_message(message, raw=raw)
         except RemoteError as err:
             return [Rejected(conn, err.reason, err.detail)]
         ref = msg.digest()

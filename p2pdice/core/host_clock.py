@@ -7,6 +7,7 @@ clock; the adapter passes `now` in and asks `next_deadline(now)` when to call `t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -217,6 +218,8 @@ def _gone_too_long(host: ClockedTable, seat: int, now: float) -> bool:
 
 
 def _declare_absent(host: ClockedTable, now: float) -> list[Output] | None:
+    if not host.waits.gone_since:  # every seat is connected: nobody is gone too long
+        return None
     state, game = host.state, host.state.game
     if game is None or state.phase in (TablePhase.LOBBY, TablePhase.OVER):
         return None
@@ -244,14 +247,7 @@ def _step(host: ClockedTable, now: float) -> list[Output]:
     absent = _declare_absent(host, now)
     if absent:
         return absent
-    handler = {
-        TablePhase.BETWEEN: _step_between,
-        TablePhase.COMMIT: _step_commit,
-        TablePhase.CONTRIBUTE: _step_contribute,
-        TablePhase.BIDDING: _step_bidding,
-        TablePhase.SHOWDOWN: _step_showdown,
-        TablePhase.RESULT: _step_result,
-    }.get(host.state.phase)
+    handler = _STEPS.get(host.state.phase)
     return handler(host, now) if handler else []
 
 
@@ -444,6 +440,17 @@ def _step_result(host: ClockedTable, now: float) -> list[Output]:
     if _timer_expired(host, now):
         return _force(host, starter, "timer", now)
     return []
+
+
+#: What the host does by itself in each phase (built once: `_step` runs after every message).
+_STEPS: dict[TablePhase, Callable[[ClockedTable, float], list[Output]]] = {
+    TablePhase.BETWEEN: _step_between,
+    TablePhase.COMMIT: _step_commit,
+    TablePhase.CONTRIBUTE: _step_contribute,
+    TablePhase.BIDDING: _step_bidding,
+    TablePhase.SHOWDOWN: _step_showdown,
+    TablePhase.RESULT: _step_result,
+}
 
 
 def abandon(host: ClockedTable, now: float) -> list[Output]:

@@ -91,6 +91,9 @@ class Message:
     sig: bytes
     #: canonical(body), when the message was cut out of a canonical line that holds it
     body_bytes: bytes | None = field(default=None, compare=False, repr=False)
+    #: canonical(message), when it was cut out of a canonical frame that holds it: its digest
+    #: and the entry that carries it are made from these bytes without encoding it again
+    raw: bytes | None = field(default=None, compare=False, repr=False)
 
     @property
     def type(self) -> str:
@@ -106,11 +109,11 @@ class Message:
         counter: int = self.body["counter"]
         return counter
 
-    @property
-    def table(self) -> bytes:
+    @cached_property
+    def table(self) -> bytes:  # cached: the table machine reads it at every check
         return bytes.fromhex(self.body["table"])
 
-    @property
+    @cached_property
     def head(self) -> bytes:
         return bytes.fromhex(self.body["head"])
 
@@ -126,30 +129,60 @@ class Message:
 
     @cached_property
     def _digest(self) -> bytes:
-        return tagged_hash(Tag.MESSAGE, encode(self.to_json()))
+        return tagged_hash(
+            Tag.MESSAGE, self.raw if self.raw is not None else encode(self.to_json())
+        )
 
     def digest(self) -> bytes:
         """H("p2pdice/v1/message", canonical(message)): how a message is referred to."""
         return self._digest
 
     def signature_ok(self, public: bytes) -> bool:
+        # The host checks a buffered commitment or contribution when it arrives and again
+        # inside the set it posts: a verdict is a function of (key, body, signature), so a
+        # message that verified under this very key once needs no second Ed25519 check.
+        if self.__dict__.get("_verified_by") == public:
+            return True
         if self.body_bytes is None:
-            return verify(public, Tag.SIG_MESSAGE, self.body, self.sig)
-        return verify_raw(public, _SIG_MESSAGE_PREFIX + self.body_bytes, self.sig)
+            ok = verify(public, Tag.SIG_MESSAGE, self.body, self.sig)
+        else:
+            ok = verify_raw(public, _SIG_MESSAGE_PREFIX + self.body_bytes, self.sig)
+        if ok:
+            self.__dict__["_verified_by"] = bytes(public)  # frozen: as cached_property does
+        return ok
 
 
-def parse_message(obj: Any, *, body_bytes: bytes | None = None) -> Message:
+def parse_message(
+    obj: Any, *, body_bytes: bytes | None = None, raw: bytes | None = None
+) -> Message:
     """Check the envelope and body shape of a decoded JSON message (SCHEMA / UNKNOWN_TYPE).
 
     `body_bytes`, when the caller has them, are the body's canonical bytes as they stand in
-    the line it decoded: the signature check then need not encode the body again."""
+    the line it decoded: the signature check then need not encode the body again. `raw`, the
+    same for the whole message (canonical(obj), as a canonical frame spells it), gives both."""
     shape.check_object(obj, _ENVELOPE, "message")
     body = obj["body"]
     kind = body.get("type")
     if not isinstance(kind, str) or kind not in _BODIES:
         raise RemoteError(Reason.UNKNOWN_TYPE, f"unknown message type {str(kind)[:32]!r}")
     shape.check_object(body, _BODIES[kind], f"{kind} message")
-    return Message(body=body, sig=bytes.fromhex(obj["sig"]), body_bytes=body_bytes)
+    if raw is not None and body_bytes is None:
+        body_bytes = _body_of(raw, obj["sig"])
+        if body_bytes is None:
+            raw = None  # not the message's canonical bytes after all: encode when needed
+    return Message(body=body, sig=bytes.fromhex(obj["sig"]), body_bytes=body_bytes, raw=raw)
+
+
+_RAW_START = b'{"body":'
+
+
+def _body_of(raw: bytes, sig: str) -> bytes | None:
+    """canonical(body) inside canonical(message): keys sort, so the message is
+    `{"body":` BODY `,"sig":"<hex>"}` (None when `raw` is not spelled so)."""
+    end = b',"sig":"' + sig.encode("ascii") + b'"}'
+    if not (raw.startswith(_RAW_START) and raw.endswith(end)):
+        return None
+    return raw[len(_RAW_START) : len(raw) - len(end)]
 
 
 def sign_message(

@@ -86,9 +86,10 @@ def build_entry(
         if seq != 0 or raw is None:
             raise ValueError("an entry after the genesis is signed for a named table")
         table = tagged_hash(Tag.TABLE, encode(raw))
-    unsigned = _unsigned(seq, prev, raw, msg)
-    sig = host.sign(entry_context(table), unsigned)
-    line = encode({**unsigned, "sig": sig.hex()})
+    payload = _unsigned_bytes(seq, prev, raw, msg)
+    sig = host.sign_raw(entry_context(table).encode("ascii") + b"\x00" + payload)
+    # "sig" sorts after every other key of an entry: the line is the payload with it appended.
+    line = payload[:-1] + b',"sig":"' + sig.hex().encode("ascii") + b'"}'
     return Entry(
         seq=seq,
         prev=prev,
@@ -99,6 +100,19 @@ def build_entry(
         hash=entry_hash(line),
         host_event=typed,
     )
+
+
+def _unsigned_bytes(
+    seq: int, prev: bytes, event: dict[str, Any] | None, msg: Message | None
+) -> bytes:
+    """canonical(the entry without its signature). A message that knows its canonical bytes
+    is spliced in: keys sort, so such an entry is `{"msg":` MSG `,"prev":"<hex>","seq":N}`."""
+    if msg is not None and msg.raw is not None and event is None:
+        return b"".join(
+            (b'{"msg":', msg.raw, b',"prev":"', prev.hex().encode("ascii"), b'","seq":',
+             str(seq).encode("ascii"), b"}")
+        )  # fmt: skip
+    return encode(_unsigned(seq, prev, event, msg))
 
 
 def _parsed_or_none(event: dict[str, Any]) -> HostEvent | None:

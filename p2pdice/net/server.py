@@ -21,7 +21,7 @@ import math
 import secrets
 from collections.abc import Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
@@ -123,6 +123,16 @@ class Limits:
     lobby_join_rate: float = LOBBY_JOIN_RATE
 
 
+class DirectWriter(Protocol):
+    """A socket's connection written to without its writer task."""
+
+    def ready(self) -> bool:
+        """Whether bytes may be written now (it is open, its buffer not full)."""
+
+    def write(self, data: bytes) -> None:
+        """Write WebSocket frames' bytes (dropped once the connection is closing)."""
+
+
 @dataclass(eq=False)
 class Connection:
     """One client: a socket or an in-process link, with its own outgoing queue."""
@@ -156,6 +166,11 @@ class Connection:
     hang_up: Callable[[], Coroutine[Any, Any, object]] | None = None
     #: Its address's budget (None for connections that are not limited: in-process, loopback).
     budget: AddressBudget | None = None
+    #: Writes frames' WebSocket bytes to the socket at once, while it can (`DirectWriter`);
+    #: otherwise, and for in-process links, frames wait in `outbox` for the writer task.
+    direct: DirectWriter | None = None
+    #: The writer task holds a frame it took from `outbox` and has not finished sending.
+    sending: bool = False
 
 
 class TableServer:
@@ -176,6 +191,7 @@ class TableServer:
         self._ids = itertools.count(1)
         self._timer: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self._clock_deadline: float | None = None  #: what the clock task waits for
         self._on_entry = on_entry
         self._status_key: tuple[Any, ...] | None = None
         #: Called after every change of the table (entries, seats); adapters add their own.
@@ -211,6 +227,9 @@ class TableServer:
             tokens=limits.stranger_big_frame_burst,
         )
         self._last_entry: Entry | None = None
+        #: While `apply` runs: what it writes at once to each connection, joined into one
+        #: write at its end.
+        self._batch: dict[Connection, _Held] | None = None
 
     @property
     def loop_now(self) -> float:
@@ -254,7 +273,7 @@ class TableServer:
     async def _clock(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            deadline = self.host.next_deadline(loop.time())
+            deadline = self._clock_deadline = self.host.next_deadline(loop.time())
             self._wake.clear()
             try:
                 async with asyncio.timeout_at(deadline):  # None: wait for a wake-up only
@@ -410,20 +429,71 @@ class TableServer:
                 frame = await conn.outbox.get()
                 if frame is None:
                     break
+                conn.sending = True  # what `_feed` queues now must not overtake this frame
                 conn.queued_bytes -= len(frame)
                 if conn.sync_next < conn.sync_end:
                     self._feed(conn)
                 result = conn.deliver(frame)
                 if asyncio.iscoroutine(result):
                     await result
+                conn.sending = False
         except (ConnectionError, RuntimeError, asyncio.CancelledError):
             pass
         finally:
             conn.closed = True
 
-    def _queue(self, conn: Connection, frame: str | None) -> None:
+    def _queue(
+        self, conn: Connection, frame: str | None, wire: bytes | None = None, *, direct: bool = True
+    ) -> None:
+        """Send `frame` after everything sent to `conn` before it (None: then stop). `wire`,
+        when given, is its WebSocket frame (`ws_text_frame(frame)`), made once for every
+        connection an entry goes to; `direct` False keeps it in the queue (a sync answer)."""
         if conn.closed:
             return
+        batch = self._batch
+        held = batch.get(conn) if batch is not None else None
+        if held is not None:
+            if held.open and direct and frame is not None:  # after this apply's, one write
+                if wire is None:
+                    wire = ws_text_frame(frame)
+                if held.size + len(wire) <= DIRECT_WRITE_LIMIT:
+                    held.wires.append(wire)
+                    held.size += len(wire)
+                    return
+            # The rest waits in its queue, which the writer task only reads after this apply
+            # has written what it held: the order stays.
+            held.open = False
+        elif (
+            direct
+            and frame is not None
+            and conn.direct is not None
+            and not conn.sending
+            and conn.outbox.empty()
+            and conn.sync_next >= conn.sync_end  # no sync answer on its way to it
+            and conn.direct.ready()
+        ):
+            # Nothing is waiting before it: written to the socket now, without waking the
+            # writer task (one task step, a queue round trip and aiohttp's frame header less
+            # per frame and connection; the bytes of an entry's frame are made once). Within
+            # `apply`, the frames for one connection go out together in one write.
+            if wire is None:
+                wire = ws_text_frame(frame)
+            if batch is not None:
+                batch[conn] = _Held(wire)
+            else:
+                conn.direct.write(wire)
+            return
+        self._put(conn, frame)
+
+    @staticmethod
+    def _flush(batch: dict[Connection, _Held]) -> None:
+        """Write what `apply` held for each connection, in one write each."""
+        for conn, held in batch.items():
+            wires = held.wires
+            if conn.direct is not None:
+                conn.direct.write(wires[0] if len(wires) == 1 else b"".join(wires))
+
+    def _put(self, conn: Connection, frame: str | None) -> None:
         try:
             if frame is not None:
                 full = conn.queued_bytes + len(frame) > self.limits.outbox_bytes
@@ -473,8 +543,9 @@ class TableServer:
             )
             return conn.strikes < self.limits.strikes
         try:
-            frame = decode_frame(data, TO_HOST)
-            self._dispatch(conn, frame, now)
+            raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+            frame = decode_frame(raw, TO_HOST)
+            self._dispatch(conn, frame, now, raw)
         except RemoteError as err:
             self._refuse(conn, err.reason, err.detail)
         except Exception:  # a bug must not take the table down nor leak a traceback to a peer
@@ -549,7 +620,9 @@ class TableServer:
         )
         return False
 
-    def _dispatch(self, conn: Connection, frame: dict[str, Any], now: float) -> None:
+    def _dispatch(
+        self, conn: Connection, frame: dict[str, Any], now: float, raw: bytes = b""
+    ) -> None:
         kind = frame["type"]
         if kind == "sync":
             conn.last_sync = now
@@ -579,7 +652,7 @@ class TableServer:
                 conn.budget.joins.charge(now, 1.0)  # a lobby seat taken (`_may_join`)
             return
         if kind == "send":
-            self.apply(self.host.receive(conn.id, frame["msg"], now))
+            self.apply(self.host.receive(conn.id, frame["msg"], now, raw=_sent_message(raw)))
             return
         raise RemoteError(Reason.WRONG_PHASE, f"{kind} is only allowed during the handshake")
 
@@ -663,12 +736,18 @@ class TableServer:
         order without ever sitting whole in its queue."""
         frames, room = self._frames, self.limits.outbox_bytes // 2
         conn.sync_end = min(conn.sync_end, len(frames))
+        held = self._batch.get(conn) if self._batch is not None else None
+        if held is not None:
+            held.open = False  # this apply's later frames to it wait behind the answer
         while conn.sync_next < conn.sync_end and not conn.closed:
             frame = frames[conn.sync_next]
             if conn.queued_bytes and conn.queued_bytes + len(frame) > room and not conn.local:
                 return
             conn.sync_next += 1
-            self._queue(conn, frame)
+            # Through the queue, never written at once: its byte and frame caps are what a
+            # reader that stopped reading is measured by (SLOW_READER), and what comes after
+            # the answer waits behind it there.
+            self._queue(conn, frame, direct=False)
 
     def _refuse(
         self, conn: Connection, reason: Reason, detail: str, ref: str | None = None
@@ -689,6 +768,18 @@ class TableServer:
         return self.connections.get(conn_id) if isinstance(conn_id, int) else None
 
     def apply(self, outputs: list[Output]) -> None:
+        if self._batch is not None:  # within another apply: its batch takes these frames too
+            self._apply(outputs)
+            return
+        batch: dict[Connection, _Held] = {}
+        self._batch = batch
+        try:
+            self._apply(outputs)
+        finally:
+            self._batch = None
+            self._flush(batch)
+
+    def _apply(self, outputs: list[Output]) -> None:
         changed = False
         for out in outputs:
             if isinstance(out, Posted):
@@ -698,6 +789,7 @@ class TableServer:
                 frames = self._entry_frames()
                 frame = frames[out.entry.seq]
                 seq = out.entry.seq
+                wire = ws_text_frame(frame)
                 for reader in list(self.connections.values()):
                     if not reader.handshaken:
                         continue
@@ -705,7 +797,7 @@ class TableServer:
                         reader.sync_end = max(reader.sync_end, seq + 1)
                         self._feed(reader)
                     else:
-                        self._queue(reader, frame)
+                        self._queue(reader, frame, wire)
                     self._mark_sent(reader, seq, seq + 1)
             elif isinstance(out, Rejected):
                 conn = self._addressee(out.conn)
@@ -735,7 +827,10 @@ class TableServer:
             self._broadcast_status()
             for listener in list(self.listeners):
                 listener()
-        self._wake.set()
+        # The clock waits for the next deadline: woken only when that moved, not for every
+        # entry (a bid on a table without a timer moves none).
+        if self._timer is None or self.host.next_deadline(self.loop_now) != self._clock_deadline:
+            self._wake.set()
         if self.host.phase == TablePhase.OVER:
             self.over.set()
 
@@ -771,9 +866,10 @@ class TableServer:
             return
         self._status_key = key
         frame = encode_frame("status", **status)
+        wire = ws_text_frame(frame)
         for conn in list(self.connections.values()):
             if conn.handshaken:
-                self._queue(conn, frame)
+                self._queue(conn, frame, wire)
 
     # ---- aiohttp -------------------------------------------------------------------------
 
@@ -796,6 +892,8 @@ class TableServer:
             await ws.close()
             return ws
         conn.hang_up = ws.close
+        if isinstance(request.transport, asyncio.WriteTransport):
+            conn.direct = _SocketWriter(ws, request.transport)
         loop = asyncio.get_running_loop()
         handshake_deadline = loop.time() + self.limits.handshake_timeout
         try:
@@ -839,8 +937,68 @@ class TableServer:
         return ws
 
 
+#: Bytes a socket may hold unsent before frames wait in the connection's queue instead.
+DIRECT_WRITE_LIMIT = 64 * 1024
+
+
+def ws_text_frame(frame: str) -> bytes:
+    """A frame as one unmasked, uncompressed WebSocket text message (RFC 6455 5.2): what
+    aiohttp's `send_str` writes for it on a server's connection opened with `compress=False`."""
+    payload = frame.encode("utf-8")
+    size = len(payload)
+    if size < 126:
+        return bytes((0x81, size)) + payload
+    if size < 65536:
+        return bytes((0x81, 126)) + size.to_bytes(2, "big") + payload
+    return bytes((0x81, 127)) + size.to_bytes(8, "big") + payload
+
+
+class _Held:
+    """The frames one `apply` writes to a connection at once: their bytes, until a stop
+    marker or DIRECT_WRITE_LIMIT bytes (`open` False: the rest went to its queue)."""
+
+    __slots__ = ("open", "size", "wires")
+
+    def __init__(self, wire: bytes) -> None:
+        self.wires, self.size, self.open = [wire], len(wire), True
+
+
+class _SocketWriter:
+    """`Connection.direct` for an aiohttp WebSocket: frames' bytes straight to its transport,
+    between whole frames of aiohttp's own (pings, pongs, the close frame), which it writes
+    without yielding. Not ready once the WebSocket closes or the transport holds
+    DIRECT_WRITE_LIMIT bytes: then the writer task waits for it to drain."""
+
+    __slots__ = ("transport", "ws")
+
+    def __init__(self, ws: web.WebSocketResponse, transport: asyncio.WriteTransport) -> None:
+        self.ws, self.transport = ws, transport
+
+    def ready(self) -> bool:
+        transport = self.transport
+        return (
+            not (self.ws.closed or transport.is_closing())
+            and transport.get_write_buffer_size() <= DIRECT_WRITE_LIMIT
+        )
+
+    def write(self, data: bytes) -> None:
+        if not (self.ws.closed or self.transport.is_closing()):
+            self.transport.write(data)
+
+
 def _text(frame: dict[str, Any]) -> str:
     return encode(frame).decode("utf-8")
+
+
+_SEND_START, _SEND_END = b'{"msg":', b',"type":"send"}'
+
+
+def _sent_message(frame: bytes) -> bytes | None:
+    """canonical(msg) inside a canonical `send` frame, which holds only `msg` and `type`:
+    keys sort, so the frame is `{"msg":` MSG `,"type":"send"}`."""
+    if frame.startswith(_SEND_START) and frame.endswith(_SEND_END):
+        return frame[len(_SEND_START) : len(frame) - len(_SEND_END)]
+    return None
 
 
 def _entry_frame(line: bytes) -> str:

@@ -204,3 +204,126 @@ def test_a_message_entry_without_a_usable_sig_is_refused_by_shape(msg) -> None:
     with pytest.raises(RemoteError) as info:
         parse_entry(line)
     assert str(info.value.reason) == "SCHEMA"
+
+
+def _played_lines(seed: int = 9) -> tuple[list[bytes], object]:
+    from p2pdice.bots.protosim import LocalTable
+    from p2pdice.bots.registry import load_bot
+    from p2pdice.core.rules import Rules
+
+    table = LocalTable(
+        Rules(seats=4, exact_call=True), [load_bot("medium")] * 4, rng=random.Random(seed)
+    )
+    table.seat_everyone()
+    table.play()
+    return table.host.lines(), table.host
+
+
+def test_a_message_given_its_frame_bytes_has_the_digest_body_and_entry_of_one_encoded() -> None:
+    """The host cuts a player's message out of its canonical `send` frame; from those bytes
+    it takes the digest, the signed body and the entry line, which must be what encoding the
+    message gives."""
+    from p2pdice.core.messages import parse_message
+    from p2pdice.core.signing import SigningKey
+    from p2pdice.core.transcript import build_entry, messages_in, parse_entry
+
+    lines, host = _played_lines()
+    key = SigningKey(bytes(range(32)))
+    table = host.table_id
+    checked = 0
+    for line in lines:
+        entry = parse_entry(line)
+        for carried in messages_in(entry):
+            obj = json.loads(codec.encode(carried.to_json()))
+            fast = parse_message(obj, raw=codec.encode(obj))
+            slow = parse_message(json.loads(codec.encode(carried.to_json())))
+            assert fast.raw is not None and slow.raw is None
+            assert fast.body_bytes == codec.encode(obj["body"])
+            assert fast.digest() == slow.digest() == carried.digest()
+            a = build_entry(key, entry.seq, entry.prev, msg=fast, table=table)
+            b = build_entry(key, entry.seq, entry.prev, msg=slow, table=table)
+            assert a.line == b.line and a.sig == b.sig and a.hash == b.hash
+            assert a.line == codec.encode({**a.unsigned(), "sig": a.sig.hex()})
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize(
+    "mangle",
+    [
+        lambda raw: raw.replace(b'{"body":', b'{"body" :', 1),  # not the canonical spelling
+        lambda raw: raw[:-2] + b' "}',
+        lambda raw: b"[" + raw + b"]",
+    ],
+)
+def test_bytes_not_spelled_as_the_message_are_not_used(mangle) -> None:
+    from p2pdice.core.messages import parse_message
+    from p2pdice.core.transcript import parse_entry
+
+    lines, _ = _played_lines()
+    msg = next(parse_entry(line).msg for line in lines if parse_entry(line).msg is not None)
+    obj = msg.to_json()
+    got = parse_message(obj, raw=mangle(codec.encode(obj)))
+    assert got.raw is None and got.body_bytes is None
+    assert got.digest() == msg.digest()
+
+
+def test_a_signature_verified_once_under_a_key_is_not_checked_again_under_it_only() -> None:
+    from p2pdice.core.messages import parse_message
+    from p2pdice.core.signing import signature_checker
+    from p2pdice.core.transcript import parse_entry
+
+    lines, host = _played_lines()
+    entry = next(parse_entry(line) for line in lines[20:] if parse_entry(line).msg is not None)
+    msg = parse_message(entry.msg.to_json())
+    right = host.state.roster[msg.seat].key
+    wrong = host.state.roster[(msg.seat + 1) % 4].key
+    calls: list[bytes] = []
+
+    def counting(public: bytes, data: bytes, sig: bytes) -> bool:
+        from p2pdice.core.signing import ed25519_check
+
+        calls.append(public)
+        return ed25519_check(public, data, sig)
+
+    with signature_checker(counting):
+        assert msg.signature_ok(wrong) is False
+        assert msg.signature_ok(wrong) is False  # a failure is checked again, every time
+        assert msg.signature_ok(right) is True
+        assert msg.signature_ok(right) is True
+        assert msg.signature_ok(wrong) is False
+    assert calls == [wrong, wrong, right, wrong]
+
+
+@pytest.mark.parametrize("size", [0, 125, 126, 65535, 65536, 70000])
+def test_a_frame_written_at_once_is_the_websocket_message_aiohttp_sends(size) -> None:
+    """TableServer writes a frame to a socket's transport itself (`ws_text_frame`) when
+    nothing is queued for it; the bytes are those aiohttp's own writer puts on the wire for
+    `send_str` on a server connection without compression."""
+    import asyncio
+
+    from aiohttp._websocket.writer import WebSocketWriter
+
+    from p2pdice.net.server import ws_text_frame
+
+    class Recording(asyncio.WriteTransport):
+        def __init__(self) -> None:
+            super().__init__()
+            self.data = b""
+
+        def write(self, data: bytes) -> None:
+            self.data += bytes(data)
+
+        def is_closing(self) -> bool:
+            return False
+
+    frame = '{"entry":"' + "\u00e9x"[: size % 2 + 1] * (size // 2) + '"}'
+    transport = Recording()
+
+    async def send() -> None:
+        protocol = type("P", (), {"_paused": False})()
+        writer = WebSocketWriter(protocol, transport, use_mask=False, compress=0)  # type: ignore[arg-type]
+        await writer.send_frame(frame.encode("utf-8"), 0x1)
+
+    asyncio.run(send())
+    assert transport.data == ws_text_frame(frame)

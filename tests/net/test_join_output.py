@@ -125,14 +125,14 @@ async def test_join_bot_prints_every_alarm_and_fails_when_the_host_drops_its_con
         honest = host.receive
         dropped: list[str] = []
 
-        def cheat(conn, message, now):
+        def cheat(conn, message, now, **kw):
             body = message.get("body", {}) if isinstance(message, dict) else {}
             seat = table.server.connections.get(conn)
             remote = seat is not None and not seat.local
             if remote and body.get("type") == "contribute" and not dropped:
                 dropped.append(body["type"])
                 return []  # received, never posted, never refused
-            return honest(conn, message, now)
+            return honest(conn, message, now, **kw)
 
         host.receive = cheat
         address = f"127.0.0.1:{service.port}/{table.id}"
@@ -164,14 +164,14 @@ async def test_a_host_that_withholds_its_own_cpus_contribution_cannot_deal_again
         honest = host.receive
         dropped: list[int] = []
 
-        def cheat(conn, message, now):
+        def cheat(conn, message, now, **kw):
             body = message.get("body", {}) if isinstance(message, dict) else {}
             seat = table.server.connections.get(conn)
             local = seat is not None and seat.local
             if local and body.get("type") == "contribute" and not dropped:
                 dropped.append(body["seat"])
                 return []  # its own CPU's, received and never posted
-            return honest(conn, message, now)
+            return honest(conn, message, now, **kw)
 
         host.receive = cheat
         address = f"127.0.0.1:{service.port}/{table.id}"

@@ -84,12 +84,12 @@ def record_everything(monkeypatch: pytest.MonkeyPatch, rec: Recording) -> None:
     """Patch the host classes before the table exists, so nothing escapes the recording."""
     queue, receive, on_entry = TableServer._queue, TableServer.receive, HostedTable._on_entry
 
-    def queued(self: TableServer, conn: Any, frame: str | None) -> None:
+    def queued(self: TableServer, conn: Any, frame: str | None, *args: Any, **kw: Any) -> None:
         if frame is not None and not conn.closed:
             rec.add("to_client", f"conn {conn.id}", frame)
             if conn.seat is not None:
                 rec.conn_seat[f"conn {conn.id}"] = conn.seat
-        queue(self, conn, frame)
+        queue(self, conn, frame, *args, **kw)
 
     def received(self: TableServer, conn: Any, data: str | bytes) -> bool:
         rec.add("to_host", f"conn {conn.id}", data)
