@@ -570,10 +570,10 @@ class _RecordingServer(TableServer):
         self.frames.append((TO_HOST_REF, data if isinstance(data, str) else data.decode()))
         return super().receive(conn, data)
 
-    def _queue(self, conn: Any, frame: str | None) -> None:
+    def _queue(self, conn: Any, frame: str | None, *args: Any, **kwargs: Any) -> None:
         if frame is not None and not conn.closed:
             self.frames.append((TO_CLIENT_REF, frame))
-        super()._queue(conn, frame)
+        super()._queue(conn, frame, *args, **kwargs)
 
 
 async def _wire_game() -> list[tuple[str, str]]:

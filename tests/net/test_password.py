@@ -211,10 +211,11 @@ async def test_a_client_sees_a_host_that_does_not_know_the_password(tmp_path: Pa
         server = table.server
         original = server._queue
 
-        def forge_welcome(conn, frame):  # an impostor cannot compute the confirmation
+        def forge_welcome(conn, frame, wire=None, **kwargs):  # cannot compute the confirmation
             if frame is not None and '"type":"welcome"' in frame:
                 frame = encode({**json.loads(frame), "proof": "00" * 32}).decode()
-            original(conn, frame)
+                wire = None  # the forged text is what goes out
+            original(conn, frame, wire, **kwargs)
 
         server._queue = forge_welcome  # type: ignore[method-assign]
         session = ClientSession(

@@ -36,7 +36,7 @@ from typing import Any
 from p2pdice.core import events, host_clock
 from p2pdice.core.errors import LocalError
 from p2pdice.core.host_outputs import Output
-from p2pdice.core.table import expected_forfeit, expected_result
+from p2pdice.core.table import TablePhase, expected_forfeit, expected_result
 from p2pdice.core.transcript import build_entry
 
 MODES = ("out", "cpu", "player")
@@ -101,9 +101,10 @@ def install(mode: str) -> None:
     """Make this process's host post the void of `mode` at the first step that allows it."""
     if mode not in MODES:
         raise SystemExit(f"mode {mode!r}: one of {', '.join(MODES)}")
-    host_clock._step_contribute = lambda host, now: _contribute(host, now, mode=mode)
+    # The clock looks a phase's step up in its table (host_clock._STEPS), built at import.
+    host_clock._STEPS[TablePhase.CONTRIBUTE] = lambda host, now: _contribute(host, now, mode=mode)
     if mode == "out":
-        host_clock._step_showdown = _showdown
+        host_clock._STEPS[TablePhase.SHOWDOWN] = _showdown
 
 
 def start(
