@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from p2pdice.bots.names import STYLE_NAMES
+from p2pdice.bots.names import EXPLOIT_STYLE_NAMES as STYLE_NAMES
 from p2pdice.bots.tournament import run_tournament
 from p2pdice.core.rules import preset
 
