@@ -330,8 +330,13 @@ class Deals:
         return deals
 
 
+def every_hand(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every hand of `n` dice as a sorted tuple, in the order of `hand_posterior`'s weights."""
+    return _hands(n)[0]
+
+
 def hand_posterior(view: SeatView, seat: int, read: SeatRead) -> list[float]:
-    """Weight of each hand of `seat` (in `_hands` order): its prior times how well it explains
+    """Weight of each hand of `seat` (in `every_hand` order): its prior times how well it explains
     every bid that seat made this round (unnormalised)."""
     n = view.dice[seat]
     weights = list(_hands(n)[1])
