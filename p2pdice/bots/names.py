@@ -8,6 +8,23 @@ BOT_NAMES: tuple[str, ...] = ("easy", "medium", "hard")
 DEFAULT_LEVEL = "medium"
 """The level a CPU seat plays at when nobody chose one (`--cpu N`, the host form, `--bots`)."""
 
-STYLE_NAMES: tuple[str, ...] = ("never-calls", "always-calls", "heavy-bluffer", "misleading")
-"""Fixed styles of the exploit gauntlet (bots/styles.py): accepted where a bot name is, for
-tournaments and tests, but not offered as difficulties."""
+EXPLOIT_STYLE_NAMES: tuple[str, ...] = (
+    "never-calls",
+    "always-calls",
+    "heavy-bluffer",
+    "misleading",
+)
+"""The first exploit gauntlet (bots/styles.py): one broken assumption each."""
+
+STRONGER_STYLE_NAMES: tuple[str, ...] = (
+    "crediting-reader",
+    "style-switcher",
+    "weakest-face",
+    "sampler",
+)
+"""The stronger gauntlet: styles that read bids or mislead readers (bots/readers.py,
+bots/styles.py)."""
+
+STYLE_NAMES: tuple[str, ...] = EXPLOIT_STYLE_NAMES + STRONGER_STYLE_NAMES
+"""Every fixed style of the gauntlet: accepted where a bot name is, for tournaments and tests,
+but not offered as difficulties."""

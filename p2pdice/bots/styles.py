@@ -17,6 +17,17 @@ model-based bot tends to make. They load by name wherever a bot name is accepted
 - `misleading`: bids the face it holds *fewest* of (by the smallest step), and calls like
   medium (below 35%). Breaks "bids show hands" in the other direction: a belief that trusts
   its bids is pushed away from the truth.
+
+The stronger gauntlet adds two deceptive styles here (and two readers in bots/readers.py):
+
+- `weakest-face`: calls like medium, but bids its *weakest* face (fewest of its own dice
+  against what an average hand holds of it) whenever such a bid is still at least 30% likely
+  from its own dice; it opens there at the highest quantity that is. Unlike `misleading` its
+  bluffs stay plausible, so a reader who believes them is led into raising a face that is
+  short, then called.
+- `style-switcher`: plays exactly like medium (honest) for three rounds, then like
+  `weakest-face` for three, and so on. Breaks "a seat bids the way it bid in earlier rounds":
+  a read learnt from its honest rounds is wrong in its deceptive ones, and the other way.
 """
 
 from __future__ import annotations
@@ -24,13 +35,17 @@ from __future__ import annotations
 import random
 
 from ..core.bids import Bid
-from ..core.game import Action, Challenge, PlaceBid
+from ..core.game import Action, Challenge, ExactCall, PlaceBid
+from ..core.rules import ExactReward
 from ..core.view import SeatView
-from .medium import CHALLENGE_BELOW
-from .odds import bid_true_chance
+from .medium import CHALLENGE_BELOW, EXACT_AT_LEAST, medium
+from .odds import bid_true_chance, exact_chance, face_probability
+from .readers import crediting_reader, sampler
 
 BLUFF_SHARE = 0.5  #: heavy-bluffer: share of its bids made on a random face
 BLUFFER_CALLS_BELOW = 0.20  #: heavy-bluffer: it calls bids its dice make less likely than this
+WEAK_BID_AT_LEAST = 0.30  #: weakest-face: a bid on its weakest face must still be this likely
+SWITCH_ROUNDS = 3  #: style-switcher: rounds per block; honest and deceptive blocks alternate
 
 
 def _best_face(view: SeatView, faces: list[int]) -> int:
@@ -87,9 +102,57 @@ def misleading(view: SeatView, rng: random.Random) -> Action:
     return PlaceBid(seat, lowest[face])
 
 
+def weakest_face(view: SeatView, rng: random.Random) -> Action:
+    seat = view.seat
+    assert seat is not None
+    lowest = view.lowest_bids_per_face()
+    standing = view.standing_bid
+    if standing is not None:
+        pays = (
+            view.my_dice < view.rules.starting_dice
+            or view.rules.exact_reward == ExactReward.OTHERS_LOSE
+        )
+        if view.can_exact and pays and exact_chance(view, standing) >= EXACT_AT_LEAST:
+            return ExactCall(seat)
+        if not lowest or bid_true_chance(view, standing) < CHALLENGE_BELOW:
+            return Challenge(seat)
+    options: dict[int, Bid] = {}
+    for face, low in lowest.items():
+        if standing is None:
+            # Opening: the highest quantity still plausible enough, so the bluff carries weight.
+            top = low.quantity
+            while top < view.dice_in_play and (
+                bid_true_chance(view, Bid(top + 1, face)) >= WEAK_BID_AT_LEAST
+            ):
+                top += 1
+            low = Bid(top, face)
+        if bid_true_chance(view, low) >= WEAK_BID_AT_LEAST:
+            options[face] = low
+    if not options:
+        return medium(view, rng)
+    # Ties between equally weak faces are drawn, so the face named does not follow the hand.
+    face = min(options, key=lambda f: (round(_surplus(view, f), 9), rng.random()))
+    return PlaceBid(seat, options[face])
+
+
+def _surplus(view: SeatView, face: int) -> float:
+    """Own dice counting toward `face` beyond what an average hand of this size holds."""
+    p = face_probability(face, wild_ones=view.wild_ones)
+    return view.own_matching(face) - view.my_dice * p
+
+
+def style_switcher(view: SeatView, rng: random.Random) -> Action:
+    honest = (view.round - 1) // SWITCH_ROUNDS % 2 == 0
+    return medium(view, rng) if honest else weakest_face(view, rng)
+
+
 STYLES = {
     "never-calls": never_calls,
     "always-calls": always_calls,
     "heavy-bluffer": heavy_bluffer,
     "misleading": misleading,
+    "weakest-face": weakest_face,
+    "style-switcher": style_switcher,
+    "crediting-reader": crediting_reader,
+    "sampler": sampler,
 }

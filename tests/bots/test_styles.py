@@ -1,4 +1,7 @@
-"""The gauntlet styles do what docs/bots.md says, and medium's exact call respects the cap."""
+"""The gauntlet styles do what docs/bots.md says, and medium's exact call respects the cap.
+
+The two readers of the stronger gauntlet (crediting-reader, sampler) have their own file,
+test_readers.py."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import random
 
 import pytest
 
-from p2pdice.bots.names import STYLE_NAMES
+from p2pdice.bots.names import EXPLOIT_STYLE_NAMES, STRONGER_STYLE_NAMES
 from p2pdice.bots.registry import load_bot
 from p2pdice.cli import tournament as cmd_tournament
 from p2pdice.core.bids import Bid
@@ -65,6 +68,45 @@ def test_heavy_bluffer_often_bids_faces_it_lacks() -> None:
     assert 6 in faces
 
 
+def test_weakest_face_raises_on_its_weakest_face_while_that_is_still_30_percent_likely() -> None:
+    bot = load_bot("weakest-face")
+    # No 3s and no 5s: its weakest faces. 3 x 3s (the lowest on 3s) is 21% likely from its
+    # hand, too unlikely; 2 x 5s is 54%. medium takes the sure 2 x 6s.
+    view = _view(CLASSIC, (6, 6, 6, 2, 4), (5, 5), (Bid(2, 3),))
+    assert bot(view, random.Random(1)) == PlaceBid(0, Bid(2, 5))
+    assert load_bot("medium")(view, random.Random(1)) == PlaceBid(0, Bid(2, 6))
+
+
+def test_weakest_face_opens_its_weakest_face_at_the_highest_quantity_still_30_percent_likely() -> (
+    None
+):
+    bot = load_bot("weakest-face")
+    view = _view(CLASSIC, (6, 6, 6, 2, 4), (5, 5))
+    # 3s and 5s tie (none held): 2 of them is 54% likely, 3 of them 21%. The tie is drawn.
+    bids = {bot(view, random.Random(seed)).bid for seed in range(20)}  # type: ignore[union-attr]
+    assert bids == {Bid(2, 3), Bid(2, 5)}
+
+
+def test_weakest_face_plays_like_medium_when_no_weak_bid_is_likely_enough() -> None:
+    # Facing 4 x 6s with two 6s: every raise needs 5 dice, at best 21% likely (5 x 6s).
+    view = _view(CLASSIC, (6, 6, 2, 3, 4), (5, 5), (Bid(4, 6),))
+    assert load_bot("weakest-face")(view, random.Random(1)) == PlaceBid(0, Bid(5, 6))
+    assert load_bot("medium")(view, random.Random(1)) == PlaceBid(0, Bid(5, 6))
+
+
+def test_style_switcher_alternates_three_honest_rounds_and_three_weakest_face_rounds() -> None:
+    bot = load_bot("style-switcher")
+    placed = (PlacedBid(1, Bid(2, 3)),)
+    moves = [
+        bot(
+            bidding_view(CLASSIC, (6, 6, 6, 2, 4), (5, 5), placed, round_number=r), random.Random(1)
+        )
+        for r in range(1, 10)
+    ]
+    honest, weakest = PlaceBid(0, Bid(2, 6)), PlaceBid(0, Bid(2, 5))
+    assert moves == [honest] * 3 + [weakest] * 3 + [honest] * 3
+
+
 def test_medium_calls_exact_only_below_the_starting_dice() -> None:
     medium = load_bot("medium")
     perudo = preset("perudo", seats=2)
@@ -76,13 +118,14 @@ def test_medium_calls_exact_only_below_the_starting_dice() -> None:
     assert not isinstance(medium(at_cap, rng), ExactCall)
 
 
+@pytest.mark.parametrize("styles", [EXPLOIT_STYLE_NAMES, STRONGER_STYLE_NAMES])
 def test_the_tournament_command_takes_the_styles_by_name(
-    capsys: pytest.CaptureFixture[str],
+    styles: tuple[str, ...], capsys: pytest.CaptureFixture[str]
 ) -> None:
     parser = argparse.ArgumentParser()
     cmd_tournament.add_parser(parser.add_subparsers())
-    names = ",".join(("hard", *STYLE_NAMES))
+    names = ",".join(("hard", *styles))
     args = parser.parse_args(["tournament", "--bots", names, "--games", "4", "--json"])
     assert args.run(args) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data["bots"]) == {"hard", *STYLE_NAMES}
+    assert set(data["bots"]) == {"hard", *styles}
