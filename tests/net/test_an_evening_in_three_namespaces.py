@@ -14,40 +14,27 @@ over a chain that reading checks too."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from p2pdice.store import AppendLog
 from tests.support import netns
 from tests.support.procs import host_log, kill_all, p2pdice, spawn, start_host, transcript_files
+from tests.support.start_reading import independent_reading, joins_before
 
 pytestmark = pytest.mark.usefixtures("private_network")
 
-ROOT = Path(__file__).resolve().parents[2]
 TABLE = "evening"
 #: Seconds without the host after which a friend's client gives up on a table that was not
 #: paused: shorter than the pause below, so a friend still there afterwards was told "paused".
 GIVE_UP = 4
 PAUSE = 8.0
-
-
-def independent_reading() -> ModuleType:
-    """protocol/gen_vectors.py, the generator-side statement of the SPEC, loaded as a module."""
-    spec = importlib.util.spec_from_file_location("gen_vectors", ROOT / "protocol/gen_vectors.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("gen_vectors", module)
-    spec.loader.exec_module(module)
-    return module
 
 
 def wait_until(done: Callable[[], bool], timeout: float, what: str) -> None:
@@ -171,14 +158,7 @@ def test_an_evening_of_a_table_for_six_with_a_crash_and_a_pause_ends_in_one_veri
     assert len(reading.check_chain(text)) == len(text)
     genesis = game_events[0]
     at_start = next(i for i, e in enumerate(game_events) if e.get("type") == "start")
-    joins: dict[int, dict] = {}
-    for line in lines[:at_start]:
-        entry = json.loads(line)
-        body = (entry.get("msg") or {}).get("body") or {}
-        if body.get("type") == "join":
-            joins[body["seat"]] = {k: body[k] for k in ("cpu", "host_run", "key", "name", "seat")}
-        elif (entry.get("event") or {}).get("type") == "leave":
-            del joins[entry["event"]["seat"]]
+    joins = joins_before(lines, at_start)
     assert len(joins) == 4
     assert reading.start_refusal(genesis, joins, game_events[at_start]["roster"]) is None
     # ... and the same reading refuses a start that leaves a seated friend out.
