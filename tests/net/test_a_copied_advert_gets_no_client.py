@@ -20,26 +20,20 @@ from pathlib import Path
 
 import pytest
 
-from p2pdice.store import AppendLog
 from tests.support import netns
-from tests.support.procs import finished_copy_of_the_hosts_log, kill_all, spawn, start_host, stop
+from tests.support.procs import (
+    finished_copy_of_the_hosts_log,
+    kill_all,
+    log_lines,
+    spawn,
+    start_host,
+    stop,
+    wait_until,
+)
 
 pytestmark = pytest.mark.usefixtures("private_network")
 
 PORT = 47321  #: the real host's port (each namespace has its own: nothing else holds it)
-
-
-def _wait(predicate, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-def _lines(path: Path) -> int:
-    return len(AppendLog.read(path)) if path.exists() else 0
 
 
 @pytest.mark.parametrize(
@@ -82,14 +76,14 @@ def test_a_copied_advert_gets_no_client_while_the_host_is_down(
             assert impostor.stdout is not None
             copied = json.loads(impostor.stdout.readline() or "{}")
             assert copied.get("host"), "the impostor could not copy the table"
-            _wait(lambda: _lines(log) >= 12, 60, "the game to be under way")
+            wait_until(lambda: log_lines(log) >= 12, 60, "the game to be under way")
             assert player.poll() is None
             # A crash, or the routine pause (Ctrl-C): either way the table resumes from its log.
             host.send_signal(down)
             if down != signal.SIGSTOP:
                 host.wait(timeout=15)
             # Down long enough for the player to give up on the address and look it up.
-            _wait(
+            wait_until(
                 lambda: json.loads(seen.read_text())["connections"] >= 1,
                 60,
                 "the player to find the impostor's advertisement",

@@ -32,11 +32,13 @@ from tests.support import netns
 from tests.support.procs import (
     finished_copy_of_the_hosts_log,
     kill_all,
+    log_lines,
     p2pdice,
     spawn,
     start_host,
     stop,
     transcript_files,
+    wait_until,
 )
 
 pytestmark = pytest.mark.usefixtures("private_network")
@@ -44,19 +46,6 @@ pytestmark = pytest.mark.usefixtures("private_network")
 PORT = 47321  #: the real host's port (each namespace has its own: nothing else holds it)
 #: What a loaded machine adds to a bounded wait before the client's hang-up is seen.
 SLACK = 2.5
-
-
-def _wait(predicate, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-def _lines(path: Path) -> int:
-    return len(AppendLog.read(path)) if path.exists() else 0
 
 
 def _seen(path: Path) -> dict:
@@ -72,7 +61,7 @@ def _another_table(home: Path, netns_name: str) -> Path:
     )  # fmt: skip
     log = home / "hosted" / ready["table_id"] / "log.jsonl"
     try:
-        _wait(lambda: _lines(log) >= 2, 15, "the other table's CPUs to sit down")
+        wait_until(lambda: log_lines(log) >= 2, 15, "the other table's CPUs to sit down")
     finally:
         stop(host)
     return log
@@ -114,15 +103,17 @@ def test_a_copied_advert_that_holds_or_frames_loses_the_client_to_the_real_host(
             assert impostor.stdout is not None
             copied = json.loads(impostor.stdout.readline() or "{}")
             assert copied.get("host"), "the impostor could not copy the table"
-            _wait(lambda: _lines(log) >= 12, 60, "the game to be under way")
+            wait_until(lambda: log_lines(log) >= 12, 60, "the game to be under way")
             assert player.poll() is None
             host.send_signal(signal.SIGKILL)
             host.wait(timeout=15)
             if mode == "frame":
-                _wait(lambda: _seen(seen)["connections"] >= 1, 60, "the player to find the copy")
+                wait_until(
+                    lambda: _seen(seen)["connections"] >= 1, 60, "the player to find the copy"
+                )
             else:
                 # Not only found: left, while the real host is still down.
-                _wait(lambda: _seen(seen)["held"], 60, "the player to leave the impostor")
+                wait_until(lambda: _seen(seen)["held"], 60, "the player to leave the impostor")
             again = spawn(
                 "host", "--resume", ready["table_id"], *common, *pace,
                 "--home", str(tmp_path / "h"), netns=names[0], log=tmp_path / "again.out",
@@ -188,10 +179,10 @@ def test_a_holding_copy_heard_alone_does_not_keep_the_client_from_the_address_it
             )  # fmt: skip
             assert impostor.stdout is not None
             assert json.loads(impostor.stdout.readline() or "{}").get("host"), "no copy"
-            _wait(lambda: _lines(log) >= 12, 60, "the game to be under way")
+            wait_until(lambda: log_lines(log) >= 12, 60, "the game to be under way")
             host.send_signal(signal.SIGKILL)
             host.wait(timeout=15)
-            _wait(lambda: _seen(seen)["held"], 60, "the player to leave the impostor")
+            wait_until(lambda: _seen(seen)["held"], 60, "the player to leave the impostor")
             again = spawn(
                 "host", "--resume", ready["table_id"], *common, "--home", str(tmp_path / "h"),
                 netns=names[0], log=tmp_path / "again.out",

@@ -18,14 +18,21 @@ import json
 import signal
 import subprocess
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from p2pdice.store import AppendLog
 from tests.support import netns
-from tests.support.procs import host_log, kill_all, p2pdice, spawn, start_host, transcript_files
+from tests.support.procs import (
+    host_log,
+    kill_all,
+    p2pdice,
+    spawn,
+    start_host,
+    transcript_files,
+    wait_until,
+)
 from tests.support.start_reading import independent_reading, joins_before
 
 pytestmark = pytest.mark.usefixtures("private_network")
@@ -35,14 +42,6 @@ TABLE = "evening"
 #: paused: shorter than the pause below, so a friend still there afterwards was told "paused".
 GIVE_UP = 4
 PAUSE = 8.0
-
-
-def wait_until(done: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not done():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"no {what} within {timeout} s")
-        time.sleep(0.05)
 
 
 def friend(name: str, seed: int, home: Path, ns: str, out: Path) -> subprocess.Popen[str]:

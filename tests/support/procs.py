@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -152,3 +152,20 @@ def finished_copy_of_the_hosts_log(player_home: Path, host_home: Path) -> list[b
     assert report.ok, report.failure and report.failure.describe()
     assert report.ended == "finished", report.ended
     return lines
+
+
+def wait_until(done: Callable[[], object], timeout: float, what: str) -> None:
+    """Poll `done` (every 0.05 s) until it holds; AssertionError naming `what` after `timeout`
+    seconds: the bounded wait of the tests that watch real processes and their files."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.05)
+
+
+def log_lines(path: Path) -> int:
+    """How many whole lines a log or transcript holds so far (0 before it exists)."""
+    from p2pdice.store import AppendLog
+
+    return len(AppendLog.read(path)) if path.exists() else 0
