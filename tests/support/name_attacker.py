@@ -18,35 +18,13 @@ import json
 import secrets
 import sys
 from pathlib import Path
-from typing import Any
 
 from p2pdice.core.codec import encode
-from p2pdice.core.hashing import Tag
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.transcript import entry_hash
-from tests.support.wire import Closed, RawClient
+from tests.support.wire import Closed, RawClient, unsigned_join
 
 TRIES = 5  #: connections per name while no seat is offered (another join in progress)
-
-
-def signed_join(
-    key: SigningKey, challenge: dict[str, Any], *, head: bytes, name: str, cpu: bool
-) -> dict[str, Any]:
-    """A join message for `name` as is, signed by hand (the signing helper checks shapes)."""
-    body = {
-        "type": "join",
-        "table": challenge["table"],
-        "seat": challenge["seat"],
-        "counter": 0,
-        "head": head.hex(),
-        "key": key.public.hex(),
-        "name": name,
-        "cpu": cpu,
-        "host_run": False,
-        "host": challenge["host"],
-        "nonce": challenge["nonce"],
-    }
-    return {"body": body, "sig": key.sign(Tag.SIG_MESSAGE, body).hex()}
 
 
 class Attacker:
@@ -89,7 +67,7 @@ class Attacker:
             self.raw = raw
         raw = self.raw
         assert raw.challenge is not None
-        msg = signed_join(
+        msg = unsigned_join(
             SigningKey(secrets.token_bytes(32)), raw.challenge, head=self.head, name=name, cpu=cpu
         )
         await raw.send({"type": "join", "msg": msg, "pake": None, "proof": None, "work": None})

@@ -196,7 +196,7 @@ def join_message(
 
 
 def unsigned_join(
-    key: SigningKey, challenge: dict[str, Any], *, head: bytes, name: str
+    key: SigningKey, challenge: dict[str, Any], *, head: bytes, name: str, cpu: bool = False
 ) -> dict[str, Any]:
     """A join whose name the signer refuses to build (sign_message checks shapes): signed by hand."""
     from p2pdice.core.hashing import Tag
@@ -209,7 +209,7 @@ def unsigned_join(
         "head": head.hex(),
         "key": key.public.hex(),
         "name": name,
-        "cpu": False,
+        "cpu": cpu,
         "host_run": False,
         "host": challenge["host"],
         "nonce": challenge["nonce"],
