@@ -4,8 +4,8 @@ proof; `p2pdice verify A B` of their two transcripts prints the two host-signed 
 one seq that prove it and exits with the fork status.
 
 The host is the real `p2pdice host` process; the fork is what a relay holding its key shows
-the players (tests/support/forking_host.py); the players are two real `p2pdice join --bot`
-processes. The alarms used to read UNKNOWN_HEAD with no proof, and `verify A B` compared nothing.
+the players (tests/support/forking_host.py, an attacker process of its own); the players are
+two real `p2pdice join --bot` processes. The alarms used to read UNKNOWN_HEAD with no proof, and `verify A B` compared nothing.
 
 Two forks: `swap`, after which the game is the same in both histories (two openings in the
 other order); and `turn`, after which it is another seat's turn in each, so the message
@@ -17,20 +17,22 @@ at a seq it holds (EQUIVOCATION, both entries host-signed).
 
 from __future__ import annotations
 
-import asyncio
+import json
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from p2pdice.cli.verify_exits import EXIT_FORK
-from p2pdice.core.signing import SigningKey
-from tests.support.forking_host import ForkingHost
 from tests.support.procs import bot_join, kill_all, p2pdice, spawn, start_host, transcript_files
 
 pytestmark = pytest.mark.usefixtures("private_network")
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
@@ -40,11 +42,10 @@ def free_port() -> int:
 
 
 @pytest.mark.parametrize("mode", ["swap", "turn"])
-async def test_both_players_of_a_forked_table_raise_fork_and_verify_prints_the_proof(
+def test_both_players_of_a_forked_table_raise_fork_and_verify_prints_the_proof(
     tmp_path: Path, mode: str
 ) -> None:
     secret = bytes(range(32))
-    key = SigningKey(secret)
     home = tmp_path / "host"
     home.mkdir()
     (home / "identity.key").write_text(secret.hex() + "\n")
@@ -52,9 +53,15 @@ async def test_both_players_of_a_forked_table_raise_fork_and_verify_prints_the_p
         "--headless", "--seats", "2", "--no-advertise", "--bind", "127.0.0.1",
         "--home", str(home),
     )  # fmt: skip
-    relay = ForkingHost(f"127.0.0.1:{ready['port']}", key, victim="Bob", other="Alice", mode=mode)
-    port = free_port()
-    await relay.start(port)
+    # The forking host: a process of its own holding the host's key, where players connect.
+    port, did = free_port(), tmp_path / "relay.json"
+    relay_proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.forking_host", f"127.0.0.1:{ready['port']}",
+         str(home / "identity.key"), str(port), str(did), "--victim", "Bob", "--other",
+         "Alice", "--mode", mode],
+        stdout=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+    assert relay_proc.stdout is not None and relay_proc.stdout.readline().startswith("{")
     homes = {name: tmp_path / name for name in ("Alice", "Bob")}
     logs = {name: tmp_path / f"{name}.out" for name in homes}
     bots = [
@@ -65,12 +72,16 @@ async def test_both_players_of_a_forked_table_raise_fork_and_verify_prints_the_p
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and any(b.poll() is None for b in bots):
-            await asyncio.sleep(0.1)
+            time.sleep(0.1)
         running = [name for name, b in zip(homes, bots, strict=True) if b.poll() is None]
         assert not running, (running, {name: log.read_text() for name, log in logs.items()})
     finally:
         kill_all(*bots, host)
-        await relay.close()
+        relay_proc.terminate()
+        relay_proc.wait(timeout=15)
+    relay = SimpleNamespace(**json.loads(did.read_text()))
+    relay.injected = [line.encode() for line in relay.injected]
+    relay.refusals = [tuple(r) for r in relay.refusals]
     said = {name: log.read_text() for name, log in logs.items()}
     assert relay.forked_at is not None, said
     assert relay.injected, said

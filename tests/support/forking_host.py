@@ -25,10 +25,13 @@ would sign.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import json
+import signal
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -339,3 +342,53 @@ class ForkingHost:
         stream.next_seq += 1
         if not stream.ws.closed:
             await stream.ws.send_str(_entry_frame(line))
+
+
+# ---- as a process of its own ----------------------------------------------------------------
+
+
+def report(relay: ForkingHost) -> dict[str, Any]:
+    """What the relay did, for the test that ran it as a process (JSON)."""
+    return {
+        "forked_at": relay.forked_at,
+        "injected": [line.decode() for line in relay.injected],
+        "refusals": [list(r) for r in relay.refusals],
+        "turn_roles": list(relay.turn_roles) if relay.turn_roles is not None else None,
+    }
+
+
+async def _serve(args: Any) -> None:
+    key = SigningKey(bytes.fromhex(args.key_file.read_text().strip()))
+    relay = ForkingHost(args.upstream, key, victim=args.victim, other=args.other, mode=args.mode)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    await relay.start(args.port)
+    print(json.dumps({"port": args.port}), flush=True)  # ready
+    try:
+        await asyncio.wait_for(stop.wait(), args.lifetime)  # bounded: it never outlives a test
+    except TimeoutError:
+        pass
+    finally:
+        await relay.close()
+        args.out.write_text(json.dumps(report(relay)))
+
+
+def main() -> None:
+    """`python -m tests.support.forking_host UPSTREAM KEY_FILE PORT OUT --victim V --other O
+    [--mode swap|turn]`: the relay as an attacker process of its own; on SIGTERM (or after
+    `--lifetime` seconds) it writes what it did to OUT and exits."""
+    parser = argparse.ArgumentParser(prog="forking_host")
+    parser.add_argument("upstream", help="the real host, HOST:PORT")
+    parser.add_argument("key_file", type=Path, help="the host's identity key (hex)")
+    parser.add_argument("port", type=int)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--victim", required=True)
+    parser.add_argument("--other", required=True)
+    parser.add_argument("--mode", choices=("swap", "turn"), default="swap")
+    parser.add_argument("--lifetime", type=float, default=120.0)
+    asyncio.run(_serve(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
