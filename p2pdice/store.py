@@ -354,6 +354,13 @@ class SavedTableError(UserError):
 _VERIFIER = re.compile("[0-9a-f]{64}")
 
 
+def _pause_of(value: Any) -> float | None:
+    """A saved CPU pause in seconds, or None when absent or not a sane one (0 to 60)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if 0 <= value <= 60 else None
+
+
 @dataclass(frozen=True, slots=True)
 class TableRecord:
     """`hosted/<table id>/table.json`: what a restarted host needs besides its log. The only
@@ -373,6 +380,9 @@ class TableRecord:
     #: The name the host's own player sits under ("" when the host plays no seat): the
     #: resume picker tells two tables of one name apart by it.
     player: str = ""
+    #: Seconds its CPU seats pause before each move (None: not recorded, an older file), so
+    #: a resumed table plays at the pace it was opened with.
+    cpu_think: float | None = None
 
     def verifier(self, table_id: bytes) -> bytes | None:
         """The table's password verifier (SPEC.md 3.4), derived from a legacy password."""
@@ -392,6 +402,8 @@ class TableRecord:
         }
         if self.player:  # left out for a host that plays no seat, as before the field existed
             record["player"] = self.player
+        if self.cpu_think is not None:
+            record["cpu_think"] = self.cpu_think
         return record
 
     @classmethod
@@ -423,6 +435,7 @@ class TableRecord:
             port=port if isinstance(port, int) and 0 < port < 65536 else 0,
             legacy_password=legacy,
             player=player if isinstance(player, str) else "",
+            cpu_think=_pause_of(saved.get("cpu_think")),
         )
 
     @classmethod
@@ -453,6 +466,7 @@ class SavedTable:
     name: str
     cpu: list[str]
     port: int = 0  #: the port it listened on (0: unknown, any free port)
+    cpu_think: float | None = None  #: its CPU seats' pause before each move, when recorded
 
 
 def load_saved_table(home: Path, table_id: str) -> SavedTable:
@@ -469,7 +483,13 @@ def load_saved_table(home: Path, table_id: str) -> SavedTable:
     if not lines:
         raise SavedTableError(f"no saved log for table {table_id} in {home}")
     record = TableRecord.load(folder)
-    return SavedTable(lines=lines, name=record.name, cpu=list(record.cpu), port=record.port)
+    return SavedTable(
+        lines=lines,
+        name=record.name,
+        cpu=list(record.cpu),
+        port=record.port,
+        cpu_think=record.cpu_think,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -94,3 +94,24 @@ def test_the_lobby_offers_a_table_with_the_name_its_host_played_under(tmp_path: 
         TableRecord(name="Kitchen", player=player).save(folder)
     found = {t.table_id: t.host for t in unfinished_hosted_tables(tmp_path)}
     assert found == {"a" * 64: "Ann", "b" * 64: ""}
+
+
+def test_a_resumed_table_keeps_the_pace_of_its_cpu_seats(tmp_path: Path) -> None:
+    """A table opened with --cpu-think 0 is resumed (host --resume, or r in the lobby) at that
+    pace unless --cpu-think says otherwise; an older record, or a pause that makes no sense,
+    leaves the default."""
+    import argparse
+
+    from p2pdice.cli.common import CPU_THINK, cpu_think_of
+
+    TableRecord(name="Quick", cpu=("easy",), cpu_think=0.0).save(tmp_path)
+    saved = TableRecord.load(tmp_path).cpu_think
+    assert saved == 0.0
+    assert cpu_think_of(argparse.Namespace(cpu_think=None), saved) == 0.0
+    assert cpu_think_of(argparse.Namespace(cpu_think=2.5), saved) == 2.5
+    assert cpu_think_of(argparse.Namespace(cpu_think=None), None) == CPU_THINK
+    for pause in (None, -1, 61, "0", True):
+        (tmp_path / "table.json").write_text(
+            json.dumps({"name": "K", "cpu": [], "password_verifier": None, "cpu_think": pause})
+        )
+        assert TableRecord.load(tmp_path).cpu_think is None

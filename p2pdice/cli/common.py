@@ -35,14 +35,18 @@ def add_cpu_think_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--cpu-think",
         type=float,
-        default=CPU_THINK,
+        default=None,  # resolved by cpu_think_of: a resumed table keeps its own
         metavar="S",
-        help=f"seconds CPU seats pause before each move (default {CPU_THINK}; 0: at once)",
+        help=f"seconds CPU seats pause before each move (default {CPU_THINK}, or what a "
+        "resumed table had; 0: at once)",
     )
 
 
-def cpu_think_of(args: argparse.Namespace) -> float:
-    think = getattr(args, "cpu_think", CPU_THINK)
+def cpu_think_of(args: argparse.Namespace, saved: float | None = None) -> float:
+    """--cpu-think, else what a resumed table was opened with (`saved`), else the default."""
+    think = getattr(args, "cpu_think", None)
+    if think is None:
+        think = saved if saved is not None else CPU_THINK
     if not 0 <= think <= 60:
         raise CliError("--cpu-think: between 0 and 60 seconds")
     return think

@@ -207,8 +207,10 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
     resume_lines = None
     password = password_of(args)
     port = args.port
+    saved_think = None
     if args.resume:  # read before the service starts: a bad save leaves nothing running
         saved = load_saved_table(home, args.resume)
+        saved_think = saved.cpu_think
         resume_lines = saved.lines
         # The table's own password verifier is read back by the host (hostapp).
         name, cpu, password = saved.name, saved.cpu, None
@@ -231,7 +233,7 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
             rules=rules,
             cpu=cpu,
             password=password,
-            cpu_think=cpu_think_of(args),
+            cpu_think=cpu_think_of(args, saved_think),
             fill_levels=parse_fill_levels(args.fill_cpu),
             start_when=args.start_when,
         ),

@@ -25,6 +25,7 @@ from ..ui.lobby import LobbyActions
 from ..ui.lobbymodel import LobbyEntry, listed_players
 from ..ui.ports import FoundTable, TableFactory
 from ..ui.text import safe_text
+from .common import CPU_THINK
 
 if TYPE_CHECKING:
     from .runtime import TableRuntime
@@ -297,6 +298,7 @@ class CliLobby:
                 port=saved.port,  # where the players' clients are still knocking
                 port_fallback=True,  # else any port: they find the table again by its id
                 resume_lines=saved.lines,
+                cpu_think=CPU_THINK if saved.cpu_think is None else saved.cpu_think,
             )
             set_joining_hints(saved.name, runtime)
             return runtime

@@ -287,14 +287,16 @@ def run_interactive_host(args: argparse.Namespace) -> int:
     home = home_of(args)
     resume_lines = None
     port = getattr(args, "port", 0)
+    saved_think = None
     if getattr(args, "resume", None):
         saved = load_saved_table(home, args.resume)
+        saved_think = saved.cpu_think
         resume_lines = saved.lines
         # The table's own password verifier is read back by the host (hostapp).
         name, cpu, password = saved.name, saved.cpu, None
         port = port or saved.port  # where the players' clients are still knocking
     player = person_name_of(args.player, "--player") if getattr(args, "player", None) else ""
-    think = cpu_think_of(args)
+    think = cpu_think_of(args, saved_think)
 
     def setup(c: Controller, lobby: LobbyActions) -> None:
         from .lobby import set_joining_hints

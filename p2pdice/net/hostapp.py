@@ -224,6 +224,7 @@ class HostedTable:
             password_verifier=self.host.password_verifier,
             port=self.service.port,  # a restarted host listens here again (players wait there)
             player=self.player_name,
+            cpu_think=self.config.cpu_think,
         ).save(self.folder)
 
     def _on_entry(self, entry: Entry) -> None:

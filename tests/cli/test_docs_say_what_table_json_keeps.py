@@ -1,5 +1,6 @@
 """docs/lan.md says what a hosted table's `table.json` keeps, and it is what a real host
-writes: the name, CPU seats, the password's verifier (never the password) and the port."""
+writes: the name, CPU seats, the password's verifier (never the password), the port and the
+CPU seats' pause."""
 
 from __future__ import annotations
 
@@ -25,9 +26,9 @@ def test_table_json_keeps_a_verifier_and_the_docs_say_so(tmp_path: Path) -> None
         record = json.loads(saved.read_text(encoding="utf-8"))
         assert ready["port"] == record["port"]
     assert "open sesame" not in saved.read_text(encoding="utf-8")
-    assert set(record) == {"name", "cpu", "password_verifier", "port"}
+    assert set(record) == {"name", "cpu", "password_verifier", "port", "cpu_think"}
     said = _the_docs_line()
     parts = [part.strip() for part in said.split(",")]
     assert "password" not in parts  # it does not keep the password
     assert "verifier" in said and "never the password" in said
-    assert "name" in said and "CPU seats" in said and "port" in said
+    assert "name" in said and "CPU seats" in said and "port" in said and "pause" in said
