@@ -52,15 +52,15 @@ class LoadSampler(threading.Thread):
         self.every = every
         self.samples: list[tuple[float, tuple[float, float, float]]] = []
         self.started_at = time.monotonic()
-        self._stop = threading.Event()
+        self._done = threading.Event()
 
     def run(self) -> None:
-        while not self._stop.is_set():
+        while not self._done.is_set():
             self.samples.append((round(time.monotonic() - self.started_at, 1), os.getloadavg()))
-            self._stop.wait(self.every)
+            self._done.wait(self.every)
 
     def stop(self) -> None:
-        self._stop.set()
+        self._done.set()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
