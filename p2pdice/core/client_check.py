@@ -108,8 +108,8 @@ def judge(peer: Peer, report: Report, *, seated: bool, complete: bool) -> FinalC
                 CheckAlarm(
                     "forfeit",
                     f"round {note.round}: the host forfeited its own CPU seat {seat.name} "
-                    f"({note.detail}): the round was replayed with fresh hands, which a host "
-                    "can use to re-roll them",
+                    f"({note.detail}): the host sends that seat's messages itself, so it chose "
+                    "to, which can change who loses the round",
                     round=note.round,
                     seat=note.seat,
                 )

@@ -16,6 +16,7 @@ from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 from .codec import encode
+from .delivery import ACTED
 from .errors import Reason, RemoteError
 from .events import HostEvent
 from .fairness import SeatContext, contrib_commitment, derive_dice, seed_commitment
@@ -424,15 +425,10 @@ class Peer:
         if not dropped:
             return []
         first = dropped[0]
-        acted = {
-            "forced": "moved for you",
-            "abort": "aborted the attempt",
-            "forfeit": "made you forfeit",
-        }
         return self._alarm(
             Reason.MESSAGE_DROPPED,
             f"your {first.message.type} (message {first.message.counter}) was sent and never "
-            f"posted; the host {acted.get(event.type, 'declared you absent')} instead",
+            f"posted; {ACTED[event.type]} instead",
             seq,
             seats=(self.seat,) if self.seat is not None else (),
             entry=f"event:{event.type}",

@@ -254,7 +254,8 @@ def check_message(
 
 def cpu_seats_owed(state: TableState) -> int:
     """Host-run seats the genesis promised (`host_cpu`) that have not joined yet: they join
-    at the latest just before the start (this program's host seats them as the table opens)."""
+    at the latest just before the start (this program's host seats them when the start is
+    due, after the people)."""
     return max(0, state.host_cpu - sum(1 for s in state.joins.values() if s.host_run))
 
 

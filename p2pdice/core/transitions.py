@@ -402,14 +402,23 @@ BUFFERED_MESSAGES: Mapping[str, TablePhase] = MappingProxyType(
 
 
 def _dropped_by() -> Mapping[str, frozenset[str]]:
-    """A host act in a seat's place may hide a message the seat owed in the same phase."""
+    """A host act in a seat's place may hide a message the seat owed in the same phase. An act
+    that leaves the phase as it was (an `absent`) settles no step: it hides only a message the
+    host posts as soon as it reads it, never one it collects into a host event until the step
+    ends (a commitment, a contribution), which the act settling the step without it (`abort`,
+    `forfeit`) names."""
     owed = [row for row in _MESSAGE_ROWS if row.if_missing == IfMissing.HOST_ACTS]
     acts: dict[str, set[str]] = {}
     for row in TRANSITIONS:
         if row.in_seats_place:
             for kind in row.kinds:
                 hidden = acts.setdefault(kind, set())
-                hidden.update(k for m in owed if set(m.phases) & set(row.phases) for k in m.kinds)
+                hidden.update(
+                    k
+                    for m in owed
+                    if set(m.phases) & set(row.phases) and not (row.stays and m.carried_in)
+                    for k in m.kinds
+                )
     return MappingProxyType({kind: frozenset(kinds) for kind, kinds in acts.items()})
 
 

@@ -21,7 +21,7 @@ from .errors import P2PDiceError, Reason
 from .events import Abort, Absent, Beacon, CommitSet, Forfeit, GameOver, Round
 from .fairness import comparison_code
 from .game import Outcome
-from .messages import Message, parse_message
+from .messages import Message, MessageType, parse_message
 from .signing import Checker, signature_checker
 from .table import Note, Replayer, TablePhase, TableState, game_over_reason
 from .transcript import messages_in, parse_entry
@@ -82,8 +82,8 @@ class Report:
     #: Our messages missing from a finished log that the host never showed it read: they did
     #: not reach the table as far as anyone can tell (information, SPEC.md 9, not a failure).
     mine_undelivered: list[Undelivered] = field(default_factory=list)
-    #: Suspicious host acts in a log that verifies; a client that is not interactive should
-    #: print each and treat any as an alarm (exit non-zero).
+    #: Suspicious host acts in a log that verifies: the host's claims, which a client shows as
+    #: such and never raises as an alarm (SPEC.md 9, "Warnings").
     warnings: list[VerifyWarning] = field(default_factory=list)
     failure: Failure | None = None
 
@@ -160,6 +160,7 @@ def _verify_lines(
     #: forfeit; none when the game-over entry ended it): an honest client's commitment or
     #: contribution to such an attempt is moot unless its own seat was blamed.
     ended_early: dict[tuple[int, int], set[int]] = {}
+    ended_after_result: set[int] = set()  #: the round whose result the game-over entry followed
     activity = _Activity()
     stalls = _Stalls()
     for index, line in enumerate(lines):
@@ -185,6 +186,15 @@ def _verify_lines(
                 # The game ended before the attempt's set was posted (the void cap, a silent
                 # host-run seat, a host shutting down): no seat's message to it was needed.
                 ended_early[(before.attempt.round, before.attempt.attempt)] = set()
+            elif (
+                isinstance(ended, GameOver)
+                and before is not None
+                and before.game is not None
+                and before.phase == TablePhase.RESULT
+            ):
+                # Ended after a round's result, before the next round began: a `next_round`
+                # the host held for the acknowledgements (SPEC.md 8) opened nothing.
+                ended_after_result.add(before.game.round)
         _note_host_acts(report, notes, replayer.state, stalls)
         report.entries = index + 1
     state = replayer.state
@@ -200,7 +210,7 @@ def _verify_lines(
             None, Reason.MISSING_GAME_OVER, "the log ends before its game-over entry"
         )
     if report.failure is None and mine is not None and state is not None:
-        _check_mine(report, replayer, posted, ended_early, mine)
+        _check_mine(report, replayer, posted, ended_early, ended_after_result, mine)
     return report
 
 
@@ -381,10 +391,12 @@ def _check_mine(
     replayer: Replayer,
     posted: set[bytes],
     ended_early: dict[tuple[int, int], set[int]],
+    ended_after_result: set[int],
     mine: Sequence[dict[str, Any]],
 ) -> None:
-    """Every message the player sent must be in the log, unless the host refused it openly
-    or ended its attempt early blaming another seat. One missing that the host showed it read
+    """Every message the player sent must be in the log, unless the host refused it openly,
+    ended its attempt early blaming another seat, or ended the game instead of the round a
+    `next_round` would have opened. One missing that the host showed it read
     (the record's `read`, core/delivery.py) is MESSAGE_DROPPED; any other did not reach the
     table as far as anyone can tell, which is said, not failed."""
     facts = delivery_facts(mine)
@@ -416,6 +428,8 @@ def _check_mine(
             and msg.seat not in ended_early[step]
         ):
             continue  # the attempt ended for another seat's silence; ours was rightly unused
+        if msg.type == MessageType.NEXT_ROUND and msg.body.get("round") in ended_after_result:
+            continue  # the game ended instead of the round it would have opened
         if msg.type in GOES_ON_WITHOUT:
             # The host moves on without an acknowledgement after ACK_WAIT (SPEC.md 8), and
             # one that came too late (the game's last, say) is refused after the client may

@@ -407,10 +407,13 @@ def test_missing_contribution_is_waited_for_then_the_round_is_void() -> None:
     void = game.results[1]
     assert (void.round, void.forfeited, void.eliminated) == (2, (), ())
     assert void.dice_after == void.dice_before and game.results[2].dice_before[victim] == 1
-    # When the host acted, it had shown nothing of having the contribution: the victim is
-    # told it did not reach the table, once; the host's answers to its later messages on
-    # the same (lossy, in-order) link show it was read, and the alarm follows, once.
-    assert [(n.kind, n.act) for n in notices(lt, conn_of(lt, victim))] == [("contribute", "absent")]
+    # When the host voided the round, it had shown nothing of having the contribution: the
+    # victim is told it did not reach the table, once (at the forfeit: the absence before it
+    # settled nothing); the host's answers to its later messages on the same (lossy, in-order)
+    # link show it was read, and the alarm follows, once.
+    assert [(n.kind, n.act) for n in notices(lt, conn_of(lt, victim))] == [
+        ("contribute", "forfeit")
+    ]
     assert alarms(lt, conn_of(lt, victim))[:1] == [Reason.MESSAGE_DROPPED]
     check_log(lt, finished=False)
 
