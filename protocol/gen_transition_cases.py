@@ -760,6 +760,17 @@ def _forked_cases(fragment: Fragment, key: str) -> list[Case]:
             0,
         ),
         (
+            "an opening from seat 5, which this two-seat table does not have, on a head this "
+            "log does not hold: no key to check it under, so NOT_SEATED at the history check "
+            "(on this log's head, the phase would refuse it first: WRONG_PHASE)",
+            lambda b: b.message(
+                5, "open", key=stranger, head=elsewhere, round=1, attempt=1, salt=bytes(32),
+                seed=bytes(32),
+            ),  # fmt: skip
+            "NOT_SEATED",
+            0,
+        ),
+        (
             "seat 1's bid naming another table: WRONG_TABLE comes first (its head is that "
             "table's, which proves nothing about this one)",
             lambda b: b.message(
