@@ -766,7 +766,7 @@ def _forked_cases(fragment: Fragment, key: str) -> list[Case]:
             lambda b: b.message(
                 5, "open", key=stranger, head=elsewhere, round=1, attempt=1, salt=bytes(32),
                 seed=bytes(32),
-            ),  # fmt: skip
+            ),
             "NOT_SEATED",
             0,
         ),

@@ -3,8 +3,8 @@
 One aiohttp application serves any number of tables at `/t/<table id>`; `GET /tables` lists
 them (manual join by address, liveness checks). Each connection gets a bounded outgoing
 queue drained by its own writer task, so one slow spectator never holds up the table. The
-turn timer and every deadline come from `HostTable.next_deadline(now)`, driven by one timer task
-per table on the event loop's monotonic clock.
+turn timer and every deadline come from `HostTable.next_deadline(now)`, driven by one clock
+per table on the event loop's monotonic clock (deadline_clock.py).
 
 CPU seats run by the host are full peers with their own keys and secrets, connected through
 an in-process link (`LocalLink`) that carries the very same frames as a socket.
@@ -43,6 +43,7 @@ from ..core.host_link import answer_challenge, challenge_frame, welcome_frame
 from ..core.pake import ENTROPY_BYTES
 from ..core.table import TablePhase
 from ..core.transcript import Entry
+from .deadline_clock import DeadlineClock
 from .frames import MAX_FRAME, TO_HOST, decode_frame, encode_frame, error_frame
 from .limits import FRAME_UNIT, AddressBudget, AddressBudgets, TokenBucket, frame_cost
 
@@ -189,9 +190,9 @@ class TableServer:
         self.limits = limits or Limits()
         self.connections: dict[int, Connection] = {}
         self._ids = itertools.count(1)
-        self._timer: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
-        self._clock_deadline: float | None = None  #: what the clock task waits for
+        self._clock = DeadlineClock(
+            host.next_deadline, self._tick, name=f"table {host.table_id.hex()[:8]} clock"
+        )
         self._on_entry = on_entry
         self._status_key: tuple[Any, ...] | None = None
         #: Called after every change of the table (entries, seats); adapters add their own.
@@ -238,7 +239,7 @@ class TableServer:
     # ---- lifecycle -----------------------------------------------------------------------
 
     def start(self) -> None:
-        self._timer = asyncio.get_running_loop().create_task(self._clock(), name="table-clock")
+        self._clock.start()
         if self.host.phase == TablePhase.OVER:  # a finished table restarted from its log
             self.over.set()
 
@@ -248,8 +249,7 @@ class TableServer:
         however long the rest of the shutdown takes. Unread messages are resent by their
         senders to the resumed host."""
         self.frozen = True
-        if self._timer is not None:
-            self._timer.cancel()
+        self._clock.cancel()
 
     async def close(self, reason: Closing = Closing.ENDED) -> None:
         """Tell every connection why the table closes (`closing`, SPEC.md 10.3), after the
@@ -266,23 +266,10 @@ class TableServer:
         hang_ups = [c.hang_up() for c in self.connections.values() if c.hang_up is not None]
         if hang_ups:
             await asyncio.wait([asyncio.ensure_future(h) for h in hang_ups], timeout=2.0)
-        if self._timer is not None:
-            self._timer.cancel()
-            await asyncio.gather(self._timer, return_exceptions=True)
+        await self._clock.stop()
 
-    async def _clock(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            deadline = self._clock_deadline = self.host.next_deadline(loop.time())
-            self._wake.clear()
-            try:
-                async with asyncio.timeout_at(deadline):  # None: wait for a wake-up only
-                    await self._wake.wait()
-            except TimeoutError:
-                try:
-                    self.apply(self.host.tick(loop.time()))
-                except Exception:  # a bug must not stop the table's clock for good
-                    log.exception("table %s: the clock failed", self.host.table_id.hex()[:8])
+    def _tick(self, now: float) -> None:
+        self.apply(self.host.tick(now))
 
     # ---- connections ---------------------------------------------------------------------
 
@@ -827,10 +814,7 @@ class TableServer:
             self._broadcast_status()
             for listener in list(self.listeners):
                 listener()
-        # The clock waits for the next deadline: woken only when that moved, not for every
-        # entry (a bid on a table without a timer moves none).
-        if self._timer is None or self.host.next_deadline(self.loop_now) != self._clock_deadline:
-            self._wake.set()
+        self._clock.poke(self.loop_now)
         if self.host.phase == TablePhase.OVER:
             self.over.set()
 

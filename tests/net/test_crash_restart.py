@@ -63,6 +63,15 @@ class Gate:
         self.held.clear()
 
 
+def table_story(tmp_path: Path, victim_out: str) -> str:
+    """What a failed wait leaves to read: the last entries the host posted and the victim's
+    own output (a load-starved run is told apart from a stuck table by these)."""
+    kinds = [kind(e) for e in log_entries(host_log(tmp_path / "h"))]
+    out = tmp_path / victim_out
+    said = out.read_text()[-3000:] if out.exists() else "(no output)"
+    return f"host log ends {kinds[-12:]} ({len(kinds)} entries); the victim said:\n{said}"
+
+
 def commit_of_round(n: int) -> Callable[[dict[str, Any]], bool]:
     def match(frame: dict[str, Any]) -> bool:
         body = frame.get("msg", {}).get("body", {}) if frame["type"] == "send" else {}
@@ -135,7 +144,11 @@ async def test_a_client_killed_mid_round_restarts_and_finishes_the_game(
                 "a beacon of round 2 in the victim's transcript",
             )
         else:
-            await asyncio.wait_for(gate.caught.wait(), 60)
+            try:
+                await until(lambda: gate.caught.is_set() or playing.done(), 90, f"the {phase} hold")
+            except AssertionError:
+                raise AssertionError(table_story(tmp_path, "victim-1.out")) from None
+            assert gate.caught.is_set(), table_story(tmp_path, "victim-1.out")
             mine = {
                 "committed": "commit",
                 "contributed": "contribute",
