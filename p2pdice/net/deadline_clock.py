@@ -2,9 +2,12 @@
 `next_deadline(now)` names has come, on the running loop's monotonic clock.
 
 The host leaves deadlines at or before `now` out of `next_deadline` (they were dealt with by
-a tick, or the clock would spin), so a deadline the clock waited for must be ticked however
-the wait ended: a wake-up from a change made just after it passed, on a busy loop, can reach
-this task before the timer that would have said "time" does.
+a tick, or the clock would spin), so the clock ticks whenever its wait ends, however it ended,
+and plans the next wait from that same `now`. On a busy loop a deadline can pass between the
+change that made it and the moment this task runs (six joins at once, each starting a 2 s
+settle, behind TLS handshakes), or a wake-up from a change just after a deadline can reach
+this task before the timer that says "time" does: planning without that tick lost the
+deadline for good.
 """
 
 from __future__ import annotations
@@ -60,14 +63,16 @@ class DeadlineClock:
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
+        deadline = self._waiting_for = self._next_deadline(loop.time())
         while True:
-            deadline = self._waiting_for = self._next_deadline(loop.time())
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout_at(deadline):  # None: wait for a wake-up only
                     await self._wake.wait()
-            if deadline is not None and loop.time() >= deadline:
-                try:
-                    self._tick(loop.time())
-                except Exception:  # a bug must not stop the table's clock for good
-                    log.exception("%s: the tick failed", self._name)
+            now = loop.time()
+            try:
+                self._tick(now)  # what came due, whether or not this wait was for it
+            except Exception:  # a bug must not stop the table's clock for good
+                log.exception("%s: the tick failed", self._name)
+            # A wake-up the tick's own changes asked for is answered by this plan.
+            deadline = self._waiting_for = self._next_deadline(now)
