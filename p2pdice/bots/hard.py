@@ -54,12 +54,17 @@ from ..core.rules import ChallengePenalty, ExactReward, Ones, preset
 from ..core.view import SeatView
 from .belief import (
     FACE_LIST,
+    NO_CREDIT,
+    Step,
+    bid_credits,
     challenge_chance,
     convolve,
     face_marginals,
     hand_weights,
     match_column,
+    perceived,
     reply_model,
+    show,
     tail_table,
 )
 from .cfr import LIAR, Game, p2pdice_game, table_key
@@ -180,6 +185,19 @@ class _Follower:
         return self.read.calls_below
 
 
+def _support(
+    quantity: int, m: int, unseen: int, p: float, shown: tuple[int, int], kappa: float
+) -> float:
+    """How likely a bid looks to a seat holding `m` matching dice: from its hand alone, or (as
+    far as it credits bids, `kappa`) with what the others' bids showed it too: `shown` is
+    (shown dice counting toward the bid's face, shown dice in all)."""
+    plain = at_least(quantity - m, unseen, p)
+    if kappa == 0.0 or shown[1] == 0:
+        return plain
+    credited = at_least(quantity - m - shown[0], unseen - shown[1], p)
+    return (1 - kappa) * plain + kappa * credited
+
+
 @dataclass(frozen=True, slots=True)
 class _Lap:
     """With three or more seats: what a raise the next seat lets pass leads to.
@@ -193,13 +211,14 @@ class _Lap:
     """
 
     seats: tuple[
-        tuple[tuple[tuple[float, ...], ...], int, float], ...
-    ]  #: beliefs, unseen, threshold
+        tuple[int, tuple[tuple[float, ...], ...], int, float, float], ...
+    ]  #: seat, beliefs, unseen, threshold, credit
     dice_in_play: int
     exact_call: bool
     follower: _Follower
     stakes: _Stakes
     returner_dice: int = 1  #: dice of the seat whose bid comes back to us
+    wild: bool = True  #: whether ones are wild this round
 
     @classmethod
     def of(
@@ -219,7 +238,15 @@ class _Lap:
             if seat == view.seat or seat == follower.seat:
                 break
             read = reads.get(seat, UNREAD)
-            seats.append((marginals[seat], view.dice_in_play - view.dice[seat], read.calls_below))
+            seats.append(
+                (
+                    seat,
+                    marginals[seat],
+                    view.dice_in_play - view.dice[seat],
+                    read.calls_below,
+                    read.credit,
+                )
+            )
         returner = _seat_before(view, view.seat)
         return cls(
             tuple(seats),
@@ -228,21 +255,29 @@ class _Lap:
             follower,
             stakes,
             view.dice[returner],
+            view.wild_ones,
         )
 
-    def value(self, odds: _FaceOdds, bid: Bid, p: float) -> float:
+    def value(
+        self, odds: _FaceOdds, bid: Bid, p: float, shown: dict[int, dict[int, int]] | None = None
+    ) -> float:
+        """Worth of `bid` once the next seat lets it pass; `shown`: what every seat's bids
+        (`bid` included) have shown, for the seats that credit bids."""
         quantity = bid.quantity + 1  # the next seat's raise
         if quantity > self.dice_in_play:
             return 0.0  # no step is left on this face: the next seat's pass tells us nothing
         reach = 1.0
         value = 0.0
-        for belief, unseen, calls_below in self.seats:
+        face = bid.face
+        for seat, belief, unseen, calls_below, kappa in self.seats:
             if quantity >= self.dice_in_play:
                 call = 1.0  # no raise is left on this face
             else:
+                credit = perceived(shown, seat, self.wild) if kappa and shown else NO_CREDIT
+                seen = (credit[face], credit[0])
                 call = sum(
-                    w * challenge_chance(at_least(quantity - m, unseen, p), calls_below)
-                    for m, w in enumerate(belief[bid.face - 1])
+                    w * challenge_chance(_support(quantity, m, unseen, p, seen, kappa), calls_below)
+                    for m, w in enumerate(belief[face - 1])
                     if w
                 )
             value += reach * call * self.stakes.rival_loss
@@ -358,7 +393,8 @@ def _options(view: SeatView) -> tuple[list[tuple[float, Action]], list[tuple[flo
     seat = view.seat
     assert seat is not None
     reads = opponent_reads(view.rules, view.results) if ADAPT else {}
-    odds, marginals = _face_odds(view, reads)
+    round_bids = _round_bids(view)
+    odds, marginals = _face_odds(view, reads, round_bids)
     stakes = _Stakes.of(view)
     nxt = _next_seat(view)
     follower = _Follower(
@@ -389,28 +425,80 @@ def _options(view: SeatView) -> tuple[list[tuple[float, Action]], list[tuple[flo
 
     raises: list[tuple[float, Bid]] = []
     lap = _Lap.of(view, follower, reads, marginals, stakes) if LAP_LOOKAHEAD else None
+    shown_now = round_bids.shown
+    wild = view.wild_ones
     for face, low in view.lowest_bids_per_face().items():
         face_odds = odds[face]
-        p = face_probability(face, wild_ones=view.wild_ones)
+        p = face_probability(face, wild_ones=wild)
         top = min(view.dice_in_play, low.quantity + RAISE_STEPS)
         for quantity in range(low.quantity, top + 1):
-            called, passed = _raise_value(face_odds, quantity, p, follower, stakes)
+            bid = Bid(quantity, face)
+            shown = _shown_after(shown_now, view, standing, bid)
+            credit = perceived(shown, nxt, wild) if follower.read.credit else NO_CREDIT
+            called, passed = _raise_value(
+                face_odds, quantity, p, follower, stakes, (credit[face], credit[0])
+            )
             if lap is None:
                 value = called + passed * (
                     stakes.pass_value + SOUNDNESS_WEIGHT * face_odds.holds(quantity)
                 )
             else:
-                value = called + passed * lap.value(face_odds, Bid(quantity, face), p)
-            raises.append((value, Bid(quantity, face)))
+                value = called + passed * lap.value(face_odds, bid, p, shown)
+            raises.append((value, bid))
     if len(view.survivors) == 2 and raises:
         # Heads-up the rest of the round is the two of us: value the best raises by search.
         raises.sort(key=lambda o: -o[0])
-        raises = _lookahead(view, [b for _, b in raises[:LOOKAHEAD_RAISES]], follower, stakes)
+        raises = _lookahead(
+            view, [b for _, b in raises[:LOOKAHEAD_RAISES]], follower, stakes, round_bids
+        )
     return calls, raises
 
 
+@dataclass(frozen=True, slots=True)
+class _RoundBids:
+    """This round's bids as the beliefs read them: per seat its Steps (each bid with the bid it
+    answered and what the others' bids had shown it), and what every seat's bids showed."""
+
+    histories: dict[int, tuple[Step, ...]]
+    shown: dict[int, dict[int, int]]
+
+    def history(self, seat: int, kappa: float) -> tuple[Step, ...]:
+        steps = self.histories.get(seat, ())
+        if kappa:
+            return steps
+        # What it was shown does not matter to a seat that does not credit bids: one cache
+        # entry serves every such history.
+        return tuple((previous, bid, NO_CREDIT) for previous, bid, _ in steps)
+
+
+def _round_bids(view: SeatView) -> _RoundBids:
+    wild = view.wild_ones
+    credits, shown = bid_credits([(b.seat, b.bid) for b in view.bids], view.dice, wild)
+    histories: dict[int, list[Step]] = {s: [] for s in view.survivors}
+    previous: Bid | None = None
+    for placed, credit in zip(view.bids, credits, strict=True):
+        histories.setdefault(placed.seat, []).append((previous, placed.bid, credit))
+        previous = placed.bid
+    return _RoundBids({s: tuple(h) for s, h in histories.items()}, shown)
+
+
+def _shown_after(
+    shown: dict[int, dict[int, int]], view: SeatView, standing: Bid | None, bid: Bid
+) -> dict[int, dict[int, int]]:
+    """What every seat's bids show once we bid `bid` over `standing`."""
+    seat = view.seat
+    assert seat is not None
+    out = {s: dict(held) for s, held in shown.items()}
+    show(out, seat, view.my_dice, standing, bid)
+    return out
+
+
 def _lookahead(
-    view: SeatView, candidates: list[Bid], follower: _Follower, stakes: _Stakes
+    view: SeatView,
+    candidates: list[Bid],
+    follower: _Follower,
+    stakes: _Stakes,
+    round_bids: _RoundBids,
 ) -> list[tuple[float, Bid]]:
     """Heads-up values of `candidates`: the follower's reply, then our best answer to it.
 
@@ -423,26 +511,27 @@ def _lookahead(
     rules = view.rules
     wild = view.wild_ones
     read = follower.read
-    history: list[tuple[Bid | None, Bid]] = []
-    previous: Bid | None = None
-    for placed in view.bids:
-        if placed.seat == follower.seat:
-            history.append((previous, placed.bid))
-        previous = placed.bid
     weights = hand_weights(
         rules,
         view.palifico_round,
         view.dice_in_play,
         follower.dice,
-        tuple(history),
+        round_bids.history(follower.seat, read.credit),
         read.calls_below,
         read.sharpness,
         read.trust,
+        read.credit,
     )
     own = {f: view.own_matching(f) for f in FACE_LIST}
     size = follower.dice + 1
     out = []
+    standing = view.standing_bid
     for bid in candidates:
+        if read.credit:
+            shown = _shown_after(round_bids.shown, view, standing, bid)
+            credit = perceived(shown, follower.seat, wild)
+        else:
+            credit = NO_CREDIT
         call, replies = reply_model(
             rules,
             view.palifico_round,
@@ -451,6 +540,8 @@ def _lookahead(
             bid,
             read.calls_below,
             read.sharpness,
+            credit,
+            read.credit,
         )
         need = bid.quantity - own[bid.face]
         value = 0.0
@@ -492,10 +583,17 @@ def _lookahead(
 
 
 def _raise_value(
-    odds: _FaceOdds, quantity: int, p: float, follower: _Follower, stakes: _Stakes
+    odds: _FaceOdds,
+    quantity: int,
+    p: float,
+    follower: _Follower,
+    stakes: _Stakes,
+    shown: tuple[int, int] = (0, 0),
 ) -> tuple[float, float]:
     """Bidding `quantity` on this face: its expected dice when the next seat calls it, and
-    the chance that they do not."""
+    the chance that they do not. `shown`: what the bids (ours included) have shown the next
+    seat, as _support takes it."""
+    kappa = follower.read.credit
     need = quantity - odds.own
     called_value = 0.0
     passed = 0.0
@@ -503,7 +601,9 @@ def _raise_value(
         if not weight:
             continue
         # Their call depends on their hand; so does whether the bid holds: combine per count.
-        call = challenge_chance(at_least(quantity - m, follower.unseen, p), follower.calls_below)
+        call = challenge_chance(
+            _support(quantity, m, follower.unseen, p, shown, kappa), follower.calls_below
+        )
         if stakes.difference:
             # What the loser pays depends on the full count: sum over the others' dice too.
             worth = sum(
@@ -559,37 +659,37 @@ def believed_chances(view: SeatView, bid: Bid) -> tuple[float, float]:
     reads of each opponent from earlier reveals, updated by this round's bids (the figures it
     decides by)."""
     reads = opponent_reads(view.rules, view.results) if ADAPT else {}
-    odds, _ = _face_odds(view, reads)
+    odds, _ = _face_odds(view, reads, _round_bids(view))
     face = odds[bid.face]
     return face.holds(bid.quantity), face.exact(bid.quantity)
 
 
 def _face_odds(
-    view: SeatView, reads: dict[int, OpponentRead]
+    view: SeatView, reads: dict[int, OpponentRead], round_bids: _RoundBids | None = None
 ) -> tuple[dict[int, _FaceOdds], dict[int, tuple[tuple[float, ...], ...]]]:
     """Per face: our matching dice and the beliefs about everyone else's; and per opponent
     its own belief, per face, over its matching dice."""
+    if round_bids is None:
+        round_bids = _round_bids(view)
     seat = view.seat
     follower = _next_seat(view)
-    histories: dict[int, list[tuple[Bid | None, Bid]]] = {s: [] for s in view.survivors}
-    previous: Bid | None = None
-    for placed in view.bids:
-        histories.setdefault(placed.seat, []).append((previous, placed.bid))
-        previous = placed.bid
-    marginals = {
-        s: face_marginals(
+    marginals = {}
+    for s in view.survivors:
+        if s == seat:
+            continue
+        read = reads.get(s, UNREAD)
+        history = round_bids.history(s, read.credit)
+        marginals[s] = face_marginals(
             view.rules,
             view.palifico_round,
             view.dice_in_play,
             view.dice[s],
-            tuple(histories[s]),
-            reads.get(s, UNREAD).calls_below,
-            reads.get(s, UNREAD).sharpness,
-            reads.get(s, UNREAD).trust,
+            history,
+            read.calls_below,
+            read.sharpness,
+            read.trust,
+            read.credit,
         )
-        for s in view.survivors
-        if s != seat
-    }
     out: dict[int, _FaceOdds] = {}
     for face in FACE_LIST:
         rest: list[float] = [1.0]
