@@ -20,9 +20,10 @@ of that bid given the vector, under a model of how people (and bots) bid:
   *and what the other seats' bids showed* (a bid-crediting reader): an opening or a change of
   face shows about two dice of that face, a step on the same face one more. Such a player
   raises on a face another seat named whatever they hold of it, so their raise says little
-  about their own dice. Each seat's *credit* (bots/reads.py: 0, 1/2 or 1) mixes the two
-  views of how likely a bid is to them: from their hand alone, or from their hand plus the
-  dice the others' bids showed (`bid_credits`).
+  about their own dice. Each seat's *credit* (bots/reads.py) is the chance that it plays so:
+  the belief is a mixture of the two models (a bid's chance to them from their hand alone,
+  or from their hand plus the dice the others' bids showed them, `bid_credits`), weighted
+  by that chance and then by how well each explains the seat's bids this round.
 
 Every likelihood is mixed with a small uniform share, so a bluff or a strange bot bends the
 belief instead of breaking it. Opponents' hands are independent given the public record (a
@@ -261,32 +262,63 @@ def hand_weights(
     call_below: float = CHALLENGE_BELOW,
     sharpness: float = PICK_SHARPNESS,
     trust: float = 1.0,
-    kappa: float = 0.0,
+    credit: float = 0.0,
 ) -> tuple[float, ...]:
     """The belief over a seat's `dice` as a weight per count vector of hand_space(dice), summing to 1.
 
     `history` holds the seat's bids this round, each with the bid it answered (None for
     an opening) and, optionally, the Credit the seat had been shown before it;
-    `call_below`, `sharpness` and `kappa` are the seat's reads (bots/reads.py).
+    `call_below`, `sharpness` and `credit` are the seat's reads (bots/reads.py).
     `trust` is the chance that the seat's bids follow its hand with that sharpness at all;
-    the rest of the weight goes to a hand-blind bidder (sharpness 0), and the round's bids
-    themselves shift the weight between the two, as Bayes' rule says.
+    the rest of the weight goes to a hand-blind bidder (sharpness 0). `credit` is the chance
+    that the seat judges bids by what the others' bids showed it too (a rider), else by
+    its hand alone. The round's bids themselves shift the weight between these models, as
+    Bayes' rule says.
     """
-    led = _history_weights(
-        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, kappa
+    plain, riding = credit_weights(
+        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, trust, credit
     )
-    if trust >= 1.0 or sharpness == 0.0:
-        total = sum(led)
-        return tuple(w / total for w in led)
-    blind = _history_weights(
-        rules, palifico_round, dice_in_play, dice, history, call_below, 0.0, kappa
-    )
-    # The unnormalised products are the joint chance of the hand and the bids under each
-    # model, so mixing them before normalising weighs each model by how well it explains
-    # the bids.
-    mixed = [trust * a + (1.0 - trust) * b for a, b in zip(led, blind, strict=True)]
-    total = sum(mixed)
-    return tuple(w / total for w in mixed)
+    if not credit:
+        return plain
+    if credit >= 1.0:
+        return riding
+    return tuple(a + b for a, b in zip(plain, riding, strict=True))
+
+
+@lru_cache(maxsize=16384)
+def credit_weights(
+    rules: Rules,
+    palifico_round: bool,
+    dice_in_play: int,
+    dice: int,
+    history: tuple[Step | tuple[Bid | None, Bid], ...],
+    call_below: float = CHALLENGE_BELOW,
+    sharpness: float = PICK_SHARPNESS,
+    trust: float = 1.0,
+    credit: float = 0.0,
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The joint belief over (does the seat credit bids, its count vector): one weight vector
+    for each answer, no and yes, summing to 1 together (the arguments are hand_weights')."""
+
+    def model(kappa: float) -> list[float]:
+        led = _history_weights(
+            rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, kappa
+        )
+        if trust >= 1.0 or sharpness == 0.0:
+            return list(led)
+        blind = _history_weights(
+            rules, palifico_round, dice_in_play, dice, history, call_below, 0.0, kappa
+        )
+        # The unnormalised products are the joint chance of the hand and the bids under
+        # each model, so mixing them before normalising weighs each model by how well it
+        # explains the bids.
+        return [trust * a + (1.0 - trust) * b for a, b in zip(led, blind, strict=True)]
+
+    size = len(hand_space(dice)[0])
+    plain = [(1.0 - credit) * w for w in model(0.0)] if credit < 1.0 else [0.0] * size
+    riding = [credit * w for w in model(1.0)] if credit > 0.0 else [0.0] * size
+    total = sum(plain) + sum(riding)
+    return tuple(w / total for w in plain), tuple(w / total for w in riding)
 
 
 @lru_cache(maxsize=16384)
@@ -322,6 +354,26 @@ def _history_weights(
     return tuple(weights)
 
 
+def riding_chance(
+    rules: Rules,
+    palifico_round: bool,
+    dice_in_play: int,
+    dice: int,
+    history: tuple[Step | tuple[Bid | None, Bid], ...],
+    call_below: float = CHALLENGE_BELOW,
+    sharpness: float = PICK_SHARPNESS,
+    trust: float = 1.0,
+    credit: float = 0.0,
+) -> float:
+    """The chance that the seat credits bids, after its bids this round (hand_weights' args)."""
+    if not history or credit <= 0.0 or credit >= 1.0:
+        return credit
+    _, riding = credit_weights(
+        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, trust, credit
+    )
+    return sum(riding)
+
+
 @lru_cache(maxsize=16384)
 def face_marginals(
     rules: Rules,
@@ -332,7 +384,7 @@ def face_marginals(
     call_below: float = CHALLENGE_BELOW,
     sharpness: float = PICK_SHARPNESS,
     trust: float = 1.0,
-    kappa: float = 0.0,
+    credit: float = 0.0,
 ) -> tuple[tuple[float, ...], ...]:
     """Per face 1..6, the belief over how many of a seat's `dice` count toward that face.
 
@@ -342,7 +394,7 @@ def face_marginals(
     if not history:
         return tuple(_binomial(dice, face_probability(f, wild_ones=wild)) for f in FACE_LIST)
     weights = hand_weights(
-        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, trust, kappa
+        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, trust, credit
     )
     out = []
     for face in FACE_LIST:

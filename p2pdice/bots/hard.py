@@ -59,11 +59,12 @@ from .belief import (
     bid_credits,
     challenge_chance,
     convolve,
+    credit_weights,
     face_marginals,
-    hand_weights,
     match_column,
     perceived,
     reply_model,
+    riding_chance,
     show,
     tail_table,
 )
@@ -179,23 +180,32 @@ class _Follower:
     dice: int  #: dice they hold
     unseen: int  #: dice they cannot see
     read: OpponentRead  #: their calling threshold and bid sharpness
+    riding: float = 0.0  #: chance that they credit bids, after their bids this round
 
     @property
     def calls_below(self) -> float:
         return self.read.calls_below
 
 
-def _support(
-    quantity: int, m: int, unseen: int, p: float, shown: tuple[int, int], kappa: float
+def _call_chance(
+    quantity: int,
+    m: int,
+    unseen: int,
+    p: float,
+    calls_below: float,
+    shown: tuple[int, int],
+    riding: float,
 ) -> float:
-    """How likely a bid looks to a seat holding `m` matching dice: from its hand alone, or (as
-    far as it credits bids, `kappa`) with what the others' bids showed it too: `shown` is
-    (shown dice counting toward the bid's face, shown dice in all)."""
-    plain = at_least(quantity - m, unseen, p)
-    if kappa == 0.0 or shown[1] == 0:
+    """The chance that a seat holding `m` matching dice calls a bid: judged from its hand
+    alone, or (with chance `riding`) from its hand plus what the others' bids showed it,
+    `shown` = (shown dice counting toward the bid's face, shown dice in all)."""
+    plain = challenge_chance(at_least(quantity - m, unseen, p), calls_below)
+    if riding <= 0.0 or shown[1] == 0:
         return plain
-    credited = at_least(quantity - m - shown[0], unseen - shown[1], p)
-    return (1 - kappa) * plain + kappa * credited
+    credited = challenge_chance(
+        at_least(quantity - m - shown[0], unseen - shown[1], p), calls_below
+    )
+    return (1 - riding) * plain + riding * credited
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +222,7 @@ class _Lap:
 
     seats: tuple[
         tuple[int, tuple[tuple[float, ...], ...], int, float, float], ...
-    ]  #: seat, beliefs, unseen, threshold, credit
+    ]  #: seat, beliefs, unseen, threshold, chance it credits bids
     dice_in_play: int
     exact_call: bool
     follower: _Follower
@@ -228,6 +238,7 @@ class _Lap:
         reads: dict[int, OpponentRead],
         marginals: dict[int, tuple[tuple[float, ...], ...]],
         stakes: _Stakes,
+        riding: dict[int, float] | None = None,
     ) -> _Lap | None:
         if len(view.survivors) <= 2:
             return None
@@ -244,7 +255,7 @@ class _Lap:
                     marginals[seat],
                     view.dice_in_play - view.dice[seat],
                     read.calls_below,
-                    read.credit,
+                    riding.get(seat, read.credit) if riding else read.credit,
                 )
             )
         returner = _seat_before(view, view.seat)
@@ -269,14 +280,14 @@ class _Lap:
         reach = 1.0
         value = 0.0
         face = bid.face
-        for seat, belief, unseen, calls_below, kappa in self.seats:
+        for seat, belief, unseen, calls_below, riding in self.seats:
             if quantity >= self.dice_in_play:
                 call = 1.0  # no raise is left on this face
             else:
-                credit = perceived(shown, seat, self.wild) if kappa and shown else NO_CREDIT
+                credit = perceived(shown, seat, self.wild) if riding and shown else NO_CREDIT
                 seen = (credit[face], credit[0])
                 call = sum(
-                    w * challenge_chance(_support(quantity, m, unseen, p, seen, kappa), calls_below)
+                    w * _call_chance(quantity, m, unseen, p, calls_below, seen, riding)
                     for m, w in enumerate(belief[face - 1])
                     if w
                 )
@@ -394,14 +405,17 @@ def _options(view: SeatView) -> tuple[list[tuple[float, Action]], list[tuple[flo
     assert seat is not None
     reads = opponent_reads(view.rules, view.results) if ADAPT else {}
     round_bids = _round_bids(view)
-    odds, marginals = _face_odds(view, reads, round_bids)
+    riding: dict[int, float] = {}
+    odds, marginals = _face_odds(view, reads, round_bids, riding)
     stakes = _Stakes.of(view)
     nxt = _next_seat(view)
+    read = reads.get(nxt, UNREAD)
     follower = _Follower(
         seat=nxt,
         dice=view.dice[nxt],
         unseen=view.dice_in_play - view.dice[nxt],
-        read=reads.get(nxt, UNREAD),
+        read=read,
+        riding=riding.get(nxt, read.credit),
     )
 
     calls: list[tuple[float, Action]] = []
@@ -424,7 +438,7 @@ def _options(view: SeatView) -> tuple[list[tuple[float, Action]], list[tuple[flo
             calls.append((value, ExactCall(seat)))
 
     raises: list[tuple[float, Bid]] = []
-    lap = _Lap.of(view, follower, reads, marginals, stakes) if LAP_LOOKAHEAD else None
+    lap = _Lap.of(view, follower, reads, marginals, stakes, riding) if LAP_LOOKAHEAD else None
     shown_now = round_bids.shown
     wild = view.wild_ones
     for face, low in view.lowest_bids_per_face().items():
@@ -434,7 +448,7 @@ def _options(view: SeatView) -> tuple[list[tuple[float, Action]], list[tuple[flo
         for quantity in range(low.quantity, top + 1):
             bid = Bid(quantity, face)
             shown = _shown_after(shown_now, view, standing, bid)
-            credit = perceived(shown, nxt, wild) if follower.read.credit else NO_CREDIT
+            credit = perceived(shown, nxt, wild) if follower.riding else NO_CREDIT
             called, passed = _raise_value(
                 face_odds, quantity, p, follower, stakes, (credit[face], credit[0])
             )
@@ -511,7 +525,9 @@ def _lookahead(
     rules = view.rules
     wild = view.wild_ones
     read = follower.read
-    weights = hand_weights(
+    # The joint belief over (do they credit bids, their count vector): each half answers
+    # our raise by its own model.
+    components = credit_weights(
         rules,
         view.palifico_round,
         view.dice_in_play,
@@ -527,22 +543,6 @@ def _lookahead(
     out = []
     standing = view.standing_bid
     for bid in candidates:
-        if read.credit:
-            shown = _shown_after(round_bids.shown, view, standing, bid)
-            credit = perceived(shown, follower.seat, wild)
-        else:
-            credit = NO_CREDIT
-        call, replies = reply_model(
-            rules,
-            view.palifico_round,
-            view.dice_in_play,
-            follower.dice,
-            bid,
-            read.calls_below,
-            read.sharpness,
-            credit,
-            read.credit,
-        )
         need = bid.quantity - own[bid.face]
         value = 0.0
         column = match_column(follower.dice, bid.face, wild)
@@ -553,17 +553,37 @@ def _lookahead(
                 )
                 for m in range(size)
             ]
+        else:
+            worth = [stakes.rival_loss if m >= need else -stakes.own_loss for m in range(size)]
+        dists: dict[Bid, list[float]] = {}
+        for kappa, weights in zip((0.0, 1.0), components, strict=True):
+            if (kappa == 0.0 and read.credit >= 1.0) or (kappa == 1.0 and not read.credit):
+                continue
+            credit = NO_CREDIT
+            if kappa:
+                credit = perceived(
+                    _shown_after(round_bids.shown, view, standing, bid), follower.seat, wild
+                )
+            call, replies = reply_model(
+                rules,
+                view.palifico_round,
+                view.dice_in_play,
+                follower.dice,
+                bid,
+                read.calls_below,
+                read.sharpness,
+                credit,
+                kappa,
+            )
             for w, c, m in zip(weights, call, column, strict=True):
                 value += w * c * worth[m]
-        else:
-            for w, c, m in zip(weights, call, column, strict=True):
-                value += w * c * (stakes.rival_loss if m >= need else -stakes.own_loss)
-        for reply, picks in replies:
-            dist = [0.0] * size
-            for w, x, m in zip(
-                weights, picks, match_column(follower.dice, reply.face, wild), strict=True
-            ):
-                dist[m] += w * x
+            for reply, picks in replies:
+                dist = dists.setdefault(reply, [0.0] * size)
+                for w, x, m in zip(
+                    weights, picks, match_column(follower.dice, reply.face, wild), strict=True
+                ):
+                    dist[m] += w * x
+        for reply, dist in dists.items():
             mass = sum(dist)
             if mass < 1e-9:
                 continue
@@ -593,7 +613,6 @@ def _raise_value(
     """Bidding `quantity` on this face: its expected dice when the next seat calls it, and
     the chance that they do not. `shown`: what the bids (ours included) have shown the next
     seat, as _support takes it."""
-    kappa = follower.read.credit
     need = quantity - odds.own
     called_value = 0.0
     passed = 0.0
@@ -601,8 +620,8 @@ def _raise_value(
         if not weight:
             continue
         # Their call depends on their hand; so does whether the bid holds: combine per count.
-        call = challenge_chance(
-            _support(quantity, m, follower.unseen, p, shown, kappa), follower.calls_below
+        call = _call_chance(
+            quantity, m, follower.unseen, p, follower.calls_below, shown, follower.riding
         )
         if stakes.difference:
             # What the loser pays depends on the full count: sum over the others' dice too.
@@ -665,10 +684,14 @@ def believed_chances(view: SeatView, bid: Bid) -> tuple[float, float]:
 
 
 def _face_odds(
-    view: SeatView, reads: dict[int, OpponentRead], round_bids: _RoundBids | None = None
+    view: SeatView,
+    reads: dict[int, OpponentRead],
+    round_bids: _RoundBids | None = None,
+    riding: dict[int, float] | None = None,
 ) -> tuple[dict[int, _FaceOdds], dict[int, tuple[tuple[float, ...], ...]]]:
     """Per face: our matching dice and the beliefs about everyone else's; and per opponent
-    its own belief, per face, over its matching dice."""
+    its own belief, per face, over its matching dice. `riding`, when given, receives per
+    opponent the chance that it credits bids, after its bids this round."""
     if round_bids is None:
         round_bids = _round_bids(view)
     seat = view.seat
@@ -678,18 +701,20 @@ def _face_odds(
         if s == seat:
             continue
         read = reads.get(s, UNREAD)
-        history = round_bids.history(s, read.credit)
-        marginals[s] = face_marginals(
+        args = (
             view.rules,
             view.palifico_round,
             view.dice_in_play,
             view.dice[s],
-            history,
+            round_bids.history(s, read.credit),
             read.calls_below,
             read.sharpness,
             read.trust,
             read.credit,
         )
+        marginals[s] = face_marginals(*args)
+        if riding is not None:
+            riding[s] = riding_chance(*args)
     out: dict[int, _FaceOdds] = {}
     for face in FACE_LIST:
         rest: list[float] = [1.0]

@@ -19,12 +19,12 @@ from that seat's side, and two traits of each opponent are learnt within the gam
   "mildly hand-led" and would credit it with aces it does not hold. When the habit wins,
   the sharpness is 0: its raises say nothing about its hand.
 
-* **Credit.** Whether the seat judges bids from its own hand alone (0), or from its hand
-  plus what the other seats' bids showed it (1: a bid-crediting reader, who raises on a
-  face another seat named whatever it holds of it; 1/2 between the two). Read jointly with
-  the other two traits: each value gives its own chances to the seat's calls and raises,
-  and the value whose best threshold and sharpness explain them best, after a prior that
-  favours 0, is taken.
+* **Credit.** The chance that the seat judges bids not from its own hand alone but from its
+  hand plus what the other seats' bids showed it (a bid-crediting reader, who raises on a
+  face another seat named whatever it holds of it). Each of the two models gives its own
+  chances to the seat's calls and raises; with each model's best threshold and sharpness,
+  Bayes' rule on how well they explain them (prior log-odds CREDIT_LOG_ODDS) gives the
+  chance, and the more likely model gives the other two traits.
 
 Recent rounds weigh more (`RECENCY` per round back), so a seat that changes its style is
 read for the style it plays now, and a read whose predictions fail in the latest rounds
@@ -62,8 +62,10 @@ SHARPNESS_LOG_PRIOR = (-3.0, -2.0, -1.0, 0.0)  #: favours the anchor until evide
 HABIT_LOG_PRIOR = -2.0  #: prior of the hand-blind habit model (as for sharpness 0)
 HABIT_KINDS = 4  #: kinds of raise: on aces or not, times smallest step or more
 HABIT_SHARPNESS = 0.0  #: the sharpness a seat read as playing by habit gets
-KAPPAS = (0.0, 0.5, 1.0)  #: the credit grid: how far a seat counts what others' bids showed
-KAPPA_LOG_PRIOR = (0.0, -1.0, -1.5)  #: favours judging from one's own hand until it is clear
+KAPPAS = (0.0, 1.0)  #: the two models: judges bids by its own hand, or credits others' bids
+CREDIT_LOG_ODDS = 0.0  #: prior log-odds that a seat credits bids
+#: The credit (chance that a seat credits bids) is snapped to this grid for the caches.
+CREDIT_GRID = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
 RECENCY = 1.0  #: weight of a round's evidence per later round (1: every round counts alike)
 
 #: One raise's habit evidence: its kind, how many open raises share that kind, how many in all.
@@ -71,6 +73,7 @@ Habit = tuple[tuple[bool, bool], int, int]
 
 
 UNREAD_TRUST = 0.5  #: chance that a seat not yet seen at a reveal bids by its hand
+UNREAD_CREDIT = 0.5  #: chance that a seat not yet seen at a reveal credits bids
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +81,7 @@ class OpponentRead:
     calls_below: float = CHALLENGE_BELOW
     sharpness: float = PICK_SHARPNESS
     trust: float = 1.0  #: chance that its bids follow its hand at `sharpness` (else hand-blind)
-    credit: float = 0.0  #: how far it counts what the others' bids showed it (KAPPAS)
+    credit: float = 0.0  #: chance that it judges bids by what the others' bids showed it too
 
 
 ANCHOR = OpponentRead()
@@ -86,7 +89,7 @@ ANCHOR = OpponentRead()
 #: a stranger who raises the same safe-looking bid whatever they hold is common enough (the
 #: perudo misleading bidder, a beginner who always bids aces) that taking every raise at
 #: face value hands them the round.
-UNREAD = OpponentRead(trust=UNREAD_TRUST)
+UNREAD = OpponentRead(trust=UNREAD_TRUST, credit=UNREAD_CREDIT)
 
 
 def _support(
@@ -233,14 +236,16 @@ def _read(calls: list[list[float]], picks: list[list[float]], habit: float) -> O
         pick_row = [x + p for x, p in zip(picks[k], SHARPNESS_LOG_PRIOR, strict=True)]
         theta = max(range(len(THRESHOLDS)), key=row.__getitem__)
         sharp = max(range(len(SHARPNESSES)), key=pick_row.__getitem__)
-        return row[theta] + max(pick_row[sharp], habit) + KAPPA_LOG_PRIOR[k], theta, sharp
+        return row[theta] + max(pick_row[sharp], habit), theta, sharp
 
     fits = [fit(k) for k in range(len(KAPPAS))]
-    k = max(range(len(KAPPAS)), key=lambda i: fits[i][0])
+    log_odds = CREDIT_LOG_ODDS + fits[1][0] - fits[0][0]
+    riding = 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, log_odds))))
+    k = 1 if riding > 0.5 else 0
     _, theta, sharp = fits[k]
     pick = picks[k][sharp] + SHARPNESS_LOG_PRIOR[sharp]
     return OpponentRead(
         calls_below=THRESHOLDS[theta],
         sharpness=HABIT_SHARPNESS if habit > pick else SHARPNESSES[sharp],
-        credit=KAPPAS[k],
+        credit=min(CREDIT_GRID, key=lambda c: abs(c - riding)),
     )
