@@ -44,13 +44,14 @@ Theory of operation
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..core.bids import Bid
+from ..core.bids import Bid, lowest_bids_per_face
 from ..core.game import Action, Challenge, ExactCall, PlaceBid
-from ..core.rules import ChallengePenalty, ExactReward, Ones, preset
+from ..core.rules import ChallengePenalty, ExactReward, Ones, Rules, preset
 from ..core.view import SeatView
 from .belief import (
     FACE_LIST,
@@ -68,7 +69,7 @@ from .belief import (
     show,
     tail_table,
 )
-from .cfr import LIAR, Game, p2pdice_game, table_key
+from .cfr import LIAR, Game, opening_bluff_share, p2pdice_game, table_key
 from .odds import at_least, face_probability
 from .reads import UNREAD, OpponentRead, opponent_reads
 
@@ -79,11 +80,16 @@ PASS_VALUE_HEADS_UP = 0.0  #: value of a raise the next seat does not call, head
 PASS_VALUE_MULTI = 0.0  #: the same with more than two seats, when LAP_LOOKAHEAD is off
 SOUNDNESS_WEIGHT = 0.15  #: extra value per unit of chance that an uncalled raise holds
 LAST_DIE_PREMIUM = 0.3  #: extra cost of losing our last die (it ends our game)
+DECOYS = True  #: open or change face, at the solved games' rate, on a face the hand lacks
+DECOY_COST = 0.1  #: the most (in dice, by hard's own values) a decoy may cost
 ADAPT = True  #: read each opponent's calling threshold and bid sharpness from earlier reveals
 RAISE_STEPS = 4  #: quantities tried per face above the lowest legal one
 EXACT_MARGIN = 0.15  #: value an exact call must beat the rest by (its count is the least sure)
 LOOKAHEAD_RAISES = 8  #: heads-up: raises (best one-step values first) valued by look-ahead
 LEAF_RAISE_VALUE = 0.15  #: look-ahead leaf: worth of raising again after the reply, per unit chance
+#: heads-up look-ahead: value raising again after the reply by a one-step search (off: the
+#: flat LEAF_RAISE_VALUE)
+SEARCH_RAISE_AGAIN = True
 LAP_LOOKAHEAD = True  #: three or more seats: value a passed raise by the rest of the lap
 #: `challenge_penalty` difference: value our own Liar calls by the expected dice the loser
 #: pays too, not only the raises others may call (off: measured weaker, docs/bots.md)
@@ -313,33 +319,21 @@ class _Lap:
 
 
 def hard(view: SeatView, rng: random.Random) -> Action:
-    solved = _endgame_policy(view)
-    if solved is not None:
-        draw = rng.random()
-        for chance, action in solved:
-            draw -= chance
-            if draw < 0:
-                return action
-        return solved[-1][1]
-    calls, raises = _options(view)
-    seat = view.seat
-    assert seat is not None
-    options = calls + [(v, PlaceBid(seat, b)) for v, b in raises]
-    best_value, best = max(options, key=lambda o: o[0])
-    if raises and rng.random() < BLUFF_RATE:
-        best_raise = max(v for v, _ in raises)
-        if best_raise >= best_value - BLUFF_MARGIN:
-            near = [PlaceBid(seat, b) for v, b in raises if v >= best_raise - BLUFF_MARGIN]
-            return rng.choice(near)
-    return best
+    mixed = hard_policy(view)
+    draw = rng.random()
+    for chance, action in mixed:
+        draw -= chance
+        if draw < 0:
+            return action
+    return mixed[-1][1]
 
 
 def hard_policy(view: SeatView, *, solved_endgame: bool = True) -> list[tuple[float, Action]]:
     """The exact mixed move `hard` makes in `view`: (chance, action) pairs summing to 1.
 
-    The same choice as hard() without drawing from a random source, for analysis (the
-    exploitability check of benchmarks/equilibrium.py). `solved_endgame=False` gives what
-    its heuristics alone would play where it uses the solved endgame.
+    hard() draws its move from this (one draw from its random source), and the
+    exploitability check of benchmarks/equilibrium.py reads it. `solved_endgame=False`
+    gives what its heuristics alone would play where it uses the solved endgame.
     """
     solved = _endgame_policy(view) if solved_endgame else None
     if solved is not None:
@@ -350,15 +344,56 @@ def hard_policy(view: SeatView, *, solved_endgame: bool = True) -> list[tuple[fl
     options = calls + [(v, PlaceBid(seat, b)) for v, b in raises]
     best_value, best = max(options, key=lambda o: o[0])
     out: list[tuple[float, Action]] = []
-    bluff = 0.0
     if raises:
         best_raise = max(v for v, _ in raises)
         if best_raise >= best_value - BLUFF_MARGIN:
-            bluff = BLUFF_RATE
             near = [PlaceBid(seat, b) for v, b in raises if v >= best_raise - BLUFF_MARGIN]
-            out = [(bluff / len(near), a) for a in near]
-    out.append((1.0 - bluff, best))
+            out = [(BLUFF_RATE / len(near), a) for a in near]
+    decoy = _decoy(view, raises, best, best_value) if DECOYS else None
+    if decoy is not None:
+        out.append((decoy_share(view.rules.ones), PlaceBid(seat, decoy)))
+    out.append((1.0 - sum(c for c, _ in out), best))
     return out
+
+
+def _decoy(
+    view: SeatView, raises: list[tuple[float, Bid]], best: Action, best_value: float
+) -> Bid | None:
+    """The bid to name instead of `best` when it is an opening or a change of face: the best
+    raise on a face our hand does not support (no more of it than an average hand), if it
+    costs at most DECOY_COST dice. None when there is none or `best` is not such a bid."""
+    standing = view.standing_bid
+    if not isinstance(best, PlaceBid):
+        return None
+    if standing is not None and best.bid.face == standing.face:
+        return None
+    wild = view.wild_ones
+    n = view.my_dice
+    unsupported = {
+        f
+        for f in FACE_LIST
+        if view.own_matching(f) <= n * face_probability(f, wild_ones=wild)
+        and (standing is None or f != standing.face)
+    }
+    pick = max(
+        ((v, b) for v, b in raises if b.face in unsupported and v >= best_value - DECOY_COST),
+        key=lambda o: o[0],
+        default=None,
+    )
+    return None if pick is None else pick[1]
+
+
+@lru_cache(maxsize=4)
+def decoy_share(ones: Ones) -> float:
+    """How often hard names a face its hand does not support, at an opening or a change of
+    face: as often as the solved heads-up game opens on such a face (bots/cfr.py's
+    opening_bluff_share of the table in bots/endgame.py), so that the face named tells a
+    reader of bids no more than the equilibrium's does. Perudo (aces) has no solved table:
+    it takes the wild-ones game's share, the nearest."""
+    from .endgame import TABLES
+
+    key = Ones.NATURAL if ones == Ones.NATURAL else Ones.WILD
+    return opening_bluff_share(_endgame_game(key), TABLES[key.value])
 
 
 @lru_cache(maxsize=4)
@@ -542,6 +577,14 @@ def _lookahead(
     size = follower.dice + 1
     out = []
     standing = view.standing_bid
+    marginals: dict[int, list[float]] = {}
+    if SEARCH_RAISE_AGAIN:
+        for face in FACE_LIST:
+            dist = [0.0] * size
+            for part in components:
+                for w, m in zip(part, match_column(follower.dice, face, wild), strict=True):
+                    dist[m] += w
+            marginals[face] = dist
     for bid in candidates:
         need = bid.quantity - own[bid.face]
         value = 0.0
@@ -593,13 +636,68 @@ def _lookahead(
             else:
                 holds = sum(dist[max(0, need_r) :]) if need_r < size else 0.0
                 liar = stakes.rival_loss * (mass - holds) - stakes.own_loss * holds
-            best = max(liar, LEAF_RAISE_VALUE * mass)
+            if SEARCH_RAISE_AGAIN:
+                again = _raise_again(view, reply, dist, mass, marginals, own, follower, stakes)
+            else:
+                again = LEAF_RAISE_VALUE * mass
+            best = max(liar, again)
             if rules.exact_call:
                 hit = dist[need_r] if 0 <= need_r < size else 0.0
                 best = max(best, stakes.regain * hit - stakes.own_loss * (mass - hit))
             value += best
         out.append((value, bid))
     return out
+
+
+def _raise_again(
+    view: SeatView,
+    reply: Bid,
+    dist: list[float],
+    mass: float,
+    marginals: dict[int, list[float]],
+    own: dict[int, int],
+    follower: _Follower,
+    stakes: _Stakes,
+) -> float:
+    """Heads-up look-ahead leaf: the worth (times `mass`) of raising the follower's reply
+    `reply` once more, by the best of the smallest raises on each face, each valued as the
+    one-step raise is (the follower calls it with the chance their read gives, else it is
+    worth SOUNDNESS_WEIGHT per unit chance that it holds). On the reply's face the
+    follower's count is `dist` (their belief updated by the reply); on the others, their
+    belief before it."""
+    lowest = _lowest_after(view.rules, reply, view.dice_in_play, view.palifico_round, view.my_dice)
+    wild = view.wild_ones
+    best = -math.inf
+    for face, low in lowest:
+        p = face_probability(face, wild_ones=wild)
+        if face == reply.face:
+            counts, scale = dist, 1.0
+        else:
+            counts, scale = marginals[face], mass
+        q = low.quantity
+        value = 0.0
+        for m, w in enumerate(counts):
+            if not w:
+                continue
+            call = _call_chance(q, m, follower.unseen, p, follower.calls_below, (0, 0), 0.0)
+            holds = own[face] + m >= q
+            if stakes.difference:
+                worth = stakes.challenged(own[face] + m, q, we_call=False, their_dice=follower.dice)
+            else:
+                worth = stakes.rival_loss if holds else -stakes.own_loss
+            value += w * (call * worth + (1 - call) * SOUNDNESS_WEIGHT * holds)
+        best = max(best, value * scale)
+    return best if best > -math.inf else -stakes.own_loss * mass
+
+
+@lru_cache(maxsize=4096)
+def _lowest_after(
+    rules: Rules, bid: Bid, dice_in_play: int, palifico: bool, my_dice: int
+) -> tuple[tuple[int, Bid], ...]:
+    lowest = lowest_bids_per_face(
+        rules, bid, dice_in_play=dice_in_play, palifico_round=palifico, bidder_dice=my_dice
+    )
+    return tuple(lowest.items())
 
 
 def _raise_value(
