@@ -63,7 +63,10 @@ HABIT_LOG_PRIOR = -2.0  #: prior of the hand-blind habit model (as for sharpness
 HABIT_KINDS = 4  #: kinds of raise: on aces or not, times smallest step or more
 HABIT_SHARPNESS = 0.0  #: the sharpness a seat read as playing by habit gets
 KAPPAS = (0.0, 1.0)  #: the two models: judges bids by its own hand, or credits others' bids
-CREDIT_LOG_ODDS = 0.0  #: prior log-odds that a seat credits bids
+#: Prior log-odds that a seat credits bids (about 1 in 8): a read of riding must be earned
+#: at reveals, since crediting a seat that does not ride makes hard's bluffs look safe
+#: (prior 0 lost never-calls and weakest-face lines that main wins, docs/bots.md).
+CREDIT_LOG_ODDS = -2.0
 #: The credit (chance that a seat credits bids) is snapped to this grid for the caches.
 CREDIT_GRID = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
 RECENCY = 1.0  #: weight of a round's evidence per later round (1: every round counts alike)
@@ -73,7 +76,7 @@ Habit = tuple[tuple[bool, bool], int, int]
 
 
 UNREAD_TRUST = 0.5  #: chance that a seat not yet seen at a reveal bids by its hand
-UNREAD_CREDIT = 0.5  #: chance that a seat not yet seen at a reveal credits bids
+UNREAD_CREDIT = 0.0  #: a seat not yet seen at a reveal is taken to judge bids by its hand
 
 
 @dataclass(frozen=True, slots=True)
