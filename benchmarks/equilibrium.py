@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -55,8 +56,8 @@ from p2pdice.bots.cfr import (
     table_policy,
 )
 from p2pdice.core.bids import Bid
-from p2pdice.core.game import Challenge, ExactCall, Phase, PlacedBid
-from p2pdice.core.rules import Rules, preset
+from p2pdice.core.game import Challenge, ExactCall, Phase, PlaceBid, PlacedBid
+from p2pdice.core.rules import Ones, Rules, preset
 from p2pdice.core.view import SeatView
 
 if TYPE_CHECKING:  # numpy, which cfr_arrays needs, is only needed for --two-dice
@@ -126,6 +127,50 @@ def bot_hand_policy(game: ArrayGame, rules: Rules, decide_distribution) -> HandP
         return row
 
     return policy
+
+
+def opening_information(rules: Rules, decide_distribution, dice: int = 5) -> dict[str, float]:
+    """What a bot's opening face tells about its hand, at a fresh heads-up table (round 1,
+    `dice` dice each, no reveal yet), exactly over every hand it may hold:
+
+    - `mutual_information`: between the face it names and its hand, in bits (0: the face
+      says nothing; log2(faces) at most);
+    - `surplus`: the mean, over hands and the faces named, of its dice counting toward the
+      face named beyond what an average hand holds (own matching - dice x p);
+    - `unsupported`: the share of openings on a face the hand does not support (surplus <= 0).
+    """
+    from p2pdice.bots.belief import hand_space
+    from p2pdice.bots.odds import face_probability
+
+    rules = rules.with_options(seats=2, starting_dice=dice)
+    wild = rules.ones != Ones.NATURAL
+    vectors, prior = hand_space(dice)
+    by_hand: list[dict[int, float]] = []
+    for counts in vectors:
+        hand = tuple(f for f, c in enumerate(counts, 1) for _ in range(c))
+        view = heads_up_view(rules, 0, hand, ())
+        faces: dict[int, float] = {}
+        for chance, action in decide_distribution(view):
+            assert isinstance(action, PlaceBid)
+            faces[action.bid.face] = faces.get(action.bid.face, 0.0) + chance
+        by_hand.append(faces)
+    marginal: dict[int, float] = {}
+    conditional = surplus = unsupported = 0.0
+    for counts, weight, faces in zip(vectors, prior, by_hand, strict=True):
+        for face, chance in faces.items():
+            marginal[face] = marginal.get(face, 0.0) + weight * chance
+            matching = counts[face - 1] + (counts[0] if wild and face != 1 else 0)
+            extra = matching - dice * face_probability(face, wild_ones=wild)
+            surplus += weight * chance * extra
+            unsupported += weight * chance * (extra <= 1e-9)
+            if chance > 0:
+                conditional -= weight * chance * math.log2(chance)
+    entropy = -sum(x * math.log2(x) for x in marginal.values() if x > 0)
+    return {
+        "mutual_information": entropy - conditional,
+        "surplus": surplus,
+        "unsupported": unsupported,
+    }
 
 
 def two_dice(iterations: int) -> dict[str, float]:

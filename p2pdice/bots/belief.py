@@ -16,6 +16,15 @@ of that bid given the vector, under a model of how people (and bots) bid:
 * **Opening.** The opener picks a face they hold much of (a softmax over their count) and a
   quantity near their own count plus the expected count among the dice they cannot see.
 
+* **Riding.** A player may judge bids not from their own hand alone but from their hand
+  *and what the other seats' bids showed* (a bid-crediting reader): an opening or a change of
+  face shows about two dice of that face, a step on the same face one more. Such a player
+  raises on a face another seat named whatever they hold of it, so their raise says little
+  about their own dice. Each seat's *credit* (bots/reads.py) is the chance that it plays so:
+  the belief is a mixture of the two models (a bid's chance to them from their hand alone,
+  or from their hand plus the dice the others' bids showed them, `bid_credits`), weighted
+  by that chance and then by how well each explains the seat's bids this round.
+
 Every likelihood is mixed with a small uniform share, so a bluff or a strange bot bends the
 belief instead of breaking it. Opponents' hands are independent given the public record (a
 bid depends only on its bidder's hand and on public facts), so the beliefs factor per
@@ -28,6 +37,7 @@ every later decision of the round, and contexts recur across rounds.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
@@ -44,6 +54,71 @@ CHALLENGE_SOFTNESS = 0.05  #: width of the logistic step around CHALLENGE_BELOW
 OPEN_FACE_SHARPNESS = 1.5  #: softmax weight on the opener's count of a face
 OPEN_QUANTITY_SHARPNESS = 0.7  #: how tightly an opening sits on own count + expected unseen
 NOISE = 0.05  #: uniform share mixed into every likelihood
+CREDIT_NEW_FACE = 2  #: dice an opening or a change of face shows, to a seat that credits bids
+CREDIT_STEP = 1  #: dice a step on the same face shows (a jump of two or more: two)
+
+#: What a seat takes the others' bids this round to have shown: the total of dice shown,
+#: then per face 1..6 the shown dice that count toward a bid on it (aces shown count for
+#: every face when ones are wild).
+Credit = tuple[int, int, int, int, int, int, int]
+NO_CREDIT: Credit = (0, 0, 0, 0, 0, 0, 0)
+#: A bid as the belief reads it: the bid it answered (None: an opening), the bid, and what
+#: the bidder had been shown by the others' bids before it.
+Step = tuple[Bid | None, Bid, Credit]
+
+
+def shown_by(previous: Bid | None, bid: Bid) -> int:
+    """Dice a bid shows to a seat that credits bids: two for an opening or a change of face,
+    one for a step on the same face (two for a jump of two or more)."""
+    if previous is None or bid.face != previous.face:
+        return CREDIT_NEW_FACE
+    return min(CREDIT_NEW_FACE, max(CREDIT_STEP, bid.quantity - previous.quantity))
+
+
+def show(
+    shown: dict[int, dict[int, int]], seat: int, dice: int, previous: Bid | None, bid: Bid
+) -> None:
+    """Add what `bid` by `seat` (holding `dice`) shows to `shown` (seat -> face -> dice),
+    never more than the seat holds."""
+    held = shown.setdefault(seat, {})
+    amount = min(shown_by(previous, bid), dice - sum(held.values()))
+    if amount > 0:
+        held[bid.face] = held.get(bid.face, 0) + amount
+
+
+def perceived(shown: dict[int, dict[int, int]], seat: int, wild: bool) -> Credit:
+    """The Credit `seat` perceives: what every other seat's bids have shown."""
+    per_face = [0] * 7
+    total = 0
+    for other, held in shown.items():
+        if other == seat:
+            continue
+        for face, n in held.items():
+            total += n
+            per_face[face] += n
+    if total == 0:
+        return NO_CREDIT
+    aces = per_face[1] if wild else 0
+    return (
+        total,
+        per_face[1],
+        *(per_face[f] + aces for f in range(2, 7)),
+    )  # type: ignore[return-value]
+
+
+def bid_credits(
+    bids: Sequence[tuple[int, Bid]], dice: Sequence[int], wild: bool
+) -> tuple[list[Credit], dict[int, dict[int, int]]]:
+    """For each (seat, bid) of a round in order, the Credit its bidder perceived when it bid;
+    and what every seat's bids have shown at the end."""
+    shown: dict[int, dict[int, int]] = {}
+    out: list[Credit] = []
+    previous: Bid | None = None
+    for seat, bid in bids:
+        out.append(perceived(shown, seat, wild))
+        show(shown, seat, dice[seat], previous, bid)
+        previous = bid
+    return out, shown
 
 
 @lru_cache(maxsize=8)
@@ -78,10 +153,27 @@ def challenge_chance(own_support: float, call_below: float = CHALLENGE_BELOW) ->
 
 
 @lru_cache(maxsize=65536)
-def _support_row(quantity: int, face: int, n: int, unseen: int, wild: bool) -> tuple[float, ...]:
-    """For a holder of m = 0..n matching dice: the chance the bid holds, from their hand alone."""
+def _support_row(
+    quantity: int,
+    face: int,
+    n: int,
+    unseen: int,
+    wild: bool,
+    credit: Credit = NO_CREDIT,
+    kappa: float = 0.0,
+) -> tuple[float, ...]:
+    """For a holder of m = 0..n matching dice: the chance the bid holds, to them.
+
+    From their hand alone; or, for a seat that credits bids (`kappa` of the way), from their
+    hand plus the dice the others' bids showed (`credit`), the other unseen dice at chance.
+    """
     p = face_probability(face, wild_ones=wild)
-    return tuple(at_least(quantity - m, unseen, p) for m in range(n + 1))
+    plain = tuple(at_least(quantity - m, unseen, p) for m in range(n + 1))
+    if kappa == 0.0 or credit[0] == 0:
+        return plain
+    shown, total = credit[face], credit[0]
+    credited = (at_least(quantity - m - shown, unseen - total, p) for m in range(n + 1))
+    return tuple((1 - kappa) * a + kappa * b for a, b in zip(plain, credited, strict=True))
 
 
 @lru_cache(maxsize=32768)
@@ -94,11 +186,14 @@ def bid_likelihood(
     bid: Bid,
     call_below: float = CHALLENGE_BELOW,
     sharpness: float = PICK_SHARPNESS,
+    credit: Credit = NO_CREDIT,
+    kappa: float = 0.0,
 ) -> tuple[float, ...]:
     """For each count vector of the bidder's dice: the modelled chance of `bid` after `previous`.
 
-    `call_below` is the bidder's calling threshold and `sharpness` how strongly their bids
-    follow their hand (negative: away from it), both as read by bots/reads.py.
+    `call_below` is the bidder's calling threshold, `sharpness` how strongly their bids
+    follow their hand (negative: away from it) and `kappa` how far they credit what the
+    others' bids showed them (`credit`), all as read by bots/reads.py.
     """
     n = bidder_dice
     wild = ones_are_wild(rules, palifico_round)
@@ -116,13 +211,13 @@ def bid_likelihood(
     totals = [0.0] * size
     chosen: list[float] = []
     for option in options:
-        row = _support_row(option.quantity, option.face, n, unseen, wild)
+        row = _support_row(option.quantity, option.face, n, unseen, wild, credit, kappa)
         weights = [math.exp(sharpness * s) for s in row]
         column = match_column(n, option.face, wild)
         totals = [t + weights[m] for t, m in zip(totals, column, strict=True)]
         if option == bid:
             chosen = [weights[m] for m in column]
-    prev_row = _support_row(previous.quantity, previous.face, n, unseen, wild)
+    prev_row = _support_row(previous.quantity, previous.face, n, unseen, wild, credit, kappa)
     keep = [1.0 - challenge_chance(s, call_below) for s in prev_row]
     prev_column = match_column(n, previous.face, wild)
     floor = NOISE / len(options)
@@ -163,32 +258,67 @@ def hand_weights(
     palifico_round: bool,
     dice_in_play: int,
     dice: int,
-    history: tuple[tuple[Bid | None, Bid], ...],
+    history: tuple[Step | tuple[Bid | None, Bid], ...],
     call_below: float = CHALLENGE_BELOW,
     sharpness: float = PICK_SHARPNESS,
     trust: float = 1.0,
+    credit: float = 0.0,
 ) -> tuple[float, ...]:
     """The belief over a seat's `dice` as a weight per count vector of hand_space(dice), summing to 1.
 
     `history` holds the seat's bids this round, each with the bid it answered (None for
-    an opening); `call_below` and `sharpness` are the seat's reads (bots/reads.py).
+    an opening) and, optionally, the Credit the seat had been shown before it;
+    `call_below`, `sharpness` and `credit` are the seat's reads (bots/reads.py).
     `trust` is the chance that the seat's bids follow its hand with that sharpness at all;
-    the rest of the weight goes to a hand-blind bidder (sharpness 0), and the round's bids
-    themselves shift the weight between the two, as Bayes' rule says.
+    the rest of the weight goes to a hand-blind bidder (sharpness 0). `credit` is the chance
+    that the seat judges bids by what the others' bids showed it too (a rider), else by
+    its hand alone. The round's bids themselves shift the weight between these models, as
+    Bayes' rule says.
     """
-    led = _history_weights(
-        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness
+    plain, riding = credit_weights(
+        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, trust, credit
     )
-    if trust >= 1.0 or sharpness == 0.0:
-        total = sum(led)
-        return tuple(w / total for w in led)
-    blind = _history_weights(rules, palifico_round, dice_in_play, dice, history, call_below, 0.0)
-    # The unnormalised products are the joint chance of the hand and the bids under each
-    # model, so mixing them before normalising weighs each model by how well it explains
-    # the bids.
-    mixed = [trust * a + (1.0 - trust) * b for a, b in zip(led, blind, strict=True)]
-    total = sum(mixed)
-    return tuple(w / total for w in mixed)
+    if not credit:
+        return plain
+    if credit >= 1.0:
+        return riding
+    return tuple(a + b for a, b in zip(plain, riding, strict=True))
+
+
+@lru_cache(maxsize=16384)
+def credit_weights(
+    rules: Rules,
+    palifico_round: bool,
+    dice_in_play: int,
+    dice: int,
+    history: tuple[Step | tuple[Bid | None, Bid], ...],
+    call_below: float = CHALLENGE_BELOW,
+    sharpness: float = PICK_SHARPNESS,
+    trust: float = 1.0,
+    credit: float = 0.0,
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The joint belief over (does the seat credit bids, its count vector): one weight vector
+    for each answer, no and yes, summing to 1 together (the arguments are hand_weights')."""
+
+    def model(kappa: float) -> list[float]:
+        led = _history_weights(
+            rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, kappa
+        )
+        if trust >= 1.0 or sharpness == 0.0:
+            return list(led)
+        blind = _history_weights(
+            rules, palifico_round, dice_in_play, dice, history, call_below, 0.0, kappa
+        )
+        # The unnormalised products are the joint chance of the hand and the bids under
+        # each model, so mixing them before normalising weighs each model by how well it
+        # explains the bids.
+        return [trust * a + (1.0 - trust) * b for a, b in zip(led, blind, strict=True)]
+
+    size = len(hand_space(dice)[0])
+    plain = [(1.0 - credit) * w for w in model(0.0)] if credit < 1.0 else [0.0] * size
+    riding = [credit * w for w in model(1.0)] if credit > 0.0 else [0.0] * size
+    total = sum(plain) + sum(riding)
+    return tuple(w / total for w in plain), tuple(w / total for w in riding)
 
 
 @lru_cache(maxsize=16384)
@@ -197,19 +327,51 @@ def _history_weights(
     palifico_round: bool,
     dice_in_play: int,
     dice: int,
-    history: tuple[tuple[Bid | None, Bid], ...],
+    history: tuple[Step | tuple[Bid | None, Bid], ...],
     call_below: float,
     sharpness: float,
+    kappa: float = 0.0,
 ) -> tuple[float, ...]:
     # Prior times the likelihood of every bid in `history`: unnormalised.
     _, prior = hand_space(dice)
     weights = list(prior)
-    for previous, bid in history:
+    for step in history:
+        previous, bid = step[0], step[1]
+        credit = step[2] if len(step) > 2 else NO_CREDIT  # type: ignore[misc]
         like = bid_likelihood(
-            rules, palifico_round, dice_in_play, dice, previous, bid, call_below, sharpness
+            rules,
+            palifico_round,
+            dice_in_play,
+            dice,
+            previous,
+            bid,
+            call_below,
+            sharpness,
+            credit,
+            kappa,
         )
         weights = [w * x for w, x in zip(weights, like, strict=True)]
     return tuple(weights)
+
+
+def riding_chance(
+    rules: Rules,
+    palifico_round: bool,
+    dice_in_play: int,
+    dice: int,
+    history: tuple[Step | tuple[Bid | None, Bid], ...],
+    call_below: float = CHALLENGE_BELOW,
+    sharpness: float = PICK_SHARPNESS,
+    trust: float = 1.0,
+    credit: float = 0.0,
+) -> float:
+    """The chance that the seat credits bids, after its bids this round (hand_weights' args)."""
+    if not history or credit <= 0.0 or credit >= 1.0:
+        return credit
+    _, riding = credit_weights(
+        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, trust, credit
+    )
+    return sum(riding)
 
 
 @lru_cache(maxsize=16384)
@@ -218,10 +380,11 @@ def face_marginals(
     palifico_round: bool,
     dice_in_play: int,
     dice: int,
-    history: tuple[tuple[Bid | None, Bid], ...],
+    history: tuple[Step | tuple[Bid | None, Bid], ...],
     call_below: float = CHALLENGE_BELOW,
     sharpness: float = PICK_SHARPNESS,
     trust: float = 1.0,
+    credit: float = 0.0,
 ) -> tuple[tuple[float, ...], ...]:
     """Per face 1..6, the belief over how many of a seat's `dice` count toward that face.
 
@@ -231,7 +394,7 @@ def face_marginals(
     if not history:
         return tuple(_binomial(dice, face_probability(f, wild_ones=wild)) for f in FACE_LIST)
     weights = hand_weights(
-        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, trust
+        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, trust, credit
     )
     out = []
     for face in FACE_LIST:
@@ -251,9 +414,12 @@ def reply_model(
     previous: Bid,
     call_below: float = CHALLENGE_BELOW,
     sharpness: float = PICK_SHARPNESS,
+    credit: Credit = NO_CREDIT,
+    kappa: float = 0.0,
 ) -> tuple[tuple[float, ...], tuple[tuple[Bid, tuple[float, ...]], ...]]:
     """How a seat holding `bidder_dice` answers `previous`, per count vector of their hand.
 
+    `credit` is what the others' bids (`previous` included) have shown that seat.
     Returns the chance they call, and for each small raise open to them (the lowest legal
     quantity on each face and one more) the chance they make it; per vector the call and
     the raises sum to 1. The same model as bid_likelihood, without its noise floor
@@ -263,7 +429,7 @@ def reply_model(
     wild = ones_are_wild(rules, palifico_round)
     unseen = dice_in_play - n
     size = len(hand_space(n)[0])
-    prev_row = _support_row(previous.quantity, previous.face, n, unseen, wild)
+    prev_row = _support_row(previous.quantity, previous.face, n, unseen, wild, credit, kappa)
     prev_column = match_column(n, previous.face, wild)
     call = tuple(challenge_chance(prev_row[m], call_below) for m in prev_column)
     lowest = lowest_bids_per_face(
@@ -283,7 +449,7 @@ def reply_model(
     totals = [0.0] * size
     rows = []
     for option in options:
-        row = _support_row(option.quantity, option.face, n, unseen, wild)
+        row = _support_row(option.quantity, option.face, n, unseen, wild, credit, kappa)
         weights = [math.exp(sharpness * s) for s in row]
         column = match_column(n, option.face, wild)
         picked = [weights[m] for m in column]

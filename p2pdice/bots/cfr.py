@@ -372,3 +372,16 @@ def table_policy(game: Game, table: dict[str, tuple[tuple[int, float], ...]]) ->
         return row
 
     return policy
+
+
+def opening_bluff_share(game: Game, table: dict[str, tuple[tuple[int, float], ...]]) -> float:
+    """How often the opener, playing `table`, names a face its die does not count toward
+    (a bluff), over the six dice it may hold."""
+    wild = game.bid_holds(Bid(2, 2), 1, 2)  # a one counts toward twos: ones are wild
+    share = 0.0
+    for die in game.faces:
+        for action, chance in table.get(table_key(0, die, ()), ()):
+            face = game.bids[action].face
+            counts = die == face or (wild and die == 1 and face != 1)
+            share += chance * (not counts) / len(game.faces)
+    return share

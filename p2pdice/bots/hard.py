@@ -44,25 +44,32 @@ Theory of operation
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..core.bids import Bid
+from ..core.bids import Bid, lowest_bids_per_face
 from ..core.game import Action, Challenge, ExactCall, PlaceBid
-from ..core.rules import ChallengePenalty, ExactReward, Ones, preset
+from ..core.rules import ChallengePenalty, ExactReward, Ones, Rules, preset
 from ..core.view import SeatView
 from .belief import (
     FACE_LIST,
+    NO_CREDIT,
+    Step,
+    bid_credits,
     challenge_chance,
     convolve,
+    credit_weights,
     face_marginals,
-    hand_weights,
     match_column,
+    perceived,
     reply_model,
+    riding_chance,
+    show,
     tail_table,
 )
-from .cfr import LIAR, Game, p2pdice_game, table_key
+from .cfr import LIAR, Game, opening_bluff_share, p2pdice_game, table_key
 from .odds import at_least, face_probability
 from .reads import UNREAD, OpponentRead, opponent_reads
 
@@ -73,11 +80,16 @@ PASS_VALUE_HEADS_UP = 0.0  #: value of a raise the next seat does not call, head
 PASS_VALUE_MULTI = 0.0  #: the same with more than two seats, when LAP_LOOKAHEAD is off
 SOUNDNESS_WEIGHT = 0.15  #: extra value per unit of chance that an uncalled raise holds
 LAST_DIE_PREMIUM = 0.3  #: extra cost of losing our last die (it ends our game)
+DECOYS = True  #: open or change face, at the solved games' rate, on a face the hand lacks
+DECOY_COST = 0.1  #: the most (in dice, by hard's own values) a decoy may cost
 ADAPT = True  #: read each opponent's calling threshold and bid sharpness from earlier reveals
 RAISE_STEPS = 4  #: quantities tried per face above the lowest legal one
 EXACT_MARGIN = 0.15  #: value an exact call must beat the rest by (its count is the least sure)
 LOOKAHEAD_RAISES = 8  #: heads-up: raises (best one-step values first) valued by look-ahead
 LEAF_RAISE_VALUE = 0.15  #: look-ahead leaf: worth of raising again after the reply, per unit chance
+#: heads-up look-ahead: value raising again after the reply by a one-step search (off: the
+#: flat LEAF_RAISE_VALUE)
+SEARCH_RAISE_AGAIN = True
 LAP_LOOKAHEAD = True  #: three or more seats: value a passed raise by the rest of the lap
 #: `challenge_penalty` difference: value our own Liar calls by the expected dice the loser
 #: pays too, not only the raises others may call (off: measured weaker, docs/bots.md)
@@ -174,10 +186,32 @@ class _Follower:
     dice: int  #: dice they hold
     unseen: int  #: dice they cannot see
     read: OpponentRead  #: their calling threshold and bid sharpness
+    riding: float = 0.0  #: chance that they credit bids, after their bids this round
 
     @property
     def calls_below(self) -> float:
         return self.read.calls_below
+
+
+def _call_chance(
+    quantity: int,
+    m: int,
+    unseen: int,
+    p: float,
+    calls_below: float,
+    shown: tuple[int, int],
+    riding: float,
+) -> float:
+    """The chance that a seat holding `m` matching dice calls a bid: judged from its hand
+    alone, or (with chance `riding`) from its hand plus what the others' bids showed it,
+    `shown` = (shown dice counting toward the bid's face, shown dice in all)."""
+    plain = challenge_chance(at_least(quantity - m, unseen, p), calls_below)
+    if riding <= 0.0 or shown[1] == 0:
+        return plain
+    credited = challenge_chance(
+        at_least(quantity - m - shown[0], unseen - shown[1], p), calls_below
+    )
+    return (1 - riding) * plain + riding * credited
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,13 +227,14 @@ class _Lap:
     """
 
     seats: tuple[
-        tuple[tuple[tuple[float, ...], ...], int, float], ...
-    ]  #: beliefs, unseen, threshold
+        tuple[int, tuple[tuple[float, ...], ...], int, float, float], ...
+    ]  #: seat, beliefs, unseen, threshold, chance it credits bids
     dice_in_play: int
     exact_call: bool
     follower: _Follower
     stakes: _Stakes
     returner_dice: int = 1  #: dice of the seat whose bid comes back to us
+    wild: bool = True  #: whether ones are wild this round
 
     @classmethod
     def of(
@@ -209,6 +244,7 @@ class _Lap:
         reads: dict[int, OpponentRead],
         marginals: dict[int, tuple[tuple[float, ...], ...]],
         stakes: _Stakes,
+        riding: dict[int, float] | None = None,
     ) -> _Lap | None:
         if len(view.survivors) <= 2:
             return None
@@ -219,7 +255,15 @@ class _Lap:
             if seat == view.seat or seat == follower.seat:
                 break
             read = reads.get(seat, UNREAD)
-            seats.append((marginals[seat], view.dice_in_play - view.dice[seat], read.calls_below))
+            seats.append(
+                (
+                    seat,
+                    marginals[seat],
+                    view.dice_in_play - view.dice[seat],
+                    read.calls_below,
+                    riding.get(seat, read.credit) if riding else read.credit,
+                )
+            )
         returner = _seat_before(view, view.seat)
         return cls(
             tuple(seats),
@@ -228,21 +272,29 @@ class _Lap:
             follower,
             stakes,
             view.dice[returner],
+            view.wild_ones,
         )
 
-    def value(self, odds: _FaceOdds, bid: Bid, p: float) -> float:
+    def value(
+        self, odds: _FaceOdds, bid: Bid, p: float, shown: dict[int, dict[int, int]] | None = None
+    ) -> float:
+        """Worth of `bid` once the next seat lets it pass; `shown`: what every seat's bids
+        (`bid` included) have shown, for the seats that credit bids."""
         quantity = bid.quantity + 1  # the next seat's raise
         if quantity > self.dice_in_play:
             return 0.0  # no step is left on this face: the next seat's pass tells us nothing
         reach = 1.0
         value = 0.0
-        for belief, unseen, calls_below in self.seats:
+        face = bid.face
+        for seat, belief, unseen, calls_below, riding in self.seats:
             if quantity >= self.dice_in_play:
                 call = 1.0  # no raise is left on this face
             else:
+                credit = perceived(shown, seat, self.wild) if riding and shown else NO_CREDIT
+                seen = (credit[face], credit[0])
                 call = sum(
-                    w * challenge_chance(at_least(quantity - m, unseen, p), calls_below)
-                    for m, w in enumerate(belief[bid.face - 1])
+                    w * _call_chance(quantity, m, unseen, p, calls_below, seen, riding)
+                    for m, w in enumerate(belief[face - 1])
                     if w
                 )
             value += reach * call * self.stakes.rival_loss
@@ -267,33 +319,21 @@ class _Lap:
 
 
 def hard(view: SeatView, rng: random.Random) -> Action:
-    solved = _endgame_policy(view)
-    if solved is not None:
-        draw = rng.random()
-        for chance, action in solved:
-            draw -= chance
-            if draw < 0:
-                return action
-        return solved[-1][1]
-    calls, raises = _options(view)
-    seat = view.seat
-    assert seat is not None
-    options = calls + [(v, PlaceBid(seat, b)) for v, b in raises]
-    best_value, best = max(options, key=lambda o: o[0])
-    if raises and rng.random() < BLUFF_RATE:
-        best_raise = max(v for v, _ in raises)
-        if best_raise >= best_value - BLUFF_MARGIN:
-            near = [PlaceBid(seat, b) for v, b in raises if v >= best_raise - BLUFF_MARGIN]
-            return rng.choice(near)
-    return best
+    mixed = hard_policy(view)
+    draw = rng.random()
+    for chance, action in mixed:
+        draw -= chance
+        if draw < 0:
+            return action
+    return mixed[-1][1]
 
 
 def hard_policy(view: SeatView, *, solved_endgame: bool = True) -> list[tuple[float, Action]]:
     """The exact mixed move `hard` makes in `view`: (chance, action) pairs summing to 1.
 
-    The same choice as hard() without drawing from a random source, for analysis (the
-    exploitability check of benchmarks/equilibrium.py). `solved_endgame=False` gives what
-    its heuristics alone would play where it uses the solved endgame.
+    hard() draws its move from this (one draw from its random source), and the
+    exploitability check of benchmarks/equilibrium.py reads it. `solved_endgame=False`
+    gives what its heuristics alone would play where it uses the solved endgame.
     """
     solved = _endgame_policy(view) if solved_endgame else None
     if solved is not None:
@@ -304,15 +344,56 @@ def hard_policy(view: SeatView, *, solved_endgame: bool = True) -> list[tuple[fl
     options = calls + [(v, PlaceBid(seat, b)) for v, b in raises]
     best_value, best = max(options, key=lambda o: o[0])
     out: list[tuple[float, Action]] = []
-    bluff = 0.0
     if raises:
         best_raise = max(v for v, _ in raises)
         if best_raise >= best_value - BLUFF_MARGIN:
-            bluff = BLUFF_RATE
             near = [PlaceBid(seat, b) for v, b in raises if v >= best_raise - BLUFF_MARGIN]
-            out = [(bluff / len(near), a) for a in near]
-    out.append((1.0 - bluff, best))
+            out = [(BLUFF_RATE / len(near), a) for a in near]
+    decoy = _decoy(view, raises, best, best_value) if DECOYS else None
+    if decoy is not None:
+        out.append((decoy_share(view.rules.ones), PlaceBid(seat, decoy)))
+    out.append((1.0 - sum(c for c, _ in out), best))
     return out
+
+
+def _decoy(
+    view: SeatView, raises: list[tuple[float, Bid]], best: Action, best_value: float
+) -> Bid | None:
+    """The bid to name instead of `best` when it is an opening or a change of face: the best
+    raise on a face our hand does not support (no more of it than an average hand), if it
+    costs at most DECOY_COST dice. None when there is none or `best` is not such a bid."""
+    standing = view.standing_bid
+    if not isinstance(best, PlaceBid):
+        return None
+    if standing is not None and best.bid.face == standing.face:
+        return None
+    wild = view.wild_ones
+    n = view.my_dice
+    unsupported = {
+        f
+        for f in FACE_LIST
+        if view.own_matching(f) <= n * face_probability(f, wild_ones=wild)
+        and (standing is None or f != standing.face)
+    }
+    pick = max(
+        ((v, b) for v, b in raises if b.face in unsupported and v >= best_value - DECOY_COST),
+        key=lambda o: o[0],
+        default=None,
+    )
+    return None if pick is None else pick[1]
+
+
+@lru_cache(maxsize=4)
+def decoy_share(ones: Ones) -> float:
+    """How often hard names a face its hand does not support, at an opening or a change of
+    face: as often as the solved heads-up game opens on such a face (bots/cfr.py's
+    opening_bluff_share of the table in bots/endgame.py), so that the face named tells a
+    reader of bids no more than the equilibrium's does. Perudo (aces) has no solved table:
+    it takes the wild-ones game's share, the nearest."""
+    from .endgame import TABLES
+
+    key = Ones.NATURAL if ones == Ones.NATURAL else Ones.WILD
+    return opening_bluff_share(_endgame_game(key), TABLES[key.value])
 
 
 @lru_cache(maxsize=4)
@@ -358,14 +439,18 @@ def _options(view: SeatView) -> tuple[list[tuple[float, Action]], list[tuple[flo
     seat = view.seat
     assert seat is not None
     reads = opponent_reads(view.rules, view.results) if ADAPT else {}
-    odds, marginals = _face_odds(view, reads)
+    round_bids = _round_bids(view)
+    riding: dict[int, float] = {}
+    odds, marginals = _face_odds(view, reads, round_bids, riding)
     stakes = _Stakes.of(view)
     nxt = _next_seat(view)
+    read = reads.get(nxt, UNREAD)
     follower = _Follower(
         seat=nxt,
         dice=view.dice[nxt],
         unseen=view.dice_in_play - view.dice[nxt],
-        read=reads.get(nxt, UNREAD),
+        read=read,
+        riding=riding.get(nxt, read.credit),
     )
 
     calls: list[tuple[float, Action]] = []
@@ -388,29 +473,81 @@ def _options(view: SeatView) -> tuple[list[tuple[float, Action]], list[tuple[flo
             calls.append((value, ExactCall(seat)))
 
     raises: list[tuple[float, Bid]] = []
-    lap = _Lap.of(view, follower, reads, marginals, stakes) if LAP_LOOKAHEAD else None
+    lap = _Lap.of(view, follower, reads, marginals, stakes, riding) if LAP_LOOKAHEAD else None
+    shown_now = round_bids.shown
+    wild = view.wild_ones
     for face, low in view.lowest_bids_per_face().items():
         face_odds = odds[face]
-        p = face_probability(face, wild_ones=view.wild_ones)
+        p = face_probability(face, wild_ones=wild)
         top = min(view.dice_in_play, low.quantity + RAISE_STEPS)
         for quantity in range(low.quantity, top + 1):
-            called, passed = _raise_value(face_odds, quantity, p, follower, stakes)
+            bid = Bid(quantity, face)
+            shown = _shown_after(shown_now, view, standing, bid)
+            credit = perceived(shown, nxt, wild) if follower.riding else NO_CREDIT
+            called, passed = _raise_value(
+                face_odds, quantity, p, follower, stakes, (credit[face], credit[0])
+            )
             if lap is None:
                 value = called + passed * (
                     stakes.pass_value + SOUNDNESS_WEIGHT * face_odds.holds(quantity)
                 )
             else:
-                value = called + passed * lap.value(face_odds, Bid(quantity, face), p)
-            raises.append((value, Bid(quantity, face)))
+                value = called + passed * lap.value(face_odds, bid, p, shown)
+            raises.append((value, bid))
     if len(view.survivors) == 2 and raises:
         # Heads-up the rest of the round is the two of us: value the best raises by search.
         raises.sort(key=lambda o: -o[0])
-        raises = _lookahead(view, [b for _, b in raises[:LOOKAHEAD_RAISES]], follower, stakes)
+        raises = _lookahead(
+            view, [b for _, b in raises[:LOOKAHEAD_RAISES]], follower, stakes, round_bids
+        )
     return calls, raises
 
 
+@dataclass(frozen=True, slots=True)
+class _RoundBids:
+    """This round's bids as the beliefs read them: per seat its Steps (each bid with the bid it
+    answered and what the others' bids had shown it), and what every seat's bids showed."""
+
+    histories: dict[int, tuple[Step, ...]]
+    shown: dict[int, dict[int, int]]
+
+    def history(self, seat: int, kappa: float) -> tuple[Step, ...]:
+        steps = self.histories.get(seat, ())
+        if kappa:
+            return steps
+        # What it was shown does not matter to a seat that does not credit bids: one cache
+        # entry serves every such history.
+        return tuple((previous, bid, NO_CREDIT) for previous, bid, _ in steps)
+
+
+def _round_bids(view: SeatView) -> _RoundBids:
+    wild = view.wild_ones
+    credits, shown = bid_credits([(b.seat, b.bid) for b in view.bids], view.dice, wild)
+    histories: dict[int, list[Step]] = {s: [] for s in view.survivors}
+    previous: Bid | None = None
+    for placed, credit in zip(view.bids, credits, strict=True):
+        histories.setdefault(placed.seat, []).append((previous, placed.bid, credit))
+        previous = placed.bid
+    return _RoundBids({s: tuple(h) for s, h in histories.items()}, shown)
+
+
+def _shown_after(
+    shown: dict[int, dict[int, int]], view: SeatView, standing: Bid | None, bid: Bid
+) -> dict[int, dict[int, int]]:
+    """What every seat's bids show once we bid `bid` over `standing`."""
+    seat = view.seat
+    assert seat is not None
+    out = {s: dict(held) for s, held in shown.items()}
+    show(out, seat, view.my_dice, standing, bid)
+    return out
+
+
 def _lookahead(
-    view: SeatView, candidates: list[Bid], follower: _Follower, stakes: _Stakes
+    view: SeatView,
+    candidates: list[Bid],
+    follower: _Follower,
+    stakes: _Stakes,
+    round_bids: _RoundBids,
 ) -> list[tuple[float, Bid]]:
     """Heads-up values of `candidates`: the follower's reply, then our best answer to it.
 
@@ -423,35 +560,32 @@ def _lookahead(
     rules = view.rules
     wild = view.wild_ones
     read = follower.read
-    history: list[tuple[Bid | None, Bid]] = []
-    previous: Bid | None = None
-    for placed in view.bids:
-        if placed.seat == follower.seat:
-            history.append((previous, placed.bid))
-        previous = placed.bid
-    weights = hand_weights(
+    # The joint belief over (do they credit bids, their count vector): each half answers
+    # our raise by its own model.
+    components = credit_weights(
         rules,
         view.palifico_round,
         view.dice_in_play,
         follower.dice,
-        tuple(history),
+        round_bids.history(follower.seat, read.credit),
         read.calls_below,
         read.sharpness,
         read.trust,
+        read.credit,
     )
     own = {f: view.own_matching(f) for f in FACE_LIST}
     size = follower.dice + 1
     out = []
+    standing = view.standing_bid
+    marginals: dict[int, list[float]] = {}
+    if SEARCH_RAISE_AGAIN:
+        for face in FACE_LIST:
+            dist = [0.0] * size
+            for part in components:
+                for w, m in zip(part, match_column(follower.dice, face, wild), strict=True):
+                    dist[m] += w
+            marginals[face] = dist
     for bid in candidates:
-        call, replies = reply_model(
-            rules,
-            view.palifico_round,
-            view.dice_in_play,
-            follower.dice,
-            bid,
-            read.calls_below,
-            read.sharpness,
-        )
         need = bid.quantity - own[bid.face]
         value = 0.0
         column = match_column(follower.dice, bid.face, wild)
@@ -462,17 +596,37 @@ def _lookahead(
                 )
                 for m in range(size)
             ]
+        else:
+            worth = [stakes.rival_loss if m >= need else -stakes.own_loss for m in range(size)]
+        dists: dict[Bid, list[float]] = {}
+        for kappa, weights in zip((0.0, 1.0), components, strict=True):
+            if (kappa == 0.0 and read.credit >= 1.0) or (kappa == 1.0 and not read.credit):
+                continue
+            credit = NO_CREDIT
+            if kappa:
+                credit = perceived(
+                    _shown_after(round_bids.shown, view, standing, bid), follower.seat, wild
+                )
+            call, replies = reply_model(
+                rules,
+                view.palifico_round,
+                view.dice_in_play,
+                follower.dice,
+                bid,
+                read.calls_below,
+                read.sharpness,
+                credit,
+                kappa,
+            )
             for w, c, m in zip(weights, call, column, strict=True):
                 value += w * c * worth[m]
-        else:
-            for w, c, m in zip(weights, call, column, strict=True):
-                value += w * c * (stakes.rival_loss if m >= need else -stakes.own_loss)
-        for reply, picks in replies:
-            dist = [0.0] * size
-            for w, x, m in zip(
-                weights, picks, match_column(follower.dice, reply.face, wild), strict=True
-            ):
-                dist[m] += w * x
+            for reply, picks in replies:
+                dist = dists.setdefault(reply, [0.0] * size)
+                for w, x, m in zip(
+                    weights, picks, match_column(follower.dice, reply.face, wild), strict=True
+                ):
+                    dist[m] += w * x
+        for reply, dist in dists.items():
             mass = sum(dist)
             if mass < 1e-9:
                 continue
@@ -482,7 +636,11 @@ def _lookahead(
             else:
                 holds = sum(dist[max(0, need_r) :]) if need_r < size else 0.0
                 liar = stakes.rival_loss * (mass - holds) - stakes.own_loss * holds
-            best = max(liar, LEAF_RAISE_VALUE * mass)
+            if SEARCH_RAISE_AGAIN:
+                again = _raise_again(view, reply, dist, mass, marginals, own, follower, stakes)
+            else:
+                again = LEAF_RAISE_VALUE * mass
+            best = max(liar, again)
             if rules.exact_call:
                 hit = dist[need_r] if 0 <= need_r < size else 0.0
                 best = max(best, stakes.regain * hit - stakes.own_loss * (mass - hit))
@@ -491,11 +649,68 @@ def _lookahead(
     return out
 
 
+def _raise_again(
+    view: SeatView,
+    reply: Bid,
+    dist: list[float],
+    mass: float,
+    marginals: dict[int, list[float]],
+    own: dict[int, int],
+    follower: _Follower,
+    stakes: _Stakes,
+) -> float:
+    """Heads-up look-ahead leaf: the worth (times `mass`) of raising the follower's reply
+    `reply` once more, by the best of the smallest raises on each face, each valued as the
+    one-step raise is (the follower calls it with the chance their read gives, else it is
+    worth SOUNDNESS_WEIGHT per unit chance that it holds). On the reply's face the
+    follower's count is `dist` (their belief updated by the reply); on the others, their
+    belief before it."""
+    lowest = _lowest_after(view.rules, reply, view.dice_in_play, view.palifico_round, view.my_dice)
+    wild = view.wild_ones
+    best = -math.inf
+    for face, low in lowest:
+        p = face_probability(face, wild_ones=wild)
+        if face == reply.face:
+            counts, scale = dist, 1.0
+        else:
+            counts, scale = marginals[face], mass
+        q = low.quantity
+        value = 0.0
+        for m, w in enumerate(counts):
+            if not w:
+                continue
+            call = _call_chance(q, m, follower.unseen, p, follower.calls_below, (0, 0), 0.0)
+            holds = own[face] + m >= q
+            if stakes.difference:
+                worth = stakes.challenged(own[face] + m, q, we_call=False, their_dice=follower.dice)
+            else:
+                worth = stakes.rival_loss if holds else -stakes.own_loss
+            value += w * (call * worth + (1 - call) * SOUNDNESS_WEIGHT * holds)
+        best = max(best, value * scale)
+    return best if best > -math.inf else -stakes.own_loss * mass
+
+
+@lru_cache(maxsize=4096)
+def _lowest_after(
+    rules: Rules, bid: Bid, dice_in_play: int, palifico: bool, my_dice: int
+) -> tuple[tuple[int, Bid], ...]:
+    lowest = lowest_bids_per_face(
+        rules, bid, dice_in_play=dice_in_play, palifico_round=palifico, bidder_dice=my_dice
+    )
+    return tuple(lowest.items())
+
+
 def _raise_value(
-    odds: _FaceOdds, quantity: int, p: float, follower: _Follower, stakes: _Stakes
+    odds: _FaceOdds,
+    quantity: int,
+    p: float,
+    follower: _Follower,
+    stakes: _Stakes,
+    shown: tuple[int, int] = (0, 0),
 ) -> tuple[float, float]:
     """Bidding `quantity` on this face: its expected dice when the next seat calls it, and
-    the chance that they do not."""
+    the chance that they do not. `shown`: what the bids (ours included) have shown the next
+    seat, as _support takes it."""
     need = quantity - odds.own
     called_value = 0.0
     passed = 0.0
@@ -503,7 +718,9 @@ def _raise_value(
         if not weight:
             continue
         # Their call depends on their hand; so does whether the bid holds: combine per count.
-        call = challenge_chance(at_least(quantity - m, follower.unseen, p), follower.calls_below)
+        call = _call_chance(
+            quantity, m, follower.unseen, p, follower.calls_below, shown, follower.riding
+        )
         if stakes.difference:
             # What the loser pays depends on the full count: sum over the others' dice too.
             worth = sum(
@@ -559,37 +776,43 @@ def believed_chances(view: SeatView, bid: Bid) -> tuple[float, float]:
     reads of each opponent from earlier reveals, updated by this round's bids (the figures it
     decides by)."""
     reads = opponent_reads(view.rules, view.results) if ADAPT else {}
-    odds, _ = _face_odds(view, reads)
+    odds, _ = _face_odds(view, reads, _round_bids(view))
     face = odds[bid.face]
     return face.holds(bid.quantity), face.exact(bid.quantity)
 
 
 def _face_odds(
-    view: SeatView, reads: dict[int, OpponentRead]
+    view: SeatView,
+    reads: dict[int, OpponentRead],
+    round_bids: _RoundBids | None = None,
+    riding: dict[int, float] | None = None,
 ) -> tuple[dict[int, _FaceOdds], dict[int, tuple[tuple[float, ...], ...]]]:
     """Per face: our matching dice and the beliefs about everyone else's; and per opponent
-    its own belief, per face, over its matching dice."""
+    its own belief, per face, over its matching dice. `riding`, when given, receives per
+    opponent the chance that it credits bids, after its bids this round."""
+    if round_bids is None:
+        round_bids = _round_bids(view)
     seat = view.seat
     follower = _next_seat(view)
-    histories: dict[int, list[tuple[Bid | None, Bid]]] = {s: [] for s in view.survivors}
-    previous: Bid | None = None
-    for placed in view.bids:
-        histories.setdefault(placed.seat, []).append((previous, placed.bid))
-        previous = placed.bid
-    marginals = {
-        s: face_marginals(
+    marginals = {}
+    for s in view.survivors:
+        if s == seat:
+            continue
+        read = reads.get(s, UNREAD)
+        args = (
             view.rules,
             view.palifico_round,
             view.dice_in_play,
             view.dice[s],
-            tuple(histories[s]),
-            reads.get(s, UNREAD).calls_below,
-            reads.get(s, UNREAD).sharpness,
-            reads.get(s, UNREAD).trust,
+            round_bids.history(s, read.credit),
+            read.calls_below,
+            read.sharpness,
+            read.trust,
+            read.credit,
         )
-        for s in view.survivors
-        if s != seat
-    }
+        marginals[s] = face_marginals(*args)
+        if riding is not None:
+            riding[s] = riding_chance(*args)
     out: dict[int, _FaceOdds] = {}
     for face in FACE_LIST:
         rest: list[float] = [1.0]

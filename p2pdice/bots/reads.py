@@ -19,7 +19,18 @@ from that seat's side, and two traits of each opponent are learnt within the gam
   "mildly hand-led" and would credit it with aces it does not hold. When the habit wins,
   the sharpness is 0: its raises say nothing about its hand.
 
-Both are snapped to their grids so the belief caches stay effective. A seat with no
+* **Credit.** The chance that the seat judges bids not from its own hand alone but from its
+  hand plus what the other seats' bids showed it (a bid-crediting reader, who raises on a
+  face another seat named whatever it holds of it). Each of the two models gives its own
+  chances to the seat's calls and raises; with each model's best threshold and sharpness,
+  Bayes' rule on how well they explain them (prior log-odds CREDIT_LOG_ODDS) gives the
+  chance, and the more likely model gives the other two traits.
+
+Recent rounds weigh more (`RECENCY` per round back), so a seat that changes its style is
+read for the style it plays now, and a read whose predictions fail in the latest rounds
+gives way to the next best.
+
+All are snapped to their grids so the belief caches stay effective. A seat with no
 evidence gets the anchor values.
 """
 
@@ -32,7 +43,16 @@ from functools import lru_cache
 from ..core.bids import Bid, count_matching, lowest_bids_per_face, ones_are_wild
 from ..core.game import Call, Outcome, RoundResult
 from ..core.rules import Rules
-from .belief import CHALLENGE_BELOW, NOISE, PICK_SHARPNESS, challenge_chance
+from .belief import (
+    CHALLENGE_BELOW,
+    NO_CREDIT,
+    NOISE,
+    PICK_SHARPNESS,
+    Credit,
+    bid_credits,
+    challenge_chance,
+    perceived,
+)
 from .odds import at_least, face_probability
 
 THRESHOLDS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.85, 1.0)
@@ -42,12 +62,21 @@ SHARPNESS_LOG_PRIOR = (-3.0, -2.0, -1.0, 0.0)  #: favours the anchor until evide
 HABIT_LOG_PRIOR = -2.0  #: prior of the hand-blind habit model (as for sharpness 0)
 HABIT_KINDS = 4  #: kinds of raise: on aces or not, times smallest step or more
 HABIT_SHARPNESS = 0.0  #: the sharpness a seat read as playing by habit gets
+KAPPAS = (0.0, 1.0)  #: the two models: judges bids by its own hand, or credits others' bids
+#: Prior log-odds that a seat credits bids (about 1 in 8): a read of riding must be earned
+#: at reveals, since crediting a seat that does not ride makes hard's bluffs look safe
+#: (prior 0 lost never-calls and weakest-face lines that main wins, docs/bots.md).
+CREDIT_LOG_ODDS = -2.0
+#: The credit (chance that a seat credits bids) is snapped to this grid for the caches.
+CREDIT_GRID = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
+RECENCY = 1.0  #: weight of a round's evidence per later round (1: every round counts alike)
 
 #: One raise's habit evidence: its kind, how many open raises share that kind, how many in all.
 Habit = tuple[tuple[bool, bool], int, int]
 
 
 UNREAD_TRUST = 0.5  #: chance that a seat not yet seen at a reveal bids by its hand
+UNREAD_CREDIT = 0.0  #: a seat not yet seen at a reveal is taken to judge bids by its hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +84,7 @@ class OpponentRead:
     calls_below: float = CHALLENGE_BELOW
     sharpness: float = PICK_SHARPNESS
     trust: float = 1.0  #: chance that its bids follow its hand at `sharpness` (else hand-blind)
+    credit: float = 0.0  #: chance that it judges bids by what the others' bids showed it too
 
 
 ANCHOR = OpponentRead()
@@ -62,41 +92,58 @@ ANCHOR = OpponentRead()
 #: a stranger who raises the same safe-looking bid whatever they hold is common enough (the
 #: perudo misleading bidder, a beginner who always bids aces) that taking every raise at
 #: face value hands them the round.
-UNREAD = OpponentRead(trust=UNREAD_TRUST)
+UNREAD = OpponentRead(trust=UNREAD_TRUST, credit=UNREAD_CREDIT)
 
 
-def _support(bid: Bid, own: int, unseen: int, wild: bool) -> float:
-    return at_least(bid.quantity - own, unseen, face_probability(bid.face, wild_ones=wild))
+def _support(
+    bid: Bid, own: int, unseen: int, wild: bool, credit: Credit = NO_CREDIT, kappa: float = 0.0
+) -> float:
+    p = face_probability(bid.face, wild_ones=wild)
+    plain = at_least(bid.quantity - own, unseen, p)
+    if kappa == 0.0 or credit[0] == 0:
+        return plain
+    credited = at_least(bid.quantity - own - credit[bid.face], unseen - credit[0], p)
+    return (1 - kappa) * plain + kappa * credited
+
+
+#: One decision's evidence: the seat; per credit value, the log-likelihood per threshold and
+#: per sharpness; and for a raise its habit evidence (None for a call).
+Evidence = tuple[int, tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...], Habit | None]
 
 
 @lru_cache(maxsize=4096)
-def _round_evidence(
-    rules: Rules, result: RoundResult
-) -> tuple[tuple[int, tuple[float, ...], tuple[float, ...], Habit | None], ...]:
-    """Per decision in a finished round: the seat, its log-likelihood per threshold and per
-    sharpness, and for a raise its habit evidence (None for a call)."""
+def _round_evidence(rules: Rules, result: RoundResult) -> tuple[Evidence, ...]:
+    """Every decision of a finished round, as Evidence."""
     if result.outcome == Outcome.FORFEIT or any(h is None for h in result.hands):
         return ()
     wild = ones_are_wild(rules, result.palifico_round)
     in_play = sum(result.dice_before)
-    decisions: list[tuple[int, int, bool]] = []  # (seat, index of the bid faced, called)
+    credits, shown = bid_credits(
+        [(placed.seat, placed.bid) for placed in result.bids], result.dice_before, wild
+    )
+    # (seat, index of the bid faced, called, what the others' bids had shown the seat)
+    decisions: list[tuple[int, int, bool, Credit]] = []
     for i in range(1, len(result.bids)):
-        decisions.append((result.bids[i].seat, i - 1, False))
+        decisions.append((result.bids[i].seat, i - 1, False, credits[i]))
     if result.call == Call.CHALLENGE and result.caller is not None and result.bids:
-        decisions.append((result.caller, len(result.bids) - 1, True))
-    flat = (0.0,) * len(SHARPNESSES)
+        caller = result.caller
+        decisions.append((caller, len(result.bids) - 1, True, perceived(shown, caller, wild)))
+    flat = tuple((0.0,) * len(SHARPNESSES) for _ in KAPPAS)
     out = []
-    for seat, index, called in decisions:
+    for seat, index, called, credit in decisions:
         hand = result.hands[seat]
         assert hand is not None
         unseen = in_play - len(hand)
         faced = result.bids[index].bid
         own = count_matching((hand,), faced.face, wild_ones=wild)
-        support = _support(faced, own, unseen, wild)
-        row = []
-        for theta in THRESHOLDS:
-            chance = challenge_chance(support, theta)
-            row.append(math.log(chance if called else 1.0 - chance))
+        rows = []
+        for kappa in KAPPAS:
+            support = _support(faced, own, unseen, wild, credit, kappa)
+            row = []
+            for theta in THRESHOLDS:
+                chance = challenge_chance(support, theta)
+                row.append(math.log(chance if called else 1.0 - chance))
+            rows.append(tuple(row))
         picks = flat
         habit = None
         if not called:
@@ -107,16 +154,24 @@ def _round_evidence(
                 tuple(hand),
                 faced,
                 result.bids[index + 1].bid,
+                credit,
             )
-        out.append((seat, tuple(row), picks, habit))
+        out.append((seat, tuple(rows), picks, habit))
     return tuple(out)
 
 
 def _pick_evidence(
-    rules: Rules, palifico: bool, in_play: int, hand: tuple[int, ...], previous: Bid, bid: Bid
-) -> tuple[tuple[float, ...], Habit]:
-    """Log-chance of raising `previous` to `bid` from `hand`, per sharpness on the grid, and
-    the raise's habit evidence (its kind among the raises open to the seat)."""
+    rules: Rules,
+    palifico: bool,
+    in_play: int,
+    hand: tuple[int, ...],
+    previous: Bid,
+    bid: Bid,
+    credit: Credit = NO_CREDIT,
+) -> tuple[tuple[tuple[float, ...], ...], Habit]:
+    """Log-chance of raising `previous` to `bid` from `hand`, per credit value and sharpness
+    on the grids, and the raise's habit evidence (its kind among the raises open to the
+    seat)."""
     wild = ones_are_wild(rules, palifico)
     lowest = lowest_bids_per_face(
         rules, previous, dice_in_play=in_play, palifico_round=palifico, bidder_dice=len(hand)
@@ -125,16 +180,17 @@ def _pick_evidence(
     options = {b for b in options if b.quantity <= in_play}
     options.add(bid)
     unseen = in_play - len(hand)
-    supports = {
-        b: _support(b, count_matching((hand,), b.face, wild_ones=wild), unseen, wild)
-        for b in options
-    }
+    own = {b: count_matching((hand,), b.face, wild_ones=wild) for b in options}
     out = []
-    for sharp in SHARPNESSES:
-        top = max(sharp * x for x in supports.values())
-        total = sum(math.exp(sharp * x - top) for x in supports.values())
-        chance = math.exp(sharp * supports[bid] - top) / total
-        out.append(math.log((1 - NOISE) * chance + NOISE / len(options)))
+    for kappa in KAPPAS:
+        supports = {b: _support(b, own[b], unseen, wild, credit, kappa) for b in options}
+        row = []
+        for sharp in SHARPNESSES:
+            top = max(sharp * x for x in supports.values())
+            total = sum(math.exp(sharp * x - top) for x in supports.values())
+            chance = math.exp(sharp * supports[bid] - top) / total
+            row.append(math.log((1 - NOISE) * chance + NOISE / len(options)))
+        out.append(tuple(row))
 
     def kind(b: Bid) -> tuple[bool, bool]:
         return (b.face == 1, b.quantity > lowest[b.face].quantity)
@@ -148,19 +204,21 @@ _LOG_PRIOR = tuple(-0.5 * ((t - CHALLENGE_BELOW) / PRIOR_WIDTH) ** 2 for t in TH
 
 def opponent_reads(rules: Rules, results: tuple[RoundResult, ...]) -> dict[int, OpponentRead]:
     """The read of every seat with evidence in `results` (others: use ANCHOR)."""
-    calls: dict[int, list[float]] = {}
-    picks: dict[int, list[float]] = {}
+    calls: dict[int, list[list[float]]] = {}
+    picks: dict[int, list[list[float]]] = {}
     habits: dict[int, float] = {}
     kinds_seen: dict[int, dict[tuple[bool, bool], int]] = {}
-    for result in results:
-        for seat, row, pick_row, habit in _round_evidence(rules, result):
-            acc = calls.setdefault(seat, list(_LOG_PRIOR))
-            for k, x in enumerate(row):
-                acc[k] += x
-            pacc = picks.setdefault(seat, list(SHARPNESS_LOG_PRIOR))
-            for k, x in enumerate(pick_row):
-                pacc[k] += x
-            habits.setdefault(seat, HABIT_LOG_PRIOR)
+    for age, result in enumerate(reversed(results)):
+        weight = RECENCY**age
+        for seat, rows, pick_rows, habit in _round_evidence(rules, result):
+            acc = calls.setdefault(seat, [[0.0] * len(THRESHOLDS) for _ in KAPPAS])
+            pacc = picks.setdefault(seat, [[0.0] * len(SHARPNESSES) for _ in KAPPAS])
+            for k in range(len(KAPPAS)):
+                for j, x in enumerate(rows[k]):
+                    acc[k][j] += weight * x
+                for j, x in enumerate(pick_rows[k]):
+                    pacc[k][j] += weight * x
+            habits.setdefault(seat, 0.0)
             if habit is not None:
                 # The habit's chance of this raise: its kind at the rate seen so far from
                 # this seat (add-one), then one of the open raises of that kind.
@@ -168,14 +226,29 @@ def opponent_reads(rules: Rules, results: tuple[RoundResult, ...]) -> dict[int, 
                 seen = kinds_seen.setdefault(seat, {})
                 rate = (seen.get(kind, 0) + 1) / (sum(seen.values()) + HABIT_KINDS)
                 chance = (1 - NOISE) * rate / same_kind + NOISE / n_options
-                habits[seat] += math.log(chance)
+                habits[seat] += weight * math.log(chance)
                 seen[kind] = seen.get(kind, 0) + 1
     return {seat: _read(acc, picks[seat], habits[seat]) for seat, acc in calls.items()}
 
 
-def _read(calls: list[float], picks: list[float], habit: float) -> OpponentRead:
-    best_pick = max(range(len(SHARPNESSES)), key=picks.__getitem__)
+def _read(calls: list[list[float]], picks: list[list[float]], habit: float) -> OpponentRead:
+    habit += HABIT_LOG_PRIOR
+
+    def fit(k: int) -> tuple[float, int, int]:
+        row = [x + p for x, p in zip(calls[k], _LOG_PRIOR, strict=True)]
+        pick_row = [x + p for x, p in zip(picks[k], SHARPNESS_LOG_PRIOR, strict=True)]
+        theta = max(range(len(THRESHOLDS)), key=row.__getitem__)
+        sharp = max(range(len(SHARPNESSES)), key=pick_row.__getitem__)
+        return row[theta] + max(pick_row[sharp], habit), theta, sharp
+
+    fits = [fit(k) for k in range(len(KAPPAS))]
+    log_odds = CREDIT_LOG_ODDS + fits[1][0] - fits[0][0]
+    riding = 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, log_odds))))
+    k = 1 if riding > 0.5 else 0
+    _, theta, sharp = fits[k]
+    pick = picks[k][sharp] + SHARPNESS_LOG_PRIOR[sharp]
     return OpponentRead(
-        calls_below=THRESHOLDS[max(range(len(THRESHOLDS)), key=calls.__getitem__)],
-        sharpness=HABIT_SHARPNESS if habit > picks[best_pick] else SHARPNESSES[best_pick],
+        calls_below=THRESHOLDS[theta],
+        sharpness=HABIT_SHARPNESS if habit > pick else SHARPNESSES[sharp],
+        credit=min(CREDIT_GRID, key=lambda c: abs(c - riding)),
     )
