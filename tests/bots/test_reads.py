@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from p2pdice.bots.reads import ANCHOR, HABIT_SHARPNESS, opponent_reads
+from p2pdice.bots.reads import ANCHOR, HABIT_SHARPNESS, UNREAD, opponent_reads
 from p2pdice.bots.registry import load_bot
 from p2pdice.bots.sim import play_game
 from p2pdice.core.game import Action, RoundResult
@@ -69,3 +69,33 @@ def test_medium_in_perudo_is_still_read_as_hand_led() -> None:
 def test_no_evidence_means_the_anchor() -> None:
     assert opponent_reads(preset("classic", seats=2), ()) == {}
     assert ANCHOR.calls_below == 0.35
+
+
+SEEDS = range(4, 12)
+
+
+def _credits(style: str, mode: str) -> list[float]:
+    rules = preset(mode, seats=2)
+    reads = [opponent_reads(rules, _results_against(style, seed, rules)) for seed in SEEDS]
+    return [r[1].credit for r in reads if 1 in r]
+
+
+def test_a_bid_crediting_reader_is_read_as_riding_others_bids() -> None:
+    # It raises on the face another seat named, crediting that seat with two dice of it.
+    classic = _credits("crediting-reader", "classic")
+    assert len(classic) == len(SEEDS) and min(classic) >= 0.9, classic
+    perudo = sorted(_credits("crediting-reader", "perudo"))
+    assert perudo[len(perudo) // 2] >= 0.8, perudo
+
+
+@pytest.mark.parametrize("style", ["medium", "never-calls", "weakest-face", "style-switcher"])
+def test_a_seat_that_bids_from_its_own_hand_is_not_read_as_riding(style: str) -> None:
+    # Crediting a seat that does not ride would make hard's bluffs look safe against it.
+    classic = _credits(style, "classic")
+    assert max(classic) <= 0.1, classic
+    perudo = _credits(style, "perudo")  # ace raises fit either model in a game or two
+    assert sum(c > 0.5 for c in perudo) <= 1, perudo
+
+
+def test_a_stranger_is_taken_to_judge_bids_by_its_own_hand() -> None:
+    assert UNREAD.credit == 0.0 and ANCHOR.credit == 0.0
