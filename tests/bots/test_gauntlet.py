@@ -57,20 +57,18 @@ SAMPLER_HEADS_UP_TARGET = 0.65
 #: Lines today's hard misses at full size (docs/bots.md, "The stronger gauntlet"): expected
 #: to fail until hard is improved; take a line out of here when it is met.
 MISSED: set[tuple[str, str, int]] = {
-    *(
-        (mode, reader, seats)
-        for mode in MODES
-        for reader in ("crediting-reader", "sampler")
-        for seats in (2, 4)
-    ),
-    ("classic", "style-switcher", 4),
+    ("classic", "crediting-reader", 2),
+    ("classic", "crediting-reader", 4),
+    *((mode, "sampler", seats) for mode in MODES for seats in (2, 4)),
+    ("classic", "style-switcher", 4),  # 45.7%, its interval astride the target
+    ("classic", "weakest-face", 4),
     ("natural", "weakest-face", 4),
 }
 
 #: Quick floors for hard heads-up in classic (seed 3): well under today's full-size figures
 #: (docs/bots.md), so they guard against a hard that gets clearly worse, not the targets.
 QUICK_FLOORS = {
-    "crediting-reader": 0.25,
+    "crediting-reader": 0.45,  # 70.9% at full size since hard reads who credits bids
     "style-switcher": 0.7,
     "weakest-face": 0.7,
     "sampler": 0.25,
