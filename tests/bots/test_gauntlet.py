@@ -68,7 +68,7 @@ MISSED: set[tuple[str, str, int]] = {
 #: Quick floors for hard heads-up in classic (seed 3): well under today's full-size figures
 #: (docs/bots.md), so they guard against a hard that gets clearly worse, not the targets.
 QUICK_FLOORS = {
-    "crediting-reader": 0.45,  # 70.9% at full size since hard reads who credits bids
+    "crediting-reader": 0.45,  # 70.2% at 1,000 games since hard reads who credits bids
     "style-switcher": 0.7,
     "weakest-face": 0.7,
     "sampler": 0.25,
