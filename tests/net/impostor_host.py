@@ -74,7 +74,10 @@ class Impostor:
         }
 
     def save(self) -> None:
-        self.out.write_text(json.dumps(self.seen))
+        # Written whole and renamed into place: the test reads it while the impostor runs.
+        part = self.out.with_suffix(".part")
+        part.write_text(json.dumps(self.seen))
+        part.replace(self.out)
 
     async def copy(self, table_id: str, listing: str | None) -> tuple[Any, dict[str, Any]]:
         """The real table's advertisement and its host's challenge. With `listing`
