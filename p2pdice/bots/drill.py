@@ -45,7 +45,7 @@ from ..core.game import (
 )
 from ..core.rules import Ones, Rules
 from ..core.view import SeatView, seat_view
-from .hard import believed_chances, hard, hard_policy
+from .hard import believed_chances, hard, hard_policy, likeliest
 from .medium import medium
 from .odds import bid_true_chance, exact_chance
 from .registry import Bot
@@ -203,8 +203,7 @@ def advise(position: Position) -> Advice:
     """The strong bot's move for the position's view, and why. It is given the view only:
     the hidden hands are never read (a test swaps them and compares the advice)."""
     view = position.view
-    policy = hard_policy(view)
-    _, action = max(policy, key=lambda pair: pair[0])
+    action = likeliest(hard_policy(view))
     standing = view.standing_bid
     assert standing is not None
     believed, hit = believed_chances(view, standing)  # the figures hard decided by

@@ -361,6 +361,15 @@ def hard_policy(view: SeatView, *, solved_endgame: bool = True) -> list[tuple[fl
     return out
 
 
+def likeliest(policy: list[tuple[float, Action]]) -> Action:
+    """The move a policy plays most often, its chances summed per move (a decoy or a near
+    raise may name the same bid as another entry)."""
+    totals: dict[Action, float] = {}
+    for chance, action in policy:
+        totals[action] = totals.get(action, 0.0) + chance
+    return max(totals, key=totals.__getitem__)
+
+
 def _decoy(
     view: SeatView, raises: list[tuple[float, Bid]], best: Action, best_value: float
 ) -> Bid | None:

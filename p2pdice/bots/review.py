@@ -40,7 +40,7 @@ from ..core.messages import MessageType
 from ..core.rules import Rules
 from ..core.view import SeatView
 from .drill import Answer, Position, advise, exactly_chance, figures, holds_chance, judge
-from .hard import hard_policy
+from .hard import hard_policy, likeliest
 
 YOU, HOST, STAND_IN = "you", "host", "stand-in"  #: who made a move of the seat's
 #: The transcript notes of a seat's own bidding moves, and the one that takes a bid back.
@@ -264,7 +264,7 @@ def judge_move(view: SeatView, kind: str, bid: Bid | None) -> dict[str, Any]:
         hard_kind, hard_bid, hard_why = advice.action, advice.bid, advice.why
     else:
         right, reason = None, "an opening bid: nothing to call yet"
-        _, action = max(hard_policy(view), key=lambda pair: pair[0])
+        action = likeliest(hard_policy(view))
         assert isinstance(action, PlaceBid)
         hard_kind, hard_bid = "raise", action.bid
         hard_why = f"hard opens with {bid_words(action.bid)}"

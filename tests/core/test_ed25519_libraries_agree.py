@@ -10,9 +10,7 @@ order), S at and above the group order, non-canonical encodings, and plain tampe
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
-import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -27,6 +25,7 @@ from p2pdice.core.signing import (
     strict_checks_pass,
     verify_raw,
 )
+from tests.support.start_reading import independent_reading
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,12 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @cache
 def curve() -> ModuleType:
     """protocol/gen_vectors.py holds the curve arithmetic written from RFC 8032 alone."""
-    spec = importlib.util.spec_from_file_location("gen_vectors", ROOT / "protocol/gen_vectors.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("gen_vectors", module)
-    spec.loader.exec_module(module)
-    return module
+    return independent_reading()
 
 
 def _both_agree(public: bytes, data: bytes, signature: bytes) -> bool:
