@@ -19,7 +19,7 @@ import logging
 import random
 import secrets
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -137,11 +137,15 @@ class HostLog:
         self._file.append(line)
 
     def sync_soon(self) -> None:
-        """Make everything appended so far durable, on the worker; `close` waits for it."""
-        done = asyncio.get_running_loop().run_in_executor(self._worker, self._file.sync)
-        done.add_done_callback(self._report_failure)
+        """Make everything appended so far durable, on the worker; `close` waits for it.
 
-    def _report_failure(self, done: asyncio.Future[None]) -> None:
+        Submitted to the worker directly, not through the loop's `run_in_executor`: nothing on
+        the loop waits for an fsync, and the loop's wrapper costs about 100 us of CPU each time
+        (a wake-up through the loop's self-pipe to complete a future nobody awaits)."""
+        self._worker.submit(self._file.sync).add_done_callback(self._report_failure)
+
+    def _report_failure(self, done: Future[None]) -> None:
+        # Runs on the worker thread; logging is thread-safe.
         if not done.cancelled() and done.exception() is not None:
             log.error("the host log %s could not be made durable: %s", self.path, done.exception())
 
