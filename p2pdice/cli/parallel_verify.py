@@ -4,26 +4,31 @@ Many files: each worker process verifies whole files with the sequential `verify
 the reports come back in the order of the files named. One long file: the state machine
 replays in this process with a checker that records every signature (after the strict checks,
 which stay in-process) and provisionally accepts it, while batches of those signatures are
-checked by worker processes. If every one holds, the replay's report stands; if any fails,
-the file is replayed again with the verdicts now known (the bad ones refused), so the verdict,
-reason, detail and failing entry are those of the sequential run.
+checked by worker processes fed over pipes (`SignatureWorkers`). If every one holds, the
+replay's report stands; if any fails, the file is replayed again with the verdicts now known
+(the bad ones refused), so the verdict, reason, detail and failing entry are those of the
+sequential run.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import struct
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.connection import Connection
 from pathlib import Path
+from types import TracebackType
 from typing import Any, TypeVar
 
 from ..core.signing import ed25519_check
 from ..core.verify import Report, verify_lines
 
-#: Signatures sent to a worker at a time: large enough that pickling is a small share of the
-#: work, small enough that the workers start while the replay goes on.
-BATCH = 256
+#: Signatures sent to a worker at a time: enough that a pipe write is a small share of their
+#: checks, few enough that the worker starts early and the last batch, which this process
+#: checks itself, is short. 32 to 128 measured alike (docs/benchmarks.md).
+BATCH = 64
 
 #: Less than this much transcript is verified in this process: a pool of workers costs a few
 #: tenths of a second to start, about what 512 KiB (some 2,000 entries) takes on one core.
@@ -60,8 +65,140 @@ def map_in_order(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]
         return list(pool.map(fn, items, chunksize=1))
 
 
-def _check_batch(triples: list[Triple]) -> list[bool]:
-    return [ed25519_check(*t) for t in triples]
+def _pack(batch: Sequence[Triple]) -> bytes:
+    """Signatures as one message: per signature, the data's length (4 bytes, little-endian),
+    the public key (32), the signature (64) and the data. No pickling: the worker reads exactly
+    these bytes and nothing it could be made to execute."""
+    parts: list[bytes] = []
+    for public, data, signature in batch:
+        parts += (_LENGTH.pack(len(data)), public, signature, data)
+    return b"".join(parts)
+
+
+_LENGTH = struct.Struct("<I")
+
+
+def _check_packed(packed: bytes) -> bytes:
+    """One byte per signature in `packed` (see `_pack`): 1 if it holds, 0 if not."""
+    verdicts = bytearray()
+    at, end = 0, len(packed)
+    while at < end:
+        (length,) = _LENGTH.unpack_from(packed, at)
+        public = packed[at + 4 : at + 36]
+        signature = packed[at + 36 : at + 100]
+        data = packed[at + 100 : at + 100 + length]
+        at += 100 + length
+        verdicts.append(ed25519_check(public, data, signature))
+    return bytes(verdicts)
+
+
+def _serve(connection: Connection) -> None:
+    """A worker: check each batch received, answer its verdicts; stop at an empty message."""
+    with connection:
+        while packed := connection.recv_bytes():
+            connection.send_bytes(_check_packed(packed))
+
+
+class SignatureWorkers:
+    """Worker processes that check batches of Ed25519 signatures sent over pipes.
+
+    A pipe, not a `ProcessPoolExecutor`: the executor pickles and sends on threads of this
+    process, which take the GIL from the replay they are meant to run beside (the batched path
+    ran at 0.63 of the one-core bound through one, 0.87-0.93 over pipes, docs/benchmarks.md).
+    The batches go round the workers in turn; each worker answers them in order. A worker that
+    dies leaves its batches to this process, so a verdict never depends on a worker."""
+
+    def __init__(self, count: int) -> None:
+        context = multiprocessing.get_context("forkserver")  # see `_pool`
+        self._pipes: list[Connection | None] = []
+        self._processes: list[Any] = []
+        for _ in range(max(1, count)):
+            ours, theirs = context.Pipe()
+            process = context.Process(target=_serve, args=(theirs,), daemon=True)
+            process.start()
+            theirs.close()
+            self._pipes.append(ours)
+            self._processes.append(process)
+
+    def __enter__(self) -> SignatureWorkers:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def pids(self) -> list[int]:
+        """The workers' process ids (a test kills one to see its batches checked here)."""
+        return [process.pid for process in self._processes]
+
+    def close(self) -> None:
+        for pipe in self._pipes:
+            if pipe is not None:
+                try:
+                    pipe.send_bytes(b"")
+                    pipe.close()
+                except OSError:
+                    pass
+        for process in self._processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+        self._pipes = []
+
+    def check_all(
+        self, batches: Callable[[Callable[[list[Triple]], None]], None]
+    ) -> dict[Triple, bool]:
+        """Verdicts for every signature of every batch `batches` hands its callback, checked by
+        the workers while `batches` runs; the batches still unanswered when it returns are
+        waited for, and those of a worker that failed are checked here."""
+        sent: list[list[list[Triple]]] = [[] for _ in self._pipes]  # unanswered, per worker
+        verdicts: dict[Triple, bool] = {}
+        turn = 0
+
+        def answered(worker: int, block: bool) -> None:
+            pipe = self._pipes[worker]
+            while sent[worker] and pipe is not None:
+                try:
+                    if not block and not pipe.poll():
+                        return
+                    answer = pipe.recv_bytes()
+                except (OSError, EOFError):
+                    self._pipes[worker] = None
+                    return
+                batch = sent[worker].pop(0)
+                if len(answer) != len(batch):
+                    self._pipes[worker] = pipe = None  # not our worker's answer: trust none
+                    sent[worker].insert(0, batch)
+                    return
+                verdicts.update(zip(batch, map(bool, answer), strict=True))
+
+        def send(batch: list[Triple]) -> None:
+            nonlocal turn
+            worker = turn % len(self._pipes)
+            turn += 1
+            answered(worker, block=False)  # a worker blocked on a full pipe never reads ours
+            pipe = self._pipes[worker]
+            if pipe is not None:
+                try:
+                    pipe.send_bytes(_pack(batch))
+                    sent[worker].append(batch)
+                    return
+                except OSError:
+                    self._pipes[worker] = None
+            verdicts.update((t, ed25519_check(*t)) for t in batch)
+
+        batches(send)
+        for worker in range(len(self._pipes)):
+            answered(worker, block=True)
+            for batch in sent[worker]:  # the worker died or misbehaved
+                verdicts.update((t, ed25519_check(*t)) for t in batch)
+            sent[worker].clear()
+        return verdicts
 
 
 def verify_lines_batched(
@@ -70,32 +207,36 @@ def verify_lines_batched(
     jobs: int,
     partial: bool = False,
     mine: Sequence[dict[str, Any]] | None = None,
-    pool: Executor | None = None,
+    workers: SignatureWorkers | None = None,
 ) -> Report:
-    """`verify_lines` with the Ed25519 checks done by `jobs` worker processes."""
+    """`verify_lines` with the Ed25519 checks done by worker processes beside the replay
+    (`jobs - 1` of them when none are given: the replay keeps a core busy itself)."""
     if jobs <= 1:
         return verify_lines(lines, partial=partial, mine=mine)
-    if pool is None:
-        with _pool(jobs) as own:
-            return verify_lines_batched(lines, jobs=jobs, partial=partial, mine=mine, pool=own)
-    pending: list[tuple[list[Triple], Future[list[bool]]]] = []
-    batch: list[Triple] = []
+    if workers is None:
+        with SignatureWorkers(jobs - 1) as own:
+            return verify_lines_batched(lines, jobs=jobs, partial=partial, mine=mine, workers=own)
+    found: list[Report] = []
 
-    def record(public: bytes, data: bytes, signature: bytes) -> bool:
-        batch.append((public, data, signature))
-        if len(batch) >= BATCH:
-            pending.append((batch.copy(), pool.submit(_check_batch, batch.copy())))
-            batch.clear()
-        return True
+    def replay(send: Callable[[list[Triple]], None]) -> None:
+        batch: list[Triple] = []
 
-    report = verify_lines(lines, partial=partial, mine=mine, checker=record)
-    if batch:
-        pending.append((batch.copy(), pool.submit(_check_batch, batch.copy())))
-    verdicts: dict[Triple, bool] = {}
-    for triples, future in pending:
-        verdicts.update(zip(triples, future.result(), strict=True))
+        def record(public: bytes, data: bytes, signature: bytes) -> bool:
+            batch.append((public, data, signature))
+            if len(batch) >= BATCH:
+                send(batch.copy())
+                batch.clear()
+            return True
+
+        found.append(verify_lines(lines, partial=partial, mine=mine, checker=record))
+        if batch:  # the last, short batch: checked here while the workers finish theirs
+            verdicts_here.update((t, ed25519_check(*t)) for t in batch)
+
+    verdicts_here: dict[Triple, bool] = {}
+    verdicts = workers.check_all(replay)
+    verdicts.update(verdicts_here)
     if all(verdicts.values()):
-        return report
+        return found[0]
 
     def known(public: bytes, data: bytes, signature: bytes) -> bool:
         verdict = verdicts.get((public, data, signature))

@@ -7,17 +7,24 @@ the same report (verdict, reason, detail, failing entry, and everything else) as
 from __future__ import annotations
 
 import json
+import os
 import random
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+import signal
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from p2pdice.bots import load_bot
 from p2pdice.bots.protosim import LocalTable
-from p2pdice.cli.parallel_verify import BATCH, verify_lines_batched, verify_paths
+from p2pdice.cli.parallel_verify import (
+    BATCH,
+    SignatureWorkers,
+    verify_lines_batched,
+    verify_paths,
+)
 from p2pdice.core.rules import Rules
+from p2pdice.core.signing import ed25519_check
 from p2pdice.core.transcript import messages_in, parse_entry
 from p2pdice.core.verify import split_lines, verify_lines
 
@@ -27,8 +34,8 @@ JOBS = 2
 
 
 @pytest.fixture(scope="module")
-def pool() -> Iterator[ProcessPoolExecutor]:
-    with ProcessPoolExecutor(max_workers=JOBS) as workers:
+def pool() -> Iterator[SignatureWorkers]:
+    with SignatureWorkers(JOBS) as workers:
         yield workers
 
 
@@ -75,14 +82,14 @@ def mutants(lines: list[bytes]) -> list[list[bytes]]:
     return out
 
 
-def same_report(lines: list[bytes], pool: ProcessPoolExecutor) -> None:
+def same_report(lines: list[bytes], pool: SignatureWorkers) -> None:
     sequential = verify_lines(lines).to_json()
-    batched = verify_lines_batched(lines, jobs=JOBS, pool=pool).to_json()
+    batched = verify_lines_batched(lines, jobs=JOBS, workers=pool).to_json()
     assert batched == sequential
 
 
 def test_batched_verification_of_each_example_says_what_sequential_says(
-    pool: ProcessPoolExecutor,
+    pool: SignatureWorkers,
 ) -> None:
     assert EXAMPLES
     for path in EXAMPLES:
@@ -91,7 +98,7 @@ def test_batched_verification_of_each_example_says_what_sequential_says(
 
 
 def test_batched_verification_of_each_chain_vector_says_what_sequential_says(
-    pool: ProcessPoolExecutor,
+    pool: SignatureWorkers,
 ) -> None:
     chains = chain_transcripts()
     assert chains
@@ -100,7 +107,7 @@ def test_batched_verification_of_each_chain_vector_says_what_sequential_says(
 
 
 def test_batched_verification_of_a_long_game_and_its_mutants_says_what_sequential_says(
-    pool: ProcessPoolExecutor, long_game: list[bytes]
+    pool: SignatureWorkers, long_game: list[bytes]
 ) -> None:
     assert verify_lines(long_game).ok
     same_report(long_game, pool)
@@ -124,3 +131,50 @@ def test_files_verified_in_parallel_give_the_sequential_reports_in_order(
         (r.to_json(), lines) for r, lines in sequential
     ]
     assert any(not r.ok for r, _ in sequential) and any(r.ok for r, _ in sequential)
+
+
+def test_workers_that_die_leave_their_signatures_to_be_checked_here(
+    long_game: list[bytes],
+) -> None:
+    bad = mutants(long_game)[0]  # one signature byte flipped: a worker would have caught it
+    with SignatureWorkers(2) as workers:
+        for pid in workers.pids:
+            os.kill(pid, signal.SIGKILL)
+        assert verify_lines_batched(long_game, jobs=JOBS, workers=workers).ok
+        assert (
+            verify_lines_batched(bad, jobs=JOBS, workers=workers).to_json()
+            == verify_lines(bad).to_json()
+        )
+
+
+def test_batched_verification_without_given_workers_starts_and_stops_its_own(
+    long_game: list[bytes],
+) -> None:
+    bad = mutants(long_game)[0]
+    assert verify_lines_batched(long_game, jobs=JOBS).to_json() == verify_lines(long_game).to_json()
+    assert verify_lines_batched(bad, jobs=JOBS).to_json() == verify_lines(bad).to_json()
+
+
+def test_batches_a_worker_took_and_never_answered_are_checked_here(
+    long_game: list[bytes],
+) -> None:
+    triples: list[tuple[bytes, bytes, bytes]] = []
+
+    def collect(public: bytes, data: bytes, signature: bytes) -> bool:
+        triples.append((public, data, signature))
+        return True
+
+    verify_lines(long_game[:40], checker=collect)
+    public, data, signature = triples[5]
+    triples[5] = (public, data + b"!", signature)  # one that does not hold
+    with SignatureWorkers(1) as workers:
+        (pid,) = workers.pids
+        os.kill(pid, signal.SIGSTOP)  # it can take the batch into its pipe, never answer it
+
+        def batches(send: Callable[[list[tuple[bytes, bytes, bytes]]], None]) -> None:
+            send(triples)
+            os.kill(pid, signal.SIGKILL)
+
+        verdicts = workers.check_all(batches)
+    assert verdicts == {t: ed25519_check(*t) for t in triples}
+    assert list(verdicts.values()).count(False) == 1
