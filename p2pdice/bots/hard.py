@@ -11,7 +11,9 @@ Theory of operation
    calling threshold (from "calls only the impossible" to "calls everything") and how their
    bids follow their hand (strongly, mildly, at random, or away from it). Both feed the
    beliefs and the prediction of their replies, so a style the model did not assume bends
-   it toward the truth after a few rounds.
+   it toward the truth after a few rounds. Heads-up the belief hedges the read of whether
+   an opponent rides our bids (`HEADS_UP_BELIEF_CREDIT`): its raise on a face we named is
+   not counted as its own dice alone, while its replies are still predicted by its read.
 3. **Values**, in dice: losing one of ours counts -1 (a little more when it is our last,
    `LAST_DIE_PREMIUM`), one of an opponent's +`rival` (1 at a two-seat table, where their
    loss is our gain; `RIVAL_WEIGHT_MULTI` when several share the table, since another
