@@ -11,7 +11,9 @@ Theory of operation
    calling threshold (from "calls only the impossible" to "calls everything") and how their
    bids follow their hand (strongly, mildly, at random, or away from it). Both feed the
    beliefs and the prediction of their replies, so a style the model did not assume bends
-   it toward the truth after a few rounds.
+   it toward the truth after a few rounds. Heads-up the belief hedges the read of whether
+   an opponent rides our bids (`HEADS_UP_BELIEF_CREDIT`): its raise on a face we named is
+   not counted as its own dice alone, while its replies are still predicted by its read.
 3. **Values**, in dice: losing one of ours counts -1 (a little more when it is our last,
    `LAST_DIE_PREMIUM`), one of an opponent's +`rival` (1 at a two-seat table, where their
    loss is our gain; `RIVAL_WEIGHT_MULTI` when several share the table, since another
@@ -48,7 +50,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ..core.bids import Bid, lowest_bids_per_face
@@ -99,6 +101,12 @@ LAP_LOOKAHEAD = True  #: three or more seats: value a passed raise by the rest o
 #: `challenge_penalty` difference: value our own Liar calls by the expected dice the loser
 #: pays too, not only the raises others may call (off: measured weaker, docs/bots.md)
 CALLS_BY_DICE = False
+#: Heads-up, the least chance that an opponent read at reveals rides our bids, as the beliefs
+#: about its hand take it (not as its replies are predicted): its raise on a face we named
+#: is explained as much by our bid as by its dice, so we do not count our own dice twice.
+#: A seat that reasons about our hand from our bids (one that samples hands consistent with
+#: them) rides them in part, which the read's choice between "rides" and "does not" misses.
+HEADS_UP_BELIEF_CREDIT = 0.5
 
 
 @dataclass(slots=True)
@@ -458,10 +466,14 @@ def _options(view: SeatView) -> tuple[list[tuple[float, Action]], list[tuple[flo
     reads = opponent_reads(view.rules, view.results) if ADAPT else {}
     round_bids = _round_bids(view)
     riding: dict[int, float] = {}
-    odds, marginals = _face_odds(view, reads, round_bids, riding)
+    odds, marginals = _face_odds(view, _belief_reads(view, reads), round_bids, riding)
     stakes = _Stakes.of(view)
     nxt = _next_seat(view)
     read = reads.get(nxt, UNREAD)
+    if len(view.survivors) == 2 and nxt in reads:
+        # The follower's replies are predicted with its read as it is (the hedge is for
+        # reading its bids only): its chance of riding after its bids this round.
+        riding[nxt] = riding_chance(*_belief_args(view, nxt, read, round_bids))
     follower = _Follower(
         seat=nxt,
         dice=view.dice[nxt],
@@ -793,9 +805,37 @@ def believed_chances(view: SeatView, bid: Bid) -> tuple[float, float]:
     reads of each opponent from earlier reveals, updated by this round's bids (the figures it
     decides by)."""
     reads = opponent_reads(view.rules, view.results) if ADAPT else {}
-    odds, _ = _face_odds(view, reads, _round_bids(view))
+    odds, _ = _face_odds(view, _belief_reads(view, reads), _round_bids(view))
     face = odds[bid.face]
     return face.holds(bid.quantity), face.exact(bid.quantity)
+
+
+def _belief_reads(view: SeatView, reads: dict[int, OpponentRead]) -> dict[int, OpponentRead]:
+    """The reads the beliefs about the opponents' hands use: heads-up, each read opponent
+    rides our bids with at least HEADS_UP_BELIEF_CREDIT (a hedge; see there)."""
+    if len(view.survivors) != 2 or HEADS_UP_BELIEF_CREDIT <= 0.0:
+        return reads
+    return {
+        s: r if r.credit >= HEADS_UP_BELIEF_CREDIT else replace(r, credit=HEADS_UP_BELIEF_CREDIT)
+        for s, r in reads.items()
+    }
+
+
+def _belief_args(
+    view: SeatView, seat: int, read: OpponentRead, round_bids: _RoundBids
+) -> tuple[Rules, bool, int, int, tuple[Step, ...], float, float, float, float]:
+    """The arguments of belief.face_marginals (and riding_chance) for `seat`'s hand."""
+    return (
+        view.rules,
+        view.palifico_round,
+        view.dice_in_play,
+        view.dice[seat],
+        round_bids.history(seat, read.credit),
+        read.calls_below,
+        read.sharpness,
+        read.trust,
+        read.credit,
+    )
 
 
 def _face_odds(
@@ -815,18 +855,7 @@ def _face_odds(
     for s in view.survivors:
         if s == seat:
             continue
-        read = reads.get(s, UNREAD)
-        args = (
-            view.rules,
-            view.palifico_round,
-            view.dice_in_play,
-            view.dice[s],
-            round_bids.history(s, read.credit),
-            read.calls_below,
-            read.sharpness,
-            read.trust,
-            read.credit,
-        )
+        args = _belief_args(view, s, reads.get(s, UNREAD), round_bids)
         marginals[s] = face_marginals(*args)
         if riding is not None:
             riding[s] = riding_chance(*args)
