@@ -73,7 +73,7 @@ from .belief import (
 )
 from .cfr import LIAR, Game, opening_bluff_share, p2pdice_game, table_key
 from .odds import at_least, face_probability
-from .reads import UNREAD, OpponentRead, opponent_reads
+from .reads import UNREAD, OpponentRead, face_stays, no_stays, opponent_reads
 
 BLUFF_RATE = 0.08  #: share of raises picked at random among the nearly best
 BLUFF_MARGIN = 0.06  #: how much worse (in dice) a bluff may be than the best raise
@@ -96,6 +96,9 @@ LEAF_RAISE_VALUE = 0.15  #: look-ahead leaf: worth of raising again after the re
 #: flat LEAF_RAISE_VALUE)
 SEARCH_RAISE_AGAIN = True
 LAP_LOOKAHEAD = True  #: three or more seats: value a passed raise by the rest of the lap
+#: the lap: a seat that lets our bid pass climbs on its face only as often as it keeps the
+#: face when it raises (off: always, the previous lap)
+FACE_STAYS = True
 #: `challenge_penalty` difference: value our own Liar calls by the expected dice the loser
 #: pays too, not only the raises others may call (off: measured weaker, docs/bots.md)
 CALLS_BY_DICE = False
@@ -223,23 +226,33 @@ def _call_chance(
 class _Lap:
     """With three or more seats: what a raise the next seat lets pass leads to.
 
-    The bid goes on round the table. Each later opponent faces it raised by the smallest
-    step on its face and calls with the chance their belief and read give; a call there is
-    a fight between two other seats (we gain the worth of a rival's lost die), and if
-    nobody calls the bid comes back to us that many steps higher, where we take the best
-    of calling it, calling it exact, or raising once more. So a raise is worth more when it
-    leaves the next bids hot for the others, and less when it hands us a hot bid back.
+    The bid goes on round the table. Each seat that lets it pass either raises it by the
+    smallest step on its face (with the chance that seat keeps the face when it raises,
+    `reads.face_stays`) or changes face. Each later opponent faces the climbing bid and
+    calls with the chance their belief and read give; a call there is a fight between two
+    other seats (we gain the worth of a rival's lost die), and if nobody calls the bid
+    comes back to us that many steps higher, where we take the best of calling it, calling
+    it exact, or raising once more. A change of face leaves our bid behind: the round goes
+    on from a bid nobody is more exposed to than another, worth `cool` to us. So a raise is
+    worth more when it leaves the next bids hot for the others, and less when it hands us a
+    hot bid back; and a climb is only counted on from seats that climb.
     """
 
     seats: tuple[
-        tuple[int, tuple[tuple[float, ...], ...], int, float, float], ...
-    ]  #: seat, beliefs, unseen, threshold, chance it credits bids
+        tuple[int, tuple[tuple[float, ...], ...], int, float, float, float], ...
+    ]  #: seat, beliefs, unseen, threshold, chance it credits bids, chance it keeps the face
+    #: of a climb
     dice_in_play: int
     exact_call: bool
     follower: _Follower
     stakes: _Stakes
     returner_dice: int = 1  #: dice of the seat whose bid comes back to us
     wild: bool = True  #: whether ones are wild this round
+    #: chance that the next seat keeps the face when it raises: over a new face, over a step
+    follower_stays: tuple[float, float] = (1.0, 1.0)
+    #: worth of the round to us once a seat has changed face: an even share of the one die
+    #: lost (ours with 1/n, a rival's otherwise)
+    cool: float = 0.0
 
     @classmethod
     def of(
@@ -253,6 +266,7 @@ class _Lap:
     ) -> _Lap | None:
         if len(view.survivors) <= 2:
             return None
+        stays = face_stays(view.results, view.bids) if FACE_STAYS else {}
         seats = []
         seat = follower.seat
         while True:
@@ -267,9 +281,11 @@ class _Lap:
                     view.dice_in_play - view.dice[seat],
                     read.calls_below,
                     riding.get(seat, read.credit) if riding else read.credit,
+                    stays.get(seat, no_stays())[1] if FACE_STAYS else 1.0,
                 )
             )
         returner = _seat_before(view, view.seat)
+        n = len(view.survivors)
         return cls(
             tuple(seats),
             view.dice_in_play,
@@ -278,20 +294,29 @@ class _Lap:
             stakes,
             view.dice[returner],
             view.wild_ones,
+            stays.get(follower.seat, no_stays()) if FACE_STAYS else (1.0, 1.0),
+            ((n - 1) * stakes.rival_loss - stakes.own_loss) / n if FACE_STAYS else 0.0,
         )
 
     def value(
-        self, odds: _FaceOdds, bid: Bid, p: float, shown: dict[int, dict[int, int]] | None = None
+        self,
+        odds: _FaceOdds,
+        bid: Bid,
+        p: float,
+        shown: dict[int, dict[int, int]] | None = None,
+        climbing: bool = False,
     ) -> float:
         """Worth of `bid` once the next seat lets it pass; `shown`: what every seat's bids
-        (`bid` included) have shown, for the seats that credit bids."""
+        (`bid` included) have shown, for the seats that credit bids; `climbing`: `bid` is a
+        step on the standing bid's face (else it opens or changes face)."""
         quantity = bid.quantity + 1  # the next seat's raise
         if quantity > self.dice_in_play:
-            return 0.0  # no step is left on this face: the next seat's pass tells us nothing
-        reach = 1.0
-        value = 0.0
+            # No step is left on this face: the next seat changed face.
+            return self.cool if FACE_STAYS else 0.0
+        reach = self.follower_stays[climbing]  # the chance that the bid climbs on our face
+        value = (1.0 - reach) * self.cool
         face = bid.face
-        for seat, belief, unseen, calls_below, riding in self.seats:
+        for seat, belief, unseen, calls_below, riding, stays in self.seats:
             if quantity >= self.dice_in_play:
                 call = 1.0  # no raise is left on this face
             else:
@@ -302,8 +327,10 @@ class _Lap:
                     for m, w in enumerate(belief[face - 1])
                     if w
                 )
-            value += reach * call * self.stakes.rival_loss
-            reach *= 1.0 - call
+            value += reach * (
+                call * self.stakes.rival_loss + (1.0 - call) * (1.0 - stays) * self.cool
+            )
+            reach *= (1.0 - call) * stays
             quantity += 1
         return value + reach * self._facing(odds, min(quantity, self.dice_in_play), p)
 
@@ -509,7 +536,8 @@ def _options(view: SeatView) -> tuple[list[tuple[float, Action]], list[tuple[flo
                     stakes.pass_value + SOUNDNESS_WEIGHT * face_odds.holds(quantity)
                 )
             else:
-                value = called + passed * lap.value(face_odds, bid, p, shown)
+                climbing = standing is not None and standing.face == face
+                value = called + passed * lap.value(face_odds, bid, p, shown, climbing)
             raises.append((value, bid))
     if len(view.survivors) == 2 and raises:
         # Heads-up the rest of the round is the two of us: value the best raises by search.

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..core.bids import Bid, count_matching, lowest_bids_per_face, ones_are_wild
-from ..core.game import Call, Outcome, RoundResult
+from ..core.game import Call, Outcome, PlacedBid, RoundResult
 from ..core.rules import Rules
 from .belief import (
     CHALLENGE_BELOW,
@@ -200,6 +200,64 @@ def _pick_evidence(
 
 
 _LOG_PRIOR = tuple(-0.5 * ((t - CHALLENGE_BELOW) / PRIOR_WIDTH) ** 2 for t in THRESHOLDS)
+
+
+#: Pseudo-raises of the prior on how often a seat keeps the face when it raises over an
+#: opening or a change of face: one that kept it, two that changed it (a hand-led bidder
+#: keeps it a time in five to three, medium about one in four, a rider three in five).
+STAY_PRIOR = (1.0, 2.0)
+#: The same over a step on the face (a climb under way), where seats differ most: medium
+#: keeps it about half the time, weakest-face a third, a rider nearly always. Even odds,
+#: and weaker than STAY_PRIOR: a climb meets each seat less often than a new face, and a
+#: firmer prior kept a reader's climbs discounted for most of a game (2 points at four
+#: seats, 500 games).
+STAY_PRIOR_STEP = (1.0, 1.0)
+
+
+def face_stays(
+    results: tuple[RoundResult, ...], bids: tuple[PlacedBid, ...] = ()
+) -> dict[int, tuple[float, float]]:
+    """Per seat that has raised in this game, the chance that a raise of its keeps the
+    standing bid's face rather than changing it: when that bid opened or changed the face,
+    and when it was itself a step on its face (a climb under way). From every raise the
+    seat made in `results` and `bids` (this round's, unfinished), recent rounds weighing
+    more (RECENCY).
+
+    Public: it needs no reveal. A seat that rides the table's face keeps it (a crediting
+    reader: about three raises in five after a new face, nearly all once a climb is under
+    way); one that bids its own faces changes it (medium, weakest-face: about one in five),
+    which is what a lap look-ahead must know to tell a bid that will climb round the table
+    from one that will be left behind. Seats with no raise yet are absent (`stay_chance()`).
+    """
+    kept: dict[int, list[float]] = {}
+    rounds = [r.bids for r in results]
+    if bids:
+        rounds.append(bids)
+    for age, placed in enumerate(reversed(rounds)):
+        weight = RECENCY**age
+        for i in range(1, len(placed)):
+            before, after = placed[i - 1].bid, placed[i].bid
+            climbing = i >= 2 and placed[i - 2].bid.face == before.face
+            acc = kept.setdefault(placed[i].seat, [0.0, 0.0, 0.0, 0.0])
+            acc[2 * climbing + (after.face != before.face)] += weight
+    return {
+        seat: (stay_chance(k[0], k[1]), stay_chance(k[2], k[3], STAY_PRIOR_STEP))
+        for seat, k in kept.items()
+    }
+
+
+def no_stays() -> tuple[float, float]:
+    """face_stays' chances for a seat not yet seen raising: the priors' means."""
+    return stay_chance(), stay_chance(prior=STAY_PRIOR_STEP)
+
+
+def stay_chance(
+    kept: float = 0.0, changed: float = 0.0, prior: tuple[float, float] | None = None
+) -> float:
+    """The chance of keeping the face after `kept` and `changed` raises, under `prior`
+    (pseudo-raises that kept it and that changed it; STAY_PRIOR by default)."""
+    a, b = STAY_PRIOR if prior is None else prior
+    return (kept + a) / (kept + changed + a + b)
 
 
 def opponent_reads(rules: Rules, results: tuple[RoundResult, ...]) -> dict[int, OpponentRead]:

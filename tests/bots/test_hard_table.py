@@ -9,10 +9,10 @@ import pytest
 
 from p2pdice.bots import hard as hard_module
 from p2pdice.bots.belief import _history_weights, hand_space, hand_weights, match_column
-from p2pdice.bots.reads import UNREAD, OpponentRead
+from p2pdice.bots.reads import UNREAD, OpponentRead, face_stays, no_stays
 from p2pdice.bots.tournament import run_tournament
 from p2pdice.core.bids import Bid
-from p2pdice.core.game import PlacedBid
+from p2pdice.core.game import Outcome, PlacedBid, RoundResult
 from p2pdice.core.rules import preset
 from p2pdice.core.view import SeatView
 from tests.support.views import bidding_view
@@ -60,13 +60,23 @@ def _view(hand: tuple[int, ...], bids: tuple[PlacedBid, ...]) -> SeatView:
     return bidding_view(PERUDO4, hand, (5, 5, 5, 5), bids)
 
 
-def _lap(view: SeatView, calls_below: float) -> tuple[hard_module._Lap, dict]:
+def _lap(
+    view: SeatView, calls_below: float, stays: float | None = 1.0
+) -> tuple[hard_module._Lap, dict]:
+    """The lap after our raise, every other seat calling below `calls_below` and keeping
+    the face when it raises with chance `stays` (None: as read from `view`'s bids)."""
     reads = {s: OpponentRead(calls_below=calls_below) for s in (1, 2, 3)}
     odds, marginals = hard_module._face_odds(view, reads)
     stakes = hard_module._Stakes.of(view)
     follower = hard_module._Follower(seat=1, dice=5, unseen=15, read=reads[1])
     lap = hard_module._Lap.of(view, follower, reads, marginals, stakes)
     assert lap is not None
+    if stays is not None:
+        lap = dataclasses.replace(
+            lap,
+            seats=tuple((*seat[:5], stays) for seat in lap.seats),
+            follower_stays=(stays, stays),
+        )
     return lap, odds
 
 
@@ -91,6 +101,67 @@ def test_with_seats_that_never_call_the_lap_is_our_answer_to_the_bid_coming_back
     assert facing >= call_six
     # A bid that comes back impossible is one we call: worth a rival die, not a loss.
     assert lap.value(odds[4], Bid(12, 4), 1 / 3) > 0
+
+
+def test_a_bid_the_next_seats_leave_for_their_own_faces_is_worth_an_even_share() -> None:
+    # Seats that never call and always change face: our bid is left behind, and the round
+    # goes on with nobody more exposed than another: one die lost, ours a time in four.
+    view = _view((2, 3, 4, 5, 6), (PlacedBid(3, Bid(2, 4)),))
+    lap, odds = _lap(view, calls_below=0.0, stays=0.0)
+    stakes = hard_module._Stakes.of(view)
+    even = (3 * stakes.rival_loss - stakes.own_loss) / 4
+    assert lap.value(odds[4], Bid(3, 4), 1 / 3) == pytest.approx(even)
+    # Seats that climb hand it back to us hot instead: worth our answer to 6 fours.
+    climbing, _ = _lap(view, calls_below=0.0, stays=1.0)
+    assert climbing.value(odds[4], Bid(3, 4), 1 / 3) == pytest.approx(
+        climbing._facing(odds[4], 6, 1 / 3), abs=0.1
+    )
+
+
+def _stays_after(bids: list[list[tuple[int, Bid]]]) -> dict[int, tuple[float, float]]:
+    """face_stays over finished rounds with these bids (seat, bid), in order."""
+    results = tuple(
+        RoundResult(
+            round=i + 1,
+            palifico_round=False,
+            starter=placed[0][0],
+            bids=tuple(PlacedBid(seat, bid) for seat, bid in placed),
+            call=None,
+            caller=None,
+            hands=((), (), (), ()),
+            count=None,
+            outcome=Outcome.BID_FAILS,
+            loser=None,
+            gainer=None,
+            dice_before=(5, 5, 5, 5),
+            dice_after=(5, 5, 5, 5),
+            eliminated=(),
+            forfeited=(),
+            next_starter=None,
+            palifico_next=False,
+        )
+        for i, placed in enumerate(bids)
+    )
+    return face_stays(results)
+
+
+def test_a_seat_that_rides_the_face_is_read_as_keeping_it_and_one_that_bids_its_own_as_not() -> (
+    None
+):
+    # Seat 1 steps on every new face it meets; seat 2 meets that climb and names a face of
+    # its own, every time; seat 3 steps on seat 2's new face.
+    rounds = [
+        [(0, Bid(2, q)), (1, Bid(3, q)), (2, Bid(3, q % 6 + 1)), (3, Bid(4, q % 6 + 1))]
+        for q in (2, 3, 4, 5, 6, 2, 3, 4)
+    ]
+    stays = _stays_after(rounds)
+    prior_new, prior_climb = no_stays()
+    assert stays[1][0] > 0.8 > prior_new
+    assert stays[2][1] < 0.15 < prior_climb
+    assert stays[3][0] > 0.8
+    # What a seat never met stays at the prior.
+    assert stays[1][1] == pytest.approx(prior_climb)
+    assert stays[2][0] == pytest.approx(prior_new)
 
 
 def test_heads_up_has_no_lap() -> None:
