@@ -99,6 +99,7 @@ LAP_LOOKAHEAD = True  #: three or more seats: value a passed raise by the rest o
 #: the lap: a seat that lets our bid pass climbs on its face only as often as it keeps the
 #: face when it raises (off: always, the previous lap)
 FACE_STAYS = True
+EDGE_PRIOR = 5.0  #: rounds of an even share the lap's `cool` value starts from
 #: `challenge_penalty` difference: value our own Liar calls by the expected dice the loser
 #: pays too, not only the raises others may call (off: measured weaker, docs/bots.md)
 CALLS_BY_DICE = False
@@ -222,6 +223,33 @@ def _call_chance(
     return (1 - riding) * plain + riding * credited
 
 
+def _even_share(seats: int, stakes: _Stakes) -> float:
+    """Worth of a round in which each of `seats` seats is as likely to lose the die."""
+    return ((seats - 1) * stakes.rival_loss - stakes.own_loss) / seats
+
+
+def _table_edge(view: SeatView, stakes: _Stakes) -> float:
+    """How much better than an even share our rounds at three or more seats have gone in
+    this game, shrunk toward none by EDGE_PRIOR rounds: what a round that no bid of ours
+    shapes any more is worth to us at this table (against seats we outplay, more than an
+    even share; against seats that outplay us, less)."""
+    me = view.seat
+    assert me is not None
+    excess = 0.0
+    rounds = 0
+    for result in view.results:
+        before, after = result.dice_before, result.dice_after
+        seats = sum(1 for d in before if d)
+        if seats < 3 or not before[me]:
+            continue
+        mine = after[me] - before[me]
+        # Our dice lost or regained, else the rivals' lost.
+        worth = float(mine) if mine else stakes.rival_loss * (sum(before) - sum(after))
+        excess += worth - ((seats - 1) * stakes.rival_loss - 1.0) / seats
+        rounds += 1
+    return excess / (rounds + EDGE_PRIOR)
+
+
 @dataclass(frozen=True, slots=True)
 class _Lap:
     """With three or more seats: what a raise the next seat lets pass leads to.
@@ -295,7 +323,7 @@ class _Lap:
             view.dice[returner],
             view.wild_ones,
             stays.get(follower.seat, no_stays()) if FACE_STAYS else (1.0, 1.0),
-            ((n - 1) * stakes.rival_loss - stakes.own_loss) / n if FACE_STAYS else 0.0,
+            _even_share(n, stakes) + _table_edge(view, stakes) if FACE_STAYS else 0.0,
         )
 
     def value(
@@ -313,10 +341,15 @@ class _Lap:
         if quantity > self.dice_in_play:
             # No step is left on this face: the next seat changed face.
             return self.cool if FACE_STAYS else 0.0
-        reach = self.follower_stays[climbing]  # the chance that the bid climbs on our face
-        value = (1.0 - reach) * self.cool
         face = bid.face
+        # Aces bid where they are wild count toward every face: a seat that leaves them
+        # still climbs on our count (in perudo, at double the quantity plus one).
+        sticks = self.wild and face == 1
+        # the chance that the bid climbs on our face
+        reach = 1.0 if sticks else self.follower_stays[climbing]
+        value = (1.0 - reach) * self.cool
         for seat, belief, unseen, calls_below, riding, stays in self.seats:
+            stays = 1.0 if sticks else stays
             if quantity >= self.dice_in_play:
                 call = 1.0  # no raise is left on this face
             else:
