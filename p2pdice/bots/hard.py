@@ -97,8 +97,10 @@ LEAF_RAISE_VALUE = 0.15  #: look-ahead leaf: worth of raising again after the re
 SEARCH_RAISE_AGAIN = True
 LAP_LOOKAHEAD = True  #: three or more seats: value a passed raise by the rest of the lap
 #: the lap: a seat that lets our bid pass climbs on its face only as often as it keeps the
-#: face when it raises (off: always, the previous lap)
-FACE_STAYS = True
+#: face when it raises, and a change of face leaves our bid for what a round is worth to us
+#: (off: every seat climbs). Off: it won 6-8 points at four seats against weakest-face and
+#: lost 5-16 against never-calls, whose calls the reads overrate early (docs/bots.md)
+FACE_STAYS = False
 EDGE_PRIOR = 5.0  #: rounds of an even share the lap's `cool` value starts from
 #: `challenge_penalty` difference: value our own Liar calls by the expected dice the loser
 #: pays too, not only the raises others may call (off: measured weaker, docs/bots.md)
@@ -347,7 +349,7 @@ class _Lap:
         sticks = self.wild and face == 1
         # the chance that the bid climbs on our face
         reach = 1.0 if sticks else self.follower_stays[climbing]
-        value = (1.0 - reach) * self.cool
+        value = (1.0 - reach) * self.cool if reach < 1.0 else 0.0
         for seat, belief, unseen, calls_below, riding, stays in self.seats:
             stays = 1.0 if sticks else stays
             if quantity >= self.dice_in_play:
@@ -360,10 +362,11 @@ class _Lap:
                     for m, w in enumerate(belief[face - 1])
                     if w
                 )
-            value += reach * (
-                call * self.stakes.rival_loss + (1.0 - call) * (1.0 - stays) * self.cool
-            )
-            reach *= (1.0 - call) * stays
+            value += reach * call * self.stakes.rival_loss
+            if stays < 1.0:
+                value += reach * (1.0 - call) * (1.0 - stays) * self.cool
+                reach *= stays
+            reach *= 1.0 - call
             quantity += 1
         return value + reach * self._facing(odds, min(quantity, self.dice_in_play), p)
 

@@ -60,6 +60,12 @@ def _view(hand: tuple[int, ...], bids: tuple[PlacedBid, ...]) -> SeatView:
     return bidding_view(PERUDO4, hand, (5, 5, 5, 5), bids)
 
 
+@pytest.fixture
+def face_stays_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lap that counts on a climb only from seats that keep the face (off by default)."""
+    monkeypatch.setattr(hard_module, "FACE_STAYS", True)
+
+
 def _lap(
     view: SeatView, calls_below: float, stays: float | None = 1.0
 ) -> tuple[hard_module._Lap, dict]:
@@ -103,6 +109,7 @@ def test_with_seats_that_never_call_the_lap_is_our_answer_to_the_bid_coming_back
     assert lap.value(odds[4], Bid(12, 4), 1 / 3) > 0
 
 
+@pytest.mark.usefixtures("face_stays_on")
 def test_a_bid_the_next_seats_leave_for_their_own_faces_is_worth_an_even_share() -> None:
     # Seats that never call and always change face: our bid is left behind, and the round
     # goes on with nobody more exposed than another: one die lost, ours a time in four.
@@ -116,6 +123,18 @@ def test_a_bid_the_next_seats_leave_for_their_own_faces_is_worth_an_even_share()
     assert climbing.value(odds[4], Bid(3, 4), 1 / 3) == pytest.approx(
         climbing._facing(odds[4], 6, 1 / 3), abs=0.1
     )
+
+
+@pytest.mark.usefixtures("face_stays_on")
+def test_aces_bid_where_they_are_wild_keep_the_table_climbing_on_our_count() -> None:
+    # In perudo a seat that leaves our aces bids double plus one on a face they count
+    # toward: our aces are still in every count, so the lap is the climb, not an even share.
+    view = _view((1, 1, 4, 5, 6), (PlacedBid(3, Bid(5, 4)),))
+    lap, odds = _lap(view, calls_below=0.35, stays=0.0)
+    climbing, _ = _lap(view, calls_below=0.35, stays=1.0)
+    aces = lap.value(odds[1], Bid(3, 1), 1 / 6)
+    assert aces == pytest.approx(climbing.value(odds[1], Bid(3, 1), 1 / 6))
+    assert aces != pytest.approx(lap.cool)
 
 
 def _stays_after(bids: list[list[tuple[int, Bid]]]) -> dict[int, tuple[float, float]]:
@@ -162,6 +181,48 @@ def test_a_seat_that_rides_the_face_is_read_as_keeping_it_and_one_that_bids_its_
     # What a seat never met stays at the prior.
     assert stays[1][1] == pytest.approx(prior_climb)
     assert stays[2][0] == pytest.approx(prior_new)
+
+
+def _round(number: int, before: tuple[int, ...], after: tuple[int, ...]) -> RoundResult:
+    return RoundResult(
+        round=number,
+        palifico_round=False,
+        starter=0,
+        bids=(),
+        call=None,
+        caller=None,
+        hands=tuple(() for _ in before),
+        count=None,
+        outcome=Outcome.BID_FAILS,
+        loser=None,
+        gainer=None,
+        dice_before=before,
+        dice_after=after,
+        eliminated=(),
+        forfeited=(),
+        next_starter=None,
+        palifico_next=False,
+    )
+
+
+def test_a_round_our_bid_no_longer_shapes_is_worth_what_our_rounds_here_have_been() -> None:
+    view = _view((2, 3, 4, 5, 6), (PlacedBid(3, Bid(2, 4)),))
+    stakes = hard_module._Stakes.of(view)
+    # Ten rounds at four seats in which a rival lost the die every time: we outplay them.
+    dice = [5, 5, 5, 5]
+    won = []
+    for number in range(1, 11):
+        before = tuple(dice)
+        dice[1 + number % 3] -= 1 if dice[1 + number % 3] > 1 else 0
+        won.append(_round(number, before, tuple(dice)))
+    ahead = dataclasses.replace(view, results=tuple(won))
+    lost = tuple(_round(n, (5, 5, 5, 5), (4, 5, 5, 5)) for n in range(1, 11))
+    behind = dataclasses.replace(view, results=lost)
+    even = hard_module._even_share(4, stakes)
+    assert hard_module._table_edge(view, stakes) == 0.0
+    assert hard_module._table_edge(ahead, stakes) > 0.0 > hard_module._table_edge(behind, stakes)
+    # Shrunk toward none: ten lost rounds count for two thirds of a full loss each.
+    assert hard_module._table_edge(behind, stakes) == pytest.approx((-1 - even) * 10 / 15)
 
 
 def test_heads_up_has_no_lap() -> None:
