@@ -256,16 +256,17 @@ def _table_edge(view: SeatView, stakes: _Stakes) -> float:
 class _Lap:
     """With three or more seats: what a raise the next seat lets pass leads to.
 
-    The bid goes on round the table. Each seat that lets it pass either raises it by the
-    smallest step on its face (with the chance that seat keeps the face when it raises,
-    `reads.face_stays`) or changes face. Each later opponent faces the climbing bid and
-    calls with the chance their belief and read give; a call there is a fight between two
-    other seats (we gain the worth of a rival's lost die), and if nobody calls the bid
-    comes back to us that many steps higher, where we take the best of calling it, calling
-    it exact, or raising once more. A change of face leaves our bid behind: the round goes
-    on from a bid nobody is more exposed to than another, worth `cool` to us. So a raise is
-    worth more when it leaves the next bids hot for the others, and less when it hands us a
-    hot bid back; and a climb is only counted on from seats that climb.
+    The bid goes on round the table. Each later opponent faces it raised by the smallest
+    step on its face and calls with the chance their belief and read give; a call there is
+    a fight between two other seats (we gain the worth of a rival's lost die), and if
+    nobody calls the bid comes back to us that many steps higher, where we take the best
+    of calling it, calling it exact, or raising once more. So a raise is worth more when it
+    leaves the next bids hot for the others, and less when it hands us a hot bid back.
+
+    With FACE_STAYS (off: docs/bots.md), a seat that lets the bid pass climbs on its face
+    only with the chance that it keeps the face when it raises (`reads.face_stays`), and a
+    change of face leaves our bid for `cool`, what a round is worth to us at this table;
+    aces bid where they are wild count toward every face, so the table climbs on them.
     """
 
     seats: tuple[
