@@ -46,6 +46,7 @@ Theory of operation
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass
@@ -73,7 +74,15 @@ from .belief import (
 )
 from .cfr import LIAR, Game, opening_bluff_share, p2pdice_game, table_key
 from .odds import at_least, face_probability
-from .reads import UNREAD, OpponentRead, face_stays, no_stays, opponent_reads
+from .reads import (
+    UNREAD,
+    OpponentRead,
+    call_rates,
+    face_stays,
+    no_call_rate,
+    no_stays,
+    opponent_reads,
+)
 
 BLUFF_RATE = 0.08  #: share of raises picked at random among the nearly best
 BLUFF_MARGIN = 0.06  #: how much worse (in dice) a bluff may be than the best raise
@@ -97,10 +106,9 @@ LEAF_RAISE_VALUE = 0.15  #: look-ahead leaf: worth of raising again after the re
 SEARCH_RAISE_AGAIN = True
 LAP_LOOKAHEAD = True  #: three or more seats: value a passed raise by the rest of the lap
 #: the lap: a seat that lets our bid pass climbs on its face only as often as it keeps the
-#: face when it raises, and a change of face leaves our bid for what a round is worth to us
-#: (off: every seat climbs). Off: it won 6-8 points at four seats against weakest-face and
-#: lost 5-16 against never-calls, whose calls the reads overrate early (docs/bots.md)
-FACE_STAYS = False
+#: face when it raises, and a bid that left our face is left to the table as far as the
+#: later seats call (off: every seat climbs, the previous lap; docs/bots.md)
+FACE_STAYS = True
 EDGE_PRIOR = 5.0  #: rounds of an even share the lap's `cool` value starts from
 #: `challenge_penalty` difference: value our own Liar calls by the expected dice the loser
 #: pays too, not only the raises others may call (off: measured weaker, docs/bots.md)
@@ -225,6 +233,16 @@ def _call_chance(
     return (1 - riding) * plain + riding * credited
 
 
+def _table_calls(view: SeatView, later: list[int]) -> float:
+    """The chance that one of the `later` seats calls a bid before it comes back to us, at
+    each one's call rate this game."""
+    rates = call_rates(view.results, view.bids)
+    passes = 1.0
+    for seat in later:
+        passes *= 1.0 - rates.get(seat, no_call_rate())
+    return 1.0 - passes
+
+
 def _even_share(seats: int, stakes: _Stakes) -> float:
     """Worth of a round in which each of `seats` seats is as likely to lose the die."""
     return ((seats - 1) * stakes.rival_loss - stakes.own_loss) / seats
@@ -284,6 +302,9 @@ class _Lap:
     #: worth of the round to us once a seat has changed face: an even share of the one die
     #: lost (ours with 1/n, a rival's otherwise)
     cool: float = 0.0
+    #: the chance that a later seat calls a bid that has left our face before it comes
+    #: back to us, from their call rates this game (`reads.call_rates`)
+    table_calls: float = 1.0
 
     @classmethod
     def of(
@@ -327,6 +348,7 @@ class _Lap:
             view.wild_ones,
             stays.get(follower.seat, no_stays()) if FACE_STAYS else (1.0, 1.0),
             _even_share(n, stakes) + _table_edge(view, stakes) if FACE_STAYS else 0.0,
+            _table_calls(view, [s[0] for s in seats]) if FACE_STAYS else 1.0,
         )
 
     def value(
@@ -350,7 +372,13 @@ class _Lap:
         sticks = self.wild and face == 1
         # the chance that the bid climbs on our face
         reach = 1.0 if sticks else self.follower_stays[climbing]
-        value = (1.0 - reach) * self.cool if reach < 1.0 else 0.0
+        left = self.cool
+        if reach < 1.0 or any(seat[5] < 1.0 for seat in self.seats):
+            # A bid that left our face is left to the table only as far as the table calls:
+            # against seats that do not call it comes back to us as high as a climb would.
+            climb = self._climb(odds, bid, p, shown)
+            left = self.table_calls * self.cool + (1.0 - self.table_calls) * climb
+        value = (1.0 - reach) * left if reach < 1.0 else 0.0
         for seat, belief, unseen, calls_below, riding, stays in self.seats:
             stays = 1.0 if sticks else stays
             if quantity >= self.dice_in_play:
@@ -365,11 +393,22 @@ class _Lap:
                 )
             value += reach * call * self.stakes.rival_loss
             if stays < 1.0:
-                value += reach * (1.0 - call) * (1.0 - stays) * self.cool
+                value += reach * (1.0 - call) * (1.0 - stays) * left
                 reach *= stays
             reach *= 1.0 - call
             quantity += 1
         return value + reach * self._facing(odds, min(quantity, self.dice_in_play), p)
+
+    def _climb(
+        self, odds: _FaceOdds, bid: Bid, p: float, shown: dict[int, dict[int, int]] | None
+    ) -> float:
+        """The lap as if every seat kept our face."""
+        flat = dataclasses.replace(
+            self,
+            seats=tuple((*seat[:5], 1.0) for seat in self.seats),
+            follower_stays=(1.0, 1.0),
+        )
+        return flat.value(odds, bid, p, shown)
 
     def _facing(self, odds: _FaceOdds, quantity: int, p: float) -> float:
         stakes = self.stakes

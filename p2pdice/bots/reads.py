@@ -246,6 +246,39 @@ def face_stays(
     }
 
 
+#: Pseudo-decisions of the prior on how often a seat calls the bid it faces: one call, three
+#: raises (medium calls about one bid in three it faces at four seats, never-calls none).
+CALL_RATE_PRIOR = (1.0, 3.0)
+
+
+def call_rates(
+    results: tuple[RoundResult, ...], bids: tuple[PlacedBid, ...] = ()
+) -> dict[int, float]:
+    """Per seat that has faced a bid this game, the share of the bids it faced that it
+    called (Liar or exact) rather than raised, under CALL_RATE_PRIOR, recent rounds
+    weighing more (RECENCY). Public: it needs no reveal, and it learns in a round or two
+    what the threshold read learns in many (a seat that calls only the impossible is read
+    at 0.1-0.25 for most of a game: the prior holds the threshold near the anchor)."""
+    tally: dict[int, list[float]] = {}
+    rounds: list[tuple[tuple[PlacedBid, ...], int | None]] = [(r.bids, r.caller) for r in results]
+    if bids:
+        rounds.append((bids, None))
+    for age, (placed, caller) in enumerate(reversed(rounds)):
+        weight = RECENCY**age
+        for raised in placed[1:]:
+            tally.setdefault(raised.seat, [0.0, 0.0])[1] += weight
+        if caller is not None and placed:
+            tally.setdefault(caller, [0.0, 0.0])[0] += weight
+    a, b = CALL_RATE_PRIOR
+    return {seat: (c + a) / (c + r + a + b) for seat, (c, r) in tally.items()}
+
+
+def no_call_rate() -> float:
+    """call_rates' share for a seat that has not yet faced a bid: the prior's mean."""
+    a, b = CALL_RATE_PRIOR
+    return a / (a + b)
+
+
 def no_stays() -> tuple[float, float]:
     """face_stays' chances for a seat not yet seen raising: the priors' means."""
     return stay_chance(), stay_chance(prior=STAY_PRIOR_STEP)
