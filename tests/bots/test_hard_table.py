@@ -9,10 +9,17 @@ import pytest
 
 from p2pdice.bots import hard as hard_module
 from p2pdice.bots.belief import _history_weights, hand_space, hand_weights, match_column
-from p2pdice.bots.reads import UNREAD, OpponentRead, face_stays, no_stays
+from p2pdice.bots.reads import (
+    UNREAD,
+    OpponentRead,
+    call_rates,
+    face_stays,
+    no_call_rate,
+    no_stays,
+)
 from p2pdice.bots.tournament import run_tournament
 from p2pdice.core.bids import Bid
-from p2pdice.core.game import Outcome, PlacedBid, RoundResult
+from p2pdice.core.game import Call, Outcome, PlacedBid, RoundResult
 from p2pdice.core.rules import preset
 from p2pdice.core.view import SeatView
 from tests.support.views import bidding_view
@@ -110,19 +117,35 @@ def test_with_seats_that_never_call_the_lap_is_our_answer_to_the_bid_coming_back
 
 
 @pytest.mark.usefixtures("face_stays_on")
-def test_a_bid_the_next_seats_leave_for_their_own_faces_is_worth_an_even_share() -> None:
-    # Seats that never call and always change face: our bid is left behind, and the round
+def test_a_bid_left_for_other_faces_is_an_even_share_if_the_table_calls_else_it_comes_back() -> (
+    None
+):
+    # Seats that always change face: our bid is left behind. When they call, the round
     # goes on with nobody more exposed than another: one die lost, ours a time in four.
     view = _view((2, 3, 4, 5, 6), (PlacedBid(3, Bid(2, 4)),))
     lap, odds = _lap(view, calls_below=0.0, stays=0.0)
     stakes = hard_module._Stakes.of(view)
     even = (3 * stakes.rival_loss - stakes.own_loss) / 4
-    assert lap.value(odds[4], Bid(3, 4), 1 / 3) == pytest.approx(even)
-    # Seats that climb hand it back to us hot instead: worth our answer to 6 fours.
+    calling = dataclasses.replace(lap, table_calls=1.0)
+    assert calling.value(odds[4], Bid(3, 4), 1 / 3) == pytest.approx(even)
+    # When they never call, whatever face they climb on comes back to us as high as a
+    # climb on ours would: worth our answer to 6 fours.
     climbing, _ = _lap(view, calls_below=0.0, stays=1.0)
+    silent = dataclasses.replace(lap, table_calls=0.0)
+    assert silent.value(odds[4], Bid(3, 4), 1 / 3) == pytest.approx(
+        climbing.value(odds[4], Bid(3, 4), 1 / 3)
+    )
     assert climbing.value(odds[4], Bid(3, 4), 1 / 3) == pytest.approx(
         climbing._facing(odds[4], 6, 1 / 3), abs=0.1
     )
+
+
+def test_a_seat_that_never_calls_is_read_so_within_a_few_rounds() -> None:
+    # Seat 1 raises every bid it faces; seat 2 calls every one; seat 3 never faced one.
+    rounds = [_played(n, ((0, Bid(2, 3)), (1, Bid(3, 3))), caller=2) for n in range(1, 9)]
+    rates = call_rates(tuple(rounds))
+    assert rates[1] < 0.15 < no_call_rate() < 0.6 < rates[2]
+    assert 3 not in rates
 
 
 @pytest.mark.usefixtures("face_stays_on")
@@ -181,6 +204,16 @@ def test_a_seat_that_rides_the_face_is_read_as_keeping_it_and_one_that_bids_its_
     # What a seat never met stays at the prior.
     assert stays[1][1] == pytest.approx(prior_climb)
     assert stays[2][0] == pytest.approx(prior_new)
+
+
+def _played(number: int, bids: tuple[tuple[int, Bid], ...], caller: int) -> RoundResult:
+    """A finished round with these bids, called Liar by `caller`."""
+    return dataclasses.replace(
+        _round(number, (5, 5, 5, 5), (5, 5, 5, 5)),
+        bids=tuple(PlacedBid(seat, bid) for seat, bid in bids),
+        call=Call.CHALLENGE,
+        caller=caller,
+    )
 
 
 def _round(number: int, before: tuple[int, ...], after: tuple[int, ...]) -> RoundResult:
