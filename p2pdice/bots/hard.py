@@ -107,8 +107,9 @@ SEARCH_RAISE_AGAIN = True
 LAP_LOOKAHEAD = True  #: three or more seats: value a passed raise by the rest of the lap
 #: the lap: a seat that lets our bid pass climbs on its face only as often as it keeps the
 #: face when it raises, and a bid that left our face is left to the table as far as the
-#: later seats call (off: every seat climbs, the previous lap; docs/bots.md)
-FACE_STAYS = True
+#: later seats call (off: every seat climbs). Off: at four seats it moved every line by
+#: less than its noise, and the style-switcher line below its target (docs/bots.md)
+FACE_STAYS = False
 EDGE_PRIOR = 5.0  #: rounds of an even share the lap's `cool` value starts from
 #: `challenge_penalty` difference: value our own Liar calls by the expected dice the loser
 #: pays too, not only the raises others may call (off: measured weaker, docs/bots.md)
