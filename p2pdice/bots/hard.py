@@ -48,6 +48,7 @@ Theory of operation
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass, replace
@@ -75,7 +76,15 @@ from .belief import (
 )
 from .cfr import LIAR, Game, opening_bluff_share, p2pdice_game, table_key
 from .odds import at_least, face_probability
-from .reads import UNREAD, OpponentRead, opponent_reads
+from .reads import (
+    UNREAD,
+    OpponentRead,
+    call_rates,
+    face_stays,
+    no_call_rate,
+    no_stays,
+    opponent_reads,
+)
 
 BLUFF_RATE = 0.08  #: share of raises picked at random among the nearly best
 BLUFF_MARGIN = 0.06  #: how much worse (in dice) a bluff may be than the best raise
@@ -98,6 +107,12 @@ LEAF_RAISE_VALUE = 0.15  #: look-ahead leaf: worth of raising again after the re
 #: flat LEAF_RAISE_VALUE)
 SEARCH_RAISE_AGAIN = True
 LAP_LOOKAHEAD = True  #: three or more seats: value a passed raise by the rest of the lap
+#: the lap: a seat that lets our bid pass climbs on its face only as often as it keeps the
+#: face when it raises, and a bid that left our face is left to the table as far as the
+#: later seats call (off: every seat climbs). Off: at four seats it moved every line by
+#: less than its noise, and the style-switcher line below its target (docs/bots.md)
+FACE_STAYS = False
+EDGE_PRIOR = 5.0  #: rounds of an even share the lap's `cool` value starts from
 #: `challenge_penalty` difference: value our own Liar calls by the expected dice the loser
 #: pays too, not only the raises others may call (off: measured weaker, docs/bots.md)
 CALLS_BY_DICE = False
@@ -227,6 +242,43 @@ def _call_chance(
     return (1 - riding) * plain + riding * credited
 
 
+def _table_calls(view: SeatView, later: list[int]) -> float:
+    """The chance that one of the `later` seats calls a bid before it comes back to us, at
+    each one's call rate this game."""
+    rates = call_rates(view.results, view.bids)
+    passes = 1.0
+    for seat in later:
+        passes *= 1.0 - rates.get(seat, no_call_rate())
+    return 1.0 - passes
+
+
+def _even_share(seats: int, stakes: _Stakes) -> float:
+    """Worth of a round in which each of `seats` seats is as likely to lose the die."""
+    return ((seats - 1) * stakes.rival_loss - stakes.own_loss) / seats
+
+
+def _table_edge(view: SeatView, stakes: _Stakes) -> float:
+    """How much better than an even share our rounds at three or more seats have gone in
+    this game, shrunk toward none by EDGE_PRIOR rounds: what a round that no bid of ours
+    shapes any more is worth to us at this table (against seats we outplay, more than an
+    even share; against seats that outplay us, less)."""
+    me = view.seat
+    assert me is not None
+    excess = 0.0
+    rounds = 0
+    for result in view.results:
+        before, after = result.dice_before, result.dice_after
+        seats = sum(1 for d in before if d)
+        if seats < 3 or not before[me]:
+            continue
+        mine = after[me] - before[me]
+        # Our dice lost or regained, else the rivals' lost.
+        worth = float(mine) if mine else stakes.rival_loss * (sum(before) - sum(after))
+        excess += worth - ((seats - 1) * stakes.rival_loss - 1.0) / seats
+        rounds += 1
+    return excess / (rounds + EDGE_PRIOR)
+
+
 @dataclass(frozen=True, slots=True)
 class _Lap:
     """With three or more seats: what a raise the next seat lets pass leads to.
@@ -237,17 +289,31 @@ class _Lap:
     nobody calls the bid comes back to us that many steps higher, where we take the best
     of calling it, calling it exact, or raising once more. So a raise is worth more when it
     leaves the next bids hot for the others, and less when it hands us a hot bid back.
+
+    With FACE_STAYS (off: docs/bots.md), a seat that lets the bid pass climbs on its face
+    only with the chance that it keeps the face when it raises (`reads.face_stays`), and a
+    change of face leaves our bid for `cool`, what a round is worth to us at this table;
+    aces bid where they are wild count toward every face, so the table climbs on them.
     """
 
     seats: tuple[
-        tuple[int, tuple[tuple[float, ...], ...], int, float, float], ...
-    ]  #: seat, beliefs, unseen, threshold, chance it credits bids
+        tuple[int, tuple[tuple[float, ...], ...], int, float, float, float], ...
+    ]  #: seat, beliefs, unseen, threshold, chance it credits bids, chance it keeps the face
+    #: of a climb
     dice_in_play: int
     exact_call: bool
     follower: _Follower
     stakes: _Stakes
     returner_dice: int = 1  #: dice of the seat whose bid comes back to us
     wild: bool = True  #: whether ones are wild this round
+    #: chance that the next seat keeps the face when it raises: over a new face, over a step
+    follower_stays: tuple[float, float] = (1.0, 1.0)
+    #: worth of the round to us once a seat has changed face: an even share of the one die
+    #: lost (ours with 1/n, a rival's otherwise)
+    cool: float = 0.0
+    #: the chance that a later seat calls a bid that has left our face before it comes
+    #: back to us, from their call rates this game (`reads.call_rates`)
+    table_calls: float = 1.0
 
     @classmethod
     def of(
@@ -261,6 +327,7 @@ class _Lap:
     ) -> _Lap | None:
         if len(view.survivors) <= 2:
             return None
+        stays = face_stays(view.results, view.bids) if FACE_STAYS else {}
         seats = []
         seat = follower.seat
         while True:
@@ -275,9 +342,11 @@ class _Lap:
                     view.dice_in_play - view.dice[seat],
                     read.calls_below,
                     riding.get(seat, read.credit) if riding else read.credit,
+                    stays.get(seat, no_stays())[1] if FACE_STAYS else 1.0,
                 )
             )
         returner = _seat_before(view, view.seat)
+        n = len(view.survivors)
         return cls(
             tuple(seats),
             view.dice_in_play,
@@ -286,20 +355,41 @@ class _Lap:
             stakes,
             view.dice[returner],
             view.wild_ones,
+            stays.get(follower.seat, no_stays()) if FACE_STAYS else (1.0, 1.0),
+            _even_share(n, stakes) + _table_edge(view, stakes) if FACE_STAYS else 0.0,
+            _table_calls(view, [s[0] for s in seats]) if FACE_STAYS else 1.0,
         )
 
     def value(
-        self, odds: _FaceOdds, bid: Bid, p: float, shown: dict[int, dict[int, int]] | None = None
+        self,
+        odds: _FaceOdds,
+        bid: Bid,
+        p: float,
+        shown: dict[int, dict[int, int]] | None = None,
+        climbing: bool = False,
     ) -> float:
         """Worth of `bid` once the next seat lets it pass; `shown`: what every seat's bids
-        (`bid` included) have shown, for the seats that credit bids."""
+        (`bid` included) have shown, for the seats that credit bids; `climbing`: `bid` is a
+        step on the standing bid's face (else it opens or changes face)."""
         quantity = bid.quantity + 1  # the next seat's raise
         if quantity > self.dice_in_play:
-            return 0.0  # no step is left on this face: the next seat's pass tells us nothing
-        reach = 1.0
-        value = 0.0
+            # No step is left on this face: the next seat changed face.
+            return self.cool if FACE_STAYS else 0.0
         face = bid.face
-        for seat, belief, unseen, calls_below, riding in self.seats:
+        # Aces bid where they are wild count toward every face: a seat that leaves them
+        # still climbs on our count (in perudo, at double the quantity plus one).
+        sticks = self.wild and face == 1
+        # the chance that the bid climbs on our face
+        reach = 1.0 if sticks else self.follower_stays[climbing]
+        left = self.cool
+        if reach < 1.0 or any(seat[5] < 1.0 for seat in self.seats):
+            # A bid that left our face is left to the table only as far as the table calls:
+            # against seats that do not call it comes back to us as high as a climb would.
+            climb = self._climb(odds, bid, p, shown)
+            left = self.table_calls * self.cool + (1.0 - self.table_calls) * climb
+        value = (1.0 - reach) * left if reach < 1.0 else 0.0
+        for seat, belief, unseen, calls_below, riding, stays in self.seats:
+            stays = 1.0 if sticks else stays
             if quantity >= self.dice_in_play:
                 call = 1.0  # no raise is left on this face
             else:
@@ -311,9 +401,23 @@ class _Lap:
                     if w
                 )
             value += reach * call * self.stakes.rival_loss
+            if stays < 1.0:
+                value += reach * (1.0 - call) * (1.0 - stays) * left
+                reach *= stays
             reach *= 1.0 - call
             quantity += 1
         return value + reach * self._facing(odds, min(quantity, self.dice_in_play), p)
+
+    def _climb(
+        self, odds: _FaceOdds, bid: Bid, p: float, shown: dict[int, dict[int, int]] | None
+    ) -> float:
+        """The lap as if every seat kept our face."""
+        flat = dataclasses.replace(
+            self,
+            seats=tuple((*seat[:5], 1.0) for seat in self.seats),
+            follower_stays=(1.0, 1.0),
+        )
+        return flat.value(odds, bid, p, shown)
 
     def _facing(self, odds: _FaceOdds, quantity: int, p: float) -> float:
         stakes = self.stakes
@@ -521,7 +625,8 @@ def _options(view: SeatView) -> tuple[list[tuple[float, Action]], list[tuple[flo
                     stakes.pass_value + SOUNDNESS_WEIGHT * face_odds.holds(quantity)
                 )
             else:
-                value = called + passed * lap.value(face_odds, bid, p, shown)
+                climbing = standing is not None and standing.face == face
+                value = called + passed * lap.value(face_odds, bid, p, shown, climbing)
             raises.append((value, bid))
     if len(view.survivors) == 2 and raises:
         # Heads-up the rest of the round is the two of us: value the best raises by search.

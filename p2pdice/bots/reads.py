@@ -26,9 +26,9 @@ from that seat's side, and two traits of each opponent are learnt within the gam
   Bayes' rule on how well they explain them (prior log-odds CREDIT_LOG_ODDS) gives the
   chance, and the more likely model gives the other two traits.
 
-Recent rounds weigh more (`RECENCY` per round back), so a seat that changes its style is
-read for the style it plays now, and a read whose predictions fail in the latest rounds
-gives way to the next best.
+Recent rounds can weigh more (`RECENCY` per round back), so that a seat that changes its
+style is read for the style it plays now; it is 1 (every round alike): 0.8 measured no
+better against the style switcher (docs/bots.md).
 
 All are snapped to their grids so the belief caches stay effective. A seat with no
 evidence gets the anchor values.
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..core.bids import Bid, count_matching, lowest_bids_per_face, ones_are_wild
-from ..core.game import Call, Outcome, RoundResult
+from ..core.game import Call, Outcome, PlacedBid, RoundResult
 from ..core.rules import Rules
 from .belief import (
     CHALLENGE_BELOW,
@@ -200,6 +200,97 @@ def _pick_evidence(
 
 
 _LOG_PRIOR = tuple(-0.5 * ((t - CHALLENGE_BELOW) / PRIOR_WIDTH) ** 2 for t in THRESHOLDS)
+
+
+#: Pseudo-raises of the prior on how often a seat keeps the face when it raises over an
+#: opening or a change of face: one that kept it, two that changed it (a hand-led bidder
+#: keeps it a time in five to three, medium about one in four, a rider three in five).
+STAY_PRIOR = (1.0, 2.0)
+#: The same over a step on the face (a climb under way), where seats differ most: medium
+#: keeps it about half the time, weakest-face a third, a rider nearly always. Even odds,
+#: and weaker than STAY_PRIOR: a climb meets each seat less often than a new face, and a
+#: firmer prior kept a reader's climbs discounted for most of a game (2 points at four
+#: seats, 500 games).
+STAY_PRIOR_STEP = (1.0, 1.0)
+
+
+def face_stays(
+    results: tuple[RoundResult, ...], bids: tuple[PlacedBid, ...] = ()
+) -> dict[int, tuple[float, float]]:
+    """Per seat that has raised in this game, the chance that a raise of its keeps the
+    standing bid's face rather than changing it: when that bid opened or changed the face,
+    and when it was itself a step on its face (a climb under way). From every raise the
+    seat made in `results` and `bids` (this round's, unfinished), recent rounds weighing
+    more (RECENCY).
+
+    Public: it needs no reveal. A seat that rides the table's face keeps it (a crediting
+    reader: about three raises in five after a new face, nearly all once a climb is under
+    way); one that bids its own faces changes it (medium, weakest-face: about one in five),
+    which is what a lap look-ahead must know to tell a bid that will climb round the table
+    from one that will be left behind (hard.py's FACE_STAYS lap, off: docs/bots.md). Seats with no raise yet are absent (`stay_chance()`).
+    """
+    kept: dict[int, list[float]] = {}
+    rounds = [r.bids for r in results]
+    if bids:
+        rounds.append(bids)
+    for age, placed in enumerate(reversed(rounds)):
+        weight = RECENCY**age
+        for i in range(1, len(placed)):
+            before, after = placed[i - 1].bid, placed[i].bid
+            climbing = i >= 2 and placed[i - 2].bid.face == before.face
+            acc = kept.setdefault(placed[i].seat, [0.0, 0.0, 0.0, 0.0])
+            acc[2 * climbing + (after.face != before.face)] += weight
+    return {
+        seat: (stay_chance(k[0], k[1]), stay_chance(k[2], k[3], STAY_PRIOR_STEP))
+        for seat, k in kept.items()
+    }
+
+
+#: Pseudo-decisions of the prior on how often a seat calls the bid it faces: one call, three
+#: raises (medium calls about one bid in three it faces at four seats, never-calls none).
+CALL_RATE_PRIOR = (1.0, 3.0)
+
+
+def call_rates(
+    results: tuple[RoundResult, ...], bids: tuple[PlacedBid, ...] = ()
+) -> dict[int, float]:
+    """Per seat that has faced a bid this game, the share of the bids it faced that it
+    called (Liar or exact) rather than raised, under CALL_RATE_PRIOR, recent rounds
+    weighing more (RECENCY). Public: it needs no reveal, and it learns in a round or two
+    what the threshold read learns in many (a seat that calls only the impossible is read
+    at 0.1-0.25 for most of a game: the prior holds the threshold near the anchor)."""
+    tally: dict[int, list[float]] = {}
+    rounds: list[tuple[tuple[PlacedBid, ...], int | None]] = [(r.bids, r.caller) for r in results]
+    if bids:
+        rounds.append((bids, None))
+    for age, (placed, caller) in enumerate(reversed(rounds)):
+        weight = RECENCY**age
+        for raised in placed[1:]:
+            tally.setdefault(raised.seat, [0.0, 0.0])[1] += weight
+        if caller is not None and placed:
+            tally.setdefault(caller, [0.0, 0.0])[0] += weight
+    a, b = CALL_RATE_PRIOR
+    return {seat: (c + a) / (c + r + a + b) for seat, (c, r) in tally.items()}
+
+
+def no_call_rate() -> float:
+    """call_rates' share for a seat that has not yet faced a bid: the prior's mean."""
+    a, b = CALL_RATE_PRIOR
+    return a / (a + b)
+
+
+def no_stays() -> tuple[float, float]:
+    """face_stays' chances for a seat not yet seen raising: the priors' means."""
+    return stay_chance(), stay_chance(prior=STAY_PRIOR_STEP)
+
+
+def stay_chance(
+    kept: float = 0.0, changed: float = 0.0, prior: tuple[float, float] | None = None
+) -> float:
+    """The chance of keeping the face after `kept` and `changed` raises, under `prior`
+    (pseudo-raises that kept it and that changed it; STAY_PRIOR by default)."""
+    a, b = STAY_PRIOR if prior is None else prior
+    return (kept + a) / (kept + changed + a + b)
 
 
 def opponent_reads(rules: Rules, results: tuple[RoundResult, ...]) -> dict[int, OpponentRead]:
