@@ -48,7 +48,6 @@ Theory of operation
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
 from dataclasses import dataclass, replace
@@ -412,7 +411,7 @@ class _Lap:
         self, odds: _FaceOdds, bid: Bid, p: float, shown: dict[int, dict[int, int]] | None
     ) -> float:
         """The lap as if every seat kept our face."""
-        flat = dataclasses.replace(
+        flat = replace(
             self,
             seats=tuple((*seat[:5], 1.0) for seat in self.seats),
             follower_stays=(1.0, 1.0),
@@ -455,7 +454,8 @@ def hard_policy(view: SeatView, *, solved_endgame: bool = True) -> list[tuple[fl
     solved = _endgame_policy(view) if solved_endgame else None
     if solved is not None:
         return solved
-    calls, raises = _options(view)
+    reads = opponent_reads(view.rules, view.results) if ADAPT else {}
+    calls, raises = _options(view, reads)
     seat = view.seat
     assert seat is not None
     options = calls + [(v, PlaceBid(seat, b)) for v, b in raises]
@@ -466,7 +466,7 @@ def hard_policy(view: SeatView, *, solved_endgame: bool = True) -> list[tuple[fl
         if best_raise >= best_value - BLUFF_MARGIN:
             near = [PlaceBid(seat, b) for v, b in raises if v >= best_raise - BLUFF_MARGIN]
             out = [(BLUFF_RATE / len(near), a) for a in near]
-    decoy = _decoy(view, raises, best, best_value) if DECOYS else None
+    decoy = _decoy(view, raises, best, best_value, reads) if DECOYS else None
     if decoy is not None:
         out.append((decoy_share(view.rules.ones), PlaceBid(seat, decoy)))
     out.append((1.0 - sum(c for c, _ in out), best))
@@ -483,17 +483,21 @@ def likeliest(policy: list[tuple[float, Action]]) -> Action:
 
 
 def _decoy(
-    view: SeatView, raises: list[tuple[float, Bid]], best: Action, best_value: float
+    view: SeatView,
+    raises: list[tuple[float, Bid]],
+    best: Action,
+    best_value: float,
+    reads: dict[int, OpponentRead],
 ) -> Bid | None:
     """The bid to name instead of `best` when it is an opening or a change of face: the best
     raise on a face our hand does not support (no more of it than an average hand), if it
-    costs at most DECOY_COST dice. None when there is none or `best` is not such a bid."""
+    costs at most DECOY_COST dice. None when there is none or `best` is not such a bid.
+    `reads`: the opponents' reads from earlier reveals."""
     standing = view.standing_bid
     if not isinstance(best, PlaceBid):
         return None
     if standing is not None and best.bid.face == standing.face:
         return None
-    reads = opponent_reads(view.rules, view.results) if ADAPT else {}
     if reads.get(_next_seat(view), UNREAD).calls_below >= DECOY_CALLER:
         return None  # a seat that calls nearly everything reads nothing: a decoy only costs
     wild = view.wild_ones
@@ -563,11 +567,15 @@ def _endgame_policy(view: SeatView) -> list[tuple[float, Action]] | None:
     ]
 
 
-def _options(view: SeatView) -> tuple[list[tuple[float, Action]], list[tuple[float, Bid]]]:
-    """The calls open to us and the raises we consider, each with its value in dice."""
+def _options(
+    view: SeatView, reads: dict[int, OpponentRead] | None = None
+) -> tuple[list[tuple[float, Action]], list[tuple[float, Bid]]]:
+    """The calls open to us and the raises we consider, each with its value in dice;
+    `reads`: the opponents' reads from earlier reveals (read from `view` if not given)."""
     seat = view.seat
     assert seat is not None
-    reads = opponent_reads(view.rules, view.results) if ADAPT else {}
+    if reads is None:
+        reads = opponent_reads(view.rules, view.results) if ADAPT else {}
     round_bids = _round_bids(view)
     riding: dict[int, float] = {}
     odds, marginals = _face_odds(view, _belief_reads(view, reads), round_bids, riding)

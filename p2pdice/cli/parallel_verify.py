@@ -93,10 +93,14 @@ def _check_packed(packed: bytes) -> bytes:
 
 
 def _serve(connection: Connection) -> None:
-    """A worker: check each batch received, answer its verdicts; stop at an empty message."""
+    """A worker: check each batch received, answer its verdicts; stop at an empty message,
+    or quietly when the verifying process is gone (its end of the pipe closed)."""
     with connection:
-        while packed := connection.recv_bytes():
-            connection.send_bytes(_check_packed(packed))
+        try:
+            while packed := connection.recv_bytes():
+                connection.send_bytes(_check_packed(packed))
+        except (EOFError, OSError):
+            return
 
 
 class SignatureWorkers:
@@ -217,6 +221,7 @@ def verify_lines_batched(
         with SignatureWorkers(jobs - 1) as own:
             return verify_lines_batched(lines, jobs=jobs, partial=partial, mine=mine, workers=own)
     found: list[Report] = []
+    verdicts_here: dict[Triple, bool] = {}
 
     def replay(send: Callable[[list[Triple]], None]) -> None:
         batch: list[Triple] = []
@@ -232,7 +237,6 @@ def verify_lines_batched(
         if batch:  # the last, short batch: checked here while the workers finish theirs
             verdicts_here.update((t, ed25519_check(*t)) for t in batch)
 
-    verdicts_here: dict[Triple, bool] = {}
     verdicts = workers.check_all(replay)
     verdicts.update(verdicts_here)
     if all(verdicts.values()):
