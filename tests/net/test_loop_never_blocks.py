@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import random
+import sys
 import time
 from pathlib import Path
 
@@ -39,6 +40,44 @@ async def test_the_detector_reports_a_callback_that_blocks() -> None:
             time.sleep(2 * SLOW_CALLBACK)  # this step of the test's own task blocks
     # The failure shows the blocking call itself, not only the task it ran in.
     assert "time.sleep(2 * SLOW_CALLBACK)  # this step" in str(failure.value)
+
+
+def _compute(seconds: float) -> None:
+    """Busy for `seconds` of this thread's own CPU time, however long the wall clock takes."""
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity (Linux)")
+async def test_a_callback_slowed_only_by_other_processes_does_not_count_as_blocking() -> None:
+    """On a loaded machine a short computation takes long on the wall clock; the time it spent
+    waiting for a core is not held against it. Three busy processes share the loop thread's only
+    core, so a callback of a third of the bound in CPU takes over the bound in wall time."""
+    cpu = min(os.sched_getaffinity(0))
+    saved = os.sched_getaffinity(0)
+    spinners = [
+        await asyncio.create_subprocess_exec(sys.executable, "-c", "while True: pass")
+        for _ in range(3)
+    ]
+    try:
+        for spinner in spinners:
+            os.sched_setaffinity(spinner.pid, {cpu})
+        os.sched_setaffinity(0, {cpu})  # this thread only: the loop's
+        async with watch_the_loop() as watch:
+            asyncio.get_running_loop().call_soon(_compute, SLOW_CALLBACK / 3)
+            await asyncio.sleep(4 * SLOW_CALLBACK)
+    finally:
+        os.sched_setaffinity(0, saved)
+        for spinner in spinners:
+            spinner.kill()
+            await asyncio.wait_for(spinner.wait(), 10)
+    assert not watch.slow, watch.report()
+    assert [e.handle for e in watch.excused if "_compute" in e.handle], (
+        "the callback never ran over the bound in wall time: nothing was shown"
+    )
+    computed = next(e for e in watch.excused if "_compute" in e.handle)
+    assert computed.own_seconds < SLOW_CALLBACK <= computed.seconds
 
 
 def _player(home: Path, name: str, seed: int) -> ClientSession:
