@@ -15,6 +15,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import struct
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.connection import Connection
@@ -26,9 +27,15 @@ from ..core.signing import ed25519_check
 from ..core.verify import Report, verify_lines
 
 #: Signatures sent to a worker at a time: enough that a pipe write is a small share of their
-#: checks, few enough that the worker starts early and the last batch, which this process
-#: checks itself, is short. 32 to 128 measured alike (docs/benchmarks.md).
+#: checks, few enough that the last batch, which this process checks itself, is short. 32 to
+#: 128 measured alike (docs/benchmarks.md).
 BATCH = 64
+#: The first batch: the workers idle until it is sent, and a whole batch is some 30 entries of
+#: replay, a tenth of a short file's time; the batches double from here up to `BATCH`.
+FIRST_BATCH = 4
+#: Batches a worker holds at once: one it checks and one ready behind it, so that it never
+#: waits for this process between two; the others wait here, for whichever side is free first.
+OUTSTANDING = 2
 
 #: Less than this much transcript is verified in this process: a pool of workers costs a few
 #: tenths of a second to start, about what 512 KiB (some 2,000 entries) takes on one core.
@@ -157,12 +164,17 @@ class SignatureWorkers:
     def check_all(
         self, batches: Callable[[Callable[[list[Triple]], None]], None]
     ) -> dict[Triple, bool]:
-        """Verdicts for every signature of every batch `batches` hands its callback, checked by
-        the workers while `batches` runs; the batches still unanswered when it returns are
-        waited for, and those of a worker that failed are checked here."""
+        """Verdicts for every signature of every batch `batches` hands its callback.
+
+        A worker holds at most `OUTSTANDING` batches; the rest wait here. While `batches` runs
+        (the replay), each new batch is handed to a worker with room. After it, this process
+        checks the waiting batches itself, from the newest, handing the oldest to workers as
+        they free up: the replay is faster than a worker, so it finishes first, and the split
+        of the checks between it and the workers comes out of their speeds, not a constant.
+        The batches of a worker that failed are checked here."""
         sent: list[list[list[Triple]]] = [[] for _ in self._pipes]  # unanswered, per worker
+        waiting: deque[list[Triple]] = deque()
         verdicts: dict[Triple, bool] = {}
-        turn = 0
 
         def answered(worker: int, block: bool) -> None:
             pipe = self._pipes[worker]
@@ -181,22 +193,29 @@ class SignatureWorkers:
                     return
                 verdicts.update(zip(batch, map(bool, answer), strict=True))
 
+        def hand_out() -> None:
+            for worker in range(len(self._pipes)):
+                answered(worker, block=False)
+                while waiting and len(sent[worker]) < OUTSTANDING:
+                    pipe = self._pipes[worker]
+                    if pipe is None:
+                        break
+                    try:
+                        pipe.send_bytes(_pack(waiting[0]))
+                    except OSError:
+                        self._pipes[worker] = None
+                        break
+                    sent[worker].append(waiting.popleft())
+
         def send(batch: list[Triple]) -> None:
-            nonlocal turn
-            worker = turn % len(self._pipes)
-            turn += 1
-            answered(worker, block=False)  # a worker blocked on a full pipe never reads ours
-            pipe = self._pipes[worker]
-            if pipe is not None:
-                try:
-                    pipe.send_bytes(_pack(batch))
-                    sent[worker].append(batch)
-                    return
-                except OSError:
-                    self._pipes[worker] = None
-            verdicts.update((t, ed25519_check(*t)) for t in batch)
+            waiting.append(batch)
+            hand_out()
 
         batches(send)
+        while waiting:
+            hand_out()
+            if waiting:
+                verdicts.update((t, ed25519_check(*t)) for t in waiting.pop())
         for worker in range(len(self._pipes)):
             answered(worker, block=True)
             for batch in sent[worker]:  # the worker died or misbehaved
@@ -225,12 +244,15 @@ def verify_lines_batched(
 
     def replay(send: Callable[[list[Triple]], None]) -> None:
         batch: list[Triple] = []
+        size = FIRST_BATCH
 
         def record(public: bytes, data: bytes, signature: bytes) -> bool:
+            nonlocal size
             batch.append((public, data, signature))
-            if len(batch) >= BATCH:
+            if len(batch) >= size:
                 send(batch.copy())
                 batch.clear()
+                size = min(BATCH, 2 * size)
             return True
 
         found.append(verify_lines(lines, partial=partial, mine=mine, checker=record))

@@ -10,6 +10,7 @@ import json
 import os
 import random
 import signal
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import pytest
 
 from p2pdice.bots import load_bot
 from p2pdice.bots.protosim import LocalTable
+from p2pdice.cli import parallel_verify
 from p2pdice.cli.parallel_verify import (
     BATCH,
     SignatureWorkers,
@@ -178,3 +180,46 @@ def test_batches_a_worker_took_and_never_answered_are_checked_here(
         verdicts = workers.check_all(batches)
     assert verdicts == {t: ed25519_check(*t) for t in triples}
     assert list(verdicts.values()).count(False) == 1
+
+
+def test_batches_no_worker_has_room_for_are_checked_here_while_the_workers_are_busy(
+    long_game: list[bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A busy worker (here: stopped) holds only `OUTSTANDING` batches; once the replay is
+    done this process checks the rest itself rather than waiting for the worker to take them.
+    The worker is let go on when this process has checked all it should have."""
+    triples: list[tuple[bytes, bytes, bytes]] = []
+
+    def collect(public: bytes, data: bytes, signature: bytes) -> bool:
+        triples.append((public, data, signature))
+        return True
+
+    verify_lines(long_game, checker=collect)
+    batches_made = [triples[at : at + 8] for at in range(0, 8 * 12, 8)]
+    kept_here = sum(len(b) for b in batches_made[parallel_verify.OUTSTANDING :])
+    checked_here: list[tuple[bytes, bytes, bytes]] = []
+    with SignatureWorkers(1) as workers:
+        (pid,) = workers.pids
+        os.kill(pid, signal.SIGSTOP)
+        resume = threading.Timer(20, os.kill, (pid, signal.SIGCONT))  # fails, never hangs
+        resume.start()
+
+        def counted_check(public: bytes, data: bytes, signature: bytes) -> bool:
+            checked_here.append((public, data, signature))
+            if len(checked_here) == kept_here:
+                os.kill(pid, signal.SIGCONT)
+            return ed25519_check(public, data, signature)
+
+        monkeypatch.setattr(parallel_verify, "ed25519_check", counted_check)
+
+        def batches(send: Callable[[list[tuple[bytes, bytes, bytes]]], None]) -> None:
+            for batch in batches_made:
+                send(batch)
+
+        try:
+            verdicts = workers.check_all(batches)
+        finally:
+            resume.cancel()
+    made = [t for batch in batches_made for t in batch]
+    assert verdicts == dict.fromkeys(made, True)
+    assert sorted(checked_here) == sorted(made[8 * parallel_verify.OUTSTANDING :])
