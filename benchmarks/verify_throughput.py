@@ -135,12 +135,15 @@ def parallel_text(games: list[list[bytes]], bound: list[float], *, quick: bool) 
 
     jobs = 2
     runs = 3 if quick else 5
+    # One file takes some 60 ms: a median of five such runs moved by 0.1 of the bound from run
+    # to run, so it gets as many runs as fit in about two seconds.
+    one_runs = 10 if quick else 30
     one = max(games, key=len)
     many = (games * 40)[: 12 if quick else 40]
     many_entries = sum(len(g) for g in many)
     bound_median = statistics.median(bound)
 
-    def timed(fn: Any, entries: int) -> float:
+    def timed(fn: Any, entries: int, runs: int = runs) -> float:
         rates = []
         for _ in range(runs):
             start = time.perf_counter()
@@ -152,8 +155,10 @@ def parallel_text(games: list[list[bytes]], bound: list[float], *, quick: bool) 
     # beforehand (starting them costs a tenth of a second or two, once per command).
     with SignatureWorkers(jobs - 1) as workers:
         verify_lines_batched(one, jobs=jobs, workers=workers)
-        seq_one = timed(lambda: verify_lines(one), len(one))
-        batched = timed(lambda: verify_lines_batched(one, jobs=jobs, workers=workers), len(one))
+        seq_one = timed(lambda: verify_lines(one), len(one), one_runs)
+        batched = timed(
+            lambda: verify_lines_batched(one, jobs=jobs, workers=workers), len(one), one_runs
+        )
     seq_many = timed(lambda: [verify_lines(g) for g in many], many_entries)
     par_many = timed(lambda: map_in_order(_verify_ok, many, jobs), many_entries)
     return [

@@ -31,7 +31,7 @@ from ..core.verify import Report, verify_lines
 #: 128 measured alike (docs/benchmarks.md).
 BATCH = 64
 #: The first batch: the workers idle until it is sent, and a whole batch is some 30 entries of
-#: replay, a tenth of a short file's time; the batches double from here up to `BATCH`.
+#: replay (4% of a 600-entry file's time); the batches double from here up to `BATCH`.
 FIRST_BATCH = 4
 #: Batches a worker holds at once: one it checks and one ready behind it, so that it never
 #: waits for this process between two; the others wait here, for whichever side is free first.
