@@ -6,6 +6,7 @@ Covered: which seats a void (`forfeit`, `no_contribution`), an `abort` or an `ab
 (never a seat already out; for a void, never a host-run seat or a seat a stand-in plays); `next_round` after the final
 round, from an eliminated loser, and forced; a `stand_in` and a `return` for a seat already out;
 the ranking of a game abandoned in the lobby; a `commit_set` item for a seat the table lacks;
+a `commit_set` or `beacon` out of seat order, short of a seat, or naming one seat twice;
 entry 0 that is not a genesis; the first word of a name in the CPU form (§10.5); which seat
 an `absent` for running out of time (`stalled`, §8) may name; a message made on a history the
 log does not hold that also breaks the turn, the bid order or the phase here (`UNKNOWN_HEAD`
@@ -571,6 +572,48 @@ def build() -> tuple[dict[str, Fragment], list[tuple[str, list[Case]]]]:
     )
     groups.append(("a commit_set item for a seat the table lacks", sets))
 
+    orders: list[Case] = []
+    honest = list(honest_set.event["commits"])
+    for commits, code, comment in (
+        (
+            honest[::-1],
+            "COMMIT_SET_MISMATCH",
+            "a commit_set holding every seat's own commit, in reverse seat order: each item "
+            "passes its own checks, the set is refused as a whole (SPEC.md 7: seat order)",
+        ),
+        (
+            honest[:-1],
+            "COMMIT_SET_MISMATCH",
+            "a commit_set missing the last seat's commit: the host may not post the set before "
+            "every seat of the attempt has committed",
+        ),
+        (
+            [*honest, honest[-1]],
+            "REPLAY",
+            "a commit_set naming the last seat's commit twice: the second copy's counter is not "
+            "above the first's, refused by its own checks in list order before the set's seats",
+        ),
+    ):
+        b = Builder(out, commit).event({**honest_set.event, "commits": commits})
+        orders.append(Case(comment, "out_by_forfeit", commit, b.lines, code, commit))
+    beacon_at = _index_of(out.lines, "beacon", round=1, attempt=1)
+    honest_beacon = parse_entry(out.lines[beacon_at])
+    assert honest_beacon.event is not None
+    contributions = list(honest_beacon.event["contributions"])
+    b = Builder(out, beacon_at).event({**honest_beacon.event, "contributions": contributions[::-1]})
+    orders.append(
+        Case(
+            "a beacon holding every seat's contribution in reverse seat order: BAD_EVENT (R is "
+            "defined over the contributions in ascending seat order, SPEC.md 5.4)",
+            "out_by_forfeit",
+            beacon_at,
+            b.lines,
+            "BAD_EVENT",
+            beacon_at,
+        )
+    )
+    groups.append(("commit_set and beacon items: seat order, each seat once", orders))
+
     firsts: list[Case] = []
     host = hall.host
     game_over = build_entry(
@@ -764,7 +807,13 @@ def _forked_cases(fragment: Fragment, key: str) -> list[Case]:
             "log does not hold: no key to check it under, so NOT_SEATED at the history check "
             "(on this log's head, the phase would refuse it first: WRONG_PHASE)",
             lambda b: b.message(
-                5, "open", key=stranger, head=elsewhere, round=1, attempt=1, salt=bytes(32),
+                5,
+                "open",
+                key=stranger,
+                head=elsewhere,
+                round=1,
+                attempt=1,
+                salt=bytes(32),
                 seed=bytes(32),
             ),
             "NOT_SEATED",
