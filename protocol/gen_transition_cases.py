@@ -6,7 +6,9 @@ Covered: which seats a void (`forfeit`, `no_contribution`), an `abort` or an `ab
 (never a seat already out; for a void, never a host-run seat or a seat a stand-in plays); `next_round` after the final
 round, from an eliminated loser, and forced; a `stand_in` and a `return` for a seat already out;
 the ranking of a game abandoned in the lobby; a `commit_set` item for a seat the table lacks;
-a `commit_set` or `beacon` out of seat order, short of a seat, or naming one seat twice;
+a `commit_set` or `beacon` out of seat order, short of a seat, or naming one seat twice; joins
+in the lobby (a seat taken or beyond the table, a key already seated, another host, a name taken,
+`host_run` from a person, a counter above 0, a key that left joining again) and leaves;
 entry 0 that is not a genesis; the first word of a name in the CPU form (§10.5); which seat
 an `absent` for running out of time (`stalled`, §8) may name; a message made on a history the
 log does not hold that also breaks the turn, the bid order or the phase here (`UNKNOWN_HEAD`
@@ -701,6 +703,7 @@ def build() -> tuple[dict[str, Fragment], list[tuple[str, list[Case]]]]:
             )
         )
     groups.append(("the first word of a name in the CPU form (SPEC.md 10.5)", names))
+    groups.append(("joins in the lobby: seat, key, host and name", _join_cases(hall, n)))
     groups.append(("which seat an `absent` for running out of time (`stalled`) may name", []))
     for bank in (180, 0):
         key = f"bidding_bank_{bank}"
@@ -839,6 +842,93 @@ def _forked_cases(fragment: Fragment, key: str) -> list[Case]:
     ):
         b = build(Builder(fragment, n))
         cases.append(Case(comment, key, n, b.lines, reason, n + at))
+    return cases
+
+
+def _join_cases(hall: Fragment, n: int) -> list[Case]:
+    """Joins after `lobby()`'s: Hana holds seat 0 of 3. Each refusal is one row check of
+    SPEC.md 7's `msg:join`, listed there in the order they apply; a key that left starts its
+    counters afresh (§4.1)."""
+    state, _ = hall.state()
+    hana = hall.seats[0]
+    rng = random.Random(16)
+
+    def join(b: Builder, signer: SigningKey, seat: int, name: str, **changes: Any) -> list[bytes]:
+        body: dict[str, Any] = {
+            "table": state.table_id,
+            "seat": seat,
+            "counter": 0,
+            "head": parse_entry([*hall.lines[:n], *b.lines][-1]).hash,
+            "key": signer.public,
+            "name": name,
+            "cpu": False,
+            "host_run": False,
+            "host": hall.host.public,
+            "nonce": rng.randbytes(16),
+        }
+        b.lines.append(b.signed_entry(sign_message(signer, kind="join", **{**body, **changes})))
+        return b.lines
+
+    def fresh() -> SigningKey:
+        return SigningKey(rng.randbytes(32))
+
+    cases: list[Case] = []
+    for comment, make, code in (
+        (
+            "Hana's key joins seat 1 too: ALREADY_SEATED (before its counter, 0 again, is "
+            "checked: the row's checks come before SPEC.md 4.1's)",
+            lambda b: join(b, hana, 1, "Hana two"),
+            "ALREADY_SEATED",
+        ),
+        (
+            "a new key joins seat 0, Hana's: SEAT_TAKEN",
+            lambda b: join(b, fresh(), 0, "Ben"),
+            "SEAT_TAKEN",
+        ),
+        (
+            "a new key joins seat 3 of a 3-seat table (a seat number the schema allows): "
+            "UNKNOWN_SEAT",
+            lambda b: join(b, fresh(), 3, "Ben"),
+            "UNKNOWN_SEAT",
+        ),
+        (
+            "a join whose `host` names another key than the genesis's: BAD_CHALLENGE (the "
+            "joiner was shown another host)",
+            lambda b: join(b, fresh(), 1, "Ben", host=fresh().public),
+            "BAD_CHALLENGE",
+        ),
+        (
+            "a join named 'hana': the same comparison key as seated 'Hana' (SPEC.md 10.5), "
+            "NAME_TAKEN",
+            lambda b: join(b, fresh(), 1, "hana"),
+            "NAME_TAKEN",
+        ),
+        (
+            "a person's join with `host_run` true at a table of no host-run seats: TABLE_FULL "
+            "(the host-run limit comes before `host_run` only with `cpu`, SCHEMA)",
+            lambda b: join(b, fresh(), 1, "Ben", host_run=True),
+            "TABLE_FULL",
+        ),
+        (
+            "a join with counter 1: SCHEMA (a join is a key's first message)",
+            lambda b: join(b, fresh(), 1, "Ben", counter=1),
+            "SCHEMA",
+        ),
+        (
+            "seat 0 leaves, and Hana's key joins seat 1 with counter 0 again: accepted (leaving "
+            "ends the key's counter record)",
+            lambda b: join(b.event(events.Leave(seat=0)), hana, 1, "Hana"),
+            None,
+        ),
+        (
+            "a leave for seat 2, which nobody holds: BAD_EVENT",
+            lambda b: b.event(events.Leave(seat=2)).lines,
+            "BAD_EVENT",
+        ),
+    ):
+        lines = make(Builder(hall, n))
+        index = None if code is None else n + len(lines) - 1
+        cases.append(Case(comment, "lobby", n, lines, code, index))
     return cases
 
 
