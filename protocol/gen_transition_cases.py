@@ -9,6 +9,8 @@ the ranking of a game abandoned in the lobby; a `commit_set` item for a seat the
 a `commit_set` or `beacon` out of seat order, short of a seat, or naming one seat twice; joins
 in the lobby (a seat taken or beyond the table, a key already seated, another host, a name taken,
 `host_run` from a person, a counter above 0, a key that left joining again) and leaves;
+acknowledgements of a result (another entry named, another round, twice, twice with another
+key's signature, from a seat the result put out);
 entry 0 that is not a genesis; the first word of a name in the CPU form (§10.5); which seat
 an `absent` for running out of time (`stalled`, §8) may name; a message made on a history the
 log does not hold that also breaks the turn, the bid order or the phase here (`UNKNOWN_HEAD`
@@ -531,6 +533,7 @@ def build() -> tuple[dict[str, Fragment], list[tuple[str, list[Case]]]]:
         )
     )
     groups.append(("next_round after the final round, from the loser, forced", nexts))
+    groups.append(("acknowledgements of a result", _ack_cases(mid)))
 
     hall = lobby()
     fragments["lobby"] = hall
@@ -842,6 +845,71 @@ def _forked_cases(fragment: Fragment, key: str) -> list[Case]:
     ):
         b = build(Builder(fragment, n))
         cases.append(Case(comment, key, n, b.lines, reason, n + at))
+    return cases
+
+
+def _ack_cases(mid: Fragment) -> list[Case]:
+    """Acknowledgements of round 1's result in `loser_out_mid_game()`, cut right after the
+    result entry (no acknowledgement in yet). SPEC.md 7's `msg:ack` row: the round, then the
+    result named (another entry's hash is `UNKNOWN_HEAD`: an acknowledgement names a head),
+    then once per seat, and only then SPEC.md 4.1's checks of the message itself."""
+    at = _index_of(mid.lines, "result", round=1)
+    length = at + 1
+    result = parse_entry(mid.lines[at]).hash
+    before = parse_entry(mid.lines[at - 1]).hash
+    state, _ = mid.state(length)
+    assert state.phase == TablePhase.RESULT and state.game is not None
+    out = next(s for s, dice in enumerate(state.game.dice) if dice == 0)
+    alive = next(s for s, dice in enumerate(state.game.dice) if dice > 0)
+    stranger = SigningKey(random.Random(17).randbytes(32))
+    cases: list[Case] = []
+    for comment, make, code, extra in (
+        (
+            f"seat {alive} acknowledges the result: accepted",
+            lambda b: b.message(alive, "ack", round=1, result=result),
+            None,
+            0,
+        ),
+        (
+            f"seat {out}, out since this result, acknowledges it: accepted (an eliminated seat "
+            "still acknowledges)",
+            lambda b: b.message(out, "ack", round=1, result=result),
+            None,
+            0,
+        ),
+        (
+            f"seat {alive} acknowledges the entry before the result: UNKNOWN_HEAD",
+            lambda b: b.message(alive, "ack", round=1, result=before),
+            "UNKNOWN_HEAD",
+            0,
+        ),
+        (
+            f"seat {alive} acknowledges round 2's result: WRONG_ROUND",
+            lambda b: b.message(alive, "ack", round=2, result=result),
+            "WRONG_ROUND",
+            0,
+        ),
+        (
+            f"seat {alive} acknowledges twice: DUPLICATE at the second",
+            lambda b: b.message(alive, "ack", round=1, result=result).message(
+                alive, "ack", round=1, result=result
+            ),
+            "DUPLICATE",
+            1,
+        ),
+        (
+            f"seat {alive} acknowledges, then a second acknowledgement for seat {alive} signed "
+            "by another key: DUPLICATE, before its signature is checked",
+            lambda b: b.message(alive, "ack", round=1, result=result).message(
+                alive, "ack", key=stranger, round=1, result=result
+            ),
+            "DUPLICATE",
+            1,
+        ),
+    ):
+        lines = make(Builder(mid, length)).lines
+        index = None if code is None else length + extra
+        cases.append(Case(comment, "loser_out_mid_game", length, lines, code, index))
     return cases
 
 
