@@ -29,7 +29,11 @@ Theory of operation
      possible count in their hand.
    - With more than two seats a raise they do not call is valued by the rest of the
      **lap** (`_Lap`): the later seats face it a step higher each and may call it between
-     themselves (a rival's die for us), else it comes back to us, hotter, to answer.
+     themselves (a rival's die for us), else it comes back to us, hotter, to answer. Each
+     climbs on our face only as often as it keeps the face when it raises
+     (`reads.face_stays`); else it names a face it likely holds (bots/face_change.py) and
+     the lap runs on from that bid. A seat that calls less often than the prior's share
+     (`reads.call_rates`) is counted on to call that much less, here and as the next seat.
    - Heads-up, the best raises are valued by **look-ahead** instead: per count vector of
      the follower's hand, they call or raise to each small raise r with the chances of the
      reply model (their read traits), the belief is updated by r itself, and we answer r
@@ -50,7 +54,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from ..core.bids import Bid, lowest_bids_per_face
@@ -291,6 +295,9 @@ class _Lap:
     palifico: bool = False
     #: per later seat: the factor on its read call chances (`_call_scales`)
     call_scale: tuple[float, ...] = ()
+    #: `_lap_on` values by (changer's position, face, quantity): a changer's new bid is the
+    #: same for many of our raises, so each is valued once per decision
+    memo: dict[tuple[int, int, int], float] = field(default_factory=dict, init=False, compare=False)
 
     @classmethod
     def of(
@@ -403,7 +410,11 @@ class _Lap:
             if weight <= 0.0:
                 continue
             total += weight
-            value += weight * self._lap_on(odds, low, rest)
+            key = (position, face, low.quantity)
+            lap = self.memo.get(key)
+            if lap is None:
+                lap = self.memo[key] = self._lap_on(odds, low, rest)
+            value += weight * lap
         return value / total if total > 0.0 else 0.0
 
     def _lap_on(
