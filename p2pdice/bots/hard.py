@@ -251,7 +251,7 @@ def _call_scales(view: SeatView, seats: list[int]) -> tuple[float, ...]:
     seat that calls only the impossible is read to call a hot bid a time in three; its call
     rate says within a round or two that it calls far less (docs/bots.md, "This version:
     the lap runs on after a change of face"). The read of a seat that calls more than the
-    prior's share is left as it is: it is measured no worse for it and does not lag there.
+    prior's share is left as it is: scaling its calls up measured no better.
     """
     rates = call_rates(view.results, view.bids)
     prior = no_call_rate()
