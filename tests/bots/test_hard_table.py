@@ -16,6 +16,7 @@ from p2pdice.bots.belief import (
     match_column,
 )
 from p2pdice.bots.face_change import face_sharpness, likeliest_faces
+from p2pdice.bots.odds import face_probability
 from p2pdice.bots.reads import (
     UNREAD,
     OpponentRead,
@@ -127,15 +128,21 @@ def test_a_bid_left_for_another_face_is_worth_the_lap_run_on_the_changers_new_bi
     value = lap.value(odds[4], ours, 1 / 3)
     assert value == pytest.approx(lap._changed(0, ours))
     assert value != pytest.approx(climbing.value(odds[4], ours, 1 / 3), abs=0.01)
-    # Per face the next seat may name (at the lowest legal bid over ours): our answer to
-    # it after two more steps, give or take a rare call between the others.
+    # Per face the next seat may name (at the lowest legal bid over ours), weighted by how
+    # likely it is to name it: our answer to that bid two steps higher, give or take a rare
+    # call between the others.
     dice, faces = lap.changes[0]
-    answers = [
-        lap._facing(faces[f][1], low.quantity + 2, 1 / 3)
-        for f, low in hard_module._lowest_after(PERUDO4, ours, 20, False, dice)
-        if f != 4
-    ]
-    assert min(answers) - 0.1 <= value <= max(answers) + 0.1
+    total = 0.0
+    expected = 0.0
+    for f, low in hard_module._lowest_after(PERUDO4, ours, 20, False, dice):
+        if f == 4:
+            continue
+        weight, named = faces[f]
+        answer = lap._facing(named, low.quantity + 2, face_probability(f, wild_ones=True))
+        assert lap._lap_on(named, low, lap.seats) == pytest.approx(answer, abs=0.1)
+        total += weight
+        expected += weight * lap._lap_on(named, low, lap.seats)
+    assert value == pytest.approx(expected / total)
 
 
 def test_the_changer_is_believed_to_hold_the_face_it_names() -> None:
