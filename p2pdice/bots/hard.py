@@ -29,7 +29,11 @@ Theory of operation
      possible count in their hand.
    - With more than two seats a raise they do not call is valued by the rest of the
      **lap** (`_Lap`): the later seats face it a step higher each and may call it between
-     themselves (a rival's die for us), else it comes back to us, hotter, to answer.
+     themselves (a rival's die for us), else it comes back to us, hotter, to answer. Each
+     climbs on our face only as often as it keeps the face when it raises
+     (`reads.face_stays`); else it names a face it likely holds (bots/face_change.py) and
+     the lap runs on from that bid. A seat that calls less often than the prior's share
+     (`reads.call_rates`) is counted on to call that much less, here and as the next seat.
    - Heads-up, the best raises are valued by **look-ahead** instead: per count vector of
      the follower's hand, they call or raise to each small raise r with the chances of the
      reply model (their read traits), the belief is updated by r itself, and we answer r
@@ -50,7 +54,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from ..core.bids import Bid, lowest_bids_per_face
@@ -74,6 +78,7 @@ from .belief import (
     tail_table,
 )
 from .cfr import LIAR, Game, opening_bluff_share, p2pdice_game, table_key
+from .face_change import face_sharpness, likeliest_faces
 from .odds import at_least, face_probability
 from .reads import (
     UNREAD,
@@ -106,12 +111,6 @@ LEAF_RAISE_VALUE = 0.15  #: look-ahead leaf: worth of raising again after the re
 #: flat LEAF_RAISE_VALUE)
 SEARCH_RAISE_AGAIN = True
 LAP_LOOKAHEAD = True  #: three or more seats: value a passed raise by the rest of the lap
-#: the lap: a seat that lets our bid pass climbs on its face only as often as it keeps the
-#: face when it raises, and a bid that left our face is left to the table as far as the
-#: later seats call (off: every seat climbs). Off: at four seats it moved every line by
-#: less than its noise, and the style-switcher line below its target (docs/bots.md)
-FACE_STAYS = False
-EDGE_PRIOR = 5.0  #: rounds of an even share the lap's `cool` value starts from
 #: `challenge_penalty` difference: value our own Liar calls by the expected dice the loser
 #: pays too, not only the raises others may call (off: measured weaker, docs/bots.md)
 CALLS_BY_DICE = False
@@ -214,6 +213,8 @@ class _Follower:
     unseen: int  #: dice they cannot see
     read: OpponentRead  #: their calling threshold and bid sharpness
     riding: float = 0.0  #: chance that they credit bids, after their bids this round
+    #: at three or more seats, how far their read call chances are borne out (`_call_scales`)
+    call_scale: float = 1.0
 
     @property
     def calls_below(self) -> float:
@@ -241,41 +242,20 @@ def _call_chance(
     return (1 - riding) * plain + riding * credited
 
 
-def _table_calls(view: SeatView, later: list[int]) -> float:
-    """The chance that one of the `later` seats calls a bid before it comes back to us, at
-    each one's call rate this game."""
+def _call_scales(view: SeatView, seats: list[int]) -> tuple[float, ...]:
+    """Per seat of `seats`, the factor on its read call chances at three or more seats: its
+    share of the bids it faced that it called this game (`reads.call_rates`) against the
+    prior's share, at most 1.
+
+    The threshold read is held near the public anchor by its prior for most of a game, so a
+    seat that calls only the impossible is read to call a hot bid a time in three; its call
+    rate says within a round or two that it calls far less (docs/bots.md, "This version:
+    the lap runs on after a change of face"). The read of a seat that calls more than the
+    prior's share is left as it is: scaling its calls up measured no better.
+    """
     rates = call_rates(view.results, view.bids)
-    passes = 1.0
-    for seat in later:
-        passes *= 1.0 - rates.get(seat, no_call_rate())
-    return 1.0 - passes
-
-
-def _even_share(seats: int, stakes: _Stakes) -> float:
-    """Worth of a round in which each of `seats` seats is as likely to lose the die."""
-    return ((seats - 1) * stakes.rival_loss - stakes.own_loss) / seats
-
-
-def _table_edge(view: SeatView, stakes: _Stakes) -> float:
-    """How much better than an even share our rounds at three or more seats have gone in
-    this game, shrunk toward none by EDGE_PRIOR rounds: what a round that no bid of ours
-    shapes any more is worth to us at this table (against seats we outplay, more than an
-    even share; against seats that outplay us, less)."""
-    me = view.seat
-    assert me is not None
-    excess = 0.0
-    rounds = 0
-    for result in view.results:
-        before, after = result.dice_before, result.dice_after
-        seats = sum(1 for d in before if d)
-        if seats < 3 or not before[me]:
-            continue
-        mine = after[me] - before[me]
-        # Our dice lost or regained, else the rivals' lost.
-        worth = float(mine) if mine else stakes.rival_loss * (sum(before) - sum(after))
-        excess += worth - ((seats - 1) * stakes.rival_loss - 1.0) / seats
-        rounds += 1
-    return excess / (rounds + EDGE_PRIOR)
+    prior = no_call_rate()
+    return tuple(min(1.0, rates.get(seat, prior) / prior) for seat in seats)
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,16 +269,17 @@ class _Lap:
     of calling it, calling it exact, or raising once more. So a raise is worth more when it
     leaves the next bids hot for the others, and less when it hands us a hot bid back.
 
-    With FACE_STAYS (off: docs/bots.md), a seat that lets the bid pass climbs on its face
-    only with the chance that it keeps the face when it raises (`reads.face_stays`), and a
-    change of face leaves our bid for `cool`, what a round is worth to us at this table;
-    aces bid where they are wild count toward every face, so the table climbs on them.
+    A seat that lets the bid pass climbs on its face only with the chance that it keeps
+    the face when it raises (`reads.face_stays`); else it names a face of its own, one it
+    likely holds (bots/face_change.py), at the lowest legal quantity, and the rest of the
+    lap is run on that new bid: the seats after it face it a step higher each, and it comes
+    back to us on the new face, believed as the changer's bid. Aces bid where they are wild
+    count toward every face, so the table climbs on them.
     """
 
-    seats: tuple[
-        tuple[int, tuple[tuple[float, ...], ...], int, float, float, float], ...
-    ]  #: seat, beliefs, unseen, threshold, chance it credits bids, chance it keeps the face
-    #: of a climb
+    #: per later seat: seat, beliefs, unseen, threshold, chance it credits bids, chance it
+    #: keeps the face of a climb
+    seats: tuple[tuple[int, tuple[tuple[float, ...], ...], int, float, float, float], ...]
     dice_in_play: int
     exact_call: bool
     follower: _Follower
@@ -307,12 +288,16 @@ class _Lap:
     wild: bool = True  #: whether ones are wild this round
     #: chance that the next seat keeps the face when it raises: over a new face, over a step
     follower_stays: tuple[float, float] = (1.0, 1.0)
-    #: worth of the round to us once a seat has changed face: an even share of the one die
-    #: lost (ours with 1/n, a rival's otherwise)
-    cool: float = 0.0
-    #: the chance that a later seat calls a bid that has left our face before it comes
-    #: back to us, from their call rates this game (`reads.call_rates`)
-    table_calls: float = 1.0
+    #: per changer (the follower, then each later seat in order): its dice, and per face it
+    #: may name, its weight and the odds on that face once it has named it
+    changes: tuple[tuple[int, dict[int, tuple[float, _FaceOdds]]], ...] = ()
+    rules: Rules | None = None
+    palifico: bool = False
+    #: per later seat: the factor on its read call chances (`_call_scales`)
+    call_scale: tuple[float, ...] = ()
+    #: `_lap_on` values by (changer's position, face, quantity): a changer's new bid is the
+    #: same for many of our raises, so each is valued once per decision
+    memo: dict[tuple[int, int, int], float] = field(default_factory=dict, init=False, compare=False)
 
     @classmethod
     def of(
@@ -326,7 +311,7 @@ class _Lap:
     ) -> _Lap | None:
         if len(view.survivors) <= 2:
             return None
-        stays = face_stays(view.results, view.bids) if FACE_STAYS else {}
+        stays = face_stays(view.results, view.bids)
         seats = []
         seat = follower.seat
         while True:
@@ -341,11 +326,11 @@ class _Lap:
                     view.dice_in_play - view.dice[seat],
                     read.calls_below,
                     riding.get(seat, read.credit) if riding else read.credit,
-                    stays.get(seat, no_stays())[1] if FACE_STAYS else 1.0,
+                    stays.get(seat, no_stays())[1],
                 )
             )
         returner = _seat_before(view, view.seat)
-        n = len(view.survivors)
+        changers = [follower.seat] + [s[0] for s in seats]
         return cls(
             tuple(seats),
             view.dice_in_play,
@@ -354,9 +339,14 @@ class _Lap:
             stakes,
             view.dice[returner],
             view.wild_ones,
-            stays.get(follower.seat, no_stays()) if FACE_STAYS else (1.0, 1.0),
-            _even_share(n, stakes) + _table_edge(view, stakes) if FACE_STAYS else 0.0,
-            _table_calls(view, [s[0] for s in seats]) if FACE_STAYS else 1.0,
+            stays.get(follower.seat, no_stays()),
+            tuple(
+                (view.dice[c], _changed_odds(view, c, follower.seat, marginals, reads))
+                for c in changers
+            ),
+            view.rules,
+            view.palifico_round,
+            _call_scales(view, [s[0] for s in seats]),
         )
 
     def value(
@@ -372,22 +362,17 @@ class _Lap:
         step on the standing bid's face (else it opens or changes face)."""
         quantity = bid.quantity + 1  # the next seat's raise
         if quantity > self.dice_in_play:
-            # No step is left on this face: the next seat changed face.
-            return self.cool if FACE_STAYS else 0.0
+            # No step is left on this face: the next seat changes face.
+            return self._changed(0, bid)
         face = bid.face
         # Aces bid where they are wild count toward every face: a seat that leaves them
         # still climbs on our count (in perudo, at double the quantity plus one).
         sticks = self.wild and face == 1
-        # the chance that the bid climbs on our face
         reach = 1.0 if sticks else self.follower_stays[climbing]
-        left = self.cool
-        if reach < 1.0 or any(seat[5] < 1.0 for seat in self.seats):
-            # A bid that left our face is left to the table only as far as the table calls:
-            # against seats that do not call it comes back to us as high as a climb would.
-            climb = self._climb(odds, bid, p, shown)
-            left = self.table_calls * self.cool + (1.0 - self.table_calls) * climb
-        value = (1.0 - reach) * left if reach < 1.0 else 0.0
-        for seat, belief, unseen, calls_below, riding, stays in self.seats:
+        value = (1.0 - reach) * self._changed(0, bid) if reach < 1.0 else 0.0
+        for position, (seat, belief, unseen, calls_below, riding, stays) in enumerate(
+            self.seats, start=1
+        ):
             stays = 1.0 if sticks else stays
             if quantity >= self.dice_in_play:
                 call = 1.0  # no raise is left on this face
@@ -399,24 +384,66 @@ class _Lap:
                     for m, w in enumerate(belief[face - 1])
                     if w
                 )
+                call *= self.call_scale[position - 1] if self.call_scale else 1.0
             value += reach * call * self.stakes.rival_loss
             if stays < 1.0:
-                value += reach * (1.0 - call) * (1.0 - stays) * left
+                changed = self._changed(position, Bid(quantity, face))
+                value += reach * (1.0 - call) * (1.0 - stays) * changed
                 reach *= stays
             reach *= 1.0 - call
             quantity += 1
         return value + reach * self._facing(odds, min(quantity, self.dice_in_play), p)
 
-    def _climb(
-        self, odds: _FaceOdds, bid: Bid, p: float, shown: dict[int, dict[int, int]] | None
+    def _changed(self, position: int, faced: Bid) -> float:
+        """Worth of the round once the changer at `position` (0: the next seat, then the
+        later seats in order) has left `faced` for a face of its own: the lap run on its
+        new bid, over its likeliest faces (bots/face_change.py)."""
+        assert self.rules is not None
+        dice, faces = self.changes[position]
+        rest = self.seats[position:]
+        total = 0.0
+        value = 0.0
+        for face, low in _lowest_after(self.rules, faced, self.dice_in_play, self.palifico, dice):
+            if face == faced.face or low.quantity > self.dice_in_play or face not in faces:
+                continue
+            weight, odds = faces[face]
+            if weight <= 0.0:
+                continue
+            total += weight
+            key = (position, face, low.quantity)
+            lap = self.memo.get(key)
+            if lap is None:
+                lap = self.memo[key] = self._lap_on(odds, low, rest)
+            value += weight * lap
+        return value / total if total > 0.0 else 0.0
+
+    def _lap_on(
+        self,
+        odds: _FaceOdds,
+        bid: Bid,
+        rest: tuple[tuple[int, tuple[tuple[float, ...], ...], int, float, float, float], ...],
     ) -> float:
-        """The lap as if every seat kept our face."""
-        flat = replace(
-            self,
-            seats=tuple((*seat[:5], 1.0) for seat in self.seats),
-            follower_stays=(1.0, 1.0),
-        )
-        return flat.value(odds, bid, p, shown)
+        """Worth of another seat's `bid` going round the seats `rest` and back to us, each
+        seat calling it or stepping on its face."""
+        p = face_probability(bid.face, wild_ones=self.wild)
+        quantity = bid.quantity
+        reach = 1.0
+        value = 0.0
+        scales = self.call_scale[len(self.seats) - len(rest) :] or (1.0,) * len(rest)
+        for i, (_seat, belief, unseen, calls_below, _riding, _stays) in enumerate(rest):
+            if quantity >= self.dice_in_play:
+                call = 1.0
+            else:
+                call = sum(
+                    w * _call_chance(quantity, m, unseen, p, calls_below, (0, 0), 0.0)
+                    for m, w in enumerate(belief[bid.face - 1])
+                    if w
+                )
+                call *= scales[i]
+            value += reach * call * self.stakes.rival_loss
+            reach *= 1.0 - call
+            quantity += 1
+        return value + reach * self._facing(odds, min(quantity, self.dice_in_play), p)
 
     def _facing(self, odds: _FaceOdds, quantity: int, p: float) -> float:
         stakes = self.stakes
@@ -592,6 +619,7 @@ def _options(
         unseen=view.dice_in_play - view.dice[nxt],
         read=read,
         riding=riding.get(nxt, read.credit),
+        call_scale=_call_scales(view, [nxt])[0] if len(view.survivors) > 2 else 1.0,
     )
 
     calls: list[tuple[float, Action]] = []
@@ -863,6 +891,7 @@ def _raise_value(
         call = _call_chance(
             quantity, m, follower.unseen, p, follower.calls_below, shown, follower.riding
         )
+        call *= follower.call_scale
         if stakes.difference:
             # What the loser pays depends on the full count: sum over the others' dice too.
             worth = sum(
@@ -989,3 +1018,37 @@ def _face_odds(
             all_tail=tail_table(all_dist),
         )
     return out, marginals
+
+
+def _changed_odds(
+    view: SeatView,
+    changer: int,
+    follower: int,
+    marginals: dict[int, tuple[tuple[float, ...], ...]],
+    reads: dict[int, OpponentRead],
+) -> dict[int, tuple[float, _FaceOdds]]:
+    """Per face `changer` may name when it leaves the standing face: its weight for naming
+    it, and the count on that face once it has (its belief there tilted toward the dice it
+    is likely to hold, bots/face_change.py; everyone else's as before)."""
+    read = reads.get(changer, UNREAD)
+    choices = likeliest_faces(marginals[changer], face_sharpness(read.sharpness, read.trust))
+    out = {}
+    for face, (weight, named) in choices.items():
+        rest: list[float] = [1.0]
+        for s, marg in marginals.items():
+            if s != follower:
+                rest = convolve(rest, named if s == changer else marg[face - 1])
+        following = list(named if changer == follower else marginals[follower][face - 1])
+        all_dist = convolve(rest, following)
+        out[face] = (
+            weight,
+            _FaceOdds(
+                own=view.own_matching(face),
+                following=following,
+                rest_dist=rest,
+                rest_tail=tail_table(rest),
+                all_dist=all_dist,
+                all_tail=tail_table(all_dist),
+            ),
+        )
+    return out

@@ -227,7 +227,7 @@ def face_stays(
     reader: about three raises in five after a new face, nearly all once a climb is under
     way); one that bids its own faces changes it (medium, weakest-face: about one in five),
     which is what a lap look-ahead must know to tell a bid that will climb round the table
-    from one that will be left behind (hard.py's FACE_STAYS lap, off: docs/bots.md). Seats
+    from one that will be left behind (hard.py's `_Lap`, docs/bots.md). Seats
     with no raise yet are absent (`no_stays()`).
     """
     kept: dict[int, list[float]] = {}

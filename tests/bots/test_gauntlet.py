@@ -60,9 +60,6 @@ MISSED: set[tuple[str, str, int]] = {
     ("classic", "crediting-reader", 2),
     ("classic", "crediting-reader", 4),
     *((mode, "sampler", seats) for mode in MODES for seats in (2, 4)),
-    ("classic", "style-switcher", 4),  # 45.7%, its interval astride the target
-    ("classic", "weakest-face", 4),
-    ("natural", "weakest-face", 4),
 }
 
 #: Quick floors for hard heads-up in classic (seed 3): well under today's full-size figures

@@ -8,7 +8,15 @@ import math
 import pytest
 
 from p2pdice.bots import hard as hard_module
-from p2pdice.bots.belief import _history_weights, hand_space, hand_weights, match_column
+from p2pdice.bots.belief import (
+    PICK_SHARPNESS,
+    _history_weights,
+    hand_space,
+    hand_weights,
+    match_column,
+)
+from p2pdice.bots.face_change import face_sharpness, likeliest_faces
+from p2pdice.bots.odds import face_probability
 from p2pdice.bots.reads import (
     UNREAD,
     OpponentRead,
@@ -67,12 +75,6 @@ def _view(hand: tuple[int, ...], bids: tuple[PlacedBid, ...]) -> SeatView:
     return bidding_view(PERUDO4, hand, (5, 5, 5, 5), bids)
 
 
-@pytest.fixture
-def face_stays_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The lap that counts on a climb only from seats that keep the face (off by default)."""
-    monkeypatch.setattr(hard_module, "FACE_STAYS", True)
-
-
 def _lap(
     view: SeatView, calls_below: float, stays: float | None = 1.0
 ) -> tuple[hard_module._Lap, dict]:
@@ -116,28 +118,42 @@ def test_with_seats_that_never_call_the_lap_is_our_answer_to_the_bid_coming_back
     assert lap.value(odds[4], Bid(12, 4), 1 / 3) > 0
 
 
-@pytest.mark.usefixtures("face_stays_on")
-def test_a_bid_left_for_other_faces_is_an_even_share_if_the_table_calls_else_it_comes_back() -> (
-    None
-):
-    # Seats that always change face: our bid is left behind. When they call, the round
-    # goes on with nobody more exposed than another: one die lost, ours a time in four.
+def test_a_bid_left_for_another_face_is_worth_the_lap_run_on_the_changers_new_bid() -> None:
+    # Seats that always change face and never call: our bid is out of danger once passed,
+    # and the round is the changer's new bid coming back to us two steps higher.
     view = _view((2, 3, 4, 5, 6), (PlacedBid(3, Bid(2, 4)),))
     lap, odds = _lap(view, calls_below=0.0, stays=0.0)
-    stakes = hard_module._Stakes.of(view)
-    even = (3 * stakes.rival_loss - stakes.own_loss) / 4
-    calling = dataclasses.replace(lap, table_calls=1.0)
-    assert calling.value(odds[4], Bid(3, 4), 1 / 3) == pytest.approx(even)
-    # When they never call, whatever face they climb on comes back to us as high as a
-    # climb on ours would: worth our answer to 6 fours.
     climbing, _ = _lap(view, calls_below=0.0, stays=1.0)
-    silent = dataclasses.replace(lap, table_calls=0.0)
-    assert silent.value(odds[4], Bid(3, 4), 1 / 3) == pytest.approx(
-        climbing.value(odds[4], Bid(3, 4), 1 / 3)
-    )
-    assert climbing.value(odds[4], Bid(3, 4), 1 / 3) == pytest.approx(
-        climbing._facing(odds[4], 6, 1 / 3), abs=0.1
-    )
+    ours = Bid(3, 4)
+    value = lap.value(odds[4], ours, 1 / 3)
+    assert value == pytest.approx(lap._changed(0, ours))
+    assert value != pytest.approx(climbing.value(odds[4], ours, 1 / 3), abs=0.01)
+    # Per face the next seat may name (at the lowest legal bid over ours), weighted by how
+    # likely it is to name it: our answer to that bid two steps higher, give or take a rare
+    # call between the others.
+    dice, faces = lap.changes[0]
+    total = 0.0
+    expected = 0.0
+    for f, low in hard_module._lowest_after(PERUDO4, ours, 20, False, dice):
+        if f == 4:
+            continue
+        weight, named = faces[f]
+        answer = lap._facing(named, low.quantity + 2, face_probability(f, wild_ones=True))
+        assert lap._lap_on(named, low, lap.seats) == pytest.approx(answer, abs=0.1)
+        total += weight
+        expected += weight * lap._lap_on(named, low, lap.seats)
+    assert value == pytest.approx(expected / total)
+
+
+def test_the_changer_is_believed_to_hold_the_face_it_names() -> None:
+    # Seat 2 (the seat after the next) raised sixes: it holds some. When it leaves our
+    # fours, the face it is likeliest to name is sixes, and we face that bid believing them.
+    view = _view((2, 3, 4, 5, 6), (PlacedBid(1, Bid(3, 6)), PlacedBid(2, Bid(4, 6))))
+    lap, odds = _lap(view, calls_below=0.35, stays=0.0)
+    _, faces = lap.changes[1]
+    weights = {f: w for f, (w, _) in faces.items() if f != 4}
+    assert max(weights, key=weights.__getitem__) == 6
+    assert faces[6][1].holds(6) > odds[6].holds(6)
 
 
 def test_a_seat_that_never_calls_is_read_so_within_a_few_rounds() -> None:
@@ -148,7 +164,6 @@ def test_a_seat_that_never_calls_is_read_so_within_a_few_rounds() -> None:
     assert 3 not in rates
 
 
-@pytest.mark.usefixtures("face_stays_on")
 def test_aces_bid_where_they_are_wild_keep_the_table_climbing_on_our_count() -> None:
     # In perudo a seat that leaves our aces bids double plus one on a face they count
     # toward: our aces are still in every count, so the lap is the climb, not an even share.
@@ -157,7 +172,7 @@ def test_aces_bid_where_they_are_wild_keep_the_table_climbing_on_our_count() -> 
     climbing, _ = _lap(view, calls_below=0.35, stays=1.0)
     aces = lap.value(odds[1], Bid(3, 1), 1 / 6)
     assert aces == pytest.approx(climbing.value(odds[1], Bid(3, 1), 1 / 6))
-    assert aces != pytest.approx(lap.cool)
+    assert aces != pytest.approx(lap._changed(0, Bid(3, 1)))
 
 
 def _stays_after(bids: list[list[tuple[int, Bid]]]) -> dict[int, tuple[float, float]]:
@@ -238,24 +253,36 @@ def _round(number: int, before: tuple[int, ...], after: tuple[int, ...]) -> Roun
     )
 
 
-def test_a_round_our_bid_no_longer_shapes_is_worth_what_our_rounds_here_have_been() -> None:
+def test_a_seat_that_calls_less_than_the_prior_expects_is_counted_on_to_call_less() -> None:
     view = _view((2, 3, 4, 5, 6), (PlacedBid(3, Bid(2, 4)),))
+    # Seat 2 raised every bid it faced over eight rounds, seat 1 called every one; seat 3
+    # never faced one.
+    rounds = tuple(_played(n, ((0, Bid(2, 3)), (2, Bid(3, 3))), caller=1) for n in range(1, 9))
+    seen = dataclasses.replace(view, results=rounds)
+    caller, silent, stranger = hard_module._call_scales(seen, [1, 2, 3])
+    assert silent < 0.4
+    # A seat that calls more than the prior's share is left to its read, as a stranger is.
+    assert caller == stranger == 1.0
+    # The next seat's call of our raise: a seat that never calls lets more of it pass.
+    odds, _ = hard_module._face_odds(seen, {})
+    read = OpponentRead()
+    plain = hard_module._Follower(seat=1, dice=5, unseen=15, read=read)
+    quiet = dataclasses.replace(plain, call_scale=silent)
     stakes = hard_module._Stakes.of(view)
-    # Ten rounds at four seats in which a rival lost the die every time: we outplay them.
-    dice = [5, 5, 5, 5]
-    won = []
-    for number in range(1, 11):
-        before = tuple(dice)
-        dice[1 + number % 3] -= 1 if dice[1 + number % 3] > 1 else 0
-        won.append(_round(number, before, tuple(dice)))
-    ahead = dataclasses.replace(view, results=tuple(won))
-    lost = tuple(_round(n, (5, 5, 5, 5), (4, 5, 5, 5)) for n in range(1, 11))
-    behind = dataclasses.replace(view, results=lost)
-    even = hard_module._even_share(4, stakes)
-    assert hard_module._table_edge(view, stakes) == 0.0
-    assert hard_module._table_edge(ahead, stakes) > 0.0 > hard_module._table_edge(behind, stakes)
-    # Shrunk toward none: ten lost rounds count for two thirds of a full loss each.
-    assert hard_module._table_edge(behind, stakes) == pytest.approx((-1 - even) * 10 / 15)
+    _, passed = hard_module._raise_value(odds[4], 8, 1 / 3, plain, stakes)
+    _, passed_quiet = hard_module._raise_value(odds[4], 8, 1 / 3, quiet, stakes)
+    assert passed_quiet > passed + 0.2
+    # In the lap, the seat after the next one (seat 2) is counted on to call less.
+    reads = {s: read for s in (1, 2, 3)}
+    _, marginals = hard_module._face_odds(seen, reads)
+    lap = hard_module._Lap.of(seen, plain, reads, marginals, stakes)
+    assert lap is not None
+    assert lap.call_scale == pytest.approx((silent, 1.0))
+    read_only = dataclasses.replace(lap, call_scale=(1.0, 1.0))
+    hot = Bid(8, 4)
+    assert lap.value(odds[4], hot, 1 / 3) != pytest.approx(
+        read_only.value(odds[4], hot, 1 / 3), abs=0.01
+    )
 
 
 def test_heads_up_has_no_lap() -> None:
@@ -276,3 +303,19 @@ def test_hard_beats_three_misleading_bidders_in_perudo_quick() -> None:
     result = run_tournament(PERUDO4, bots, games=60, seed=3)
     lo, _ = result.tallies["hard"].ci95()
     assert lo >= 0.5, result.to_json()
+
+
+def test_a_seat_that_holds_more_of_a_face_is_likelier_to_name_it_and_believed_to_hold_it() -> None:
+    # Our belief about a seat's dice per face: likely three sixes, likely none of the rest.
+    few = (0.6, 0.3, 0.1, 0.0)
+    many = (0.0, 0.1, 0.3, 0.6)
+    marginals = (few, few, few, few, few, many)
+    choices = likeliest_faces(marginals, face_sharpness(PICK_SHARPNESS, 1.0))
+    assert max(choices, key=lambda f: choices[f][0]) == 6
+    named = choices[2][1]
+    # Naming a face tilts the belief toward more of it, most for a hand-led seat.
+    assert sum(m * w for m, w in enumerate(named)) > sum(m * w for m, w in enumerate(few))
+    # A seat whose bids say nothing of its hand names any face as likely, and keeps its belief.
+    blind = likeliest_faces(marginals, face_sharpness(0.0, 1.0))
+    assert blind[6][0] == pytest.approx(blind[2][0])
+    assert blind[2][1] == pytest.approx(few)
