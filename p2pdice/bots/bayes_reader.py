@@ -21,7 +21,8 @@ stranger. It then judges a bid on face f by its own matching dice plus the other
 dice under that posterior (convolved over the other seats): `Seen`, per face, the tail of
 that count. bots/belief.py uses it wherever the rider uses its credited dice: in the
 likelihood of the reader's own bids (its calls and raises follow that count) and in the
-prediction of its replies; bots/reads.py weighs it against the other two models at reveals.
+prediction of its replies; bots/reads.py weighs it against the other two models at reveals
+(its calls and raises there), and hard.py predicts such a seat's replies to its raises by it.
 
 Everything is a pure function of public facts (the dice each seat holds and the bids) and is
 cached: a round's bid prefixes recur in every later decision of the round.

@@ -126,9 +126,10 @@ CALLS_BY_DICE = False
 HEADS_UP_BELIEF_CREDIT = 0.5
 #: Heads-up, read each opponent as a Bayesian reader too (bots/bayes_reader.py) when the
 #: reveals favour that model: one that judges bids by its hand plus a posterior over ours
-#: given our bids. Used for its bids' likelihood and for its replies to our raises.
+#: given our bids. It predicts that seat's replies to our raises; the belief about its hand
+#: keeps the two other models and the hedge above (with the reader's likelihood too it
+#: measured weaker against `sampler`, docs/bots.md).
 BAYES_READER = True
-BAYES_IN_BELIEF = False
 
 
 @dataclass(slots=True)
@@ -1019,16 +1020,13 @@ def _table_reads(view: SeatView, reads: dict[int, OpponentRead]) -> dict[int, Op
 def _belief_reads(view: SeatView, reads: dict[int, OpponentRead]) -> dict[int, OpponentRead]:
     """The reads the beliefs about the opponents' hands use: heads-up, each read opponent
     rides our bids with at least HEADS_UP_BELIEF_CREDIT (a hedge; see there)."""
-    if not BAYES_IN_BELIEF:
-        reads = {s: replace(r, bayes=0.0) if r.bayes else r for s, r in reads.items()}
+    # Not as a Bayesian reader: as the likelihood of a seat's bids that model put hard's
+    # beliefs further from how `sampler`'s bids held than the hedged two (BAYES_READER).
+    reads = {s: replace(r, bayes=0.0) if r.bayes else r for s, r in reads.items()}
     if len(view.survivors) != 2 or HEADS_UP_BELIEF_CREDIT <= 0.0:
         return reads
-    # A seat read as a Bayesian reader needs no hedge: its raises on our face are explained
-    # by our bids as far as its model says.
     return {
-        s: r
-        if r.credit >= HEADS_UP_BELIEF_CREDIT or r.bayes >= HEADS_UP_BELIEF_CREDIT
-        else replace(r, credit=HEADS_UP_BELIEF_CREDIT)
+        s: r if r.credit >= HEADS_UP_BELIEF_CREDIT else replace(r, credit=HEADS_UP_BELIEF_CREDIT)
         for s, r in reads.items()
     }
 
