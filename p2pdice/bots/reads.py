@@ -79,7 +79,7 @@ CREDIT_LOG_ODDS = -2.0
 #: The credit (chance that a seat credits bids) is snapped to this grid for the caches.
 CREDIT_GRID = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
 #: Prior log-odds that a seat is a Bayesian reader, against judging by its own hand.
-BAYES_LOG_ODDS = 0.0
+BAYES_LOG_ODDS = -1.0
 #: The chance that a seat is a Bayesian reader is snapped to this grid: nothing until the
 #: reveals favour the model (a chance under 1 in 4 reads as none), so hard plays against
 #: medium and strangers exactly as without it until then.
@@ -156,11 +156,19 @@ def _round_evidence(rules: Rules, result: RoundResult) -> tuple[Evidence, ...]:
         decisions.append((caller, len(result.bids) - 1, True, perceived(shown, caller, wild)))
     flat = tuple((0.0,) * len(SHARPNESSES) for _ in KAPPAS)
     pairs = tuple((placed.seat, placed.bid) for placed in result.bids)
+    heads_up = sum(1 for n in result.dice_before if n) == 2
     out = []
     for seat, index, called, credit in decisions:
         # What a Bayesian reader at this seat expected of the others' dice, from the bids
-        # up to the one it faced.
-        seen = seen_by(rules, result.palifico_round, result.dice_before, pairs[: index + 1], seat)
+        # up to the one it faced. Heads-up only, where hard uses that model: at a bigger
+        # table the reader is replayed as judging by its own hand (its evidence there is
+        # the first model's, so those rounds do not tell the two apart), which saves a
+        # posterior per seat and decision.
+        seen = (
+            seen_by(rules, result.palifico_round, result.dice_before, pairs[: index + 1], seat)
+            if heads_up
+            else None
+        )
         hand = result.hands[seat]
         assert hand is not None
         unseen = in_play - len(hand)
