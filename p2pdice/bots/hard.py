@@ -61,6 +61,7 @@ from .bayes_reader import seen_by
 from .belief import (
     FACE_LIST,
     NO_CREDIT,
+    Credit,
     Seen,
     Step,
     bid_credits,
@@ -676,7 +677,7 @@ class _RoundBids:
     """This round's bids as the beliefs read them: per seat its Steps (each bid with the bid it
     answered and what the others' bids had shown it), and what every seat's bids showed."""
 
-    histories: dict[int, tuple[Step, ...]]
+    histories: dict[int, tuple[tuple[Bid | None, Bid, Credit], ...]]
     shown: dict[int, dict[int, int]]
     rules: Rules
     palifico_round: bool
@@ -716,7 +717,7 @@ def _round_bids(view: SeatView) -> _RoundBids:
     wild = view.wild_ones
     pairs = tuple((b.seat, b.bid) for b in view.bids)
     credits, shown = bid_credits(pairs, view.dice, wild)
-    histories: dict[int, list[Step]] = {s: [] for s in view.survivors}
+    histories: dict[int, list[tuple[Bid | None, Bid, Credit]]] = {s: [] for s in view.survivors}
     indices: dict[int, list[int]] = {s: [] for s in view.survivors}
     previous: Bid | None = None
     for i, (placed, credit) in enumerate(zip(view.bids, credits, strict=True)):
