@@ -62,9 +62,14 @@ CREDIT_STEP = 1  #: dice a step on the same face shows (a jump of two or more: t
 #: every face when ones are wild).
 Credit = tuple[int, int, int, int, int, int, int]
 NO_CREDIT: Credit = (0, 0, 0, 0, 0, 0, 0)
-#: A bid as the belief reads it: the bid it answered (None: an opening), the bid, and what
-#: the bidder had been shown by the others' bids before it.
-Step = tuple[Bid | None, Bid, Credit]
+#: What a seat that reasons about the others' hands from their bids (a Bayesian reader,
+#: bots/bayes_reader.py) expects of the dice it cannot see: per face 1..6, P(their matching
+#: dice >= k) for k = 0.. (the last entry 0).
+Seen = tuple[tuple[float, ...], ...]
+#: A bid as the belief reads it: the bid it answered (None: an opening), the bid, what the
+#: bidder had been shown by the others' bids before it, and (optionally) what it expected of
+#: the others' dice as a Bayesian reader (None: not computed, it reads as its hand alone).
+Step = tuple[Bid | None, Bid, Credit] | tuple[Bid | None, Bid, Credit, Seen | None]
 
 
 def shown_by(previous: Bid | None, bid: Bid) -> int:
@@ -152,6 +157,16 @@ def challenge_chance(own_support: float, call_below: float = CHALLENGE_BELOW) ->
     return NOISE + (1 - 2 * NOISE) * step
 
 
+def seen_support(seen: Seen, face: int, quantity: int, own: int) -> float:
+    """The chance a bid holds, to a Bayesian reader holding `own` matching dice who expects
+    `seen` of the others' dice."""
+    tail = seen[face - 1]
+    need = quantity - own
+    if need <= 0:
+        return 1.0
+    return tail[need] if need < len(tail) else 0.0
+
+
 @lru_cache(maxsize=65536)
 def _support_row(
     quantity: int,
@@ -161,12 +176,17 @@ def _support_row(
     wild: bool,
     credit: Credit = NO_CREDIT,
     kappa: float = 0.0,
+    seen: Seen | None = None,
 ) -> tuple[float, ...]:
     """For a holder of m = 0..n matching dice: the chance the bid holds, to them.
 
     From their hand alone; or, for a seat that credits bids (`kappa` of the way), from their
-    hand plus the dice the others' bids showed (`credit`), the other unseen dice at chance.
+    hand plus the dice the others' bids showed (`credit`), the other unseen dice at chance;
+    or, for a Bayesian reader, from their hand plus what they expect of the others' dice
+    (`seen`, which then replaces the other two).
     """
+    if seen is not None:
+        return tuple(seen_support(seen, face, quantity, m) for m in range(n + 1))
     p = face_probability(face, wild_ones=wild)
     plain = tuple(at_least(quantity - m, unseen, p) for m in range(n + 1))
     if kappa == 0.0 or credit[0] == 0:
@@ -188,12 +208,14 @@ def bid_likelihood(
     sharpness: float = PICK_SHARPNESS,
     credit: Credit = NO_CREDIT,
     kappa: float = 0.0,
+    seen: Seen | None = None,
 ) -> tuple[float, ...]:
     """For each count vector of the bidder's dice: the modelled chance of `bid` after `previous`.
 
     `call_below` is the bidder's calling threshold, `sharpness` how strongly their bids
     follow their hand (negative: away from it) and `kappa` how far they credit what the
-    others' bids showed them (`credit`), all as read by bots/reads.py.
+    others' bids showed them (`credit`), all as read by bots/reads.py; `seen`, for a
+    Bayesian reader, what it expects of the others' dice (then `credit` is unused).
     """
     n = bidder_dice
     wild = ones_are_wild(rules, palifico_round)
@@ -211,13 +233,13 @@ def bid_likelihood(
     totals = [0.0] * size
     chosen: list[float] = []
     for option in options:
-        row = _support_row(option.quantity, option.face, n, unseen, wild, credit, kappa)
+        row = _support_row(option.quantity, option.face, n, unseen, wild, credit, kappa, seen)
         weights = [math.exp(sharpness * s) for s in row]
         column = match_column(n, option.face, wild)
         totals = [t + weights[m] for t, m in zip(totals, column, strict=True)]
         if option == bid:
             chosen = [weights[m] for m in column]
-    prev_row = _support_row(previous.quantity, previous.face, n, unseen, wild, credit, kappa)
+    prev_row = _support_row(previous.quantity, previous.face, n, unseen, wild, credit, kappa, seen)
     keep = [1.0 - challenge_chance(s, call_below) for s in prev_row]
     prev_column = match_column(n, previous.face, wild)
     floor = NOISE / len(options)
@@ -263,26 +285,42 @@ def hand_weights(
     sharpness: float = PICK_SHARPNESS,
     trust: float = 1.0,
     credit: float = 0.0,
+    bayes: float = 0.0,
 ) -> tuple[float, ...]:
     """The belief over a seat's `dice` as a weight per count vector of hand_space(dice), summing to 1.
 
     `history` holds the seat's bids this round, each with the bid it answered (None for
-    an opening) and, optionally, the Credit the seat had been shown before it;
-    `call_below`, `sharpness` and `credit` are the seat's reads (bots/reads.py).
+    an opening) and, optionally, the Credit the seat had been shown before it and what it
+    expected of the others' dice as a Bayesian reader (Seen);
+    `call_below`, `sharpness`, `credit` and `bayes` are the seat's reads (bots/reads.py).
     `trust` is the chance that the seat's bids follow its hand with that sharpness at all;
-    the rest of the weight goes to a hand-blind bidder (sharpness 0). `credit` is the chance
-    that the seat judges bids by what the others' bids showed it too (a rider), else by
-    its hand alone. The round's bids themselves shift the weight between these models, as
-    Bayes' rule says.
+    the rest of the weight goes to a hand-blind bidder (sharpness 0). `bayes` is the chance
+    that the seat judges bids by a posterior over the others' hands (a Bayesian reader,
+    bots/bayes_reader.py); if it does not, `credit` is the chance that it judges them by
+    what the others' bids showed it too (a rider), else by its hand alone. The round's bids
+    themselves shift the weight between these models, as Bayes' rule says.
     """
-    plain, riding = credit_weights(
-        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, trust, credit
+    parts = credit_weights(
+        rules,
+        palifico_round,
+        dice_in_play,
+        dice,
+        history,
+        call_below,
+        sharpness,
+        trust,
+        credit,
+        bayes,
     )
-    if not credit:
-        return plain
-    if credit >= 1.0:
-        return riding
-    return tuple(a + b for a, b in zip(plain, riding, strict=True))
+    used = [p for p, chance in zip(parts, _model_priors(credit, bayes), strict=True) if chance > 0]
+    if len(used) == 1:
+        return used[0]
+    return tuple(sum(ws) for ws in zip(*used, strict=True))
+
+
+def _model_priors(credit: float, bayes: float) -> tuple[float, float, float]:
+    """The prior chances of the three models: by its own hand, riding, Bayesian reader."""
+    return (1.0 - bayes) * (1.0 - credit), (1.0 - bayes) * credit, bayes
 
 
 @lru_cache(maxsize=16384)
@@ -296,18 +334,20 @@ def credit_weights(
     sharpness: float = PICK_SHARPNESS,
     trust: float = 1.0,
     credit: float = 0.0,
-) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """The joint belief over (does the seat credit bids, its count vector): one weight vector
-    for each answer, no and yes, summing to 1 together (the arguments are hand_weights')."""
+    bayes: float = 0.0,
+) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    """The joint belief over (how the seat judges bids, its count vector): one weight vector
+    for each model, by its own hand, riding (crediting bids) and as a Bayesian reader,
+    summing to 1 together (the arguments are hand_weights')."""
 
-    def model(kappa: float) -> list[float]:
+    def model(kappa: float, reader: bool) -> list[float]:
         led = _history_weights(
-            rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, kappa
+            rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, kappa, reader
         )
         if trust >= 1.0 or sharpness == 0.0:
             return list(led)
         blind = _history_weights(
-            rules, palifico_round, dice_in_play, dice, history, call_below, 0.0, kappa
+            rules, palifico_round, dice_in_play, dice, history, call_below, 0.0, kappa, reader
         )
         # The unnormalised products are the joint chance of the hand and the bids under
         # each model, so mixing them before normalising weighs each model by how well it
@@ -315,10 +355,13 @@ def credit_weights(
         return [trust * a + (1.0 - trust) * b for a, b in zip(led, blind, strict=True)]
 
     size = len(hand_space(dice)[0])
-    plain = [(1.0 - credit) * w for w in model(0.0)] if credit < 1.0 else [0.0] * size
-    riding = [credit * w for w in model(1.0)] if credit > 0.0 else [0.0] * size
-    total = sum(plain) + sum(riding)
-    return tuple(w / total for w in plain), tuple(w / total for w in riding)
+    parts = []
+    priors = _model_priors(credit, bayes)
+    for chance, kappa, reader in zip(priors, (0.0, 1.0, 0.0), (False, False, True), strict=True):
+        parts.append([chance * w for w in model(kappa, reader)] if chance > 1e-12 else [0.0] * size)
+    total = sum(sum(p) for p in parts)
+    plain, riding, reading = (tuple(w / total for w in p) for p in parts)
+    return plain, riding, reading
 
 
 @lru_cache(maxsize=16384)
@@ -331,6 +374,7 @@ def _history_weights(
     call_below: float,
     sharpness: float,
     kappa: float = 0.0,
+    reader: bool = False,
 ) -> tuple[float, ...]:
     # Prior times the likelihood of every bid in `history`: unnormalised.
     _, prior = hand_space(dice)
@@ -338,6 +382,7 @@ def _history_weights(
     for step in history:
         previous, bid = step[0], step[1]
         credit = step[2] if len(step) > 2 else NO_CREDIT  # type: ignore[misc]
+        seen = step[3] if reader and len(step) > 3 else None  # type: ignore[misc]
         like = bid_likelihood(
             rules,
             palifico_round,
@@ -349,6 +394,7 @@ def _history_weights(
             sharpness,
             credit,
             kappa,
+            seen,
         )
         weights = [w * x for w, x in zip(weights, like, strict=True)]
     return tuple(weights)
@@ -364,14 +410,53 @@ def riding_chance(
     sharpness: float = PICK_SHARPNESS,
     trust: float = 1.0,
     credit: float = 0.0,
+    bayes: float = 0.0,
 ) -> float:
     """The chance that the seat credits bids, after its bids this round (hand_weights' args)."""
-    if not history or credit <= 0.0 or credit >= 1.0:
-        return credit
-    _, riding = credit_weights(
-        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, trust, credit
+    return model_chances(
+        rules,
+        palifico_round,
+        dice_in_play,
+        dice,
+        history,
+        call_below,
+        sharpness,
+        trust,
+        credit,
+        bayes,
+    )[0]
+
+
+def model_chances(
+    rules: Rules,
+    palifico_round: bool,
+    dice_in_play: int,
+    dice: int,
+    history: tuple[Step | tuple[Bid | None, Bid], ...],
+    call_below: float = CHALLENGE_BELOW,
+    sharpness: float = PICK_SHARPNESS,
+    trust: float = 1.0,
+    credit: float = 0.0,
+    bayes: float = 0.0,
+) -> tuple[float, float]:
+    """The chances that the seat rides (credits bids) and that it reads as a Bayesian
+    reader, after its bids this round (hand_weights' args)."""
+    priors = _model_priors(credit, bayes)
+    if not history or max(priors) >= 1.0:
+        return priors[1], priors[2]
+    _, riding, reading = credit_weights(
+        rules,
+        palifico_round,
+        dice_in_play,
+        dice,
+        history,
+        call_below,
+        sharpness,
+        trust,
+        credit,
+        bayes,
     )
-    return sum(riding)
+    return sum(riding), sum(reading)
 
 
 @lru_cache(maxsize=16384)
@@ -385,6 +470,7 @@ def face_marginals(
     sharpness: float = PICK_SHARPNESS,
     trust: float = 1.0,
     credit: float = 0.0,
+    bayes: float = 0.0,
 ) -> tuple[tuple[float, ...], ...]:
     """Per face 1..6, the belief over how many of a seat's `dice` count toward that face.
 
@@ -394,7 +480,16 @@ def face_marginals(
     if not history:
         return tuple(_binomial(dice, face_probability(f, wild_ones=wild)) for f in FACE_LIST)
     weights = hand_weights(
-        rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, trust, credit
+        rules,
+        palifico_round,
+        dice_in_play,
+        dice,
+        history,
+        call_below,
+        sharpness,
+        trust,
+        credit,
+        bayes,
     )
     out = []
     for face in FACE_LIST:
@@ -416,10 +511,12 @@ def reply_model(
     sharpness: float = PICK_SHARPNESS,
     credit: Credit = NO_CREDIT,
     kappa: float = 0.0,
+    seen: Seen | None = None,
 ) -> tuple[tuple[float, ...], tuple[tuple[Bid, tuple[float, ...]], ...]]:
     """How a seat holding `bidder_dice` answers `previous`, per count vector of their hand.
 
-    `credit` is what the others' bids (`previous` included) have shown that seat.
+    `credit` is what the others' bids (`previous` included) have shown that seat; `seen`,
+    for a Bayesian reader, what it expects of the others' dice after them.
     Returns the chance they call, and for each small raise open to them (the lowest legal
     quantity on each face and one more) the chance they make it; per vector the call and
     the raises sum to 1. The same model as bid_likelihood, without its noise floor
@@ -429,7 +526,7 @@ def reply_model(
     wild = ones_are_wild(rules, palifico_round)
     unseen = dice_in_play - n
     size = len(hand_space(n)[0])
-    prev_row = _support_row(previous.quantity, previous.face, n, unseen, wild, credit, kappa)
+    prev_row = _support_row(previous.quantity, previous.face, n, unseen, wild, credit, kappa, seen)
     prev_column = match_column(n, previous.face, wild)
     call = tuple(challenge_chance(prev_row[m], call_below) for m in prev_column)
     lowest = lowest_bids_per_face(
@@ -449,7 +546,7 @@ def reply_model(
     totals = [0.0] * size
     rows = []
     for option in options:
-        row = _support_row(option.quantity, option.face, n, unseen, wild, credit, kappa)
+        row = _support_row(option.quantity, option.face, n, unseen, wild, credit, kappa, seen)
         weights = [math.exp(sharpness * s) for s in row]
         column = match_column(n, option.face, wild)
         picked = [weights[m] for m in column]

@@ -61,9 +61,12 @@ from ..core.bids import Bid, lowest_bids_per_face
 from ..core.game import Action, Challenge, ExactCall, PlaceBid
 from ..core.rules import ChallengePenalty, ExactReward, Ones, Rules, preset
 from ..core.view import SeatView
+from .bayes_reader import seen_by
 from .belief import (
     FACE_LIST,
     NO_CREDIT,
+    Credit,
+    Seen,
     Step,
     bid_credits,
     challenge_chance,
@@ -71,6 +74,7 @@ from .belief import (
     credit_weights,
     face_marginals,
     match_column,
+    model_chances,
     perceived,
     reply_model,
     riding_chance,
@@ -120,6 +124,12 @@ CALLS_BY_DICE = False
 #: A seat that reasons about our hand from our bids (one that samples hands consistent with
 #: them) rides them in part, which the read's choice between "rides" and "does not" misses.
 HEADS_UP_BELIEF_CREDIT = 0.5
+#: Heads-up, read each opponent as a Bayesian reader too (bots/bayes_reader.py) when the
+#: reveals favour that model: one that judges bids by its hand plus a posterior over ours
+#: given our bids. It predicts that seat's replies to our raises; the belief about its hand
+#: keeps the two other models and the hedge above (with the reader's likelihood too it
+#: measured weaker against `sampler`, docs/bots.md).
+BAYES_READER = True
 
 
 @dataclass(slots=True)
@@ -215,6 +225,9 @@ class _Follower:
     riding: float = 0.0  #: chance that they credit bids, after their bids this round
     #: at three or more seats, how far their read call chances are borne out (`_call_scales`)
     call_scale: float = 1.0
+    #: chance that they judge bids as a Bayesian reader (a posterior over our hand given our
+    #: bids, bots/bayes_reader.py), after their bids this round
+    reading: float = 0.0
 
     @property
     def calls_below(self) -> float:
@@ -229,17 +242,26 @@ def _call_chance(
     calls_below: float,
     shown: tuple[int, int],
     riding: float,
+    seen: tuple[float, ...] | None = None,
+    reading: float = 0.0,
 ) -> float:
     """The chance that a seat holding `m` matching dice calls a bid: judged from its hand
     alone, or (with chance `riding`) from its hand plus what the others' bids showed it,
-    `shown` = (shown dice counting toward the bid's face, shown dice in all)."""
+    `shown` = (shown dice counting toward the bid's face, shown dice in all), or (with
+    chance `reading`) from its hand plus a posterior over the others' matching dice given
+    their bids, whose tail on the bid's face is `seen` (a Bayesian reader)."""
     plain = challenge_chance(at_least(quantity - m, unseen, p), calls_below)
-    if riding <= 0.0 or shown[1] == 0:
-        return plain
-    credited = challenge_chance(
-        at_least(quantity - m - shown[0], unseen - shown[1], p), calls_below
-    )
-    return (1 - riding) * plain + riding * credited
+    value = plain
+    if riding > 0.0 and shown[1] > 0:
+        credited = challenge_chance(
+            at_least(quantity - m - shown[0], unseen - shown[1], p), calls_below
+        )
+        value = (1 - riding) * plain + riding * credited
+    if reading > 0.0 and seen is not None:
+        need = quantity - m
+        support = 1.0 if need <= 0 else (seen[need] if need < len(seen) else 0.0)
+        value += reading * (challenge_chance(support, calls_below) - plain)
+    return value
 
 
 def _call_scales(view: SeatView, seats: list[int]) -> tuple[float, ...]:
@@ -604,6 +626,7 @@ def _options(
     if reads is None:
         reads = opponent_reads(view.rules, view.results) if ADAPT else {}
     round_bids = _round_bids(view)
+    reads = _table_reads(view, reads)
     riding: dict[int, float] = {}
     odds, marginals = _face_odds(view, _belief_reads(view, reads), round_bids, riding)
     stakes = _Stakes.of(view)
@@ -612,7 +635,9 @@ def _options(
     if len(view.survivors) == 2 and nxt in reads:
         # The follower's replies are predicted with its read as it is (the hedge is for
         # reading its bids only): its chance of riding after its bids this round.
-        riding[nxt] = riding_chance(*_belief_args(view, nxt, read, round_bids))
+        riding[nxt], reading = model_chances(*_belief_args(view, nxt, read, round_bids))
+    else:
+        reading = read.bayes
     follower = _Follower(
         seat=nxt,
         dice=view.dice[nxt],
@@ -620,6 +645,7 @@ def _options(
         read=read,
         riding=riding.get(nxt, read.credit),
         call_scale=_call_scales(view, [nxt])[0] if len(view.survivors) > 2 else 1.0,
+        reading=reading,
     )
 
     calls: list[tuple[float, Action]] = []
@@ -653,8 +679,9 @@ def _options(
             bid = Bid(quantity, face)
             shown = _shown_after(shown_now, view, standing, bid)
             credit = perceived(shown, nxt, wild) if follower.riding else NO_CREDIT
+            seen = round_bids.seen_after(bid, nxt)[face - 1] if follower.reading else None
             called, passed = _raise_value(
-                face_odds, quantity, p, follower, stakes, (credit[face], credit[0])
+                face_odds, quantity, p, follower, stakes, (credit[face], credit[0]), seen
             )
             if lap is None:
                 value = called + passed * (
@@ -678,27 +705,65 @@ class _RoundBids:
     """This round's bids as the beliefs read them: per seat its Steps (each bid with the bid it
     answered and what the others' bids had shown it), and what every seat's bids showed."""
 
-    histories: dict[int, tuple[Step, ...]]
+    histories: dict[int, tuple[tuple[Bid | None, Bid, Credit], ...]]
     shown: dict[int, dict[int, int]]
+    rules: Rules
+    palifico_round: bool
+    dice: tuple[int, ...]
+    me: int  #: our seat
+    #: the round's (seat, bid) pairs in order, and per seat the index of each of its bids
+    pairs: tuple[tuple[int, Bid], ...] = ()
+    indices: dict[int, tuple[int, ...]] | None = None
 
-    def history(self, seat: int, kappa: float) -> tuple[Step, ...]:
+    def history(self, seat: int, kappa: float, bayes: float = 0.0) -> tuple[Step, ...]:
         steps = self.histories.get(seat, ())
+        if bayes and self.indices is not None:
+            # What a Bayesian reader at `seat` expected of the others' dice at each of its
+            # bids (from the bids before it).
+            return tuple(
+                (previous, bid, credit if kappa else NO_CREDIT, self.seen_at(i, seat))
+                for (previous, bid, credit), i in zip(steps, self.indices[seat], strict=True)
+            )
         if kappa:
             return steps
         # What it was shown does not matter to a seat that does not credit bids: one cache
         # entry serves every such history.
         return tuple((previous, bid, NO_CREDIT) for previous, bid, _ in steps)
 
+    def seen_at(self, index: int, seat: int) -> Seen:
+        """What a Bayesian reader at `seat` expects of the others' dice after the round's
+        first `index` bids."""
+        return seen_by(self.rules, self.palifico_round, self.dice, self.pairs[:index], seat)
+
+    def seen_after(self, bid: Bid, seat: int) -> Seen:
+        """What a Bayesian reader at `seat` expects of the others' dice once we bid `bid`."""
+        pairs = (*self.pairs, (self.me, bid))
+        return seen_by(self.rules, self.palifico_round, self.dice, pairs, seat)
+
 
 def _round_bids(view: SeatView) -> _RoundBids:
     wild = view.wild_ones
-    credits, shown = bid_credits([(b.seat, b.bid) for b in view.bids], view.dice, wild)
-    histories: dict[int, list[Step]] = {s: [] for s in view.survivors}
+    pairs = tuple((b.seat, b.bid) for b in view.bids)
+    credits, shown = bid_credits(pairs, view.dice, wild)
+    histories: dict[int, list[tuple[Bid | None, Bid, Credit]]] = {s: [] for s in view.survivors}
+    indices: dict[int, list[int]] = {s: [] for s in view.survivors}
     previous: Bid | None = None
-    for placed, credit in zip(view.bids, credits, strict=True):
+    for i, (placed, credit) in enumerate(zip(view.bids, credits, strict=True)):
         histories.setdefault(placed.seat, []).append((previous, placed.bid, credit))
+        indices.setdefault(placed.seat, []).append(i)
         previous = placed.bid
-    return _RoundBids({s: tuple(h) for s, h in histories.items()}, shown)
+    seat = view.seat
+    assert seat is not None
+    return _RoundBids(
+        {s: tuple(h) for s, h in histories.items()},
+        shown,
+        view.rules,
+        view.palifico_round,
+        tuple(view.dice),
+        seat,
+        pairs,
+        {s: tuple(i) for s, i in indices.items()},
+    )
 
 
 def _shown_after(
@@ -737,11 +802,18 @@ def _lookahead(
         view.palifico_round,
         view.dice_in_play,
         follower.dice,
-        round_bids.history(follower.seat, read.credit),
+        round_bids.history(follower.seat, read.credit, read.bayes),
         read.calls_below,
         read.sharpness,
         read.trust,
         read.credit,
+        read.bayes,
+    )
+    # Each model answers our raise by its own reply model (by its hand, riding, reading).
+    priors = (
+        (1.0 - read.bayes) * (1.0 - read.credit),
+        (1.0 - read.bayes) * read.credit,
+        read.bayes,
     )
     own = {f: view.own_matching(f) for f in FACE_LIST}
     size = follower.dice + 1
@@ -769,14 +841,17 @@ def _lookahead(
         else:
             worth = [stakes.rival_loss if m >= need else -stakes.own_loss for m in range(size)]
         dists: dict[Bid, list[float]] = {}
-        for kappa, weights in zip((0.0, 1.0), components, strict=True):
-            if (kappa == 0.0 and read.credit >= 1.0) or (kappa == 1.0 and not read.credit):
+        for model, weights in enumerate(components):
+            if not priors[model]:
                 continue
             credit = NO_CREDIT
-            if kappa:
+            seen = None
+            if model == 1:
                 credit = perceived(
                     _shown_after(round_bids.shown, view, standing, bid), follower.seat, wild
                 )
+            elif model == 2:
+                seen = round_bids.seen_after(bid, follower.seat)
             call, replies = reply_model(
                 rules,
                 view.palifico_round,
@@ -786,7 +861,8 @@ def _lookahead(
                 read.calls_below,
                 read.sharpness,
                 credit,
-                kappa,
+                float(model == 1),
+                seen,
             )
             for w, c, m in zip(weights, call, column, strict=True):
                 value += w * c * worth[m]
@@ -877,10 +953,12 @@ def _raise_value(
     follower: _Follower,
     stakes: _Stakes,
     shown: tuple[int, int] = (0, 0),
+    seen: tuple[float, ...] | None = None,
 ) -> tuple[float, float]:
     """Bidding `quantity` on this face: its expected dice when the next seat calls it, and
     the chance that they do not. `shown`: what the bids (ours included) have shown the next
-    seat, as _support takes it."""
+    seat, as _support takes it; `seen`: the tail of the count it expects of our dice on
+    this face as a Bayesian reader."""
     need = quantity - odds.own
     called_value = 0.0
     passed = 0.0
@@ -889,7 +967,15 @@ def _raise_value(
             continue
         # Their call depends on their hand; so does whether the bid holds: combine per count.
         call = _call_chance(
-            quantity, m, follower.unseen, p, follower.calls_below, shown, follower.riding
+            quantity,
+            m,
+            follower.unseen,
+            p,
+            follower.calls_below,
+            shown,
+            follower.riding,
+            seen,
+            follower.reading,
         )
         call *= follower.call_scale
         if stakes.difference:
@@ -946,15 +1032,27 @@ def believed_chances(view: SeatView, bid: Bid) -> tuple[float, float]:
     """hard's chances that `bid` holds and that it is exactly right, from this view only: its
     reads of each opponent from earlier reveals, updated by this round's bids (the figures it
     decides by)."""
-    reads = opponent_reads(view.rules, view.results) if ADAPT else {}
+    reads = _table_reads(view, opponent_reads(view.rules, view.results) if ADAPT else {})
     odds, _ = _face_odds(view, _belief_reads(view, reads), _round_bids(view))
     face = odds[bid.face]
     return face.holds(bid.quantity), face.exact(bid.quantity)
 
 
+def _table_reads(view: SeatView, reads: dict[int, OpponentRead]) -> dict[int, OpponentRead]:
+    """The reads hard plays by at this table: heads-up as read; at a bigger table (and with
+    BAYES_READER off) without the Bayesian-reader model, whose posterior the lap does not
+    carry round the table."""
+    if BAYES_READER and len(view.survivors) == 2:
+        return reads
+    return {s: replace(r, bayes=0.0) if r.bayes else r for s, r in reads.items()}
+
+
 def _belief_reads(view: SeatView, reads: dict[int, OpponentRead]) -> dict[int, OpponentRead]:
     """The reads the beliefs about the opponents' hands use: heads-up, each read opponent
     rides our bids with at least HEADS_UP_BELIEF_CREDIT (a hedge; see there)."""
+    # Not as a Bayesian reader: as the likelihood of a seat's bids that model put hard's
+    # beliefs further from how `sampler`'s bids held than the hedged two (BAYES_READER).
+    reads = {s: replace(r, bayes=0.0) if r.bayes else r for s, r in reads.items()}
     if len(view.survivors) != 2 or HEADS_UP_BELIEF_CREDIT <= 0.0:
         return reads
     return {
@@ -965,18 +1063,19 @@ def _belief_reads(view: SeatView, reads: dict[int, OpponentRead]) -> dict[int, O
 
 def _belief_args(
     view: SeatView, seat: int, read: OpponentRead, round_bids: _RoundBids
-) -> tuple[Rules, bool, int, int, tuple[Step, ...], float, float, float, float]:
+) -> tuple[Rules, bool, int, int, tuple[Step, ...], float, float, float, float, float]:
     """The arguments of belief.face_marginals (and riding_chance) for `seat`'s hand."""
     return (
         view.rules,
         view.palifico_round,
         view.dice_in_play,
         view.dice[seat],
-        round_bids.history(seat, read.credit),
+        round_bids.history(seat, read.credit, read.bayes),
         read.calls_below,
         read.sharpness,
         read.trust,
         read.credit,
+        read.bayes,
     )
 
 

@@ -21,10 +21,14 @@ from that seat's side, and two traits of each opponent are learnt within the gam
 
 * **Credit.** The chance that the seat judges bids not from its own hand alone but from its
   hand plus what the other seats' bids showed it (a bid-crediting reader, who raises on a
-  face another seat named whatever it holds of it). Each of the two models gives its own
-  chances to the seat's calls and raises; with each model's best threshold and sharpness,
-  Bayes' rule on how well they explain them (prior log-odds CREDIT_LOG_ODDS) gives the
-  chance, and the more likely model gives the other two traits.
+  face another seat named whatever it holds of it).
+* **Bayes.** The chance that it judges bids by its own hand plus a posterior over the other
+  hands given their bids (a Bayesian reader, bots/bayes_reader.py: one that samples hands
+  consistent with the bids, as `sampler` does, plays so).
+  Each of the three models (own hand, rider, Bayesian reader) gives its own chances to the
+  seat's calls and raises; with each model's best threshold and sharpness, Bayes' rule on
+  how well they explain them (prior log-odds CREDIT_LOG_ODDS and BAYES_LOG_ODDS against the
+  own-hand model) gives the chances, and the most likely model gives the other two traits.
 
 Recent rounds can weigh more (`RECENCY` per round back), so that a seat that changes its
 style is read for the style it plays now; it is 1 (every round alike): 0.8 measured no
@@ -43,15 +47,18 @@ from functools import lru_cache
 from ..core.bids import Bid, count_matching, lowest_bids_per_face, ones_are_wild
 from ..core.game import Call, Outcome, PlacedBid, RoundResult
 from ..core.rules import Rules
+from .bayes_reader import seen_by
 from .belief import (
     CHALLENGE_BELOW,
     NO_CREDIT,
     NOISE,
     PICK_SHARPNESS,
     Credit,
+    Seen,
     bid_credits,
     challenge_chance,
     perceived,
+    seen_support,
 )
 from .odds import at_least, face_probability
 
@@ -62,13 +69,21 @@ SHARPNESS_LOG_PRIOR = (-3.0, -2.0, -1.0, 0.0)  #: favours the anchor until evide
 HABIT_LOG_PRIOR = -2.0  #: prior of the hand-blind habit model (as for sharpness 0)
 HABIT_KINDS = 4  #: kinds of raise: on aces or not, times smallest step or more
 HABIT_SHARPNESS = 0.0  #: the sharpness a seat read as playing by habit gets
-KAPPAS = (0.0, 1.0)  #: the two models: judges bids by its own hand, or credits others' bids
+#: the three models, as (kappa, Bayesian reader): judges bids by its own hand, credits the
+#: others' bids, or judges them by a posterior over the others' hands given their bids
+KAPPAS = ((0.0, False), (1.0, False), (0.0, True))
 #: Prior log-odds that a seat credits bids (about 1 in 8): a read of riding must be earned
 #: at reveals, since crediting a seat that does not ride makes hard's bluffs look safe
 #: (prior 0 lost never-calls and weakest-face lines that main wins, docs/bots.md).
 CREDIT_LOG_ODDS = -2.0
 #: The credit (chance that a seat credits bids) is snapped to this grid for the caches.
 CREDIT_GRID = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
+#: Prior log-odds that a seat is a Bayesian reader, against judging by its own hand.
+BAYES_LOG_ODDS = -1.0
+#: The chance that a seat is a Bayesian reader is snapped to this grid: nothing until the
+#: reveals favour the model (a chance under 1 in 4 reads as none), so hard plays against
+#: medium and strangers exactly as without it until then.
+BAYES_GRID = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
 RECENCY = 1.0  #: weight of a round's evidence per later round (1: every round counts alike)
 
 #: One raise's habit evidence: its kind, how many open raises share that kind, how many in all.
@@ -85,6 +100,9 @@ class OpponentRead:
     sharpness: float = PICK_SHARPNESS
     trust: float = 1.0  #: chance that its bids follow its hand at `sharpness` (else hand-blind)
     credit: float = 0.0  #: chance that it judges bids by what the others' bids showed it too
+    #: chance that it judges bids by a posterior over the others' hands (a Bayesian reader);
+    #: `credit` is the chance that it rides if it is not one
+    bayes: float = 0.0
 
 
 ANCHOR = OpponentRead()
@@ -96,8 +114,16 @@ UNREAD = OpponentRead(trust=UNREAD_TRUST, credit=UNREAD_CREDIT)
 
 
 def _support(
-    bid: Bid, own: int, unseen: int, wild: bool, credit: Credit = NO_CREDIT, kappa: float = 0.0
+    bid: Bid,
+    own: int,
+    unseen: int,
+    wild: bool,
+    credit: Credit = NO_CREDIT,
+    kappa: float = 0.0,
+    seen: Seen | None = None,
 ) -> float:
+    if seen is not None:
+        return seen_support(seen, bid.face, bid.quantity, own)
     p = face_probability(bid.face, wild_ones=wild)
     plain = at_least(bid.quantity - own, unseen, p)
     if kappa == 0.0 or credit[0] == 0:
@@ -129,16 +155,28 @@ def _round_evidence(rules: Rules, result: RoundResult) -> tuple[Evidence, ...]:
         caller = result.caller
         decisions.append((caller, len(result.bids) - 1, True, perceived(shown, caller, wild)))
     flat = tuple((0.0,) * len(SHARPNESSES) for _ in KAPPAS)
+    pairs = tuple((placed.seat, placed.bid) for placed in result.bids)
+    heads_up = sum(1 for n in result.dice_before if n) == 2
     out = []
     for seat, index, called, credit in decisions:
+        # What a Bayesian reader at this seat expected of the others' dice, from the bids
+        # up to the one it faced. Heads-up only, where hard uses that model: at a bigger
+        # table the reader is replayed as judging by its own hand (its evidence there is
+        # the first model's, so those rounds do not tell the two apart), which saves a
+        # posterior per seat and decision.
+        seen = (
+            seen_by(rules, result.palifico_round, result.dice_before, pairs[: index + 1], seat)
+            if heads_up
+            else None
+        )
         hand = result.hands[seat]
         assert hand is not None
         unseen = in_play - len(hand)
         faced = result.bids[index].bid
         own = count_matching((hand,), faced.face, wild_ones=wild)
         rows = []
-        for kappa in KAPPAS:
-            support = _support(faced, own, unseen, wild, credit, kappa)
+        for kappa, reader in KAPPAS:
+            support = _support(faced, own, unseen, wild, credit, kappa, seen if reader else None)
             row = []
             for theta in THRESHOLDS:
                 chance = challenge_chance(support, theta)
@@ -155,6 +193,7 @@ def _round_evidence(rules: Rules, result: RoundResult) -> tuple[Evidence, ...]:
                 faced,
                 result.bids[index + 1].bid,
                 credit,
+                seen,
             )
         out.append((seat, tuple(rows), picks, habit))
     return tuple(out)
@@ -168,6 +207,7 @@ def _pick_evidence(
     previous: Bid,
     bid: Bid,
     credit: Credit = NO_CREDIT,
+    seen: Seen | None = None,
 ) -> tuple[tuple[tuple[float, ...], ...], Habit]:
     """Log-chance of raising `previous` to `bid` from `hand`, per credit value and sharpness
     on the grids, and the raise's habit evidence (its kind among the raises open to the
@@ -182,8 +222,11 @@ def _pick_evidence(
     unseen = in_play - len(hand)
     own = {b: count_matching((hand,), b.face, wild_ones=wild) for b in options}
     out = []
-    for kappa in KAPPAS:
-        supports = {b: _support(b, own[b], unseen, wild, credit, kappa) for b in options}
+    for kappa, reader in KAPPAS:
+        reader_seen = seen if reader else None
+        supports = {
+            b: _support(b, own[b], unseen, wild, credit, kappa, reader_seen) for b in options
+        }
         row = []
         for sharp in SHARPNESSES:
             top = max(sharp * x for x in supports.values())
@@ -334,13 +377,22 @@ def _read(calls: list[list[float]], picks: list[list[float]], habit: float) -> O
         return row[theta] + max(pick_row[sharp], habit), theta, sharp
 
     fits = [fit(k) for k in range(len(KAPPAS))]
-    log_odds = CREDIT_LOG_ODDS + fits[1][0] - fits[0][0]
-    riding = 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, log_odds))))
-    k = 1 if riding > 0.5 else 0
+    # Bayes' rule over the three models, each at its best threshold and sharpness.
+    logs = [fits[0][0], CREDIT_LOG_ODDS + fits[1][0], BAYES_LOG_ODDS + fits[2][0]]
+    top = max(logs)
+    odds = [math.exp(max(-60.0, x - top)) for x in logs]
+    chances = [x / sum(odds) for x in odds]
+    bayes = min(BAYES_GRID, key=lambda c: abs(c - chances[2]))
+    # The credit is the chance of riding if the seat is not a Bayesian reader: the read of
+    # the first two models alone, as it was without the third.
+    riding = odds[1] / (odds[0] + odds[1])
+    k = 2 if bayes > 0.0 and chances[2] >= max(chances) else int(riding > 0.5)
     _, theta, sharp = fits[k]
     pick = picks[k][sharp] + SHARPNESS_LOG_PRIOR[sharp]
+    credit = min(CREDIT_GRID, key=lambda c: abs(c - riding))
     return OpponentRead(
         calls_below=THRESHOLDS[theta],
         sharpness=HABIT_SHARPNESS if habit > pick else SHARPNESSES[sharp],
-        credit=min(CREDIT_GRID, key=lambda c: abs(c - riding)),
+        credit=credit,
+        bayes=bayes,
     )

@@ -31,7 +31,9 @@ def _results_against(style: str, seed: int, rules: Rules | None = None) -> tuple
 @pytest.mark.parametrize(
     ("style", "check"),
     [
-        ("never-calls", lambda read: read.calls_below <= 0.1),
+        # Read as a Bayesian reader, it believes our bids more than a seat judging by its
+        # own hand: the same few calls then fit a threshold one step higher.
+        ("never-calls", lambda read: read.calls_below <= (0.15 if read.bayes else 0.1)),
         # Four or five reveals move the threshold well above the anchor (the prior holds it
         # back from 1.0 until there is more evidence).
         ("always-calls", lambda read: read.calls_below >= 0.5),
