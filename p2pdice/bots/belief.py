@@ -312,10 +312,8 @@ def hand_weights(
         credit,
         bayes,
     )
-    used = [p for p, chance in zip(parts, _model_priors(credit, bayes), strict=True) if chance > 0]
-    if len(used) == 1:
-        return used[0]
-    return tuple(sum(ws) for ws in zip(*used, strict=True))
+    # A model without prior weight is all zeros, so the plain sum is exact.
+    return tuple(sum(ws) for ws in zip(*parts, strict=True))
 
 
 def _model_priors(credit: float, bayes: float) -> tuple[float, float, float]:
@@ -398,33 +396,6 @@ def _history_weights(
         )
         weights = [w * x for w, x in zip(weights, like, strict=True)]
     return tuple(weights)
-
-
-def riding_chance(
-    rules: Rules,
-    palifico_round: bool,
-    dice_in_play: int,
-    dice: int,
-    history: tuple[Step | tuple[Bid | None, Bid], ...],
-    call_below: float = CHALLENGE_BELOW,
-    sharpness: float = PICK_SHARPNESS,
-    trust: float = 1.0,
-    credit: float = 0.0,
-    bayes: float = 0.0,
-) -> float:
-    """The chance that the seat credits bids, after its bids this round (hand_weights' args)."""
-    return model_chances(
-        rules,
-        palifico_round,
-        dice_in_play,
-        dice,
-        history,
-        call_below,
-        sharpness,
-        trust,
-        credit,
-        bayes,
-    )[0]
 
 
 def model_chances(

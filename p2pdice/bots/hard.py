@@ -77,7 +77,6 @@ from .belief import (
     model_chances,
     perceived,
     reply_model,
-    riding_chance,
     show,
     tail_table,
 )
@@ -1064,7 +1063,7 @@ def _belief_reads(view: SeatView, reads: dict[int, OpponentRead]) -> dict[int, O
 def _belief_args(
     view: SeatView, seat: int, read: OpponentRead, round_bids: _RoundBids
 ) -> tuple[Rules, bool, int, int, tuple[Step, ...], float, float, float, float, float]:
-    """The arguments of belief.face_marginals (and riding_chance) for `seat`'s hand."""
+    """The arguments of belief.face_marginals (and model_chances) for `seat`'s hand."""
     return (
         view.rules,
         view.palifico_round,
@@ -1099,7 +1098,7 @@ def _face_odds(
         args = _belief_args(view, s, reads.get(s, UNREAD), round_bids)
         marginals[s] = face_marginals(*args)
         if riding is not None:
-            riding[s] = riding_chance(*args)
+            riding[s] = model_chances(*args)[0]
     out: dict[int, _FaceOdds] = {}
     for face in FACE_LIST:
         rest: list[float] = [1.0]
@@ -1107,16 +1106,22 @@ def _face_odds(
             if s != follower:
                 rest = convolve(rest, marg[face - 1])
         following = list(marginals[follower][face - 1]) if follower in marginals else [1.0]
-        all_dist = convolve(rest, following)
-        out[face] = _FaceOdds(
-            own=view.own_matching(face),
-            following=following,
-            rest_dist=rest,
-            rest_tail=tail_table(rest),
-            all_dist=all_dist,
-            all_tail=tail_table(all_dist),
-        )
+        out[face] = _count_odds(view.own_matching(face), rest, following)
     return out, marginals
+
+
+def _count_odds(own: int, rest: list[float], following: list[float]) -> _FaceOdds:
+    """The count on a face from our dice, the follower's (`following`) and everyone else's
+    (`rest`), each a distribution of matching dice."""
+    all_dist = convolve(rest, following)
+    return _FaceOdds(
+        own=own,
+        following=following,
+        rest_dist=rest,
+        rest_tail=tail_table(rest),
+        all_dist=all_dist,
+        all_tail=tail_table(all_dist),
+    )
 
 
 def _changed_odds(
@@ -1138,16 +1143,5 @@ def _changed_odds(
             if s != follower:
                 rest = convolve(rest, named if s == changer else marg[face - 1])
         following = list(named if changer == follower else marginals[follower][face - 1])
-        all_dist = convolve(rest, following)
-        out[face] = (
-            weight,
-            _FaceOdds(
-                own=view.own_matching(face),
-                following=following,
-                rest_dist=rest,
-                rest_tail=tail_table(rest),
-                all_dist=all_dist,
-                all_tail=tail_table(all_dist),
-            ),
-        )
+        out[face] = (weight, _count_odds(view.own_matching(face), rest, following))
     return out
