@@ -117,11 +117,13 @@ LAP_LOOKAHEAD = True  #: three or more seats: value a passed raise by the rest o
 #: `challenge_penalty` difference: value our own Liar calls by the expected dice the loser
 #: pays too, not only the raises others may call (off: measured weaker, docs/bots.md)
 CALLS_BY_DICE = False
-#: Heads-up, the least chance that an opponent read at reveals rides our bids, as the beliefs
-#: about its hand take it (not as its replies are predicted): its raise on a face we named
-#: is explained as much by our bid as by its dice, so we do not count our own dice twice.
-#: A seat that reasons about our hand from our bids (one that samples hands consistent with
-#: them) rides them in part, which the read's choice between "rides" and "does not" misses.
+#: Heads-up, the least chance that an opponent rides our bids, as the beliefs about its hand
+#: take it (not as its replies are predicted): its raise on a face we named is explained as
+#: much by our bid as by its dice, so we do not count our own dice twice. A seat that
+#: reasons about our hand from our bids (one that samples hands consistent with them) rides
+#: them in part, which the read's choice between "rides" and "does not" misses; a stranger
+#: (no reveal yet) has no read of riding at all, and a reader echoing our face cost hard most
+#: of its first rounds when it was taken at its word.
 HEADS_UP_BELIEF_CREDIT = 0.5
 #: Heads-up, read each opponent as a Bayesian reader too (bots/bayes_reader.py) when the
 #: reveals favour that model: one that judges bids by its hand plus a posterior over ours
@@ -631,9 +633,9 @@ def _options(
     stakes = _Stakes.of(view)
     nxt = _next_seat(view)
     read = reads.get(nxt, UNREAD)
-    if len(view.survivors) == 2 and nxt in reads:
-        # The follower's replies are predicted with its read as it is (the hedge is for
-        # reading its bids only): its chance of riding after its bids this round.
+    if len(view.survivors) == 2:
+        # The follower's replies are predicted with its read as it is, a stranger's too (the
+        # hedge is for reading its bids only): its chance of riding after its bids this round.
         riding[nxt], reading = model_chances(*_belief_args(view, nxt, read, round_bids))
     else:
         reading = read.bayes
@@ -1047,16 +1049,19 @@ def _table_reads(view: SeatView, reads: dict[int, OpponentRead]) -> dict[int, Op
 
 
 def _belief_reads(view: SeatView, reads: dict[int, OpponentRead]) -> dict[int, OpponentRead]:
-    """The reads the beliefs about the opponents' hands use: heads-up, each read opponent
-    rides our bids with at least HEADS_UP_BELIEF_CREDIT (a hedge; see there)."""
+    """The reads the beliefs about the opponents' hands use: heads-up, each opponent, read
+    or not yet, rides our bids with at least HEADS_UP_BELIEF_CREDIT (a hedge; see there)."""
     # Not as a Bayesian reader: as the likelihood of a seat's bids that model put hard's
     # beliefs further from how `sampler`'s bids held than the hedged two (BAYES_READER).
     reads = {s: replace(r, bayes=0.0) if r.bayes else r for s, r in reads.items()}
     if len(view.survivors) != 2 or HEADS_UP_BELIEF_CREDIT <= 0.0:
         return reads
+    # A stranger (no reveal yet) gets the hedge too: its read says nothing of riding either way.
     return {
         s: r if r.credit >= HEADS_UP_BELIEF_CREDIT else replace(r, credit=HEADS_UP_BELIEF_CREDIT)
-        for s, r in reads.items()
+        for s in view.survivors
+        if s != view.seat
+        for r in (reads.get(s, UNREAD),)
     }
 
 

@@ -4,10 +4,16 @@ may ride hard's bid, so hard's belief takes it for less than that opponent's dic
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from p2pdice.bots import hard as hard_module
 
 from p2pdice.bots.belief import face_marginals
 from p2pdice.bots.hard import believed_chances
-from p2pdice.bots.reads import opponent_reads
+from p2pdice.bots.reads import UNREAD, OpponentRead, opponent_reads
 from p2pdice.bots.registry import load_bot
 from p2pdice.bots.sim import play_game
 from p2pdice.core.bids import Bid
@@ -52,9 +58,8 @@ def _facing_their_raise(rules: Rules, results: tuple[RoundResult, ...]) -> SeatV
     )
 
 
-def _hand_led_chance(rules: Rules, results: tuple[RoundResult, ...]) -> float:
-    """The chance that their raise holds if it showed only their own dice (their read as is)."""
-    read = opponent_reads(rules, results)[1]
+def _hand_led_chance(rules: Rules, read: OpponentRead) -> float:
+    """The chance that their raise holds if it showed only their own dice (`read` as is)."""
     fives = face_marginals(
         rules,
         False,
@@ -76,6 +81,38 @@ def test_a_raise_on_our_face_heads_up_counts_for_less_than_their_dice() -> None:
     read = opponent_reads(rules, results)[1]
     assert read.credit < 0.5  # medium is read as judging bids by its own hand
     believed, _ = believed_chances(_facing_their_raise(rules, results), THEIR_RAISE)
-    hand_led = _hand_led_chance(rules, results)
+    hand_led = _hand_led_chance(rules, read)
     # Taken at face value their raise says they hold the fives; it may as well ride ours.
     assert believed < hand_led - 0.03, (believed, hand_led)
+
+
+def test_a_strangers_raise_on_our_face_heads_up_counts_for_less_than_their_dice() -> None:
+    # Round 1: no reveal has shown whether they ride bids, so the hedge holds for them too
+    # (a reader that echoes our face round after round cost hard most of its first rounds).
+    rules = preset("classic", seats=2)
+    assert UNREAD.credit < 0.5
+    believed, _ = believed_chances(_facing_their_raise(rules, ()), THEIR_RAISE)
+    hand_led = _hand_led_chance(rules, UNREAD)
+    assert believed < hand_led - 0.03, (believed, hand_led)
+
+
+def test_a_strangers_replies_are_predicted_without_the_hedge(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The hedge is for reading its bids only: predicting that a stranger rides our bids
+    # would make our bluffs look safe against it (docs/bots.md, the credit read).
+    rules = preset("classic", seats=2)
+    view = replace(
+        _facing_their_raise(rules, ()),
+        bids=(PlacedBid(0, Bid(2, 5)), PlacedBid(1, Bid(3, 4))),
+    )
+    predicted_riding: set[float] = set()
+    valued = hard_module._raise_value
+
+    def watched(*args: Any, **kwargs: Any) -> tuple[float, float]:
+        predicted_riding.add(args[3].riding)
+        return valued(*args, **kwargs)
+
+    monkeypatch.setattr(hard_module, "_raise_value", watched)
+    hard_module._options(view)
+    assert predicted_riding == {0.0}
