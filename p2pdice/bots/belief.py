@@ -44,6 +44,7 @@ from itertools import combinations_with_replacement
 from ..core.bids import Bid, lowest_bids_per_face, ones_are_wild
 from ..core.rules import Rules
 from .medium import CHALLENGE_BELOW  # the modelled player calls bids less likely than this
+from .medium import RAISE_AT_LEAST  # ... and, when cornered, if no raise of its is this likely
 from .odds import at_least, face_probability
 
 FACE_LIST = (1, 2, 3, 4, 5, 6)
@@ -483,11 +484,15 @@ def reply_model(
     credit: Credit = NO_CREDIT,
     kappa: float = 0.0,
     seen: Seen | None = None,
+    cornered: float = 0.0,
 ) -> tuple[tuple[float, ...], tuple[tuple[Bid, tuple[float, ...]], ...]]:
     """How a seat holding `bidder_dice` answers `previous`, per count vector of their hand.
 
     `credit` is what the others' bids (`previous` included) have shown that seat; `seen`,
-    for a Bayesian reader, what it expects of the others' dice after them.
+    for a Bayesian reader, what it expects of the others' dice after them. `cornered`: the
+    chance that a seat which believes `previous` but has no raise it believes either
+    (none RAISE_AT_LEAST likely to it) calls anyway, as the anchor does, rather than bid
+    on regardless; with few dice in play that is most of a player's calls.
     Returns the chance they call, and for each small raise open to them (the lowest legal
     quantity on each face and one more) the chance they make it; per vector the call and
     the raises sum to 1. The same model as bid_likelihood, without its noise floor
@@ -515,6 +520,7 @@ def reply_model(
     if not options:
         return tuple(1.0 for _ in range(size)), ()
     totals = [0.0] * size
+    best = [0.0] * size  # per vector, how likely its likeliest raise is to it
     rows = []
     for option in options:
         row = _support_row(option.quantity, option.face, n, unseen, wild, credit, kappa, seen)
@@ -523,6 +529,13 @@ def reply_model(
         picked = [weights[m] for m in column]
         totals = [t + x for t, x in zip(totals, picked, strict=True)]
         rows.append(picked)
+        if cornered:
+            best = [max(b, row[m]) for b, m in zip(best, column, strict=True)]
+    if cornered:
+        call = tuple(
+            c + (1.0 - c) * cornered * challenge_chance(b, RAISE_AT_LEAST)
+            for c, b in zip(call, best, strict=True)
+        )
     keep = [1.0 - c for c in call]
     replies = tuple(
         (option, tuple(x / t * k for x, t, k in zip(row, totals, keep, strict=True)))

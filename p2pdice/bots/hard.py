@@ -131,6 +131,11 @@ HEADS_UP_BELIEF_CREDIT = 0.5
 #: keeps the two other models and the hedge above (with the reader's likelihood too it
 #: measured weaker against `sampler`, docs/bots.md).
 BAYES_READER = True
+#: Heads-up look-ahead: the follower's replies include calls it makes because it has no raise
+#: it believes (as the anchor: none RAISE_AT_LEAST likely), not only calls of bids it doubts;
+#: at a few dice in play most calls are of that kind. Scaled by how often the seat calls at
+#: all (`_call_scales`), since a seat that never calls raises when cornered.
+CORNERED_CALLS = True
 
 
 @dataclass(slots=True)
@@ -229,6 +234,9 @@ class _Follower:
     #: chance that they judge bids as a Bayesian reader (a posterior over our hand given our
     #: bids, bots/bayes_reader.py), after their bids this round
     reading: float = 0.0
+    #: heads-up look-ahead: the chance that they call a bid they believe when no raise is
+    #: likely to them either (belief.reply_model's `cornered`)
+    cornered: float = 0.0
 
     @property
     def calls_below(self) -> float:
@@ -266,9 +274,9 @@ def _call_chance(
 
 
 def _call_scales(view: SeatView, seats: list[int]) -> tuple[float, ...]:
-    """Per seat of `seats`, the factor on its read call chances at three or more seats: its
-    share of the bids it faced that it called this game (`reads.call_rates`) against the
-    prior's share, at most 1.
+    """Per seat of `seats`, the factor on its read call chances at three or more seats (and
+    heads-up on its cornered calls, CORNERED_CALLS): its share of the bids it faced that it
+    called this game (`reads.call_rates`) against the prior's share, at most 1.
 
     The threshold read is held near the public anchor by its prior for most of a game, so a
     seat that calls only the impossible is read to call a hot bid a time in three; its call
@@ -647,6 +655,8 @@ def _options(
         riding=riding.get(nxt, read.credit),
         call_scale=_call_scales(view, [nxt])[0] if len(view.survivors) > 2 else 1.0,
         reading=reading,
+        # As often as the seat calls at all (a seat that never calls raises when cornered).
+        cornered=_call_scales(view, [nxt])[0] if CORNERED_CALLS else 0.0,
     )
 
     calls: list[tuple[float, Action]] = []
@@ -864,6 +874,7 @@ def _lookahead(
                 credit,
                 float(model == 1),
                 seen,
+                follower.cornered,
             )
             for w, c, m in zip(weights, call, column, strict=True):
                 value += w * c * worth[m]
