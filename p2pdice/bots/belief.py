@@ -43,8 +43,10 @@ from itertools import combinations_with_replacement
 
 from ..core.bids import Bid, lowest_bids_per_face, ones_are_wild
 from ..core.rules import Rules
-from .medium import CHALLENGE_BELOW  # the modelled player calls bids less likely than this
-from .medium import RAISE_AT_LEAST  # ... and, when cornered, if no raise of its is this likely
+from .medium import (
+    CHALLENGE_BELOW,  # the modelled player calls bids less likely than this
+    RAISE_AT_LEAST,  # ... and, when cornered, if no raise of its is this likely
+)
 from .odds import at_least, face_probability
 
 FACE_LIST = (1, 2, 3, 4, 5, 6)

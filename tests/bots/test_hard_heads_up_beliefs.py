@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from p2pdice.bots import hard as hard_module
-
 from p2pdice.bots.belief import face_marginals
 from p2pdice.bots.hard import believed_chances
 from p2pdice.bots.reads import UNREAD, OpponentRead, opponent_reads
