@@ -500,13 +500,56 @@ def reply_model(
     the raises sum to 1. The same model as bid_likelihood, without its noise floor
     (a look-ahead needs a proper distribution over replies, not a likelihood).
     """
+    doubt, options, rows, totals, stuck = _reply_parts(
+        rules, palifico_round, dice_in_play, bidder_dice, previous, call_below, sharpness,
+        credit, kappa, seen,
+    )  # fmt: skip
+    if not options:
+        return doubt, ()
+    call = doubt
+    if cornered:
+        call = tuple(c + (1.0 - c) * cornered * x for c, x in zip(doubt, stuck, strict=True))
+    keep = [1.0 - c for c in call]
+    replies = tuple(
+        (option, tuple(x / t * k for x, t, k in zip(row, totals, keep, strict=True)))
+        for option, row in zip(options, rows, strict=True)
+    )
+    return call, replies
+
+
+ReplyParts = tuple[
+    tuple[float, ...],
+    tuple[Bid, ...],
+    tuple[tuple[float, ...], ...],
+    tuple[float, ...],
+    tuple[float, ...],
+]
+
+
+@lru_cache(maxsize=8192)
+def _reply_parts(
+    rules: Rules,
+    palifico_round: bool,
+    dice_in_play: int,
+    bidder_dice: int,
+    previous: Bid,
+    call_below: float,
+    sharpness: float,
+    credit: Credit,
+    kappa: float,
+    seen: Seen | None,
+) -> ReplyParts:
+    """reply_model's costly part, the same whatever its `cornered` (which changes with the
+    seat's call rate, bid by bid): per vector the chance of a call from doubt, each small
+    raise's softmax weight and their total, and the chance of a cornered call (its likeliest
+    raise is unlikely to it)."""
     n = bidder_dice
     wild = ones_are_wild(rules, palifico_round)
     unseen = dice_in_play - n
     size = len(hand_space(n)[0])
     prev_row = _support_row(previous.quantity, previous.face, n, unseen, wild, credit, kappa, seen)
     prev_column = match_column(n, previous.face, wild)
-    call = tuple(challenge_chance(prev_row[m], call_below) for m in prev_column)
+    doubt = tuple(challenge_chance(prev_row[m], call_below) for m in prev_column)
     lowest = lowest_bids_per_face(
         rules, previous, dice_in_play=dice_in_play, palifico_round=palifico_round, bidder_dice=n
     )
@@ -520,7 +563,7 @@ def reply_model(
         key=lambda b: (b.quantity, b.face),
     )
     if not options:
-        return tuple(1.0 for _ in range(size)), ()
+        return tuple(1.0 for _ in range(size)), (), (), (), ()
     totals = [0.0] * size
     best = [0.0] * size  # per vector, how likely its likeliest raise is to it
     rows = []
@@ -528,22 +571,11 @@ def reply_model(
         row = _support_row(option.quantity, option.face, n, unseen, wild, credit, kappa, seen)
         weights = [math.exp(sharpness * s) for s in row]
         column = match_column(n, option.face, wild)
-        picked = [weights[m] for m in column]
-        totals = [t + x for t, x in zip(totals, picked, strict=True)]
-        rows.append(picked)
-        if cornered:
-            best = [max(b, row[m]) for b, m in zip(best, column, strict=True)]
-    if cornered:
-        call = tuple(
-            c + (1.0 - c) * cornered * challenge_chance(b, RAISE_AT_LEAST)
-            for c, b in zip(call, best, strict=True)
-        )
-    keep = [1.0 - c for c in call]
-    replies = tuple(
-        (option, tuple(x / t * k for x, t, k in zip(row, totals, keep, strict=True)))
-        for option, row in zip(options, rows, strict=True)
-    )
-    return call, replies
+        rows.append(tuple(weights[m] for m in column))
+        totals = [t + weights[m] for t, m in zip(totals, column, strict=True)]
+        best = [max(b, row[m]) for b, m in zip(best, column, strict=True)]
+    stuck = tuple(challenge_chance(b, RAISE_AT_LEAST) for b in best)
+    return doubt, tuple(options), tuple(rows), tuple(totals), stuck
 
 
 @lru_cache(maxsize=64)
