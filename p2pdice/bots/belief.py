@@ -163,11 +163,7 @@ def challenge_chance(own_support: float, call_below: float = CHALLENGE_BELOW) ->
 def seen_support(seen: Seen, face: int, quantity: int, own: int) -> float:
     """The chance a bid holds, to a Bayesian reader holding `own` matching dice who expects
     `seen` of the others' dice."""
-    tail = seen[face - 1]
-    need = quantity - own
-    if need <= 0:
-        return 1.0
-    return tail[need] if need < len(tail) else 0.0
+    return tail_chance(seen[face - 1], quantity - own)
 
 
 @lru_cache(maxsize=65536)
@@ -319,7 +315,7 @@ def hand_weights(
     return tuple(sum(ws) for ws in zip(*parts, strict=True))
 
 
-def _model_priors(credit: float, bayes: float) -> tuple[float, float, float]:
+def model_priors(credit: float, bayes: float) -> tuple[float, float, float]:
     """The prior chances of the three models: by its own hand, riding, Bayesian reader."""
     return (1.0 - bayes) * (1.0 - credit), (1.0 - bayes) * credit, bayes
 
@@ -357,7 +353,7 @@ def credit_weights(
 
     size = len(hand_space(dice)[0])
     parts = []
-    priors = _model_priors(credit, bayes)
+    priors = model_priors(credit, bayes)
     for chance, kappa, reader in zip(priors, (0.0, 1.0, 0.0), (False, False, True), strict=True):
         parts.append([chance * w for w in model(kappa, reader)] if chance > 1e-12 else [0.0] * size)
     total = sum(sum(p) for p in parts)
@@ -415,7 +411,7 @@ def model_chances(
 ) -> tuple[float, float]:
     """The chances that the seat rides (credits bids) and that it reads as a Bayesian
     reader, after its bids this round (hand_weights' args)."""
-    priors = _model_priors(credit, bayes)
+    priors = model_priors(credit, bayes)
     if not history or max(priors) >= 1.0:
         return priors[1], priors[2]
     _, riding, reading = credit_weights(
@@ -601,3 +597,10 @@ def tail_table(dist: list[float]) -> list[float]:
         running += dist[k]
         out[k] = running
     return out
+
+
+def tail_chance(tail: Sequence[float], k: int) -> float:
+    """P(X >= k) from a tail table of X (tail_table's): 1 for k <= 0, 0 past its end."""
+    if k <= 0:
+        return 1.0
+    return tail[k] if k < len(tail) else 0.0

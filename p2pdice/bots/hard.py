@@ -78,9 +78,11 @@ from .belief import (
     face_marginals,
     match_column,
     model_chances,
+    model_priors,
     perceived,
     reply_model,
     show,
+    tail_chance,
     tail_table,
 )
 from .cfr import LIAR, Game, opening_bluff_share, p2pdice_game, table_key
@@ -153,10 +155,7 @@ class _FaceOdds:
     all_tail: list[float]
 
     def holds(self, quantity: int) -> float:
-        need = quantity - self.own
-        if need <= 0:
-            return 1.0
-        return self.all_tail[need] if need < len(self.all_tail) else 0.0
+        return tail_chance(self.all_tail, quantity - self.own)
 
     def exact(self, quantity: int) -> float:
         need = quantity - self.own
@@ -270,8 +269,7 @@ def _call_chance(
         )
         value = (1 - riding) * plain + riding * credited
     if reading > 0.0 and seen is not None:
-        need = quantity - m
-        support = 1.0 if need <= 0 else (seen[need] if need < len(seen) else 0.0)
+        support = tail_chance(seen, quantity - m)
         value += reading * (challenge_chance(support, calls_below) - plain)
     return value
 
@@ -650,16 +648,18 @@ def _options(
         riding[nxt], reading = model_chances(*_belief_args(view, nxt, read, round_bids))
     else:
         reading = read.bayes
+    call_scale = _call_scales(view, [nxt])[0]
     follower = _Follower(
         seat=nxt,
         dice=view.dice[nxt],
         unseen=view.dice_in_play - view.dice[nxt],
         read=read,
         riding=riding.get(nxt, read.credit),
-        call_scale=_call_scales(view, [nxt])[0] if len(view.survivors) > 2 else 1.0,
+        call_scale=call_scale if len(view.survivors) > 2 else 1.0,
         reading=reading,
-        # As often as the seat calls at all (a seat that never calls raises when cornered).
-        cornered=_call_scales(view, [nxt])[0] if CORNERED_CALLS else 0.0,
+        # As often as the seat calls at all (a seat that never calls raises when cornered);
+        # only the heads-up look-ahead asks.
+        cornered=call_scale if CORNERED_CALLS and len(view.survivors) == 2 else 0.0,
     )
 
     calls: list[tuple[float, Action]] = []
@@ -824,11 +824,7 @@ def _lookahead(
         read.bayes,
     )
     # Each model answers our raise by its own reply model (by its hand, riding, reading).
-    priors = (
-        (1.0 - read.bayes) * (1.0 - read.credit),
-        (1.0 - read.bayes) * read.credit,
-        read.bayes,
-    )
+    priors = model_priors(read.credit, read.bayes)
     own = {f: view.own_matching(f) for f in FACE_LIST}
     size = follower.dice + 1
     out = []
@@ -1006,13 +1002,7 @@ def _raise_value(
             called_value += weight * call * worth
             passed += weight * (1 - call)
             continue
-        k = need - m
-        if k <= 0:
-            holds = 1.0
-        elif k < len(odds.rest_tail):
-            holds = odds.rest_tail[k]
-        else:
-            holds = 0.0
+        holds = tail_chance(odds.rest_tail, need - m)
         called_value += weight * call * (stakes.rival_loss * holds - stakes.own_loss * (1 - holds))
         passed += weight * (1 - call)
     return called_value, passed
