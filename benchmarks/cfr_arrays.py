@@ -354,3 +354,20 @@ def policy_strategy(
             reach = reach[parent] * raises[d] if d % 2 == player else reach[parent]
             reach = np.where(reach > 1e-12, reach, 0.0)
     return Strategy(raises, calls), reads
+
+
+def opening_bluff_share(game: ArrayGame, strategy: Strategy, *, wild: bool) -> float:
+    """How often the opener, playing `strategy`, names a face its hand does not support (no
+    more dice counting toward it than an average hand of its size: a bluff), over its hands
+    by their chances: the figure hard's heads-up decoys are set to match
+    (hard.HEADS_UP_DECOY_SHARE; for one die, bots/cfr.py's opening_bluff_share)."""
+    from p2pdice.bots.odds import face_probability
+
+    dice = len(game.hands[0])
+    share = 0.0
+    for b, bid in enumerate(game.bids):
+        average = dice * face_probability(bid.face, wild_ones=wild)
+        for h, hand in enumerate(game.hands):
+            if count_matching((hand,), bid.face, wild_ones=wild) <= average:
+                share += float(game.chance[h] * strategy.raises[0][b, h])
+    return share

@@ -63,6 +63,12 @@ from p2pdice.core.view import SeatView
 if TYPE_CHECKING:  # numpy, which cfr_arrays needs, is only needed for --two-dice
     from benchmarks.cfr_arrays import ArrayGame, HandPolicy
 
+#: How often the equilibrium of one round of classic with two dice each opens on a face its
+#: hand does not support (`--two-dice`: 0.3401 at 100 and at 150 CFR+ iterations). hard's
+#: heads-up decoy share is set so that its own five-dice openings do so as often
+#: (hard.HEADS_UP_DECOY_SHARE; tests/bots/test_hard_opening_tells_less_than_its_hand.py).
+TWO_DICE_OPENING_BLUFF_SHARE = 0.340
+
 
 def heads_up_view(
     rules: Rules, player: int, hand: tuple[int, ...], bids: tuple[Bid, ...]
@@ -190,6 +196,7 @@ def two_dice(iterations: int) -> dict[str, float]:
         "sequences": tree.nodes,
         "value": cfr_arrays.value(tree, average),
         "cfr_exploitability": cfr_arrays.exploitability(tree, average),
+        "opening_bluff_share": cfr_arrays.opening_bluff_share(game, average, wild=True),
         "seconds": time.perf_counter() - started,
     }
     policy = bot_hand_policy(game, rules, hard_policy)

@@ -17,6 +17,7 @@ from benchmarks.cfr_arrays import (
     array_game,
     best_response,
     exploitability,
+    opening_bluff_share,
     plain_array_game,
     policy_strategy,
     value,
@@ -151,3 +152,31 @@ def test_hards_two_dice_move_is_read_into_the_right_columns() -> None:
         read = {k if k < len(row) - bool(history) else "liar": c for k, c in enumerate(row) if c}
         assert read == pytest.approx(named)
     assert read == {"liar": 1.0}  # nothing is above 4 x 6s: hard calls it
+
+
+@pytest.mark.slow
+def test_the_two_dice_equilibrium_opens_on_a_face_it_lacks_as_the_stored_share_says() -> None:
+    # About 10 minutes: 150 CFR+ iterations of classic with two dice each.
+    from benchmarks.equilibrium import TWO_DICE_OPENING_BLUFF_SHARE
+
+    game = array_game(preset("classic", seats=2).with_options(starting_dice=2), 2)
+    _, average = solved(game, 150)
+    share = opening_bluff_share(game, average, wild=True)
+    assert share == pytest.approx(TWO_DICE_OPENING_BLUFF_SHARE, abs=0.005)
+
+
+def test_the_opening_bluff_share_counts_openings_on_faces_the_hand_lacks() -> None:
+    # One die each, natural: an opener that always bids one of its own face never bluffs;
+    # one that always bids one six bluffs whenever it holds no six (5 times in 6).
+    game = array_game(ours("natural"), 1)
+    tree = Tree(game)
+    raises, calls = zeros(tree)
+    own = raises[0].copy()
+    for h, hand in enumerate(game.hands):
+        own[game.bids.index(Bid(1, hand[0])), h] = 1.0
+    sixes = raises[0].copy()
+    sixes[game.bids.index(Bid(1, 6)), :] = 1.0
+    honest = Strategy([own, *raises[1:]], calls)
+    one_six = Strategy([sixes, *raises[1:]], calls)
+    assert opening_bluff_share(game, honest, wild=False) == pytest.approx(0.0)
+    assert opening_bluff_share(game, one_six, wild=False) == pytest.approx(5 / 6)

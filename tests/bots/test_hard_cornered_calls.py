@@ -5,6 +5,7 @@ and a model that predicts calls from doubt alone takes a high bid on its own fac
 from __future__ import annotations
 
 import random
+import statistics
 from typing import Any
 
 import pytest
@@ -79,9 +80,19 @@ def test_a_seat_that_never_calls_is_not_expected_to_call_when_cornered(
     never = _cornered_predictions("never-calls", 3, monkeypatch)
     assert never[0] == 1.0  # a stranger is taken to call when cornered, as most players do
     assert never[-1] < 0.35, never[-5:]
-    # A seat that calls as the anchor does is expected to call when cornered far more often.
-    anchor = _cornered_predictions("medium", 3, monkeypatch)
-    assert anchor[-1] > never[-1] + 0.3, (anchor[-5:], never[-5:])
+
+
+def test_a_seat_that_calls_as_the_anchor_does_is_expected_to_call_when_cornered_far_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One game's call rate is noisy (medium may face a run of bids it raises), so the
+    # predictions are averaged over whole games.
+    def mean_over_games(style: str) -> float:
+        games = [_cornered_predictions(style, seed, monkeypatch) for seed in range(1, 5)]
+        return statistics.mean(statistics.mean(g) for g in games)
+
+    never, anchor = mean_over_games("never-calls"), mean_over_games("medium")
+    assert anchor > never + 0.3, (anchor, never)
 
 
 def test_the_cornered_chance_reaches_the_look_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -110,3 +121,48 @@ def test_the_cornered_chance_reaches_the_look_ahead(monkeypatch: pytest.MonkeyPa
     )
     hard_module._options(view)
     assert seen and set(seen) == {1.0}
+
+
+def _seen_cornered(view: SeatView, monkeypatch: pytest.MonkeyPatch) -> set[float]:
+    seen: list[float] = []
+    modelled = hard_module.reply_model
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        seen.append(args[10] if len(args) > 10 else kwargs.get("cornered", 0.0))
+        return modelled(*args, **kwargs)
+
+    monkeypatch.setattr(hard_module, "reply_model", watched)
+    hard_module._options(view)
+    return set(seen)
+
+
+def test_two_raises_on_bids_it_faced_are_enough_to_doubt_a_cornered_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The call rate's prior still gives the seat two thirds of the prior's share after two
+    # raises and no call; priced at that, a seat that never calls was taken to call our hot
+    # raises whenever it looked cornered, and hard raised too little against it.
+    # Seat 1 has faced two bids this round and raised both.
+    placed = (
+        PlacedBid(0, Bid(1, 5)),
+        PlacedBid(1, Bid(2, 5)),
+        PlacedBid(0, Bid(2, 6)),
+        PlacedBid(1, Bid(3, 5)),
+    )
+    view = SeatView(
+        seat=0,
+        rules=CLASSIC,
+        hand=(2, 5),
+        dice=(2, 2),
+        round=1,
+        phase=Phase.BIDDING,
+        starter=0,
+        turn=0,
+        bids=placed,
+        palifico_round=False,
+        results=(),
+        ranking=(),
+        next_starter=None,
+    )
+    seen = _seen_cornered(view, monkeypatch)
+    assert seen and all(0.0 < c < 0.35 for c in seen), seen
