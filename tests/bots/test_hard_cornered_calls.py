@@ -15,9 +15,10 @@ from p2pdice.bots.belief import hand_space, reply_model
 from p2pdice.bots.registry import load_bot
 from p2pdice.bots.sim import play_game
 from p2pdice.core.bids import Bid
-from p2pdice.core.game import Action, Phase, PlacedBid
+from p2pdice.core.game import Action, PlacedBid
 from p2pdice.core.rules import preset
 from p2pdice.core.view import SeatView
+from tests.support.views import bidding_view
 
 CLASSIC = preset("classic", seats=2)
 TWO_SIXES = Bid(2, 6)  # four dice in play, two each
@@ -95,35 +96,8 @@ def test_a_seat_that_calls_as_the_anchor_does_is_expected_to_call_when_cornered_
     assert anchor > never + 0.3, (anchor, never)
 
 
-def test_the_cornered_chance_reaches_the_look_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[float] = []
-    modelled = hard_module.reply_model
-
-    def watched(*args: Any, **kwargs: Any) -> Any:
-        seen.append(args[10] if len(args) > 10 else kwargs.get("cornered", 0.0))
-        return modelled(*args, **kwargs)
-
-    monkeypatch.setattr(hard_module, "reply_model", watched)
-    view = SeatView(
-        seat=0,
-        rules=CLASSIC,
-        hand=(2, 5),
-        dice=(2, 2),
-        round=1,
-        phase=Phase.BIDDING,
-        starter=1,
-        turn=0,
-        bids=(PlacedBid(1, Bid(1, 5)),),
-        palifico_round=False,
-        results=(),
-        ranking=(),
-        next_starter=None,
-    )
-    hard_module._options(view)
-    assert seen and set(seen) == {1.0}
-
-
 def _seen_cornered(view: SeatView, monkeypatch: pytest.MonkeyPatch) -> set[float]:
+    """The cornered-call chances hard's look-ahead hands the reply model in `view`."""
     seen: list[float] = []
     modelled = hard_module.reply_model
 
@@ -134,6 +108,12 @@ def _seen_cornered(view: SeatView, monkeypatch: pytest.MonkeyPatch) -> set[float
     monkeypatch.setattr(hard_module, "reply_model", watched)
     hard_module._options(view)
     return set(seen)
+
+
+def test_the_cornered_chance_reaches_the_look_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    view = bidding_view(CLASSIC, (2, 5), (2, 2), (PlacedBid(1, Bid(1, 5)),))
+    seen = _seen_cornered(view, monkeypatch)
+    assert seen == {1.0}
 
 
 def test_two_raises_on_bids_it_faced_are_enough_to_doubt_a_cornered_call(
@@ -149,20 +129,5 @@ def test_two_raises_on_bids_it_faced_are_enough_to_doubt_a_cornered_call(
         PlacedBid(0, Bid(2, 6)),
         PlacedBid(1, Bid(3, 5)),
     )
-    view = SeatView(
-        seat=0,
-        rules=CLASSIC,
-        hand=(2, 5),
-        dice=(2, 2),
-        round=1,
-        phase=Phase.BIDDING,
-        starter=0,
-        turn=0,
-        bids=placed,
-        palifico_round=False,
-        results=(),
-        ranking=(),
-        next_starter=None,
-    )
-    seen = _seen_cornered(view, monkeypatch)
+    seen = _seen_cornered(bidding_view(CLASSIC, (2, 5), (2, 2), placed), monkeypatch)
     assert seen and all(0.0 < c < 0.35 for c in seen), seen
