@@ -285,6 +285,7 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
     stopping = asyncio.create_task(stop.wait())
     await asyncio.wait({done, stopping}, return_when=asyncio.FIRST_COMPLETED)
     if table.server.over.is_set():
+        await wait_for_players_behind(table.server, stop)
         await asyncio.sleep(0.5)  # let the last entry reach everyone
         game = table.host.state.game
         names = [s.name for s in table.host.state.roster]
@@ -301,6 +302,53 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
         )
     await service.stop(end_games=False)
     return 0
+
+
+#: Seconds a finished table waits without a word: a connected client that holds the end
+#: closes within its half-second linger (net/client.py), so only a player still on its way
+#: back is named.
+QUIET_WAIT = 2.0
+
+
+async def wait_for_players_behind(server: Any, stop: asyncio.Event) -> None:
+    """Keep a finished table up while a player on another machine does not have its end (its
+    laptop dropped as the game ended and it is on its way back), for as long as the table
+    gives a dropped player to come back (SPEC.md 10.3): its transcript then verifies whole,
+    instead of stopping short of the result. A stop signal ends the wait at once."""
+    import asyncio
+
+    if not server.players_behind():
+        return
+    loop = asyncio.get_running_loop()
+    state = server.host.state
+    began, wait = loop.time(), float(state.rules.grace_period)
+    stopping = asyncio.ensure_future(stop.wait())
+    told = False
+    try:
+        while (behind := server.players_behind()) and not stopping.done():
+            waited = loop.time() - began
+            if waited >= wait:
+                print(
+                    f"{_names(state, behind)} did not come back: their copies stop before the"
+                    " end; this host's log holds the whole game",
+                    flush=True,
+                )
+                return
+            if waited >= QUIET_WAIT and not told:
+                told = True
+                print(
+                    f"the game is over; waiting up to {wait - waited:.0f} s more for"
+                    f" {_names(state, behind)} to come back for its end (Ctrl-C stops now)",
+                    flush=True,
+                )
+            await asyncio.wait({stopping}, timeout=min(0.1, wait - waited))
+    finally:
+        stopping.cancel()
+
+
+def _names(state: Any, seats: list[int]) -> str:
+    names = {info.seat: info.name for info in state.roster}
+    return ", ".join(names[seat] for seat in seats)
 
 
 def start_line(fill: list[str] | None, start_when: int | None, seats: int) -> str:

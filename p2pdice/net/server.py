@@ -172,6 +172,8 @@ class Connection:
     direct: DirectWriter | None = None
     #: The writer task holds a frame it took from `outbox` and has not finished sending.
     sending: bool = False
+    #: The client closed the WebSocket itself (a close frame), rather than the socket dying.
+    said_goodbye: bool = False
 
 
 class TableServer:
@@ -203,6 +205,8 @@ class TableServer:
         self.closing_reason = Closing.ENDED  #: what the last `closing` frames said
         self.frozen = False  #: paused: frames are no longer read (freeze)
         self.over = asyncio.Event()
+        #: Seats whose player on another machine was sent the finished log to its end.
+        self._served: set[int] = set()
         self._hang_ups: set[asyncio.Task[Any]] = set()  #: kept so they are not collected early
         #: Each entry's frame, made once and shared by every queue it goes into, and the
         #: bytes of all frames before it (`_frame_ends[i]`), so a sync is costed in O(1).
@@ -506,6 +510,7 @@ class TableServer:
     def closed(self, conn: Connection) -> None:
         if self.connections.pop(conn.id, None) is None:
             return
+        self._note_served(conn)
         conn.closed = True
         if conn.writer is not None and not conn.writer.done():
             with contextlib.suppress(asyncio.QueueFull):
@@ -666,6 +671,7 @@ class TableServer:
         the whole log over and over costs the host next to nothing (SPEC.md 10.3)."""
         frames = self._entry_frames()
         end = len(frames)
+        self._note_served(conn, holds=start)
         start = min(start, end)
         again_from, again_upto = max(start, conn.sent_from), min(end, conn.sent_upto)
         if again_from < again_upto and not conn.local:
@@ -818,6 +824,29 @@ class TableServer:
         if self.host.phase == TablePhase.OVER:
             self.over.set()
 
+    def players_behind(self) -> list[int]:
+        """After the game: the seats played from another machine whose player has not been
+        sent the log to its end (its laptop dropped as the game ended, and it is still on
+        its way back). A host about to stop waits for them: the end is theirs too."""
+        if self.host.phase != TablePhase.OVER:
+            return []
+        return [
+            info.seat
+            for info in self.host.state.roster
+            if not info.host_run and info.key != self.host.own_key and info.seat not in self._served
+        ]
+
+    def _note_served(self, conn: Connection, holds: int | None = None) -> None:
+        """Whether `conn`'s player has the whole finished log: it asked for entries from its
+        end (`holds`), or closed the WebSocket itself once the last was sent to it. Bytes
+        handed to the socket prove nothing: a laptop that dropped leaves its socket looking
+        open here, and what was written to it is lost."""
+        if conn.seat is None or conn.local or self.host.phase != TablePhase.OVER:
+            return  # a stand-in's link (local) is not its player's
+        end = len(self._entry_frames())
+        if (holds is not None and holds >= end) or (conn.said_goodbye and conn.sent_upto >= end):
+            self._served.add(conn.seat)
+
     def status(self) -> dict[str, Any]:
         turn, deadline = self.host.turn_deadline()
         deadline_ms = None if deadline is None else max(0, int((deadline - self.loop_now) * 1000))
@@ -905,8 +934,10 @@ class TableServer:
                 if msg.type in (WSMsgType.TEXT, WSMsgType.BINARY):
                     if not self.receive(conn, msg.data):
                         break
+                elif msg.type == WSMsgType.CLOSE:
+                    conn.said_goodbye = True
+                    break
                 elif msg.type in (
-                    WSMsgType.CLOSE,
                     WSMsgType.CLOSING,
                     WSMsgType.CLOSED,
                     WSMsgType.ERROR,

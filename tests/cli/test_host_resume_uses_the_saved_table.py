@@ -99,7 +99,7 @@ class _FakeService:
             path=f"/t/{TABLE_ID}",
             folder=Path("/nowhere"),
             host=SimpleNamespace(state=state, chain=SimpleNamespace(hashes=[])),
-            server=SimpleNamespace(over=over, listeners=[]),
+            server=SimpleNamespace(over=over, listeners=[], players_behind=list),
         )
 
 

@@ -13,6 +13,9 @@ table waits for openings (from a call until the round's result or forfeit):
 - `--mode stall`: what players send then is swallowed while the host's frames still reach
   them, so their connections look alive; when the window closes they are cut (the swallowed
   bytes can never be delivered: TLS would refuse what follows a gap).
+- `--mode end`: no window; when the game ends, every connection is cut before the host's
+  `game_over` reaches it, and for `--blackout` seconds after, a connection dies at its first
+  byte (the players' laptops dropped as the game ended, and take a while to come back).
 
 With `--advertise TABLE_ID` it also copies the table's advertisement (name, id, host-key
 prefix) and announces it at its own address, as a guest on the LAN would to draw clients.
@@ -57,6 +60,8 @@ class Relay:
     mode: str
     out: Path
     windows: int = 1_000_000  #: how many windows to act in (later ones pass everything)
+    blackout: float = 0.0  #: `end` mode: seconds after the game's end that cut everything
+    _dark_until: float | None = None  #: `end` mode: time.monotonic() the blackout ends
     armed: bool = False
     _offset: int = 0
     _release: bool = False
@@ -105,6 +110,13 @@ class Relay:
     def _entry(self, entry: dict[str, Any]) -> None:
         kind = (entry.get("msg") or {}).get("body", {}).get("type")
         event = (entry.get("event") or {}).get("type")
+        if self.mode == "end":
+            if event == "game_over" and self._dark_until is None:
+                self._dark_until = time.monotonic() + self.blackout
+                self.seen["windows"] += 1
+                for pair in list(self._open.values()):
+                    self._cut(pair)
+            return
         if kind in OPENS_AFTER and not self.armed and self.seen["windows"] < self.windows:
             self.armed = True
             self.seen["windows"] += 1
@@ -113,6 +125,10 @@ class Relay:
             self.armed = False
             self._release = True
             self.save()
+
+    def dark(self) -> bool:
+        """`end` mode: within the blackout after the game's end."""
+        return self._dark_until is not None and time.monotonic() < self._dark_until
 
     def release(self) -> None:
         """Once the window closed: cut what was stalled (what it swallowed can never be
@@ -146,7 +162,7 @@ class Relay:
     async def _up(self, pair: _Pair, reader: asyncio.StreamReader) -> None:
         with contextlib.suppress(OSError):
             while data := await reader.read(65536):
-                if self.armed and self.mode == "cut":
+                if self.dark() or (self.armed and self.mode == "cut"):
                     self._cut(pair)
                     return
                 if self.armed or pair.stalled:
@@ -162,6 +178,11 @@ class Relay:
         with contextlib.suppress(OSError):
             while data := await reader.read(65536):
                 self.read_log()
+                if pair.number not in self._open:
+                    return  # read_log cut it: the game ended
+                if self.dark():
+                    self._cut(pair)
+                    return
                 self.seen["bytes_down"] += len(data)
                 pair.player.write(data)
                 await pair.player.drain()
@@ -169,6 +190,7 @@ class Relay:
         pair.player.transport.abort()
 
     def _cut(self, pair: _Pair) -> None:
+        self._open.pop(pair.number, None)
         self.seen["cut"].append([self.seen["windows"], pair.number, round(time.time(), 3)])
         self.save()
         for side in (pair.player, pair.host):
@@ -195,7 +217,9 @@ async def advertise(table_id: str, port: int) -> Any:
 
 async def main(args: argparse.Namespace) -> None:
     host, _, port = args.to.rpartition(":")
-    relay = Relay((host, int(port)), args.host_log, args.mode, args.out, args.windows)
+    relay = Relay(
+        (host, int(port)), args.host_log, args.mode, args.out, args.windows, args.blackout
+    )
     relay.save()
     server = await asyncio.start_server(relay.serve, args.bind, args.port)
     bound = server.sockets[0].getsockname()[1]
@@ -215,7 +239,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--to", required=True, help="the real host's HOST:PORT")
     parser.add_argument("--host-log", type=Path, required=True)
-    parser.add_argument("--mode", choices=("cut", "stall"), default="cut")
+    parser.add_argument("--mode", choices=("cut", "stall", "end"), default="cut")
+    parser.add_argument("--blackout", type=float, default=5.0, help="`end` mode: seconds")
     parser.add_argument("--windows", type=int, default=1, help="act in this many windows")
     parser.add_argument("--advertise", metavar="TABLE_ID", help="copy this table's advert")
     parser.add_argument("--bind", default="0.0.0.0")
