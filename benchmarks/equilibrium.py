@@ -197,6 +197,7 @@ def two_dice(iterations: int) -> dict[str, float]:
         "value": cfr_arrays.value(tree, average),
         "cfr_exploitability": cfr_arrays.exploitability(tree, average),
         "opening_bluff_share": cfr_arrays.opening_bluff_share(game, average, wild=True),
+        "change_bluff_share": cfr_arrays.change_bluff_share(tree, average, wild=True),
         "seconds": time.perf_counter() - started,
     }
     policy = bot_hand_policy(game, rules, hard_policy)

@@ -7,6 +7,7 @@ import itertools
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from benchmarks.cfr_arrays import (
@@ -16,6 +17,7 @@ from benchmarks.cfr_arrays import (
     Tree,
     array_game,
     best_response,
+    change_bluff_share,
     exploitability,
     opening_bluff_share,
     plain_array_game,
@@ -165,18 +167,47 @@ def test_the_two_dice_equilibrium_opens_on_a_face_it_lacks_as_the_stored_share_s
     assert share == pytest.approx(TWO_DICE_OPENING_BLUFF_SHARE, abs=0.005)
 
 
+def _one_die_natural_opened_on_its_own_face() -> tuple[ArrayGame, Tree, np.ndarray]:
+    """Natural, one die each, and an opening (level 0's raises) of one of the hand's face."""
+    game = array_game(ours("natural"), 1)
+    tree = Tree(game)
+    opening = zeros(tree)[0][0]
+    for h, hand in enumerate(game.hands):
+        opening[game.bids.index(Bid(1, hand[0])), h] = 1.0
+    return game, tree, opening
+
+
 def test_the_opening_bluff_share_counts_openings_on_faces_the_hand_lacks() -> None:
     # One die each, natural: an opener that always bids one of its own face never bluffs;
     # one that always bids one six bluffs whenever it holds no six (5 times in 6).
-    game = array_game(ours("natural"), 1)
-    tree = Tree(game)
+    game, tree, own = _one_die_natural_opened_on_its_own_face()
     raises, calls = zeros(tree)
-    own = raises[0].copy()
-    for h, hand in enumerate(game.hands):
-        own[game.bids.index(Bid(1, hand[0])), h] = 1.0
     sixes = raises[0].copy()
     sixes[game.bids.index(Bid(1, 6)), :] = 1.0
     honest = Strategy([own, *raises[1:]], calls)
     one_six = Strategy([sixes, *raises[1:]], calls)
     assert opening_bluff_share(game, honest, wild=False) == pytest.approx(0.0)
     assert opening_bluff_share(game, one_six, wild=False) == pytest.approx(5 / 6)
+
+
+def test_the_change_bluff_share_counts_changes_of_face_to_faces_the_hand_lacks() -> None:
+    # One die each, natural; the opener always bids one of its own face. A follower that
+    # answers two sixes changes face whenever the opener holds no six, and then bluffs
+    # whenever it holds none itself (5 times in 6); one that answers two of its own face
+    # never bluffs. Same-face raises (two sixes on one six) are not changes of face.
+    game, tree, opening = _one_die_natural_opened_on_its_own_face()
+    raises, calls = zeros(tree)
+    children = [game.bids[b] for b in tree.last[2]]
+    honest, sixes = raises[1].copy(), raises[1].copy()
+    for row, child in enumerate(children):
+        if child == Bid(2, 6):
+            sixes[row, :] = 1.0
+        for h, hand in enumerate(game.hands):
+            if child == Bid(2, hand[0]):
+                honest[row, h] = 1.0
+    assert (
+        change_bluff_share(tree, Strategy([opening, honest, *raises[2:]], calls), wild=False) == 0.0
+    )
+    assert change_bluff_share(
+        tree, Strategy([opening, sixes, *raises[2:]], calls), wild=False
+    ) == pytest.approx(5 / 6)
