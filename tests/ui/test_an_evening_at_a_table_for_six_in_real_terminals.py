@@ -98,16 +98,23 @@ class Evening:
         what: str,
         who: tuple[int, ...] = (0, 1, 2),
         reading: int | None = None,
+        facing_a_bid: tuple[int, ...] = (),
     ) -> None:
         """Everyone in `who` plays their turns by the screen until `done()`; `reading` stays
-        on a reveal once one shows (a person reading it)."""
+        on a reveal once one shows (a person reading it); those in `facing_a_bid` leave a
+        turn with a bid to answer unplayed (a person thinking it over), so `done()` sees it
+        however fast the CPUs bid before them."""
         deadline = time.monotonic() + timeout
         while not done():
             if time.monotonic() > deadline:
                 raise AssertionError(f"no {what} within {timeout} s\n{self.report()}")
             for i in who:
-                if i != reading or "the reveal" not in self.terms[i].screen():
-                    tmux.play_step(self.terms[i])
+                screen = self.terms[i].screen()
+                if i == reading and "the reveal" in screen:
+                    continue
+                if i in facing_a_bid and "Your turn." in screen and " l Liar" in screen:
+                    continue
+                tmux.play_step(self.terms[i])
             time.sleep(0.2)
         self.mark(what)
 
@@ -204,7 +211,12 @@ def test_an_evening_at_a_table_for_six_played_in_real_terminals(tmp_path: Path) 
                     (i for i in (ANN, BEA) if in_play(night.terms[i].screen(), NAMES[i])), None
                 )
 
-            night.play(lambda: bid_and_friend_in_play() is not None, 30, "a bid standing")
+            night.play(
+                lambda: bid_and_friend_in_play() is not None,
+                30,
+                "a bid standing",
+                facing_a_bid=(ANN, BEA),
+            )
             victim = bid_and_friend_in_play()
             assert victim is not None, night.report()
             night.kill9(victim)
