@@ -379,7 +379,8 @@ def change_bluff_share(tree: Tree, strategy: Strategy, *, wild: bool) -> float:
     chance that it is made: each weighed by both players' reach of its node and the mover's
     hand; NaN when no face changes. The solved two-dice classic game bluffs less here than
     at its openings (0.242 against 0.340, 100 CFR+ iterations; `python -m
-    benchmarks.equilibrium --two-dice 100`): changes of face are their own calibration."""
+    benchmarks.equilibrium --two-dice 100`); hard's own, in self-play, come from
+    benchmarks/bluff_shares.py (docs/bots.md, "Two dice each")."""
     from p2pdice.bots.odds import face_probability
 
     game = tree.game

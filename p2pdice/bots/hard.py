@@ -513,7 +513,11 @@ class _Lap:
 
 
 def hard(view: SeatView, rng: random.Random) -> Action:
-    mixed = hard_policy(view)
+    return drawn(hard_policy(view), rng)
+
+
+def drawn(mixed: list[tuple[float, Action]], rng: random.Random) -> Action:
+    """One move of a mixed move, by one draw from `rng`."""
     draw = rng.random()
     for chance, action in mixed:
         draw -= chance
