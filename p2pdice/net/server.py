@@ -205,7 +205,7 @@ class TableServer:
         self.closing_reason = Closing.ENDED  #: what the last `closing` frames said
         self.frozen = False  #: paused: frames are no longer read (freeze)
         self.over = asyncio.Event()
-        #: Seats whose player on another machine was sent the finished log to its end.
+        #: Seats whose player on another machine said it holds the finished log to its end.
         self._served: set[int] = set()
         self._hang_ups: set[asyncio.Task[Any]] = set()  #: kept so they are not collected early
         #: Each entry's frame, made once and shared by every queue it goes into, and the
@@ -837,10 +837,11 @@ class TableServer:
         ]
 
     def _note_served(self, conn: Connection, holds: int | None = None) -> None:
-        """Whether `conn`'s player has the whole finished log: it asked for entries from its
-        end (`holds`), or closed the WebSocket itself once the last was sent to it. Bytes
-        handed to the socket prove nothing: a laptop that dropped leaves its socket looking
-        open here, and what was written to it is lost."""
+        """Count `conn`'s seat as served once its player shows it holds the whole finished
+        log: it asks for entries from the log's end (`holds`), or closes the WebSocket itself
+        after the last entry was sent to it. Bytes handed to the socket prove nothing: a
+        laptop that dropped leaves its socket looking open here, and what was written to it
+        is lost."""
         if conn.seat is None or conn.local or self.host.phase != TablePhase.OVER:
             return  # a stand-in's link (local) is not its player's
         end = len(self._entry_frames())
