@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2pdice.bots.hard import drawn
-from p2pdice.bots.odds import face_probability
+from p2pdice.bots.odds import unsupported
 from p2pdice.bots.sim import play_game
 from p2pdice.bots.tournament import game_rng
 from p2pdice.core.game import Action, PlaceBid
@@ -52,10 +52,9 @@ class Shares:
         return self.change_bluffs / self.changes if self.changes else math.nan
 
 
-def unsupported(view: SeatView, face: int) -> bool:
-    """The hand holds no more dice counting toward `face` than an average hand of its size."""
-    chance = face_probability(face, wild_ones=view.wild_ones)
-    return view.own_matching(face) <= view.my_dice * chance
+def unsupported_by_hand(view: SeatView, face: int) -> bool:
+    """The seat's hand holds no more dice counting toward `face` than an average hand."""
+    return unsupported(view.own_matching(face), view.my_dice, face, wild_ones=view.wild_ones)
 
 
 def self_play(
@@ -72,7 +71,7 @@ def self_play(
         for chance, action in mixed:
             if not isinstance(action, PlaceBid):
                 continue
-            bluff = chance * unsupported(view, action.bid.face)
+            bluff = chance * unsupported_by_hand(view, action.bid.face)
             if standing is None:
                 row.openings += chance
                 row.opening_bluffs += bluff

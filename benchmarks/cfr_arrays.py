@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from p2pdice.bots.odds import unsupported
 from p2pdice.core.bids import Bid, count_matching, legal_bids
 from p2pdice.core.rules import Ones, Rules
 
@@ -356,21 +357,32 @@ def policy_strategy(
     return Strategy(raises, calls), reads
 
 
+def bluffs(game: ArrayGame, *, wild: bool) -> np.ndarray:
+    """(bids x hands) whether bid b from hand h names a face the hand does not support
+    (odds.unsupported)."""
+    dice = len(game.hands[0])
+    return np.array(
+        [
+            [
+                unsupported(
+                    count_matching((hand,), bid.face, wild_ones=wild),
+                    dice,
+                    bid.face,
+                    wild_ones=wild,
+                )
+                for hand in game.hands
+            ]
+            for bid in game.bids
+        ]
+    )
+
+
 def opening_bluff_share(game: ArrayGame, strategy: Strategy, *, wild: bool) -> float:
     """How often the opener, playing `strategy`, names a face its hand does not support (no
     more dice counting toward it than an average hand of its size: a bluff), over its hands
     by their chances: the figure hard's heads-up decoys are set to match
     (hard.HEADS_UP_DECOY_SHARE; for one die, bots/cfr.py's opening_bluff_share)."""
-    from p2pdice.bots.odds import face_probability
-
-    dice = len(game.hands[0])
-    share = 0.0
-    for b, bid in enumerate(game.bids):
-        average = dice * face_probability(bid.face, wild_ones=wild)
-        for h, hand in enumerate(game.hands):
-            if count_matching((hand,), bid.face, wild_ones=wild) <= average:
-                share += float(game.chance[h] * strategy.raises[0][b, h])
-    return share
+    return float((game.chance * strategy.raises[0] * bluffs(game, wild=wild)).sum())
 
 
 def change_bluff_share(tree: Tree, strategy: Strategy, *, wild: bool) -> float:
@@ -381,23 +393,11 @@ def change_bluff_share(tree: Tree, strategy: Strategy, *, wild: bool) -> float:
     at its openings (0.242 against 0.340, 100 CFR+ iterations; `python -m
     benchmarks.equilibrium --two-dice 100`); hard's own, in self-play, come from
     benchmarks/bluff_shares.py (docs/bots.md, "Two dice each")."""
-    from p2pdice.bots.odds import face_probability
-
     game = tree.game
-    dice = len(game.hands[0])
     faces = np.array([bid.face for bid in game.bids])
-    unsupported = np.array(
-        [
-            [
-                count_matching((hand,), bid.face, wild_ones=wild)
-                <= dice * face_probability(bid.face, wild_ones=wild)
-                for hand in game.hands
-            ]
-            for bid in game.bids
-        ]
-    )
+    bluff = bluffs(game, wild=wild)
     reach = [reaches(tree, strategy, player) for player in (0, 1)]
-    bluffs = changes = 0.0
+    bluffed = changes = 0.0
     for d in range(1, tree.depth - 1):
         mover = d % 2
         # The chance of reaching each node with each hand of the mover's.
@@ -406,6 +406,6 @@ def change_bluff_share(tree: Tree, strategy: Strategy, *, wild: bool) -> float:
         bid = tree.last[d + 1]
         change = faces[bid] != faces[tree.last[d][parent]]
         made = (here[parent] * strategy.raises[d])[change]
-        bluffs += float((made * unsupported[bid[change]]).sum())
+        bluffed += float((made * bluff[bid[change]]).sum())
         changes += float(made.sum())
-    return bluffs / changes if changes else float("nan")
+    return bluffed / changes if changes else float("nan")

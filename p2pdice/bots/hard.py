@@ -89,7 +89,7 @@ from .belief import (
 )
 from .cfr import LIAR, Game, opening_bluff_share, p2pdice_game, table_key
 from .face_change import face_sharpness, likeliest_faces
-from .odds import at_least, face_probability
+from .odds import at_least, face_probability, unsupported
 from .reads import (
     UNREAD,
     OpponentRead,
@@ -589,18 +589,16 @@ def _decoy(
         return []
     if reads.get(_next_seat(view), UNREAD).calls_below >= DECOY_CALLER:
         return []  # a seat that calls nearly everything reads nothing: a decoy only costs
-    wild = view.wild_ones
-    n = view.my_dice
-    unsupported = {
+    lacking = {
         f
         for f in FACE_LIST
-        if view.own_matching(f) <= n * face_probability(f, wild_ones=wild)
+        if unsupported(view.own_matching(f), view.my_dice, f, wild_ones=view.wild_ones)
         and (standing is None or f != standing.face)
     }
     natural_heads_up = view.rules.ones == Ones.NATURAL and len(view.survivors) == 2
     cost = NATURAL_HEADS_UP_DECOY_COST if natural_heads_up else DECOY_COST
     picks = sorted(
-        ((v, b) for v, b in raises if b.face in unsupported and v >= best_value - cost),
+        ((v, b) for v, b in raises if b.face in lacking and v >= best_value - cost),
         key=lambda o: -o[0],
     )
     best_per_face: dict[int, Bid] = {}

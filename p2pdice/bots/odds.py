@@ -14,6 +14,13 @@ def face_probability(face: int, *, wild_ones: bool) -> float:
     return 1 / 3 if wild_ones and face != 1 else 1 / 6
 
 
+def unsupported(matching: int, dice: int, face: int, *, wild_ones: bool) -> bool:
+    """A hand of `dice` dice with `matching` of them counting toward `face` holds no more of
+    it than an average hand of its size: a bid on `face` from it is a bluff (hard's decoys,
+    and the bluff shares its calibration is read from)."""
+    return matching <= dice * face_probability(face, wild_ones=wild_ones)
+
+
 @lru_cache(maxsize=65536)
 def at_least(needed: int, unseen: int, p: float) -> float:
     """P(X >= needed) for X ~ Binomial(unseen, p)."""

@@ -34,6 +34,9 @@ from .options import (
 if TYPE_CHECKING:
     import asyncio
 
+    from ..core.table_state import TableState
+    from ..net.server import TableServer
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
@@ -310,7 +313,7 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
 QUIET_WAIT = 2.0
 
 
-async def wait_for_players_behind(server: Any, stop: asyncio.Event) -> None:
+async def wait_for_players_behind(server: TableServer, stop: asyncio.Event) -> None:
     """Keep a finished table up while a player on another machine does not have its end (its
     laptop dropped as the game ended and it is on its way back), for as long as the table
     gives a dropped player to come back (SPEC.md 10.3): its transcript then verifies whole,
@@ -346,7 +349,7 @@ async def wait_for_players_behind(server: Any, stop: asyncio.Event) -> None:
         stopping.cancel()
 
 
-def _names(state: Any, seats: list[int]) -> str:
+def _names(state: TableState, seats: list[int]) -> str:
     names = {info.seat: info.name for info in state.roster}
     return ", ".join(names[seat] for seat in seats)
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import netns
+from tests.support import netns, tcp_relay
 from tests.support.procs import bot_join, kill_all, spawn, start_host, stop, transcript_files
 
 pytestmark = pytest.mark.usefixtures("private_network")
@@ -40,16 +40,12 @@ def test_a_player_cut_off_as_the_game_ends_reconnects_and_verifies_the_whole_gam
             "--home", str(tmp_path / "h"), netns=names[0],
         )  # fmt: skip
         log = tmp_path / "h" / "hosted" / ready["table_id"] / "log.jsonl"
-        relay = subprocess.Popen(
-            ["ip", "netns", "exec", names[1], sys.executable, "-m", "tests.support.tcp_relay",
-             "--to", f"10.231.0.1:{PORT}", "--port", str(PORT), "--host-log", str(log),
-             "--mode", "end", "--blackout", str(BLACKOUT), "--out", str(tmp_path / "relay.json")],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        relay = tcp_relay.start(
+            names[1], f"10.231.0.1:{PORT}", PORT, log, tmp_path / "relay.json",
+            "--mode", "end", "--blackout", str(BLACKOUT),
         )  # fmt: skip
         player = None
         try:
-            assert relay.stdout is not None
-            assert json.loads(relay.stdout.readline() or "{}").get("port") == PORT
             player = spawn(
                 *bot_join(f"10.231.0.2:{PORT}", name="Ana", seed=3, home=tmp_path / "Ana",
                           give_up=60),

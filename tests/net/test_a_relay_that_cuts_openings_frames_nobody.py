@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import netns
+from tests.support import netns, tcp_relay
 from tests.support.procs import kill_all, spawn, start_host, stop, transcript_files
 
 pytestmark = pytest.mark.usefixtures("private_network")
@@ -34,16 +34,9 @@ ACCUSING = ("MESSAGE_DROPPED", "never posted", "never appears in the log")
 
 
 def _relay(names: list[str], tmp: Path, log: Path, mode: str) -> subprocess.Popen[str]:
-    proc = subprocess.Popen(
-        ["ip", "netns", "exec", names[1], sys.executable, "-m", "tests.support.tcp_relay",
-         "--to", f"10.231.0.1:{PORT}", "--port", str(PORT), "--host-log", str(log),
-         "--mode", mode, "--out", str(tmp / "relay.json")],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    assert proc.stdout is not None
-    ready = json.loads(proc.stdout.readline() or "{}")
-    assert ready.get("port") == PORT, ready
-    return proc
+    return tcp_relay.start(
+        names[1], f"10.231.0.1:{PORT}", PORT, log, tmp / "relay.json", "--mode", mode
+    )
 
 
 def _verify_mine(home: Path) -> tuple[int, str]:
@@ -145,17 +138,12 @@ def test_a_relay_loses_its_players_to_the_hosts_own_address_at_its_first_cut(
         )  # fmt: skip
         log = tmp_path / "h" / "hosted" / ready["table_id"] / "log.jsonl"
         time.sleep(1.5)  # the host's advertisement is out
-        relay = subprocess.Popen(
-            ["ip", "netns", "exec", names[0], sys.executable, "-m", "tests.support.tcp_relay",
-             "--to", f"10.231.0.2:{PORT}", "--port", str(PORT), "--host-log", str(log),
-             "--mode", "cut", "--windows", "1000", "--advertise", ready["table_id"],
-             "--out", str(tmp_path / "relay.json")],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        relay = tcp_relay.start(
+            names[0], f"10.231.0.2:{PORT}", PORT, log, tmp_path / "relay.json",
+            "--mode", "cut", "--windows", "1000", "--advertise", ready["table_id"],
         )  # fmt: skip
         players: list[subprocess.Popen[str]] = []
         try:
-            assert relay.stdout is not None
-            assert json.loads(relay.stdout.readline() or "{}").get("port") == PORT
             time.sleep(1.5)  # the copy is out too
             for seed, name in enumerate(PLAYERS, 1):
                 players.append(

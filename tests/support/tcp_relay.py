@@ -32,6 +32,8 @@ import argparse
 import asyncio
 import contextlib
 import json
+import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -195,6 +197,26 @@ class Relay:
         self.save()
         for side in (pair.player, pair.host):
             side.transport.abort()
+
+
+def start(
+    netns: str, upstream: str, port: int, host_log: Path, out: Path, *options: str
+) -> subprocess.Popen[str]:
+    """This relay as a process of its own in namespace `netns`, relaying `port` to
+    `upstream` (HOST:PORT), returned once it listens; `options`: --mode, --blackout, ..."""
+    proc = subprocess.Popen(
+        ["ip", "netns", "exec", netns, sys.executable, "-m", "tests.support.tcp_relay",
+         "--to", upstream, "--port", str(port), "--host-log", str(host_log), "--out", str(out),
+         *options],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    ready = json.loads(proc.stdout.readline() or "{}")
+    if ready.get("port") != port:
+        proc.kill()
+        proc.wait()
+        raise AssertionError(f"the relay did not start: {ready}")
+    return proc
 
 
 async def advertise(table_id: str, port: int) -> Any:
