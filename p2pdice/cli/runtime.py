@@ -69,6 +69,14 @@ class TableRuntime:
             return tuple(table.config.cpu), tuple(fill or ())
         return (), ()
 
+    def players_behind(self) -> tuple[str, ...]:
+        """`ui.ports.OpenTable.players_behind`: who still needs this hosted table for the
+        end of its game."""
+        for table in self.service.tables.values() if self.service is not None else ():
+            names = {info.seat: info.name for info in table.host.state.roster}
+            return tuple(names[seat] for seat in table.server.players_behind())
+        return ()
+
     def start_game(self) -> None:
         """A hosted table's start (the waiting screen's s): LocalError in words when the
         seats taken cannot start a game; nothing on a table this device does not host."""

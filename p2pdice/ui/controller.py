@@ -576,10 +576,29 @@ class Controller:
             self.leave()
             return
         snap = self.snap()
-        if snap.phase == "over" or snap.fatal is not None or runtime.outcome is not None:
+        if self.players_behind():
+            self.ui.quitting = True  # leaving closes the table on them: ask first
+        elif snap.phase == "over" or snap.fatal is not None or runtime.outcome is not None:
             self.leave()
         else:
             self.ui.quitting = True
+
+    def finished(self) -> bool:
+        """The open table's game is over (or its link ended): nothing is left to pause."""
+        runtime = self.runtime
+        return runtime is not None and (self.snap().phase == "over" or runtime.outcome is not None)
+
+    def players_behind(self) -> tuple[str, ...]:
+        """At a finished table we host: the players on other machines still on their way
+        back for its end, whom leaving would cut off from it."""
+        runtime = self.runtime
+        if runtime is None or not self.hosting:
+            return ()
+        try:
+            return runtime.players_behind()
+        except Exception:  # a screen is drawn from this: never let it take the app down
+            log.exception("players_behind failed")
+            return ()
 
     @property
     def hosting(self) -> bool:
@@ -616,8 +635,9 @@ class Controller:
 
     def answer_quit(self, key: str) -> None:
         """The answer to "leave the table?": y leaves; at a table we host, p pauses it and e
-        ends it (y is not an answer there: which of the two it meant is the question)."""
-        if not self.hosting:
+        ends it (y is not an answer there: which of the two it meant is the question), except
+        once its game is over, when only leaving is left to ask about."""
+        if not self.hosting or self.finished():
             if key == "y":
                 self.leave()
             return

@@ -67,14 +67,8 @@ def body(c: Controller, columns: int, height: int) -> tuple[list[Line], Keys]:
     if mode == "prompt" and ui.prompt is not None:
         return render_prompt(ui.prompt, **size, glyphs=g), PROMPT_KEYS
     if mode == "quit":
-        text = "Leave this table? Your seat keeps its dice for the grace period if you come back."
-        if c.kind in ("practice", "pass_and_play"):
-            text = "Leave this table? It is on this machine only, so the game ends."
-        if c.hosting:
-            return render_message_screen("Leave your table?", HOST_QUIT_TEXT, **size, glyphs=g), (
-                HOST_QUIT_KEYS
-            )
-        return render_message_screen("Leave the table?", text, **size, glyphs=g), QUIT_KEYS
+        title, text, answers = quit_question(c)
+        return render_message_screen(title, text, **size, glyphs=g), answers
     if mode == "lobby":
         rows = ui.book.rows()
         lobby = render_lobby(
@@ -133,7 +127,11 @@ def body(c: Controller, columns: int, height: int) -> tuple[list[Line], Keys]:
             return render_reveal(reveal, **size, glyphs=g), keys
     if mode == "over":
         runtime = c.runtime
-        over = game_over_model(snap, rematch=runtime is not None and runtime.rematch is not None)
+        over = game_over_model(
+            snap,
+            rematch=runtime is not None and runtime.rematch is not None,
+            behind=c.players_behind(),
+        )
         keys = over.keys
         if snap.view is not None and snap.view.results and snap.me is not None:
             keys = (*keys[:1], COACH_KEY, *keys[1:])
@@ -142,11 +140,36 @@ def body(c: Controller, columns: int, height: int) -> tuple[list[Line], Keys]:
     return render_table(table, **size, glyphs=g), table.keys
 
 
+def quit_question(c: Controller) -> tuple[str, str, Keys]:
+    """What `q` asks, by whose table it is and whether its game is over: its title, its
+    words and the keys that answer it."""
+    if c.hosting and c.finished():
+        behind = c.players_behind()
+        if not behind:
+            return "Leave your table?", "Everyone has the end of the game. y leaves.", QUIT_KEYS
+        who = ", ".join(behind)
+        text = (
+            f"{who} {'does' if len(behind) == 1 else 'do'} not have the end of the game yet:"
+            " their connection dropped as it ended, and your table is where they get it when"
+            " they come back. y leaves now (their copy stops before the end; yours holds the"
+            " whole game). n stays and keeps the table open for them."
+        )
+        return "Leave your table?", text, QUIT_KEYS
+    if c.hosting:
+        return "Leave your table?", HOST_QUIT_TEXT, HOST_QUIT_KEYS
+    text = "Leave this table? Your seat keeps its dice for the grace period if you come back."
+    if c.kind in ("practice", "pass_and_play"):
+        text = "Leave this table? It is on this machine only, so the game ends."
+    return "Leave the table?", text, QUIT_KEYS
+
+
 def too_small(c: Controller, columns: int, rows: int) -> list[Line]:
     """What a terminal below 80x24 shows: the size it needs, and how to quit."""
     if c.mode() == "quit":
         text = "Leave the table? y leaves, n stays."
-        if c.hosting:
+        if c.hosting and c.finished():
+            text = "Leave your table? y leaves, n stays."
+        elif c.hosting:
             text = "Leave your table? p pauses it, e ends the game, n stays."
     else:
         text = (
@@ -154,7 +177,7 @@ def too_small(c: Controller, columns: int, rows: int) -> list[Line]:
             f"{MIN_COLUMNS}x{MIN_ROWS}; make the window larger (the table carries on)."
         )
     lines = [[("class:error", line)] for line in wrap(text, max(columns - 1, 1))]
-    keys = (HOST_QUIT_KEYS if c.hosting else QUIT_KEYS) if c.mode() == "quit" else (("q", "quit"),)
+    keys = quit_question(c)[2] if c.mode() == "quit" else (("q", "quit"),)
     body_rows = max(rows - 1, 0)
     lines = (lines + [[("", "")]] * body_rows)[:body_rows]
     return [*lines, keys_line(keys, columns)]

@@ -173,6 +173,10 @@ class OpenTable(Protocol):
     #: On a table this device hosts: the levels of its `--cpu` CPUs, in the order they sit
     #: down at the start, and those of the CPUs that fill the empty seats; empty elsewhere.
     def cpu_plan(self) -> tuple[tuple[str, ...], tuple[str, ...]]: ...
+    #: On a table this device hosts whose game is over: the names of the players on other
+    #: machines who do not have its end yet (their link dropped as it ended; SPEC.md 10.3).
+    #: Leaving the table closes it on them. Empty elsewhere.
+    def players_behind(self) -> tuple[str, ...]: ...
     async def close(self, *, end_game: bool = True) -> None: ...
 
 

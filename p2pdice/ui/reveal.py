@@ -8,6 +8,7 @@ reason instead, in place of the tick.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..core.bids import Bid, count_matching, die_counts, ones_are_wild
@@ -94,6 +95,8 @@ class GameOverModel:
     #: table, a seat that lost something on the host's word alone (one line each).
     check_notes: tuple[str, ...] = ()
     history_line: str = ""  #: the code of the game-over entry, to read aloud
+    #: At a table we host: who is still on the way back for the end (leaving cuts them off).
+    behind_line: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,7 +354,11 @@ def _live_reveal(snap: Snapshot, alarms: dict[int, str]) -> RevealModel:
     )
 
 
-def game_over_model(snap: Snapshot, *, rematch: bool = False) -> GameOverModel:
+def game_over_model(
+    snap: Snapshot, *, rematch: bool = False, behind: Sequence[str] = ()
+) -> GameOverModel:
+    """The game-over screen; `behind`: at a table we host, the players still on their way
+    back for the end."""
     view = snap.view
     names = snap.names
     lines = []
@@ -396,6 +403,18 @@ def game_over_model(snap: Snapshot, *, rematch: bool = False) -> GameOverModel:
         check_alarms=check_alarms,
         check_notes=() if check is None else tuple(safe_text(f"Note: {n}") for n in check.notes),
         history_line=history_line(snap),
+        behind_line=behind_words(behind),
+    )
+
+
+def behind_words(behind: Sequence[str]) -> str:
+    """The game-over screen's line about players who do not have the end yet."""
+    if not behind:
+        return ""
+    names = safe_text(", ".join(behind), 120)
+    return (
+        f"Waiting for {names} to come back for the end: their connection dropped as the game"
+        " ended. Your table stays open for them while you stay here."
     )
 
 

@@ -331,6 +331,9 @@ def render_game_over(
     for line in model.ranking:
         b.add(("class:seat", "   " + line))
     b.blank()
+    if model.behind_line:  # above the transcript: on a short screen it is the line that acts
+        b.text(model.behind_line, "class:alarm")
+        b.blank()
     if model.transcript_path:
         b.text(model.transcript_label, "class:label")
         for line in path_lines(model.transcript_path, columns - 3):
