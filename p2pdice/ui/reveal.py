@@ -413,8 +413,8 @@ def behind_words(behind: Sequence[str]) -> str:
         return ""
     names = safe_text(", ".join(behind), 120)
     return (
-        f"Waiting for {names} to come back for the end: their connection dropped as the game"
-        " ended. Your table stays open for them while you stay here."
+        f"Waiting for {names} to come back for the end: they are away and do not have it"
+        " yet. Your table stays open for them while you stay here."
     )
 
 
