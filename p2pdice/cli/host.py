@@ -307,12 +307,6 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
     return 0
 
 
-#: Seconds a finished table waits without a word: a connected client that holds the end
-#: closes within its half-second linger (net/client.py), so only a player still on its way
-#: back is named.
-QUIET_WAIT = 2.0
-
-
 async def wait_for_players_behind(server: TableServer, stop: asyncio.Event) -> None:
     """Keep a finished table up while a player on another machine does not have its end (its
     laptop dropped as the game ended and it is on its way back), for as long as the table
@@ -337,11 +331,12 @@ async def wait_for_players_behind(server: TableServer, stop: asyncio.Event) -> N
                     flush=True,
                 )
                 return
-            if waited >= QUIET_WAIT and not told:
+            away = server.players_away()  # none in the first seconds: clients closing
+            if away and not told:
                 told = True
                 print(
                     f"the game is over; waiting up to {wait - waited:.0f} s more for"
-                    f" {_names(state, behind)} to come back for its end (Ctrl-C stops now)",
+                    f" {_names(state, away)} to come back for its end (Ctrl-C stops now)",
                     flush=True,
                 )
             await asyncio.wait({stopping}, timeout=min(0.1, wait - waited))

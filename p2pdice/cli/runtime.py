@@ -70,11 +70,11 @@ class TableRuntime:
         return (), ()
 
     def players_behind(self) -> tuple[str, ...]:
-        """`ui.ports.OpenTable.players_behind`: who still needs this hosted table for the
-        end of its game."""
+        """`ui.ports.OpenTable.players_behind`: who is away without the end of this hosted
+        table's game (not those whose client is closing as it ends)."""
         for table in self.service.tables.values() if self.service is not None else ():
             names = {info.seat: info.name for info in table.host.state.roster}
-            return tuple(names[seat] for seat in table.server.players_behind())
+            return tuple(names[seat] for seat in table.server.players_away())
         return ()
 
     def start_game(self) -> None:

@@ -67,6 +67,10 @@ MAX_PENDING = 16  #: connections still answering their challenge, per table
 PER_ADDRESS = 8  #: connections of one table from one address (players included)
 RESERVE_GRACE = 3.0  #: seconds a seat stays reserved for a join that has not come
 SPECTATOR_IDLE = 120.0  #: seconds a spectator may go without a `sync` (clients send one a 30 s)
+#: Seconds after the game's end before a player without the end counts as away: a connected
+#: client closes within its half-second linger (net/client.py), so only one still on its
+#: way back is named (players_away).
+AWAY_AFTER = 2.0
 #: Budgets per source address, shared by its connections and kept across reconnects (SPEC.md
 #: 10.3): frame units (limits.frame_cost: a move costs about 1, a 64 KiB frame 17) ...
 ADDRESS_FRAME_RATE = 20.0
@@ -207,6 +211,7 @@ class TableServer:
         self.over = asyncio.Event()
         #: Seats whose player on another machine said it holds the finished log to its end.
         self._served: set[int] = set()
+        self._over_at: float | None = None  #: loop time the game was seen over
         self._hang_ups: set[asyncio.Task[Any]] = set()  #: kept so they are not collected early
         #: Each entry's frame, made once and shared by every queue it goes into, and the
         #: bytes of all frames before it (`_frame_ends[i]`), so a sync is costed in O(1).
@@ -822,12 +827,15 @@ class TableServer:
                 listener()
         self._clock.poke(self.loop_now)
         if self.host.phase == TablePhase.OVER:
+            if self._over_at is None:
+                self._over_at = self.loop_now
             self.over.set()
 
     def players_behind(self) -> list[int]:
-        """After the game: the seats played from another machine whose player has not been
-        sent the log to its end (its laptop dropped as the game ended, and it is still on
-        its way back). A host about to stop waits for them: the end is theirs too."""
+        """After the game: the seats played from another machine whose player has not shown
+        it holds the log to its end (SPEC.md 10.3): its client is closing, or its laptop
+        dropped as the game ended and it is on its way back, or it left before the end.
+        A host about to stop waits for them: the end is theirs too."""
         if self.host.phase != TablePhase.OVER:
             return []
         return [
@@ -835,6 +843,13 @@ class TableServer:
             for info in self.host.state.roster
             if not info.host_run and info.key != self.host.own_key and info.seat not in self._served
         ]
+
+    def players_away(self) -> list[int]:
+        """players_behind, once the game has been over for AWAY_AFTER seconds: by then a
+        connected client has closed, so those left are away, not closing."""
+        if self._over_at is None or self.loop_now - self._over_at < AWAY_AFTER:
+            return []
+        return self.players_behind()
 
     def _note_served(self, conn: Connection, holds: int | None = None) -> None:
         """Count `conn`'s seat as served once its player shows it holds the whole finished

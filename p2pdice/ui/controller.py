@@ -64,6 +64,7 @@ class Controller:
         self._facts: dict[int, Snapshot] = {}
         self._changed: set[int] = set()  #: sessions that reported a change since their reading
         self._settling: asyncio.Handle | None = None  #: the step due after a session's change
+        self._behind_failed = False  #: players_behind raised once (logged once)
         self._snap: Snapshot | None = None  #: this event's snapshot, once asked for
         self._arrived: Snapshot | None = None  #: the reading `modes.arrive` last saw
         #: Reads the ratings off this device's verified games (blocking: run on a thread),
@@ -597,7 +598,9 @@ class Controller:
         try:
             return runtime.players_behind()
         except Exception:  # a screen is drawn from this: never let it take the app down
-            log.exception("players_behind failed")
+            if not self._behind_failed:  # once: it is asked at every redraw
+                self._behind_failed = True
+                log.exception("players_behind failed")
             return ()
 
     @property
@@ -637,9 +640,15 @@ class Controller:
         """The answer to "leave the table?": y leaves; at a table we host, p pauses it and e
         ends it (y is not an answer there: which of the two it meant is the question), except
         once its game is over, when only leaving is left to ask about."""
-        if not self.hosting or self.finished():
+        if not self.hosting:
             if key == "y":
                 self.leave()
+            return
+        if self.finished():
+            if key == "y":
+                self.leave()
+            else:  # the question may have changed under a key meant for the one before
+                self.say("the game is over: y leaves, n stays", error=True)
             return
         if key == "p":
             self.leave(end_game=False)

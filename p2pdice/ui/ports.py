@@ -174,8 +174,9 @@ class OpenTable(Protocol):
     #: down at the start, and those of the CPUs that fill the empty seats; empty elsewhere.
     def cpu_plan(self) -> tuple[tuple[str, ...], tuple[str, ...]]: ...
     #: On a table this device hosts whose game is over: the names of the players on other
-    #: machines who do not have its end yet (their link dropped as it ended; SPEC.md 10.3).
-    #: Leaving the table closes it on them. Empty elsewhere.
+    #: machines still away without its end a moment after it (their link dropped as it
+    #: ended, or they left before it, or their client stopped; SPEC.md 10.3). Leaving the
+    #: table closes it on them. Empty elsewhere.
     def players_behind(self) -> tuple[str, ...]: ...
     async def close(self, *, end_game: bool = True) -> None: ...
 

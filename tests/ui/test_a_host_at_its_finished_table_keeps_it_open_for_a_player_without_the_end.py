@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from p2pdice.net.server import AWAY_AFTER
 from tests.support import netns, tcp_relay, tmux
 from tests.support.procs import bot_join, host_log, kill_all, p2pdice, spawn, transcript_files
 
@@ -59,14 +60,22 @@ def test_the_host_names_who_lacks_the_end_and_asks_before_leaving_them_without_i
                     break
                 assert player.poll() is None, (tmp_path / "Bob.out").read_text()
                 subprocess.run(["sleep", "0.2"], check=True)
-            over = host.wait_for(lambda s: "Game over" in s, 10, "the game-over screen")
-            # Ann left the reveal for the final ranking; Bob is still cut off by the relay.
-            assert "Waiting for Bob to come back for the end" in over, over
+            # Ann left the reveal for the final ranking; Bob is still cut off by the relay,
+            # and named once a connected client would have closed (AWAY_AFTER).
+            host.wait_for(
+                lambda s: "Game over" in s and "Waiting for Bob to come back for the end" in s,
+                AWAY_AFTER + 3, "Bob named on the game-over screen",
+            )  # fmt: skip
             host.keys("q")
             asked = host.wait_for(lambda s: "Leave your table?" in s, 10, "the question")
             assert "Bob does not have the end of the game yet" in asked, asked
             assert "y leave the table" in asked and "n stay" in asked, asked
-            host.keys("p")  # pausing a finished game means nothing: the question stays
+            for key in ("p", "e"):  # nothing to pause or end once it is over: it stays
+                host.keys(key)
+                host.wait_for(
+                    lambda s: "the game is over: y leaves, n stays" in s
+                    and "Leave your table?" in s, 10, f"the question still there after {key}",
+                )  # fmt: skip
             host.keys("n")
             host.wait_for(lambda s: "Final ranking" in s, 10, "the game-over screen again")
             code = player.wait(timeout=60)  # Bob comes back through the relay and gets the end
