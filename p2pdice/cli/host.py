@@ -34,7 +34,6 @@ from .options import (
 if TYPE_CHECKING:
     import asyncio
 
-    from ..core.table_state import TableState
     from ..net.server import TableServer
 
 
@@ -317,8 +316,7 @@ async def wait_for_players_behind(server: TableServer, stop: asyncio.Event) -> N
     if not server.players_behind():
         return
     loop = asyncio.get_running_loop()
-    state = server.host.state
-    began, wait = loop.time(), float(state.rules.grace_period)
+    began, wait = loop.time(), float(server.host.state.rules.grace_period)
     stopping = asyncio.ensure_future(stop.wait())
     told = False
     try:
@@ -326,7 +324,7 @@ async def wait_for_players_behind(server: TableServer, stop: asyncio.Event) -> N
             waited = loop.time() - began
             if waited >= wait:
                 print(
-                    f"{_names(state, behind)} did not come back: their copies stop before the"
+                    f"{', '.join(server.names(behind))} did not come back: their copies stop before the"
                     " end; this host's log holds the whole game",
                     flush=True,
                 )
@@ -336,17 +334,12 @@ async def wait_for_players_behind(server: TableServer, stop: asyncio.Event) -> N
                 told = True
                 print(
                     f"the game is over; waiting up to {wait - waited:.0f} s more for"
-                    f" {_names(state, away)} to come back for its end (Ctrl-C stops now)",
+                    f" {', '.join(server.names(away))} to come back for its end (Ctrl-C stops now)",
                     flush=True,
                 )
             await asyncio.wait({stopping}, timeout=min(0.1, wait - waited))
     finally:
         stopping.cancel()
-
-
-def _names(state: TableState, seats: list[int]) -> str:
-    names = {info.seat: info.name for info in state.roster}
-    return ", ".join(names[seat] for seat in seats)
 
 
 def start_line(fill: list[str] | None, start_when: int | None, seats: int) -> str:

@@ -73,8 +73,7 @@ class TableRuntime:
         """`ui.ports.OpenTable.players_behind`: who is away without the end of this hosted
         table's game (not those whose client is closing as it ends)."""
         for table in self.service.tables.values() if self.service is not None else ():
-            names = {info.seat: info.name for info in table.host.state.roster}
-            return tuple(names[seat] for seat in table.server.players_away())
+            return table.server.names(table.server.players_away())
         return ()
 
     def start_game(self) -> None:

@@ -851,6 +851,11 @@ class TableServer:
             return []
         return self.players_behind()
 
+    def names(self, seats: list[int]) -> tuple[str, ...]:
+        """The names the roster gives `seats` (those of players_behind or players_away)."""
+        by_seat = {info.seat: info.name for info in self.host.state.roster}
+        return tuple(by_seat[seat] for seat in seats)
+
     def _note_served(self, conn: Connection, holds: int | None = None) -> None:
         """Count `conn`'s seat as served once its player shows it holds the whole finished
         log: it asks for entries from the log's end (`holds`), or closes the WebSocket itself

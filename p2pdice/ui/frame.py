@@ -150,9 +150,9 @@ def quit_question(c: Controller) -> tuple[str, str, Keys]:
         who = ", ".join(behind)
         text = (
             f"{who} {'does' if len(behind) == 1 else 'do'} not have the end of the game yet:"
-            " they are away (a dropped connection, or they left), and your table is where they"
-            " get it if they come back. y leaves now (their copy stops before the end; yours holds the"
-            " whole game). n stays and keeps the table open for them."
+            " they are away (a dropped connection, or they left), and your table is where"
+            " they get it if they come back. y leaves now (their copy stops before the end;"
+            " yours holds the whole game). n stays and keeps the table open for them."
         )
         return "Leave your table?", text, QUIT_KEYS
     if c.hosting:
