@@ -11,7 +11,9 @@ in the lobby (a seat taken or beyond the table, a key already seated, another ho
 `host_run` from a person, a counter above 0, a key that left joining again) and leaves;
 acknowledgements of a result (another entry named, another round, twice, twice with another
 key's signature, from a seat the result put out);
-entry 0 that is not a genesis; the first word of a name in the CPU form (§10.5); which seat
+a round event naming another round or attempt than the one it opens;
+entry 0 that is not a genesis, and a genesis that fails the schema or names a seat the
+table lacks as `first_starter`; the first word of a name in the CPU form (§10.5); which seat
 an `absent` for running out of time (`stalled`, §8) may name; a message made on a history the
 log does not hold that also breaks the turn, the bid order or the phase here (`UNKNOWN_HEAD`
 before the rules, the code a peer raises as `FORK`: §7 "Order of checks", step 0).
@@ -30,19 +32,28 @@ import argparse
 import json
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from p2pdice.bots.protosim import LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core import events
+from p2pdice.core.codec import decode
+from p2pdice.core.game import Action, ExactCall, PlaceBid
 from p2pdice.core.messages import Message, sign_message
 from p2pdice.core.rules import FirstStarter, Rules
 from p2pdice.core.signing import SigningKey
-from p2pdice.core.table import Replayer, TablePhase, TableState, expected_forfeit
+from p2pdice.core.table import (
+    Replayer,
+    TablePhase,
+    TableState,
+    expected_forfeit,
+    expected_round,
+)
 from p2pdice.core.transcript import ZERO_HASH, build_entry, parse_entry
 from p2pdice.core.verify import verify_lines
+from p2pdice.core.view import SeatView
 
 SPEC_REFS = "SPEC.md §4.1, §7, §7.1, §8, §9, §10.5"
 COUNTER = 10_000  #: far above any counter the games reach, so no case trips REPLAY
@@ -293,6 +304,37 @@ def lobby() -> Fragment:
     return Fragment(table.host.lines(), table.host.key, _keys(table))
 
 
+def wrong_field(posted: dict[str, Any], wrong: dict[str, Any]) -> str:
+    """The field a case changed, as `name` = value."""
+    key = next(k for k in posted if posted[k] != wrong[k])
+    return f"`{key}` = {json.dumps(wrong[key])}"
+
+
+def _exact_caller(view: SeatView, rng: random.Random) -> Action:
+    """Calls exact on any bid it can, and otherwise bids the lowest legal bid."""
+    seat = view.seat
+    assert seat is not None
+    if view.standing_bid is not None and view.can_exact:
+        return ExactCall(seat)
+    return PlaceBid(seat, view.legal_bids()[0])
+
+
+def exact_hit(rules: Rules) -> tuple[Fragment, int]:
+    """Three seats of one die each, seat 0 opens at the lowest bid and seat 1 calls it exact,
+    right: the whole log, and the index of its result entry (the first seed that hits)."""
+    for seed in range(1, 200):
+        table = LocalTable(
+            rules, [_exact_caller] * rules.seats, rng=random.Random(seed), name="cases"
+        )
+        table.seat_everyone()
+        _play_until(table, lambda table=table: table.host.state.phase == TablePhase.OVER)
+        lines = table.host.lines()
+        at = _index_of(lines, "result", round=1)
+        if decode(lines[at])["event"]["outcome"] == "exact_hit":
+            return Fragment(lines, table.host.key, _keys(table)), at
+    raise AssertionError("no seed gives a right exact call in round 1")
+
+
 def _forfeit(state: TableState, seats: tuple[int, ...], reason: str) -> events.Forfeit:
     return expected_forfeit(state, seats, reason)
 
@@ -426,6 +468,76 @@ def build() -> tuple[dict[str, Fragment], list[tuple[str, list[Case]]]]:
         )
     )
     groups.append(("voids, aborts and absences name only seats that owe the message", voids))
+
+    results: list[Case] = []
+    three = Rules(seats=3, starting_dice=1, exact_call=True, first_starter=FirstStarter.SEAT0)
+    for name, rules in (
+        ("others_lose_hit", three.with_options(exact_reward="others-lose")),
+        ("regain_hit_at_full_dice", three),
+    ):
+        fragment, at = exact_hit(rules)
+        fragments[name] = fragment
+        posted = decode(fragment.lines[at])["event"]
+        if name == "others_lose_hit":
+            assert posted["eliminated"] == [0, 2] and posted["loser"] is None, posted
+            wrong = {**posted, "eliminated": [2, 0]}
+            what = (
+                "an others-lose exact hit by seat 1 puts seats 0 and 2 out together: the "
+                "result's `eliminated` lists them ascending, [0, 2] (the ranking, not this "
+                "list, carries R4's order between them), and `loser` is null (several lost)"
+            )
+        else:
+            assert posted["gainer"] is None and posted["dice_after"] == [1, 1, 1], posted
+            wrong = {**posted, "gainer": 1}
+            what = (
+                "a right exact call by seat 1 holding its starting dice (regain): nobody's "
+                "dice change and `gainer` is null, as it is for every result but a regained die"
+            )
+        results.append(Case(f"{what}: accepted", name, at, [fragment.lines[at]], None))
+        b = Builder(fragment, at).event(wrong)
+        results.append(
+            Case(
+                f"the same result posted with {wrong_field(posted, wrong)}: RESULT_MISMATCH",
+                name,
+                at,
+                b.lines,
+                "RESULT_MISMATCH",
+                at,
+            )
+        )
+    groups.append(("a result's eliminated seats and gainer", results))
+
+    opens: list[Case] = []
+    due, _ = out.state(between)
+    right = expected_round(due)
+    for change, what in (
+        ({"round": right.round + 1}, f"round {right.round + 1} where round {right.round} is due"),
+        ({"round": right.round - 1}, f"round {right.round - 1}, the round before"),
+        ({"attempt": 2}, "attempt 2 where no attempt was aborted"),
+    ):
+        b = Builder(out, between).event(replace(right, **change))
+        opens.append(
+            Case(
+                f"a round event naming {what}: BAD_EVENT (not WRONG_ROUND: a round event "
+                "names the attempt it opens, which its row checks with the other fields)",
+                "out_by_forfeit",
+                between,
+                b.lines,
+                "BAD_EVENT",
+                between,
+            )
+        )
+    b = Builder(out, between).event(right)
+    opens.append(
+        Case(
+            "the round event the game gives (the control case): accepted",
+            "out_by_forfeit",
+            between,
+            b.lines,
+            None,
+        )
+    )
+    groups.append(("a round event names the round and attempt it opens", opens))
 
     out_seat: list[Case] = []
     fresh = SigningKey(random.Random(11).randbytes(32))
@@ -649,6 +761,32 @@ def build() -> tuple[dict[str, Fragment], list[tuple[str, list[Case]]]]:
     )
     genesis = parse_entry(hall.lines[0])
     assert genesis.event is not None
+    own = decode(hall.lines[0])["event"]
+    for change, reason, why in (
+        ({"protocol": 2}, "SCHEMA", "protocol 2: the schema's const"),
+        ({"host_cpu": 4}, "SCHEMA", "host_cpu 4 at a 3-seat table: the schema's allOf"),
+        ({"rules": {**own["rules"], "undo": True}}, "SCHEMA", "undo at a standard table"),
+        ({"rules": {**own["rules"], "starting_dice": 6}}, "SCHEMA", "starting_dice 6"),
+        (
+            {"rules": {**own["rules"], "first_starter": "seat3"}},
+            "BAD_EVENT",
+            "first_starter seat3 at a 3-seat table: a value the schema allows, a seat the "
+            "table lacks",
+        ),
+    ):
+        odd = build_entry(host, 0, ZERO_HASH, event={**own, **change})
+        firsts.append(
+            Case(
+                f"a genesis with {why}: {reason} at index 0 (a genesis that fails the schema "
+                "is a shape error; a first_starter seat the table lacks is the one defect the "
+                "schema cannot state)",
+                "lobby",
+                0,
+                [odd.line],
+                reason,
+                0,
+            )
+        )
     b = Builder(hall, n).event(genesis.event)
     firsts.append(
         Case(

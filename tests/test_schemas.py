@@ -876,3 +876,60 @@ def test_unassigned_code_point_in_a_name() -> None:
     """Names follow an explicit character list, not the Unicode database of one Python."""
     name = "Ann\u0378"  # unassigned in every Unicode version so far
     assert valid("common.schema.json#/$defs/name", name) == shape.name(name)
+
+
+def _genesis(**changes: Any) -> dict[str, Any]:
+    rules = {**Rules(seats=3).to_json(), **changes.pop("rules", {})}
+    return {
+        "type": "genesis",
+        "protocol": 1,
+        "host": "11" * 32,
+        "name": "Kitchen",
+        "rules": rules,
+        "nonce": "22" * 16,
+        "host_cpu": 0,
+        **changes,
+    }
+
+
+@pytest.mark.parametrize(
+    "genesis",
+    [
+        _genesis(),
+        _genesis(protocol=2),
+        _genesis(protocol=0),
+        _genesis(host_cpu=3),
+        _genesis(host_cpu=4),
+        _genesis(rules={"undo": True}),
+        _genesis(rules={"undo": True, "kind": "practice"}),
+        _genesis(rules={"starting_dice": 6}),
+        _genesis(rules={"seats": True}),
+        _genesis(rules={"first_starter": "seat9"}),
+        _genesis(rules={"first_starter": "seat3", "undo": True}),
+        {**_genesis(), "rules": {k: v for k, v in Rules().to_json().items() if k != "undo"}},
+        {**_genesis(), "rules": {**Rules().to_json(), "house": 1}},
+    ],
+)
+def test_a_genesis_fails_the_parser_exactly_when_it_fails_its_schema(
+    genesis: dict[str, Any],
+) -> None:
+    """The schema is step 1 of verify (SPEC.md 9): the parser refuses a genesis exactly when
+    the schema does, with SCHEMA."""
+    by_schema = valid("event.schema.json", genesis)
+    try:
+        check_event(genesis)
+        by_code = True
+    except RemoteError as err:
+        assert err.reason == Reason.SCHEMA, err
+        by_code = False
+    assert by_schema == by_code
+
+
+def test_a_genesis_naming_a_seat_the_table_lacks_passes_the_schema_and_is_a_bad_event() -> None:
+    """The one defect of a genesis its schema cannot state (SPEC.md 9, step 2)."""
+    genesis = _genesis(rules={"first_starter": "seat3"})
+    assert valid("event.schema.json", genesis)
+    check_event(genesis)
+    with pytest.raises(RemoteError) as refused:
+        genesis_state(genesis)
+    assert refused.value.reason == Reason.BAD_EVENT

@@ -17,7 +17,8 @@ from typing import Annotated, Any, ClassVar, Self, Union, get_args, get_origin, 
 from . import shape
 from .errors import LocalError, Reason, RemoteError
 from .messages import EXTRA_FIELDS, Message, MessageType, parse_message
-from .rules import MAX_DICE, MAX_SEATS, SEATS_RANGE
+from .rules import MAX_DICE, MAX_SEATS, SEATS_RANGE, Rules
+from .version import PROTOCOL_VERSION
 
 # ---- the shapes of event fields ----------------------------------------------------------------
 #
@@ -40,7 +41,9 @@ Dice = Annotated[
 Key = Annotated[bytes, shape.HEX32]
 Nonce = Annotated[bytes, shape.HEX16]
 Name = Annotated[str, shape.name]
-#: The genesis rules object as the wire has it; `Rules.from_json` reads it (table_state).
+#: The genesis rules object as the wire has it; `check_event` checks the schema's shape of
+#: it, and `Rules.from_json` reads it (table_state), which also refuses a `first_starter`
+#: seat the table lacks (BAD_EVENT: the schema cannot state it).
 RulesObject = Annotated[dict[str, Any], lambda v: isinstance(v, dict)]
 HostCpu = Annotated[int, lambda v: shape.is_int(v) and 0 <= v <= MAX_SEATS]
 
@@ -473,6 +476,20 @@ def check_event(obj: Any) -> dict[str, Any]:
     for name in LEFT_OUT_AT_DEFAULT[kind] - obj.keys():
         del spec[name]  # absent: it holds its default (present, its check refuses the default)
     shape.check_object(obj, spec, f"{kind} event")
+    if kind == "genesis":
+        # The schema's checks that no one field's check states: another protocol version, the
+        # rules object's own shape, and `host_cpu` at most the seats (its allOf).
+        if obj["protocol"] != PROTOCOL_VERSION:
+            raise RemoteError(
+                Reason.SCHEMA,
+                f"genesis event: protocol {obj['protocol']} is not supported "
+                f"(this is {PROTOCOL_VERSION})",
+            )
+        wrong = Rules.shape_error(obj["rules"])
+        if wrong is not None:
+            raise RemoteError(Reason.SCHEMA, f"genesis event: rules: {wrong}")
+        if obj["host_cpu"] > obj["rules"]["seats"]:
+            raise RemoteError(Reason.SCHEMA, "genesis event: more host-run CPU seats than seats")
     return obj
 
 

@@ -345,6 +345,25 @@ class Rules:
             raise OptionError(missing[0], "present", f"option {missing[0]!r} is missing")
         return cls(**dict(obj))
 
+    @classmethod
+    def shape_error(cls, obj: Any) -> str | None:
+        """What makes `obj` fail the rules object's schema (schemas/v1/common.schema.json:
+        exactly the keys, each value allowed, undo only off a standard table), or None.
+
+        A transcript's shape errors are its first checks (SPEC.md 9, step 1), so a genesis
+        whose rules fail here is `SCHEMA`. The one check the schema cannot state, a
+        `first_starter` seat the table does not have, is left to `from_json` (`BAD_EVENT`
+        in a genesis).
+        """
+        try:
+            cls.from_json(obj)
+        except OptionError as err:
+            value = obj.get(err.key) if isinstance(obj, Mapping) else None
+            if err.key == "first_starter" and _allowed(OPTION_BY_KEY["first_starter"], value):
+                return cls.shape_error({**obj, "first_starter": FirstStarter.RANDOM.value})
+            return err.detail
+        return None
+
     def with_options(self, **changes: Any) -> Rules:
         """A copy with some options changed (validated again)."""
         return replace(self, **changes)
@@ -400,3 +419,12 @@ def preset(name: str, **overrides: Any) -> Rules:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _allowed(option: Option, value: Any) -> bool:
+    """The value passes the option's own check (its type and allowed set)."""
+    try:
+        option.check(value)
+    except OptionError:
+        return False
+    return True
