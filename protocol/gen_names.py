@@ -8,12 +8,22 @@ rule from the prose. Its inputs are pinned:
 - ``unicode/confusables-13.0.0.txt``: the UTS #39 confusable prototypes, Unicode 13.0.0
   (the file exactly as published by Unicode; its SHA-256 is checked below);
 - the Unicode Character Database 14.0.0, as the standard library's ``unicodedata`` of
-  Python 3.11 has it: which code points are assigned and which are marks (Mn, Mc, Me). The
-  script refuses to run on another database version, so the tables cannot drift.
+  Python 3.11 has it: which code points are assigned and which are marks (Mn, Mc, Me), and
+  ``str.casefold`` (full case folding). The script refuses to run on another database
+  version, so the tables cannot drift.
 
-Usage: python protocol/gen_names.py [--out DIR] [--tables FILE]
-  --out     where names.json is written (default: vectors/v1 next to this file)
-  --tables  where the core's table module is written (default: p2pdice/core/name_tables.py)
+It also writes that Unicode 14.0.0 data as plain text, for implementations whose platform has
+a later Unicode version or no case folding (SPEC.md 10.5 makes these files normative):
+``unicode/assigned-14.0.0.txt`` and ``unicode/marks-14.0.0.txt`` (ranges of code points) and
+``unicode/casefold-14.0.0.txt`` (the C and F lines of CaseFolding.txt, as ``str.casefold``
+applies them). Their SHA-256 are pinned below (``UNICODE_FILES``): the script refuses to write
+a file that differs, so a change to one is deliberate (and SPEC.md, which cites them, changes
+with it).
+
+Usage: python protocol/gen_names.py [--out DIR] [--tables FILE] [--unicode DIR]
+  --out      where names.json is written (default: vectors/v1 next to this file)
+  --tables   where the core's table module is written (default: p2pdice/core/name_tables.py)
+  --unicode  where the three data files are written (default: unicode next to this file)
 """
 
 from __future__ import annotations
@@ -32,6 +42,12 @@ CONFUSABLES_SHA256 = "96f2500ec78fd96f11561d4b40237435dfece70303b1db3c0974138a33
 UNICODE_VERSION = "14.0.0"
 CONFUSABLES_VERSION = "13.0.0"
 MAX_MARKS = 3
+#: The data files written into unicode/, and the SHA-256 each must have.
+UNICODE_FILES = {
+    f"assigned-{UNICODE_VERSION}.txt": "fbf65e3873bc400e5a29687177cc5d46745e68c01a0d95a9212e6e9a012c5e11",
+    f"marks-{UNICODE_VERSION}.txt": "6831e97db76af9457b53cdd81f3c50455d0a2e0b7807a61d2a6acae4e0c55f17",
+    f"casefold-{UNICODE_VERSION}.txt": "224f7b6ed6006c7d4a4b115204a12cb603cfc2cea93361f684e41b738ce1de44",
+}
 
 # SPEC.md 10.5, the explicit lists (inclusive ranges).
 REFUSED = [  # default-ignorable code points and blank characters the name pattern allows
@@ -373,12 +389,69 @@ PROTOTYPES = """
 '''
 
 
+WRITTEN_BY = (
+    f"# Unicode {UNICODE_VERSION}, from Python 3.11's unicodedata; written by protocol/gen_names.py:"
+    " do not edit."
+)
+RANGE_FORMAT = """\
+# Format: one inclusive range of code points per line, in hexadecimal: "XXXX..YYYY", or "XXXX"
+# for a single code point. Lines starting with # are comments."""
+
+
+def ranges_file(header: str, ranges: list[tuple[int, int]]) -> str:
+    lines = [f"{lo:04X}..{hi:04X}" if lo != hi else f"{lo:04X}" for lo, hi in ranges]
+    return "\n".join([header, RANGE_FORMAT, WRITTEN_BY, *lines]) + "\n"
+
+
+def casefold_file() -> str:
+    header = f"""\
+# casefold-{UNICODE_VERSION}.txt: the full case folding of Unicode {UNICODE_VERSION}, the casefold of the
+# comparison key in p2pdice SPEC.md 10.5, for every code point assigned in {UNICODE_VERSION} whose
+# folding is not itself; a code point not listed folds to itself. It is exactly what the
+# reference implementation applies (Python's str.casefold in p2pdice/core/names.py): the
+# status C and F mappings of Unicode's CaseFolding-{UNICODE_VERSION}.txt (not the S or T ones, and
+# not NFKC_Casefold), each code point folded on its own, without context. Normative: use this
+# file rather than your platform's case folding.
+# Format: CaseFolding.txt's lines, "CODE; STATUS; MAPPING; # NAME": hexadecimal code points,
+# status C (the mapping is one code point) or F (several, separated by spaces)."""
+    lines = []
+    for lo, hi in ASSIGNED:
+        for cp in range(lo, hi + 1):
+            folded = chr(cp).casefold()
+            if folded != chr(cp):
+                status = "C" if len(folded) == 1 else "F"
+                name = unicodedata.name(chr(cp), "")
+                lines.append(f"{cp:04X}; {status}; {hexs(folded)}; # {name}")
+    return "\n".join([header, WRITTEN_BY, *lines]) + "\n"
+
+
+def unicode_files() -> dict[str, str]:
+    """The plain-text data files of unicode/, by name: what §10.5 takes from Unicode 14.0.0."""
+    v = UNICODE_VERSION
+    assigned = f"""\
+# assigned-{v}.txt: the code points assigned in Unicode {v} (general category other than Cn),
+# the "assigned" of p2pdice SPEC.md 10.5 (rule 1 of a well-formed name). Normative: use this
+# file rather than your platform's Unicode data, which may be of a later version."""
+    marks = f"""\
+# marks-{v}.txt: the marks of Unicode {v} (general category Mn, Mc or Me), the "mark" of
+# p2pdice SPEC.md 10.5 (rule 5 of a well-formed name). Normative: use this file rather than
+# your platform's Unicode data, which may be of a later version."""
+    files = {
+        f"assigned-{v}.txt": ranges_file(assigned, ASSIGNED),
+        f"marks-{v}.txt": ranges_file(marks, MARKS),
+        f"casefold-{v}.txt": casefold_file(),
+    }
+    assert files.keys() == UNICODE_FILES.keys()
+    return files
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=HERE / "vectors" / "v1")
     parser.add_argument(
         "--tables", type=Path, default=HERE.parent / "p2pdice" / "core" / "name_tables.py"
     )
+    parser.add_argument("--unicode", type=Path, default=HERE / "unicode")
     args = parser.parse_args()
     if unicodedata.unidata_version != UNICODE_VERSION:
         sys.exit(f"needs the Unicode {UNICODE_VERSION} database (Python 3.11), not "
@@ -386,11 +459,19 @@ def main() -> None:
     PROTOTYPES.update(load_prototypes())
     data = vectors()
     check(data)
+    files = unicode_files()
+    for name, text in files.items():
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        if digest != UNICODE_FILES[name]:
+            sys.exit(f"{name} would change (SHA-256 {digest}): update UNICODE_FILES and SPEC.md")
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "names.json").write_text(
         json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
     )
     args.tables.write_text(tables_module(), encoding="utf-8")
+    args.unicode.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (args.unicode / name).write_bytes(text.encode("utf-8"))
 
 
 if __name__ == "__main__":

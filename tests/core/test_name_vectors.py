@@ -90,7 +90,7 @@ def test_the_generator_reproduces_the_vectors_and_the_tables(tmp_path: Path) -> 
     tables = tmp_path / "name_tables.py"
     proc = subprocess.run(
         [sys.executable, str(PROTOCOL / "gen_names.py"), "--out", str(tmp_path),
-         "--tables", str(tables)],
+         "--tables", str(tables), "--unicode", str(tmp_path / "unicode")],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
