@@ -132,7 +132,10 @@ def _spec_ranges(text: str) -> str:
     return " ".join(f"{int(lo, 16):X}" + (f"-{int(hi, 16):X}" if hi else "") for lo, hi in found)
 
 
-def test_spec_lists_the_tables_emoji_and_refused_characters_and_the_data_hash() -> None:
+DATA_KINDS = ("assigned", "marks", "casefold")  #: the UCD files protocol/unicode ships
+
+
+def test_spec_lists_the_tables_emoji_and_refused_characters_and_the_data_hashes() -> None:
     spec = (PROTOCOL / "SPEC.md").read_text(encoding="utf-8")
     names = spec[spec.index("### 10.5 Names") : spec.index("## 11. Reason codes")]
     emoji = names[names.index("The emoji characters are") : names.index("So family, flag")]
@@ -141,8 +144,10 @@ def test_spec_lists_the_tables_emoji_and_refused_characters_and_the_data_hash() 
     assert _spec_ranges(refused).split() == name_tables.REFUSED.split()
     import hashlib
 
-    data = (PROTOCOL / "unicode" / "confusables-13.0.0.txt").read_bytes()
-    assert hashlib.sha256(data).hexdigest() in names
+    for data_file in ("confusables-13.0.0.txt", *(f"{kind}-14.0.0.txt" for kind in DATA_KINDS)):
+        data = (PROTOCOL / "unicode" / data_file).read_bytes()
+        assert data_file in names
+        assert hashlib.sha256(data).hexdigest() in names, data_file
     assert f"no more than {name_tables.MAX_MARKS} marks" in names
 
 
