@@ -1,4 +1,5 @@
-"""Writes protocol/examples/: a whole small game's transcript, its expected verify report and
+"""Writes protocol/examples/: a whole small game's transcript, its expected verify report (what
+`p2pdice verify --json` prints without `file`: `$defs/report` of schemas/v1/report.schema.json) and
 mutated copies that must fail; and games with faults (lost messages, seats that drop and
 return, stand-ins, undo, host-run seats, lobby leaves, void rounds, forfeits, a game nobody
 survives), each with its report, listed in games.json, so that another implementation can
@@ -25,7 +26,7 @@ from p2pdice.core.messages import Message
 from p2pdice.core.rules import Rules
 from p2pdice.core.table import TablePhase
 from p2pdice.core.transitions import CHOSEN_MESSAGES
-from p2pdice.core.verify import split_lines, verify_lines
+from p2pdice.core.verify import report_json, split_lines, verify_lines
 
 
 def main() -> None:
@@ -48,7 +49,7 @@ def main() -> None:
     table.play()
     lines = table.host.lines()
     (out / "game.jsonl").write_bytes(b"".join(line + b"\n" for line in lines))
-    report = verify_lines(lines).to_json()
+    report = report_json(verify_lines(lines), lines)  # as `p2pdice verify --json` prints it
     (out / "game.report.json").write_text(json.dumps(report, indent=1) + "\n")
     mutations = []
     last = len(lines) - 1
@@ -132,7 +133,9 @@ def main() -> None:
         report = verify_lines(lines)
         assert report.ok, (name, report.failure)
         (out / f"{name}.jsonl").write_bytes(b"".join(line + b"\n" for line in lines))
-        (out / f"{name}.report.json").write_text(json.dumps(report.to_json(), indent=1) + "\n")
+        (out / f"{name}.report.json").write_text(
+            json.dumps(report_json(report, lines), indent=1) + "\n"
+        )
         games.append({"file": f"{name}.jsonl", "report": f"{name}.report.json", "comment": comment})
     (out / "games.json").write_text(json.dumps(games, indent=1) + "\n")
 

@@ -66,14 +66,14 @@ def test_the_example_game_verifies_and_its_mutants_fail(tmp_path: Path) -> None:
     """protocol/examples: a whole game another implementation can check itself against."""
     import json
 
-    from p2pdice.core.verify import split_lines, verify_lines
+    from p2pdice.core.verify import report_json, split_lines, verify_lines
 
     examples = PROTOCOL / "examples"
     lines, problem = split_lines((examples / "game.jsonl").read_bytes())
     assert problem is None
     report = verify_lines(lines)
     assert report.ok
-    assert report.to_json() == json.loads((examples / "game.report.json").read_text())
+    assert report_json(report, lines) == json.loads((examples / "game.report.json").read_text())
     for mutant in json.loads((examples / "mutants.json").read_text()):
         lines, problem = split_lines((examples / mutant["file"]).read_bytes())
         failed = problem or verify_lines(lines).failure
@@ -98,13 +98,13 @@ def _example_games() -> list[tuple[dict, list[bytes]]]:
 def test_every_example_game_verifies_to_its_report() -> None:
     import json
 
-    from p2pdice.core.verify import verify_lines
+    from p2pdice.core.verify import report_json, verify_lines
 
     for item, lines in _example_games():
         report = verify_lines(lines)
         assert report.ok, (item["file"], report.failure)
         want = json.loads((PROTOCOL / "examples" / item["report"]).read_text())
-        assert report.to_json() == want, item["file"]
+        assert report_json(report, lines) == want, item["file"]
 
 
 def test_the_examples_cover_every_entry_type_and_every_fault_path() -> None:

@@ -58,6 +58,7 @@ FILES = (
     "entry",
     "frame_to_client",
     "frame_to_host",
+    "report",
 )
 
 

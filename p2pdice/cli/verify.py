@@ -8,13 +8,19 @@ from pathlib import Path
 from typing import Any
 
 from ..core.codec import CodecError, decode
-from ..core.compare import StoppedAt, TableComparison, Transcript, compare_transcripts, stopped_at
+from ..core.compare import StoppedAt, TableComparison, Transcript, compare_transcripts
 from ..core.describe import ranking_line
-from ..core.errors import P2PDiceError, Reason
-from ..core.fairness import comparison_code
+from ..core.errors import Reason
 from ..core.rules import Rules
-from ..core.transcript import parse_entry
-from ..core.verify import Failure, Report, split_lines
+from ..core.verify import (
+    Failure,
+    Report,
+    incomplete,
+    last_code,
+    report_json,
+    split_lines,
+    stop_of,
+)
 from .options import CliError
 from .parallel_verify import jobs_for, verify_lines_batched, verify_paths
 from .verify_exits import EXIT_FAILED, EXIT_FORK, EXIT_INCOMPLETE, EXIT_VERIFIED
@@ -39,13 +45,6 @@ def load_mine(path: Path) -> list[dict[str, Any]]:
 
 def verify_file(path: Path, *, partial: bool, mine: list[dict[str, Any]] | None) -> Report:
     return _verify_read(path, partial=partial, mine=mine)[0]
-
-
-def incomplete(report: Report) -> bool:
-    """The log verifies as far as it goes and only lacks its end: no fault of anyone's (a
-    player who left, a host that stopped), said as such, not as a failure."""
-    failure = report.failure
-    return failure is not None and failure.reason == Reason.MISSING_GAME_OVER
 
 
 def _verify_read(
@@ -167,35 +166,21 @@ def run(args: argparse.Namespace) -> int:
         )
     )
     for path, (report, lines) in zip(paths, verified, strict=True):
-        ended = report.ended is not None
-        head = last_code(lines[: report.entries])
-        stop = (
-            stopped_at(lines) if lines and not ended and (report.ok or incomplete(report)) else None
-        )
         if not report.ok:
             status = _worse(status, EXIT_INCOMPLETE if incomplete(report) else EXIT_FAILED)
         if lines:
             read.append(Transcript(str(path), lines))
         if args.json:
-            verdict = "verified" if report.ok else "incomplete" if incomplete(report) else "failed"
-            stopped = None if stop is None else {"round": stop.round, "entry": stop.entry}
-            code = None if head is None else {"entry": head[0], "code": head[1]}
-            results.append(
-                {
-                    "file": str(path),
-                    "verdict": verdict,
-                    "stopped_at": stopped,
-                    "head_code": code,
-                    **report.to_json(),
-                }
-            )
+            # protocol/schemas/v1/report.schema.json: the core's report, named by its file.
+            results.append({"file": str(path), **report_json(report, lines)})
         else:
-            print(human(path, report, stop, head))
+            print(human(path, report, stop_of(report, lines), last_code(lines[: report.entries])))
     comparisons = compare_transcripts(read) if len(read) > 1 else []
     if any(not c.agree for c in comparisons):
         status = _worse(status, EXIT_FORK)
     if args.json:
-        # One file: its report. Several: every report, and how the files of each table compare.
+        # One file: its report. Several: every report, and how the files of each table compare
+        # (protocol/schemas/v1/report.schema.json).
         body: Any = (
             results[0]
             if len(results) == 1
@@ -206,17 +191,6 @@ def run(args: argparse.Namespace) -> int:
         for comparison in comparisons:
             print("\n".join(comparison.lines()))
     return status
-
-
-def last_code(verified: list[bytes]) -> tuple[int, str] | None:
-    """The last verified entry's index and its code (SPEC.md 3.5, the code of head H)."""
-    if not verified:
-        return None
-    try:
-        entry = parse_entry(verified[-1])
-    except P2PDiceError:
-        return None
-    return entry.seq, comparison_code(entry.hash)
 
 
 def _worse(status: int, other: int) -> int:

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from .compare import StoppedAt, stopped_at
 from .delivery import Undelivered, delivery_facts
 from .describe import bid_words, hand_text, outcome_line
 from .errors import P2PDiceError, Reason
@@ -43,6 +44,16 @@ class Failure:
         return f"{where}: {self.reason}: {self.detail}"
 
 
+#: The host's acts a report counts (`host_acts`), by the kind of the table's note: `returned`
+#: is the `return` event. One count per seat named (an abort of two seats counts 2).
+HOST_ACTS = ("forced", "absent", "abort", "forfeit", "stand_in", "returned")
+
+#: The kinds of warning (SPEC.md 9, "Warnings").
+WarningKind = Literal[
+    "absent_while_active", "stalled", "void_no_contribution", "forfeit_no_opening"
+]
+
+
 @dataclass(frozen=True, slots=True)
 class VerifyWarning:
     """A pattern a valid log can hold that may hide host misconduct (SPEC.md 9, 8): the log
@@ -50,7 +61,7 @@ class VerifyWarning:
 
     index: int  #: the entry of the host act
     seat: int
-    kind: str  #: `absent_while_active`, `stalled`, `void_no_contribution` or `forfeit_no_opening`
+    kind: WarningKind
     detail: str
 
     def to_json(self) -> dict[str, Any]:
@@ -69,9 +80,7 @@ class Report:
     rounds: list[str] = field(default_factory=list)
     ranking: list[int] = field(default_factory=list)
     ended: str | None = None  #: "finished", "abandoned", or None when the log stops early
-    host_acts: Counter[str] = field(
-        default_factory=Counter
-    )  #: forced/absent/abort/forfeit/stand_in
+    host_acts: Counter[str] = field(default_factory=Counter)  #: HOST_ACTS: how many of each
     host_act_lines: list[str] = field(default_factory=list)
     #: One line per seat that ran out of its time bank (`absent`, `stalled`): when, and who
     #: played for it afterwards.
@@ -120,6 +129,56 @@ class Report:
                 "detail": self.failure.detail,
             },
         }
+
+
+Verdict = Literal["verified", "incomplete", "failed"]
+
+
+def incomplete(report: Report) -> bool:
+    """The log verifies as far as it goes and only lacks its end: no fault of anyone's (a
+    player who left, a host that stopped), said as such, not as a failure."""
+    failure = report.failure
+    return failure is not None and failure.reason == Reason.MISSING_GAME_OVER
+
+
+def verdict(report: Report) -> Verdict:
+    """`verified`, `incomplete` (only the game-over entry is missing) or `failed`."""
+    return "verified" if report.ok else "incomplete" if incomplete(report) else "failed"
+
+
+def last_code(verified: Sequence[bytes]) -> tuple[int, str] | None:
+    """The last verified entry's index and its code (SPEC.md 3.5, the code of head H)."""
+    if not verified:
+        return None
+    try:
+        entry = parse_entry(verified[-1])
+    except P2PDiceError:
+        return None
+    return entry.seq, comparison_code(entry.hash)
+
+
+def stop_of(report: Report, lines: Sequence[bytes]) -> StoppedAt | None:
+    """Where a log that verifies as far as it goes stops before its game-over entry (the
+    incomplete log, or a partial one that verified); None for a finished or failed log."""
+    verified = lines[: report.entries]
+    if not verified or report.ended is not None or not (report.ok or incomplete(report)):
+        return None
+    return stopped_at(verified)
+
+
+def report_json(report: Report, lines: Sequence[bytes]) -> dict[str, Any]:
+    """The report of one file as `p2pdice verify --json` prints it, without the file's name
+    (protocol/schemas/v1/report.schema.json, `$defs/report`): the verdict, where an
+    incomplete log stops, the code of the last verified entry, then `Report.to_json()`.
+    `lines` are the lines verified to make `report` (a cut-off last line left out)."""
+    stop = stop_of(report, lines)
+    head = last_code(lines[: report.entries])
+    return {
+        "verdict": verdict(report),
+        "stopped_at": None if stop is None else {"round": stop.round, "entry": stop.entry},
+        "head_code": None if head is None else {"entry": head[0], "code": head[1]},
+        **report.to_json(),
+    }
 
 
 def split_lines(data: bytes) -> tuple[list[bytes], Failure | None]:
@@ -326,7 +385,7 @@ def _note_host_acts(
 ) -> None:
     names = _names(state)
     for note in notes:
-        if note.kind in ("forced", "absent", "abort", "forfeit", "stand_in", "returned"):
+        if note.kind in HOST_ACTS:
             stalls.see(
                 report,
                 note,
@@ -359,6 +418,10 @@ def _describe_table(report: Report, replayer: Replayer) -> None:
     if state.start_seq is not None and state.start_seq < len(replayer.chain):
         report.comparison_code = comparison_code(replayer.chain.hashes[state.start_seq])
     game = state.game
+    if state.phase == TablePhase.OVER:
+        # Also a game abandoned in the lobby, which ranks nobody: it ended, it did not stop.
+        report.ranking = list(game.ranking) if game is not None else []
+        report.ended = game_over_reason(state)
     if game is None:
         return
     names = _names(state)
@@ -381,9 +444,6 @@ def _describe_table(report: Report, replayer: Replayer) -> None:
         report.rounds.append(
             f"round {result.round}: {flag}hands {hands}; bids {bids or '-'}; {outcome} - {tail}"
         )
-    if state.phase == TablePhase.OVER:
-        report.ranking = list(game.ranking)
-        report.ended = game_over_reason(state)
 
 
 def _check_mine(
