@@ -8,7 +8,9 @@ round, from an eliminated loser, and forced; a `stand_in` and a `return` for a s
 the ranking of a game abandoned in the lobby; a `commit_set` item for a seat the table lacks;
 a `commit_set` or `beacon` out of seat order, short of a seat, or naming one seat twice; joins
 in the lobby (a seat taken or beyond the table, a key already seated, another host, a name taken,
-`host_run` from a person, a counter above 0, a key that left joining again) and leaves;
+`host_run` from a person, a counter above 0, a key that left joining again), the room kept for
+host-run seats, and leaves; a result's `eliminated` order and `gainer`; an `absent` after the
+final round;
 acknowledgements of a result (another entry named, another round, twice, twice with another
 key's signature, from a seat the result put out);
 a round event naming another round or attempt than the one it opens;
@@ -613,6 +615,31 @@ def build() -> tuple[dict[str, Fragment], list[tuple[str, list[Case]]]]:
     nexts.append(
         Case("the game-over entry that belongs there", "final_round_over", n, b.lines, None)
     )
+    assert final.state()[0].rules.time_bank > 0
+    for reason, verdict, why in (
+        (
+            "stalled",
+            "BAD_EVENT",
+            "no next round, so no designated starter the table waits for",
+        ),
+        (
+            "no_reply",
+            None,
+            "accepted: the row asks only that the seat survives and is not absent already",
+        ),
+    ):
+        b = Builder(final, n).event(events.Absent(round=last, seat=winner, reason=reason))
+        nexts.append(
+            Case(
+                f"an `absent` ({reason}) for the winner after the final round, at a table with "
+                f"a time bank: {why}",
+                "final_round_over",
+                n,
+                b.lines,
+                verdict,
+                None if verdict is None else n,
+            )
+        )
     mid = loser_out_mid_game()
     fragments["loser_out_mid_game"] = mid
     n = len(mid.lines)
@@ -845,6 +872,8 @@ def build() -> tuple[dict[str, Fragment], list[tuple[str, list[Case]]]]:
         )
     groups.append(("the first word of a name in the CPU form (SPEC.md 10.5)", names))
     groups.append(("joins in the lobby: seat, key, host and name", _join_cases(hall, n)))
+    fragments["room"], room = _host_run_room_cases()
+    groups.append(("joins in the lobby: room kept for the host-run seats", room))
     groups.append(("which seat an `absent` for running out of time (`stalled`) may name", []))
     for bank in (180, 0):
         key = f"bidding_bank_{bank}"
@@ -1051,13 +1080,13 @@ def _ack_cases(mid: Fragment) -> list[Case]:
     return cases
 
 
-def _join_cases(hall: Fragment, n: int) -> list[Case]:
-    """Joins after `lobby()`'s: Hana holds seat 0 of 3. Each refusal is one row check of
-    SPEC.md 7's `msg:join`, listed there in the order they apply; a key that left starts its
-    counters afresh (§4.1)."""
+Join = Callable[..., list[bytes]]
+
+
+def _joiner(hall: Fragment, n: int, rng: random.Random) -> Join:
+    """join(builder, signer, seat, name, **changes): a person's join appended to `hall` cut
+    at `n`, and what the builder holds after it."""
     state, _ = hall.state()
-    hana = hall.seats[0]
-    rng = random.Random(16)
 
     def join(b: Builder, signer: SigningKey, seat: int, name: str, **changes: Any) -> list[bytes]:
         body: dict[str, Any] = {
@@ -1074,6 +1103,66 @@ def _join_cases(hall: Fragment, n: int) -> list[Case]:
         }
         b.lines.append(b.signed_entry(sign_message(signer, kind="join", **{**body, **changes})))
         return b.lines
+
+    return join
+
+
+def _host_run_room_cases() -> tuple[Fragment, list[Case]]:
+    """Joins at a 3-seat table whose genesis promises one host-run seat (`host_cpu` 1), after
+    Hana took seat 0: a person's join is refused once the seats left after it could not hold
+    the host-run seat still to come (SPEC.md 7, "Joins and host-run seats")."""
+    table = _table(Rules(seats=3, starting_dice=1), 9, host_cpu=1, name="room")
+    table.add_player(load_bot("medium"), name="Hana", cpu=False)
+    table.run_until_idle()
+    hall = Fragment(table.host.lines(), table.host.key, _keys(table))
+    n = len(hall.lines)
+    rng = random.Random(17)
+    join = _joiner(hall, n, rng)
+    cpu = {"cpu": True, "host_run": True}
+    cases: list[Case] = []
+    for comment, make, code in (
+        (
+            "a person joins seat 1: one seat is left after it, for the one host-run seat to "
+            "come: accepted",
+            lambda b: join(b, SigningKey(rng.randbytes(32)), 1, "Ben"),
+            None,
+        ),
+        (
+            "a person joins seat 1, then another seat 2: no seat would be left for the "
+            "host-run seat still to come: TABLE_FULL",
+            lambda b: join(
+                Builder(hall, n, join(b, SigningKey(rng.randbytes(32)), 1, "Ben")),
+                SigningKey(rng.randbytes(32)),
+                2,
+                "Cleo",
+            ),
+            "TABLE_FULL",
+        ),
+        (
+            "the host-run CPU joins seat 1, then a person seat 2: the host-run seat is taken, "
+            "so none is owed: accepted",
+            lambda b: join(
+                Builder(hall, n, join(b, SigningKey(rng.randbytes(32)), 1, "CPU 1", **cpu)),
+                SigningKey(rng.randbytes(32)),
+                2,
+                "Cleo",
+            ),
+            None,
+        ),
+    ):
+        lines = make(Builder(hall, n))
+        index = None if code is None else n + len(lines) - 1
+        cases.append(Case(comment, "room", n, lines, code, index))
+    return hall, cases
+
+
+def _join_cases(hall: Fragment, n: int) -> list[Case]:
+    """Joins after `lobby()`'s: Hana holds seat 0 of 3. Each refusal is one row check of
+    SPEC.md 7's `msg:join`, listed there in the order they apply; a key that left starts its
+    counters afresh (§4.1)."""
+    hana = hall.seats[0]
+    rng = random.Random(16)
+    join = _joiner(hall, n, rng)
 
     def fresh() -> SigningKey:
         return SigningKey(rng.randbytes(32))
