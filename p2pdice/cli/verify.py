@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -123,10 +124,17 @@ def human(
         out.append(f"  host acts (attributed to the host): {summary}")
         out += [f"    {line}" for line in report.host_act_lines]
     out += [f"  time bank: {line}" for line in report.stalls]
+    abandoned = report.ended == "abandoned"
     if report.ranking:
         names = {p["seat"]: p["name"] for p in report.roster}
-        out.append("  ranking: " + ranking_line(report.ranking, names))
-    if report.ended == "abandoned":
+        shared = report.survivors if abandoned else 0
+        out.append("  ranking: " + ranking_line(report.ranking, names, shared=shared))
+    if abandoned and report.survivors > 1:
+        out.append(
+            f"  the game ended without a winner (ended early by the host): the {report.survivors} "
+            "seats still in share 1st"
+        )
+    elif abandoned:
         out.append(
             "  the game ended without a winner (ended early by the host, or every seat left forfeited)"
         )
@@ -151,12 +159,47 @@ def _total_size(paths: list[Path]) -> int:
     return total
 
 
+def transcripts_given(names: list[str]) -> list[Path]:
+    """The files to verify: a file that cannot be read is a bad command line (CliError, exit
+    2), and a client's record of sent messages (a folder's `sent.jsonl`, easily caught by a
+    `*.jsonl` pattern) is left out with a note, since it is no transcript but what `--mine`
+    reads."""
+    paths: list[Path] = []
+    for name in names:
+        path = Path(name)
+        try:
+            with path.open("rb") as file:
+                first = file.readline(64 * 1024)
+        except OSError as err:
+            raise CliError(f"cannot read {name}: {err.strerror}") from None
+        if _is_sent_record(first):
+            print(
+                f"note: {name} is a record of the messages you sent, not a transcript: left "
+                f"out (check it with --mine {name} beside its transcript)",
+                file=sys.stderr,
+            )
+            continue
+        paths.append(path)
+    if not paths:
+        raise CliError("no transcript to verify among the files given")
+    return paths
+
+
+def _is_sent_record(first_line: bytes) -> bool:
+    """The first line of a sent-messages record (SPEC.md 9: objects with `at`, never `seq`)."""
+    try:
+        obj = json.loads(first_line)
+    except ValueError:
+        return False
+    return isinstance(obj, dict) and "at" in obj and "seq" not in obj
+
+
 def run(args: argparse.Namespace) -> int:
     mine = load_mine(Path(args.mine)) if args.mine else None
     status = EXIT_VERIFIED
     results = []
     read: list[Transcript] = []
-    paths = [Path(name) for name in args.files]
+    paths = transcripts_given(args.files)
     jobs = getattr(args, "jobs", 1)
     verified = (
         [_verify_read(paths[0], partial=args.partial, mine=mine, jobs=jobs)]

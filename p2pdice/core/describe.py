@@ -21,16 +21,26 @@ def hand_text(hand: Sequence[int] | None) -> str:
     return "[" + " ".join(str(d) for d in hand) + "]" if hand else "[out]"
 
 
-def ranking_places(ranking: Sequence[int], names: Sequence[str] | Mapping[int, str]) -> list[str]:
-    """Each place of a ranking, best first: "1. Ann". A seat without a name shows its number."""
-    return [f"{place}. {_name(names, seat)}" for place, seat in enumerate(ranking, 1)]
+def ranking_places(
+    ranking: Sequence[int], names: Sequence[str] | Mapping[int, str], shared: int = 0
+) -> list[str]:
+    """Each place of a ranking, best first: "1. Ann". A seat without a name shows its number.
+    The first `shared` seats share 1st: the seats still in when a game without a winner ended
+    (RULES.md R6 ranks them by seat number only to list them)."""
+    return [
+        f"{1 if index < shared else index + 1}. {_name(names, seat)}"
+        for index, seat in enumerate(ranking)
+    ]
 
 
 def ranking_line(
-    ranking: Sequence[int], names: Sequence[str] | Mapping[int, str], separator: str = "  "
+    ranking: Sequence[int],
+    names: Sequence[str] | Mapping[int, str],
+    separator: str = "  ",
+    shared: int = 0,
 ) -> str:
-    """A ranking on one line: "1. Ann  2. Bob"."""
-    return separator.join(ranking_places(ranking, names))
+    """A ranking on one line: "1. Ann  2. Bob" (or "1. Ann  1. Bob" when they share 1st)."""
+    return separator.join(ranking_places(ranking, names, shared))
 
 
 def _name(names: Sequence[str] | Mapping[int, str], seat: int) -> str:

@@ -79,6 +79,9 @@ class Report:
     roster: list[dict[str, Any]] = field(default_factory=list)
     rounds: list[str] = field(default_factory=list)
     ranking: list[int] = field(default_factory=list)
+    #: How many seats, first in the ranking, were still in when the game ended (not in the
+    #: JSON report: the ranking and `ended` say it to a program; words need it).
+    survivors: int = 0
     ended: str | None = None  #: "finished", "abandoned", or None when the log stops early
     host_acts: Counter[str] = field(default_factory=Counter)  #: HOST_ACTS: how many of each
     host_act_lines: list[str] = field(default_factory=list)
@@ -421,6 +424,7 @@ def _describe_table(report: Report, replayer: Replayer) -> None:
     if state.phase == TablePhase.OVER:
         # Also a game abandoned in the lobby, which ranks nobody: it ended, it did not stop.
         report.ranking = list(game.ranking) if game is not None else []
+        report.survivors = len(game.survivors) if game is not None else 0
         report.ended = game_over_reason(state)
     if game is None:
         return

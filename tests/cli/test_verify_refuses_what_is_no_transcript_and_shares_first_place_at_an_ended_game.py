@@ -1,0 +1,52 @@
+"""`p2pdice verify` on what a user's shell hands it: a file that cannot be read is a bad
+command line (status 2, SPEC.md 9), a client's record of sent messages caught by a `*.jsonl`
+pattern is left out with a note, and a game the host ended shows the seats still in sharing
+1st, as the record does (docs/stats.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from p2pdice.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "protocol" / "examples"
+
+
+def test_a_file_that_does_not_exist_is_a_bad_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nope.jsonl"
+    assert main(["verify", str(EXAMPLES / "game.jsonl"), str(missing)]) == 2
+    assert f"cannot read {missing}" in capsys.readouterr().err
+
+
+def test_a_record_of_sent_messages_is_left_out_with_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sent = tmp_path / "sent.jsonl"
+    sent.write_text(json.dumps({"at": 1, "ref": "00" * 32, "rejected": "REPLAY"}) + "\n")
+    assert main(["verify", str(sent), str(EXAMPLES / "game.jsonl")]) == 0
+    out = capsys.readouterr()
+    assert f"{sent} is a record of the messages you sent" in out.err
+    assert f"--mine {sent}" in out.err
+    assert "game.jsonl: verified" in out.out and str(sent) not in out.out
+    assert main(["verify", str(sent)]) == 2
+    assert "no transcript to verify" in capsys.readouterr().err
+
+
+def test_a_game_ended_without_a_winner_shows_the_seats_still_in_sharing_first(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["verify", str(EXAMPLES / "void-cap.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "ranking: 1. P0  1. P1" in out
+    assert "the 2 seats still in share 1st" in out
+
+
+def test_a_game_nobody_survived_keeps_its_places(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(EXAMPLES / "no-survivor.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "ranking: 1. P0  2. P1" in out
