@@ -76,6 +76,49 @@ def home_of(args: argparse.Namespace) -> Path:
     return home
 
 
+#: The folders under the data folder where the tables this device plays on loopback
+#: (practice, pass-and-play, the course's graded match: runtime.local_table) keep their host
+#: and their seats, by what opens them. Each holds data folders laid out as store.py says.
+LOCAL_TABLES: dict[str, Path] = {
+    "practice": Path("practice"),
+    "pass_and_play": Path("pass-and-play"),
+    "graded": Path("learning") / "graded",
+}
+
+
+def local_host_home(base: Path) -> Path:
+    """The data folder of the host of the loopback tables kept under `base`."""
+    return base / "host"
+
+
+def local_seat_home(base: Path, number: int) -> Path:
+    """The data folder (with its own key) of the `number`th seat, from 1, held on this
+    screen at the loopback tables kept under `base`."""
+    return base / str(number)
+
+
+def hosting_seat_home(home: Path) -> Path:
+    """The data folder of the host's own seat at the tables it hosts in the terminal client."""
+    return home / "seat"
+
+
+def game_homes(home: Path) -> list[Path]:
+    """Every data folder under `home` that this device's tables save games in, as the
+    functions above decide them: `home` itself (tables joined or watched, tables hosted), the
+    hosting seat's, and each loopback table's host and seats. A host-run CPU seat's records
+    (`hosted/<id>/cpu/`) are copies of its host's log and are not listed."""
+    homes = [home, hosting_seat_home(home)]
+    for base in (home / folder for folder in LOCAL_TABLES.values()):
+        homes.append(local_host_home(base))
+        try:
+            names = [p.name for p in base.iterdir() if p.is_dir() and not p.is_symlink()]
+        except OSError:
+            continue  # never opened on this device (or unreadable): no seats
+        numbers = sorted(int(name) for name in names if name.isascii() and name.isdigit())
+        homes += [local_seat_home(base, n) for n in numbers]
+    return homes
+
+
 def password_of(args: argparse.Namespace) -> str | None:
     if getattr(args, "password_file", None):
         try:

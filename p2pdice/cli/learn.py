@@ -13,7 +13,14 @@ from ..bots.graded import GRADED_CPU
 from ..core.grading import GradedResult, best, grade_match, graded_rules, locked_reason
 from ..core.lessons import Progress, course
 from ..core.rules import Rules
-from .common import CPU_THINK, add_cpu_think_option, add_home_option, cpu_think_of, home_of
+from .common import (
+    CPU_THINK,
+    LOCAL_TABLES,
+    add_cpu_think_option,
+    add_home_option,
+    cpu_think_of,
+    home_of,
+)
 from .options import add_rules_options, rules_from_args
 
 if TYPE_CHECKING:  # the drill plays bots, the match a table: loaded only when opened
@@ -27,10 +34,10 @@ if TYPE_CHECKING:  # the drill plays bots, the match a table: loaded only when o
 PROGRESS_FILE = "learning.json"
 #: The judgement drill's score, a sibling file for the same reason.
 DRILL_FILE = "drill.json"
-#: Where the graded match's table keeps its seat keys and transcripts: under learning/, so
-#: `p2pdice stats` (which reads tables/, hosted/ and league/) never counts it, and its table
-#: is a practice table besides, which stats marks "not a contest" wherever it is found.
-GRADED_DIR = Path("learning") / "graded"
+#: Where the graded match's table keeps its host and seat (their keys and transcripts): a
+#: folder of its own (common.LOCAL_TABLES), so the match is found by its grade alone. It is a
+#: practice table: `p2pdice stats` shows it among the practice games, never as a contest.
+GRADED_DIR = LOCAL_TABLES["graded"]
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

@@ -23,7 +23,13 @@ from ..net.client import LocalClient, Outcome, run_websocket
 from ..net.hostapp import HostedTable, HostService, TableConfig
 from ..net.session import ClientSession
 from ..store import load_or_create_key
-from .common import CPU_THINK
+from .common import (
+    CPU_THINK,
+    LOCAL_TABLES,
+    hosting_seat_home,
+    local_host_home,
+    local_seat_home,
+)
 
 
 def default_name() -> str:
@@ -136,11 +142,13 @@ async def local_table(
 ) -> TableRuntime:
     """A table on this machine only (loopback, not advertised) with `humans` seated on this
     screen and `cpu` players: what practice, pass-and-play and the graded match play on."""
-    service = HostService(home=base / "host", bind="127.0.0.1", advertise=False)
+    service = HostService(home=local_host_home(base), bind="127.0.0.1", advertise=False)
     await service.start()
     runtime = TableRuntime(kind=kind, sessions=[], service=service)
     try:
-        people = [await _seat_session(base / str(i), who) for i, who in enumerate(humans, 1)]
+        people = [
+            await _seat_session(local_seat_home(base, i), who) for i, who in enumerate(humans, 1)
+        ]
         await _open_seated(
             runtime, TableConfig(name=name, rules=rules, cpu=cpu, cpu_think=cpu_think), people
         )
@@ -163,7 +171,7 @@ async def start_practice(
     base = clean_name(name or "", 20) or clean_name(default_name(), 20)
     names = [base] if humans == 1 else [f"{base} {i}" for i in range(1, humans + 1)]
     runtime = await local_table(
-        home / "practice",
+        home / LOCAL_TABLES["practice"],
         name="Practice",
         rules=rules,
         cpu=cpu,
@@ -182,7 +190,7 @@ async def start_pass_and_play(
 ) -> TableRuntime:
     """Several people on this device (one seat each) and CPU seats, on loopback."""
     runtime = await local_table(
-        home / "pass-and-play",
+        home / LOCAL_TABLES["pass_and_play"],
         name="Pass and play",
         rules=rules,
         cpu=cpu,
@@ -222,7 +230,7 @@ async def start_hosting(
     runtime = TableRuntime(kind="host", sessions=[], service=service)
     fill = [fill_level] if isinstance(fill_level, str) else fill_level
     try:
-        me = await _seat_session(home / "seat", player, password=password)
+        me = await _seat_session(hosting_seat_home(home), player, password=password)
         config = TableConfig(
             name=name,
             rules=rules,

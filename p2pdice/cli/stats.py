@@ -8,16 +8,17 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import P2PDiceError, Reason
 from ..stats.cache import CACHE_VERSION, from_record, record_of
 from ..stats.counts import PlayerStats, tally
-from ..stats.games import Game, Skipped, distinct_games
+from ..stats.games import DUPLICATE, Game, Skipped, distinct_games
 from ..stats.league import FORK, Arrival, judge
 from ..stats.ratings import PROVISIONAL_GAMES, Rating, rate
-from .common import add_home_option
+from .common import add_home_option, game_homes
 from .options import CliError, add_stats_options
 from .parallel_verify import default_jobs, jobs_for, read_games
 from .verify_exits import EXIT_FORK
@@ -48,15 +49,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def saved_transcripts(home: Path) -> list[Path]:
-    """Every game log under `home`: the transcripts of tables played or watched, and the
-    logs of tables hosted (the layout of p2pdice/store.py), and the games imported from
-    other devices (`league/<table id>.jsonl`), sorted by path."""
+    """Every game log under `home`: in each data folder this device's tables save games in
+    (`common.game_homes`: the data folder itself, the hosting seat's, each practice,
+    pass-and-play and graded match seat's and host's), the transcripts of tables played or
+    watched and the logs of tables hosted (the layout of p2pdice/store.py); and the games
+    imported from other devices (`league/<table id>.jsonl`); sorted by path."""
     found = [
-        *home.glob("tables/*/transcript.jsonl"),
-        *home.glob("hosted/*/log.jsonl"),
-        *home.glob(f"{LEAGUE}/*.jsonl"),
+        log
+        for data in game_homes(home)
+        for log in (*data.glob("tables/*/transcript.jsonl"), *data.glob("hosted/*/log.jsonl"))
     ]
+    found += home.glob(f"{LEAGUE}/*.jsonl")
     return sorted(p for p in found if p.is_file() and not p.is_symlink())
+
+
+def whole_lines(data: bytes) -> tuple[bytes, ...]:
+    """The lines of a file that end with a line feed (a cut-off last one left out)."""
+    return tuple(data[: data.rfind(b"\n")].split(b"\n")) if b"\n" in data else ()
 
 
 def read_files(
@@ -64,9 +73,11 @@ def read_files(
 ) -> list[Game | Skipped]:
     """Each file's verdict; with a cache (file hash -> record), a file whose exact bytes
     were judged before is not verified again, each new verdict is added to it, and the
-    hashes of the files read are added to `used`."""
-    read: list[Game | Skipped | None] = []
-    unseen: list[tuple[int, str, bytes]] = []  #: verified together below, on every core
+    hashes of the files read are added to `used`. Files of the same bytes (a seat's copy
+    of a finished game beside its host's log) are verified once."""
+    read: list[tuple[str, bytes, str] | Skipped] = []  #: (source, data, digest), or unread
+    verdicts: dict[str, Game | Skipped] = {}  #: by digest: from the cache, or verified below
+    unseen: dict[str, tuple[str, bytes]] = {}  #: by digest: verified together, on every core
     for path in paths:
         try:
             data = path.read_bytes()
@@ -74,24 +85,34 @@ def read_files(
             detail = f"cannot read the file: {err.strerror}"
             read.append(Skipped(str(path), str(Reason.INTERNAL), detail))
             continue
-        if cache is None:
-            unseen.append((len(read), str(path), data))
-            read.append(None)
-            continue
         digest = hashlib.sha256(data).hexdigest()
+        read.append((str(path), data, digest))
         if used is not None:
             used.add(digest)
-        item = _cached(cache.get(digest), str(path), data)
+        if digest in verdicts or digest in unseen:
+            continue
+        item = None if cache is None else _cached(cache.get(digest), str(path), data)
         if item is None:  # no verdict yet, or a damaged one: verified below
-            unseen.append((len(read), str(path), data))
-        read.append(item)
-    jobs = jobs_for(sum(len(data) for _, _, data in unseen), default_jobs())
-    items = read_games([(source, data) for _, source, data in unseen], jobs=jobs)
-    for (at, _, data), item in zip(unseen, items, strict=True):
-        read[at] = item
+            unseen[digest] = (str(path), data)
+        else:
+            verdicts[digest] = item
+    jobs = jobs_for(sum(len(data) for _, data in unseen.values()), default_jobs())
+    items = read_games(list(unseen.values()), jobs=jobs)
+    for digest, item in zip(unseen, items, strict=True):
+        verdicts[digest] = item
         if cache is not None:
-            cache[hashlib.sha256(data).hexdigest()] = record_of(item)
-    return [item for item in read if item is not None]
+            cache[digest] = record_of(item)
+    out: list[Game | Skipped] = []
+    for entry in read:
+        if isinstance(entry, Skipped):
+            out.append(entry)
+            continue
+        source, data, digest = entry
+        verdict = verdicts[digest]
+        if isinstance(verdict, Skipped):  # its lines tell a copy of another log (distinct_games)
+            verdict = replace(verdict, lines=whole_lines(data))
+        out.append(replace(verdict, source=source) if verdict.source != source else verdict)
+    return out
 
 
 def _cached(record: Any, source: str, data: bytes) -> Game | Skipped | None:
@@ -264,9 +285,16 @@ def human(body: dict[str, Any]) -> str:
         out.append(
             f"  {r['name']} [{r['key'][:8]}]{cpu}: {r['rating']:.2f}{mark} after {r['games']} games"
         )
-    if body["skipped"]:
+    copied = sum(1 for s in body["skipped"] if s["reason"] == DUPLICATE)
+    if copied:
+        out.append(
+            f"\n{copied} more file(s) are copies of games shown here (a seat's copy beside its "
+            "host's log, say): each game is shown once (--json names them)"
+        )
+    failed = [s for s in body["skipped"] if s["reason"] != DUPLICATE]
+    if failed:
         out.append("\nskipped (not counted)")
-        out += [f"  {s['file']}: {s['reason']}: {s['detail']}" for s in body["skipped"]]
+        out += [f"  {s['file']}: {s['reason']}: {s['detail']}" for s in failed]
     return "\n".join(out)
 
 

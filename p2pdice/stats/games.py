@@ -55,6 +55,10 @@ class Skipped:
     source: str
     reason: str  #: the verifier's reason code (SPEC.md 9), or DUPLICATE
     detail: str
+    #: The file's whole lines, when the reader gave them: what tells a copy of another log
+    #: (its first entries, say a seat's copy of a game that ended after it left) from a log
+    #: of its own (`distinct_games`). Never affects a figure.
+    lines: tuple[bytes, ...] = ()
 
 
 #: The house rules (RULES.md R4, R5) a group's label names when they change play, each with
@@ -160,7 +164,9 @@ def distinct_games(games: Iterable[Game | Skipped]) -> tuple[list[Game], list[Sk
     """Verified games, one per table id, and everything skipped. Files of one table that
     agree count once (the first in start-hash order, then by source; the others are listed
     as DUPLICATE). Files of one table that differ are the proof of a fork (two host-signed
-    histories, core.compare): none of them counts, and each is listed as FORK."""
+    histories, core.compare): none of them counts, and each is listed as FORK. A file that
+    does not verify but holds only the first entries of another file's log (`copies`) is
+    a copy of that game too, listed as DUPLICATE rather than with its own reason."""
     items = list(games)
     skipped = [item for item in items if isinstance(item, Skipped)]
     by_table: dict[str, list[Game]] = {}
@@ -181,7 +187,41 @@ def distinct_games(games: Iterable[Game | Skipped]) -> tuple[list[Game], list[Sk
             )
             for g in held[1:]
         ]
-    return kept, skipped
+    return kept, copies(kept, skipped)
+
+
+def copies(kept: Sequence[Game], skipped: Sequence[Skipped]) -> list[Skipped]:
+    """`skipped`, with each file whose lines are the first lines of a longer log (or all of
+    an equal one listed before it) marked DUPLICATE: a seat's copy of a game that ended after
+    the seat left, or of a game not ended yet beside its host's log. Only the same lines
+    make a copy: a file that differs anywhere keeps its own reason. The log it copies is a
+    counted game's when one matches, else the longest skipped file's (listed itself)."""
+    own = (DUPLICATE, str(Reason.FORK))  #: already said to be another file's, or a fork's
+    logs: dict[bytes, list[tuple[tuple[bytes, ...], str, bool]]] = {}
+    for game in kept:
+        if game.lines:
+            logs.setdefault(game.lines[0], []).append((game.lines, game.source, True))
+    for item in skipped:
+        if item.lines and item.reason not in own:
+            logs.setdefault(item.lines[0], []).append((item.lines, item.source, False))
+    out: list[Skipped] = []
+    for item in skipped:
+        mine = item.lines
+        whole = [
+            (counted, len(lines), source)
+            for lines, source, counted in (logs.get(mine[0], []) if mine else [])
+            if source != item.source
+            and lines[: len(mine)] == mine
+            and (counted or len(lines) > len(mine) or source < item.source)
+        ]
+        if item.reason in own or not whole:
+            out.append(item)
+            continue
+        counted, length, source = min(whole, key=lambda w: (not w[0], -w[1], w[2]))
+        part = "" if length == len(mine) else f"the first {len(mine)} of the {length} entries of "
+        detail = f"a copy of {part}{source} ({'counted' if counted else 'listed'})"
+        out.append(Skipped(item.source, DUPLICATE, detail, mine))
+    return out
 
 
 def fork_between(games: Sequence[Game]) -> str | None:

@@ -1,6 +1,7 @@
 """The graded match is a whole game on the practice table, played here through the keyboard
 of the real terminal client (headless) by the same setup `p2pdice learn` opens it with; its
-grade lands in learning.json and on the lesson list, and `p2pdice stats` never counts it."""
+grade lands in learning.json and on the lesson list, and `p2pdice stats` shows it once among
+the practice games, never as a contest."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from p2pdice.cli.learn import (
 from p2pdice.core.grading import GRADES
 from p2pdice.core.lessons import Progress, course
 from p2pdice.core.rules import Rules
-from p2pdice.stats.games import Game, read_game
+from p2pdice.stats.games import DUPLICATE, Game, read_game
 from p2pdice.ui.learn import opening
 from p2pdice.ui.screens import plain
 from tests.ui.headless import headless
@@ -74,13 +75,15 @@ async def test_a_played_graded_match_is_graded_saved_listed_and_not_a_match(
     listed = plain(_list(progress))
     assert f"last: {result.line()}" in listed and "press t to play" in listed
 
-    # Kept apart from matches: under learning/, never where stats reads, and not counted.
+    # Kept apart from matches: under learning/, not tables/ or hosted/; in the record it is
+    # one game among the practice games (its host's log and the seat's copy), never rated.
     assert path.is_relative_to(tmp_path / GRADED_DIR)
     assert not (tmp_path / "tables").exists() and not (tmp_path / "hosted").exists()
     capsys.readouterr()
     assert main(["stats", "--home", str(tmp_path), "--json"]) == 0
     body = json.loads(capsys.readouterr().out)
-    assert body["games"] == 0 and body["groups"] == [] and body["skipped"] == []
+    assert body["games"] == 1 and [g["kind"] for g in body["groups"]] == ["practice"]
+    assert body["ratings"] == [] and [s["reason"] for s in body["skipped"]] == [DUPLICATE]
 
 
 def _list(progress: Progress):
