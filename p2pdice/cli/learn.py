@@ -10,9 +10,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..bots.graded import GRADED_CPU
-from ..core.grading import GradedResult, best, grade_match, graded_rules, locked_reason
+from ..core.frozen import replace
+from ..core.grading import (
+    GradedResult,
+    best,
+    grade_match,
+    graded_rules,
+    locked_reason,
+    setting_of,
+)
 from ..core.lessons import Progress, course
-from ..core.rules import Rules
+from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS, Rules, preset
 from .common import (
     CPU_THINK,
     LOCAL_TABLES,
@@ -21,7 +29,7 @@ from .common import (
     cpu_think_of,
     home_of,
 )
-from .options import add_rules_options, rules_from_args
+from .options import CliError, add_rules_options, rules_from_args
 
 if TYPE_CHECKING:  # the drill plays bots, the match a table: loaded only when opened
     from ..bots.drill import DrillProgress
@@ -38,6 +46,15 @@ DRILL_FILE = "drill.json"
 #: folder of its own (common.LOCAL_TABLES), so the match is found by its grade alone. It is a
 #: practice table: `p2pdice stats` shows it among the practice games, never as a contest.
 GRADED_DIR = LOCAL_TABLES["graded"]
+#: Table options the course sets itself, whatever the command line says: lessons have no
+#: clock, undo or drawn starter; the graded match always has four seats, no undo, no time
+#: bank and a fairly drawn first starter; drill positions are drawn from bot games. So
+#: `learn` neither offers nor accepts them.
+FIXED_BY_THE_COURSE = ("time_bank", "undo", "first_starter")
+#: How `--seats` reads under `learn`: it sizes the drill's tables only.
+SEATS_HELP = (
+    "players at the judgement drill's tables (lessons seat 3, the graded match 4): 2..6 (default 4)"
+)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -64,8 +81,46 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     add_cpu_think_option(learn)  # the graded match's CPU players
     add_rules_options(learn, hosted=False)
+    for action in learn._actions:
+        if action.dest in FIXED_BY_THE_COURSE:
+            action.help = argparse.SUPPRESS  # refused in run(): see FIXED_BY_THE_COURSE
+        elif action.dest == "seats":
+            action.help = SEATS_HELP
     add_home_option(learn)
     learn.set_defaults(run=run)
+
+
+def refuse_fixed_options(args: argparse.Namespace) -> None:
+    """A course option given on the command line is an error that says why (it would be
+    ignored otherwise)."""
+    for key in FIXED_BY_THE_COURSE:
+        if getattr(args, key, None) is not None:
+            raise CliError(
+                f"{OPTION_BY_KEY[key].flag}: the course sets it itself (lessons have no clock; "
+                "the graded match has four seats, no undo, no time bank and a drawn starter)"
+            )
+
+
+def course_flags(rules: Rules) -> str:
+    """The rules options that open this course again, shortest first: a preset and what
+    differs from it, or the options that differ from the defaults ("" for the defaults)."""
+    keys = [o.key for o in OPTIONS if not o.hidden and o.key not in FIXED_BY_THE_COURSE]
+    keys = [k for k in keys if k not in ("seats", "kind")]  # the course's own seat counts
+    choices = [("", Rules())] + [(f"--preset {name}", preset(name)) for name in sorted(PRESETS)]
+    spelled = []
+    for head, base in choices:
+        words = [head] if head else []
+        for key in keys:
+            value = getattr(rules, key)
+            if value == getattr(base, key):
+                continue
+            flag = OPTION_BY_KEY[key].flag
+            if isinstance(value, bool):
+                words.append(flag if value else flag.replace("--", "--no-", 1))
+            else:
+                words.append(f"{flag} {value}")
+        spelled.append(" ".join(words))
+    return min(spelled, key=lambda text: (len(text.split()), len(text)))
 
 
 def progress_path(home: Path) -> Path:
@@ -125,6 +180,7 @@ def _drill_command(args: argparse.Namespace, home: Path, rules: Rules) -> int:
 
 def run(args: argparse.Namespace) -> int:
     home = home_of(args)
+    refuse_fixed_options(args)
     rules = rules_from_args(args)
     if args.drill:
         return _drill_command(args, home, rules)
@@ -137,25 +193,33 @@ def run(args: argparse.Namespace) -> int:
         for i, lesson in enumerate(lessons, 1):
             mark = "done" if lesson.key in progress.done else "    "
             print(f"{mark}  {i}. {lesson.title}")
-        print("\n".join(graded_list_lines(progress, tuple(lesson.key for lesson in lessons))))
+        keys = tuple(lesson.key for lesson in lessons)
+        print("\n".join(graded_list_lines(progress, keys, rules)))
         return 0
     if args.reset and not _interactive():
         return 0
     return _course(home, rules, cpu_think_of(args))
 
 
-def graded_list_lines(progress: Progress, lesson_keys: tuple[str, ...]) -> list[str]:
-    """The graded match's lines under `--list`: locked and why, or open, and its results."""
+def graded_list_lines(
+    progress: Progress, lesson_keys: tuple[str, ...], rules: Rules | None = None
+) -> list[str]:
+    """The graded match's lines under `--list` for the course on `rules`: locked and why, or
+    open and how to play it (with the options that open this course), and its results on
+    these rules only: a grade earned on other house rules is not comparable."""
+    rules = rules or Rules()
     why = locked_reason(progress.done, lesson_keys)
+    command = " ".join(["p2pdice learn", course_flags(rules)]).rstrip()
     out = [
         f"{'    ' if why else 'open'}  t. Test your judgement: a graded match vs "
         + ", ".join(GRADED_CPU),
-        f"          {why or 'play it: p2pdice learn, then t on the lesson list'}",
+        f"          {why or f'play it: {command}, then t on the lesson list'}",
     ]
-    if progress.graded:
-        out.append(f"          last: {progress.graded[-1].line()}")
-        top = best(progress.graded)
-        if top is not None and len(progress.graded) > 1:
+    results = progress.graded_on(setting_of(rules))
+    if results:
+        out.append(f"          last: {results[-1].line()}")
+        top = best(results)
+        if top is not None and len(results) > 1:
             out.append(f"          best: {top.line()}")
     return out
 
@@ -226,9 +290,10 @@ def graded_transcripts(home: Path) -> set[Path]:
     return {p for p in (home / GRADED_DIR).glob("*/tables/*/transcript.jsonl") if p.is_file()}
 
 
-def grade_new_match(home: Path, before: set[Path], today: str) -> GradedResult | None:
+def grade_new_match(home: Path, before: set[Path], today: str, rules: Rules) -> GradedResult | None:
     """The grade of the finished game among the transcripts saved since `before` (verified
-    first, as `stats` reads a game); None when the match was left before its end."""
+    first, as `stats` reads a game), filed under the course's setting on `rules`; None when
+    the match was left before its end."""
     from ..stats.games import Game, read_game
 
     for path in sorted(graded_transcripts(home) - before):
@@ -236,14 +301,15 @@ def grade_new_match(home: Path, before: set[Path], today: str) -> GradedResult |
         if not isinstance(game, Game) or not game.finished:
             continue
         seat = next(p.seat for p in game.players if p.kind == "human")
-        return grade_match(game.places, seat, game.results, today)
+        result = grade_match(game.places, seat, game.results, today)
+        return replace(result, setting=setting_of(rules))
     return None
 
 
-def finish_graded(home: Path, before: set[Path], today: str) -> str:
-    """Grade the match just played and keep the result in the progress file; the words the
-    lesson list then shows."""
-    result = grade_new_match(home, before, today)
+def finish_graded(home: Path, before: set[Path], today: str, rules: Rules) -> str:
+    """Grade the match just played on the course's `rules` and keep the result in the
+    progress file; the words the lesson list then shows."""
+    result = grade_new_match(home, before, today, rules)
     if result is None:
         return "The graded match was left before its end: no grade."
     save_progress(home, load_progress(home).with_graded(result))
@@ -258,7 +324,7 @@ def run_graded(home: Path, rules: Rules, cpu_think: float = CPU_THINK) -> str:
 
     before = graded_transcripts(home)
     run_screen(home, graded_setup(home, rules, cpu_think=cpu_think))
-    return finish_graded(home, before, datetime.date.today().isoformat())
+    return finish_graded(home, before, datetime.date.today().isoformat(), rules)
 
 
 def learn_with_defaults(home: Path) -> int:

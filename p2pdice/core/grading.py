@@ -41,6 +41,12 @@ def graded_rules(rules: Rules) -> Rules:
     )
 
 
+def setting_of(rules: Rules) -> str:
+    """What a graded result is filed under: the match's rules in words (the course's house
+    rules at the fixed table), e.g. 'aces ones, exact call, palifico fixed, 5 dice, practice'."""
+    return graded_rules(rules).summary()
+
+
 def unlocked(done: Iterable[str], lesson_keys: Sequence[str]) -> bool:
     """The match opens once every lesson of the course (on these rules) is done."""
     finished = set(done)
@@ -71,6 +77,9 @@ class GradedResult:
     calls_right: int = 0
     bids_called: int = 0  #: the learner's bids someone called Liar on
     bids_held: int = 0  #: of those, the ones the count proved right
+    #: The course's setting it was played on (`setting_of`): each course lists only its own
+    #: results, so grades stay comparable. "" for a result saved before this was kept.
+    setting: str = ""
 
     def line(self) -> str:
         """E.g. 'B: 2nd of 4 on 2026-12-03; calls 3 of 4 right; bids held 1 of 2'."""
@@ -91,6 +100,7 @@ class GradedResult:
             "calls_right": self.calls_right,
             "bids_called": self.bids_called,
             "bids_held": self.bids_held,
+            "setting": self.setting,
         }
 
     @classmethod
@@ -101,10 +111,11 @@ class GradedResult:
         ints = ("place", "seats", "calls", "calls_right", "bids_called", "bids_held")
         if not all(isinstance(obj.get(k, 0), int) for k in ints):
             return None
-        grade, date = obj.get("grade"), obj.get("date")
-        if grade not in GRADES or not isinstance(date, str):
+        grade, date, setting = obj.get("grade"), obj.get("date"), obj.get("setting", "")
+        if grade not in GRADES or not isinstance(date, str) or not isinstance(setting, str):
             return None
-        return cls(grade=grade, date=date, **{k: int(obj.get(k, 0)) for k in ints})
+        ints_read = {k: int(obj.get(k, 0)) for k in ints}
+        return cls(grade=grade, date=date, setting=setting, **ints_read)
 
 
 def ordinal(n: int) -> str:

@@ -29,6 +29,7 @@ from .game import (
     PlaceBid,
     Reveal,
     RoundResult,
+    StartNextRound,
     apply,
     new_game,
 )
@@ -68,12 +69,24 @@ class Verdict:
     text: str
 
 
-#: A lesson's own judgement of a legal move: None accepts it, a text refuses it and says why.
-Judge = Callable[[Rules, GameState, tuple[int, ...], Move], str | None]
+#: What a lesson practises, beyond playing well: None accepts a good move, a text asks for the
+#: kind of move the lesson is about (the aces lessons ask for a conversion).
+Aim = Callable[[Rules, GameState, tuple[int, ...], Move], str | None]
 
 
 def _any(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class Prelude:
+    """A round played before the lesson's own, so that the lesson's round is one the rules
+    produce: its hands (their sizes are the dice each seat holds), the bids from the first
+    seat on, and who calls Liar on the last."""
+
+    hands: tuple[tuple[int, ...], ...]
+    bids: tuple[tuple[int, Bid], ...]
+    caller: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +99,10 @@ class Lesson:
     hands: tuple[tuple[int, ...], ...]  #: seat 0 is the learner
     bids: tuple[tuple[int, Bid], ...] = ()  #: scripted bids before the learner's turn
     starter: int = YOU
-    palifico_round: bool = False
-    judge: Judge = _any
+    #: The round before, played on the engine (the palifico lesson: the learner falls to one
+    #: die, so the engine makes the next round a palifico round that the learner opens).
+    prelude: Prelude | None = None
+    aim: Aim = _any
     #: Which rules this lesson needs (aces lessons only where ones are aces, ...).
     applies: Callable[[Rules], bool] = field(default=lambda rules: True)
 
@@ -162,7 +177,8 @@ def judge(lesson: Lesson, rules: Rules, state: GameState, move: Move) -> Verdict
         apply(state, _event(move))
     except RuleError as err:
         return Verdict(False, explain_reason(err.reason, rules, state, move))
-    why = lesson.judge(rules, state, lesson.hands[YOU], move)
+    hand = lesson.hands[YOU]
+    why = poor_move(rules, state, hand, move) or lesson.aim(rules, state, hand, move)
     if why is not None:
         return Verdict(False, why)
     return Verdict(True, f"Good: you {move}.")
@@ -183,11 +199,24 @@ def unseen(state: GameState) -> int:
     return state.dice_in_play - state.dice[YOU]
 
 
-def estimate_text(rules: Rules, state: GameState, hand: tuple[int, ...], face: int) -> str:
-    """'You see 3; expect 3.3 of the 10 unseen: about 6.3' for a bid on `face`."""
+def _seen_and_chance(
+    rules: Rules, state: GameState, hand: tuple[int, ...], face: int
+) -> tuple[int, float]:
     w = wild(rules, state)
     seen = sum(1 for d in hand if die_counts(d, face, wild_ones=w))
-    p = 1 / 3 if w and face != 1 else 1 / 6
+    return seen, (1 / 3 if w and face != 1 else 1 / 6)
+
+
+def estimate(rules: Rules, state: GameState, hand: tuple[int, ...], face: int) -> float:
+    """How many dice the learner can expect to count for `face`: the ones they see, plus the
+    unseen dice times the chance that one counts (lesson 9 teaches it)."""
+    seen, p = _seen_and_chance(rules, state, hand, face)
+    return seen + unseen(state) * p
+
+
+def estimate_text(rules: Rules, state: GameState, hand: tuple[int, ...], face: int) -> str:
+    """'You see 3; expect 3.3 of the 10 unseen: about 6.3' for a bid on `face`."""
+    seen, p = _seen_and_chance(rules, state, hand, face)
     expected = unseen(state) * p
     return (
         f"You see {seen} that count for {face_name(face)}; of the {unseen(state)} unseen dice "
@@ -195,72 +224,76 @@ def estimate_text(rules: Rules, state: GameState, hand: tuple[int, ...], face: i
     )
 
 
-# ---- the course -------------------------------------------------------------------------------
-
-
-def _raising(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
-    if move.kind != "bid":
-        return "Try raising this time: the bid is modest, so a Liar call would likely lose."
-    return None
-
-
-def _call_liar(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
-    if move.kind == "liar":
-        return None
+def poor_move(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
+    """The course's one rule for a legal move that is poor at that moment, the same in every
+    lesson, measured against the estimate (your dice that count plus the unseen dice times
+    the chance one counts): a bid that claims more than the estimate is likely false; a Liar
+    call on a bid no higher than it likely loses; an Exact call is worth making only on the
+    bid nearest the estimate. None: the move is sound; else why not, with the figures."""
     prev = state.standing_bid
-    assert prev is not None
-    return (
-        f"Any raise claims even more than {prev}. "
-        + estimate_text(rules, state, hand, prev.face)
-        + " That is far short: call Liar (l)."
-    )
-
-
-def _wild_ones(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
-    if move.kind != "liar":
+    if move.kind == "bid":
+        bid = move.bid
+        assert bid is not None
+        about = estimate(rules, state, hand, bid.face)
+        if bid.quantity <= about + 1e-9:
+            return None
+        return (
+            f"{bid} is more than you can expect. "
+            + estimate_text(rules, state, hand, bid.face)
+            + f" A Liar call on {bid} would likely win: bid no more than you expect."
+        )
+    assert prev is not None  # the engine refuses a call with no bid standing
+    about = estimate(rules, state, hand, prev.face)
+    nearest = int(about + 0.5)
+    if move.kind == "liar":
+        if prev.quantity > about + 1e-9:
+            return None
+        if rules.exact_call and prev.quantity == nearest:
+            instead = (
+                f" It is the count you expect, so call Exact (x): if it is right, "
+                f"{exact_reward_text(rules)}."
+            )
+        else:
+            instead = " Raise instead."
+        return (
+            estimate_text(rules, state, hand, prev.face)
+            + f" {prev} claims no more than that, so it is likely true and a Liar call would "
+            "likely lose." + instead
+        )
+    if prev.quantity == nearest:
         return None
     return (
-        "Count again: your ones are wild, so they count as 4s too. You hold four of the five "
-        "4s yourself; the bid is very likely true. Raise instead."
+        estimate_text(rules, state, hand, prev.face)
+        + f" Exactly {prev.quantity} is unlikely: Exact is worth calling on the count you "
+        f"expect ({nearest}), and {prev} is not it."
     )
+
+
+# ---- the course -------------------------------------------------------------------------------
 
 
 def _onto_ones(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
     if move.kind == "bid" and move.bid is not None and move.bid.face == 1:
         return None
-    return "This lesson is about converting: bid ones (type 3 1) with half the dice, rounded up."
+    return (
+        "A fair move, but this lesson practises converting: bid ones (type 3 1) with half the "
+        "dice, rounded up."
+    )
 
 
 def _off_ones(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
     if move.kind == "bid" and move.bid is not None and move.bid.face != 1:
         return None
-    return "This lesson is about leaving ones: bid another face with twice plus one (7 x 5s)."
-
-
-def _exact(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
-    if move.kind == "exact":
-        return None
     return (
-        "You see two 3s and two ones (wild): four already. The bid 4 x 3s looks exactly "
-        f"right, and if it is, {exact_reward_text(rules)}. Call Exact (x)."
-    )
-
-
-def _estimate(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move) -> str | None:
-    if move.kind == "liar":
-        return None
-    prev = state.standing_bid
-    assert prev is not None
-    return (
-        estimate_text(rules, state, hand, prev.face)
-        + f" {prev} needs clearly more than that: call Liar (l)."
+        "A fair move, but this lesson practises leaving ones: bid another face with twice "
+        "plus one (7 x 5s)."
     )
 
 
 def _palifico_coach(rules: Rules) -> str:
     """The palifico lesson's words for the table's palifico and palifico kind: whether ones
-    stay wild, and whether the face is fixed (the learner holds one die, which may change it
-    when palifico is free)."""
+    stay wild, and whether the face the learner opens is fixed (a one-die player may change
+    it when palifico is free)."""
     if ones_are_wild(rules, True):
         ones = "Ones stay wild in it at this table"
     elif rules.ones == Ones.NATURAL:
@@ -268,18 +301,19 @@ def _palifico_coach(rules: Rules) -> str:
     else:
         ones = "Ones are not wild in it"
     if rules.palifico_kind == PalificoKind.ONES_NOT_WILD:
-        face = (
-            "the face is not fixed: bids raise in the usual order. Bo opened 2 x 5s; raise "
-            "on 5s (3 5) or move to a higher face (2 6)."
-        )
+        face = "the face is not fixed: bids raise in the usual order"
     elif rules.palifico == Palifico.FREE:
         face = (
-            "the opening face is fixed, but you hold one die, so you may change it in the "
-            "usual order. Bo opened 2 x 5s; raise on 5s (3 5) or move to a higher face (2 6)."
+            "the face you open is fixed: the others may only raise its number, except a "
+            "player holding one die, who may change it"
         )
     else:
-        face = "the opening face is fixed. Bo opened 2 x 5s; raise on 5s (3 5), not another face."
-    return f"You are down to one die: a palifico round. {ones}, and {face}"
+        face = "the face you open is fixed: nobody may bid another face this round"
+    return (
+        "Last round Ada called Liar on your 2 x 6s and you lost a die: you are down to one, "
+        "so this is a palifico round, and you open it (whoever falls to one die does). "
+        f"{ones}, and {face}. You hold a 5: open with 2 x 5s (type 2 5)."
+    )
 
 
 COURSE: tuple[Lesson, ...] = (
@@ -289,19 +323,15 @@ COURSE: tuple[Lesson, ...] = (
         coach="Your five dice are below; the others' are hidden. A bid is about ALL 15 dice "
         "on the table. Open with two 3s: type 2 3 and press Enter.",
         hands=((3, 3, 5, 6, 2), (4, 3, 6, 6, 2), (5, 3, 4, 2, 6)),
-        judge=lambda rules, state, hand, move: (
-            None if move.kind == "bid" else "Nobody has bid yet: open with a bid (type 2 3, Enter)."
-        ),
     ),
     Lesson(
         key="raising",
         title="Raising: more dice, or a higher face",
         coach="Bo bid 3 x 4s. Raise: the same number of a higher face (3 5) or more dice "
-        "(4 4). Try 3 2 first to see why it is refused.",
-        hands=((4, 5, 2, 6, 6), (4, 4, 3, 5, 2), (6, 5, 3, 2, 4)),
+        "(4 5). Try 3 2 first to see why it is refused.",
+        hands=((4, 4, 5, 5, 5), (4, 4, 3, 5, 2), (6, 5, 3, 2, 4)),
         bids=((2, Bid(3, 4)),),
         starter=2,
-        judge=_raising,
     ),
     Lesson(
         key="liar",
@@ -314,7 +344,6 @@ COURSE: tuple[Lesson, ...] = (
         hands=((2, 3, 3, 4, 5), (6, 2, 4, 5, 3), (6, 6, 3, 2, 4)),
         bids=((1, Bid(3, 6)), (2, Bid(9, 6))),
         starter=1,
-        judge=_call_liar,
     ),
     Lesson(
         key="wild",
@@ -324,7 +353,6 @@ COURSE: tuple[Lesson, ...] = (
         hands=((1, 1, 4, 4, 2), (4, 3, 6, 1, 5), (2, 4, 5, 6, 3)),
         bids=((2, Bid(5, 4)),),
         starter=2,
-        judge=_wild_ones,
         applies=lambda rules: rules.ones != Ones.NATURAL,
     ),
     Lesson(
@@ -335,7 +363,7 @@ COURSE: tuple[Lesson, ...] = (
         hands=((1, 1, 1, 3, 5), (5, 1, 2, 6, 4), (5, 5, 3, 1, 2)),
         bids=((2, Bid(6, 5)),),
         starter=2,
-        judge=_onto_ones,
+        aim=_onto_ones,
         applies=lambda rules: rules.ones == Ones.ACES,
     ),
     Lesson(
@@ -343,10 +371,10 @@ COURSE: tuple[Lesson, ...] = (
         title="Aces: leaving ones",
         coach="Leaving ones needs twice the quantity plus one. Bo converted to 3 x 1s: to bid 5s you "
         "need 7 x 5s. Type 7 5 and Enter (6 5 is too few).",
-        hands=((5, 5, 1, 5, 2), (5, 1, 2, 6, 4), (5, 5, 3, 1, 2)),
+        hands=((5, 5, 1, 1, 5), (5, 1, 2, 6, 4), (5, 5, 3, 1, 2)),
         bids=((1, Bid(6, 4)), (2, Bid(3, 1))),
         starter=1,
-        judge=_off_ones,
+        aim=_off_ones,
         applies=lambda rules: rules.ones == Ones.ACES,
     ),
     Lesson(
@@ -354,12 +382,13 @@ COURSE: tuple[Lesson, ...] = (
         title="The exact call",
         coach=lambda rules: (
             "If you think a bid is exactly right, call Exact (x): right, and "
-            f"{exact_reward_text(rules)}; wrong, and you lose one. Bo bid 4 x 3s."
+            f"{exact_reward_text(rules)}; wrong, and you lose one. You hold four dice, one "
+            "lost earlier. Bo bid 5 x 3s: you see two 3s, and a third of the 10 unseen dice "
+            "(3.3) should count: about 5."
         ),
-        hands=((3, 3, 1, 1, 6), (2, 4, 5, 6, 6), (2, 4, 5, 5, 6)),
-        bids=((1, Bid(3, 3)), (2, Bid(4, 3))),
+        hands=((3, 3, 6, 2), (3, 4, 5, 6, 6), (1, 3, 2, 5, 6)),
+        bids=((1, Bid(3, 3)), (2, Bid(5, 3))),
         starter=1,
-        judge=_exact,
         applies=lambda rules: rules.exact_call and rules.ones != Ones.NATURAL,
     ),
     Lesson(
@@ -367,9 +396,7 @@ COURSE: tuple[Lesson, ...] = (
         title="Palifico: the one-die round",
         coach=lambda rules: _palifico_coach(rules),
         hands=((5,), (5, 2, 3), (6, 5, 2)),
-        bids=((2, Bid(2, 5)),),
-        starter=2,
-        palifico_round=True,
+        prelude=Prelude(hands=((6, 2), (4, 3, 5), (2, 3, 5)), bids=((0, Bid(2, 6)),), caller=1),
         applies=lambda rules: rules.palifico != Palifico.OFF,
     ),
     Lesson(
@@ -380,7 +407,6 @@ COURSE: tuple[Lesson, ...] = (
         hands=((3, 3, 1, 5, 2), (4, 3, 6, 2, 5), (6, 2, 4, 5, 6)),
         bids=((1, Bid(6, 3)), (2, Bid(8, 3))),
         starter=1,
-        judge=_estimate,
     ),
 )
 
@@ -396,17 +422,41 @@ def lesson_rules(rules: Rules) -> Rules:
 
 
 def start(lesson: Lesson, rules: Rules) -> GameState:
-    """The lesson's table on the learner's turn: dealt, the scripted bids placed."""
-    table = lesson_rules(rules).with_options(first_starter=FirstStarter(f"seat{lesson.starter}"))
-    state = apply(new_game(table), Deal())
-    dice = tuple(len(h) for h in lesson.hands)
-    if dice != state.dice:
-        state = replace(state, dice=dice, palifico_round=lesson.palifico_round)
+    """The lesson's table on the learner's turn: dealt, the scripted bids placed. A lesson
+    with a prelude plays that round first on the engine, which then says who starts the
+    lesson's round and whether it is a palifico round."""
+    prelude = lesson.prelude
+    first = YOU if prelude is not None else lesson.starter
+    table = lesson_rules(rules).with_options(first_starter=FirstStarter(f"seat{first}"))
+    state = new_game(table)
+    if prelude is not None:
+        state = apply(_holding(state, prelude.hands), Deal())
+        for seat, bid in prelude.bids:
+            state = apply(state, PlaceBid(seat, bid))
+        state = apply(apply(state, Challenge(prelude.caller)), Reveal(prelude.hands))
+        assert state.next_starter is not None
+        state = apply(state, StartNextRound(state.next_starter))
+        if state.dice != _sizes(lesson.hands):
+            raise ValueError(f"lesson {lesson.key}: its prelude leaves the dice {state.dice}")
+    else:
+        state = _holding(state, lesson.hands)
+    state = apply(state, Deal())
     for seat, bid in lesson.bids:
         state = apply(state, PlaceBid(seat, bid))
     if state.turn != YOU:
         raise ValueError(f"lesson {lesson.key}: it is seat {state.turn}'s turn, not yours")
     return state
+
+
+def _sizes(hands: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    return tuple(len(h) for h in hands)
+
+
+def _holding(state: GameState, hands: tuple[tuple[int, ...], ...]) -> GameState:
+    """A new game with each seat holding as many dice as its scripted hand: a game in
+    progress, whose earlier losses the lesson does not show (the engine checks the hands
+    against these sizes when they are revealed)."""
+    return replace(state, dice=_sizes(hands))
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,25 +468,31 @@ class Finish:
     face: int
     answer: int  #: how many dice count for the called bid's face
     question: str
-    story: str  #: who called what, and who lost a die
+    story: str  #: who called what: shown with the open cups, above the question
+    #: the count and who lost or won dice: shown only once the question is answered, so the
+    #: question never gives away its own answer
+    outcome: str
 
 
 def play(lesson: Lesson, rules: Rules, state: GameState, move: Move) -> Finish:
     """Play an accepted move to the reveal: a learner's bid is called Liar by the next seat."""
     after = apply(state, _event(move))
-    story = ""
     if move.kind == "bid":
         caller = after.turn
         assert caller is not None
         after = apply(after, Challenge(caller))
-        story = f"{NAMES[caller]} calls Liar on your {move.bid}. "
+        story = f"{NAMES[caller]} calls Liar on your {move.bid}."
+    else:
+        standing = state.bids[-1]
+        call = "Liar" if move.kind == "liar" else "Exact"
+        story = f"You call {call} on {NAMES[standing.seat]}'s {standing.bid}."
+    story += " Every cup is lifted."
     shown = apply(after, Reveal(lesson.hands))
     result = shown.results[-1]
     bid = result.bid
     assert bid is not None and result.count is not None
     w = ones_are_wild(rules, state.palifico_round)
-    story += _outcome_text(result, state.rules)
-    ones = " (your ones count too: they are wild)" if w and bid.face != 1 else ""
+    ones = " (ones count too: they are wild)" if w and bid.face != 1 else ""
     return Finish(
         state=shown,
         result=result,
@@ -444,6 +500,7 @@ def play(lesson: Lesson, rules: Rules, state: GameState, move: Move) -> Finish:
         answer=count_matching(lesson.hands, bid.face, wild_ones=w),
         question=f"How many {face_name(bid.face)} count here{ones}? Type the number, Enter.",
         story=story,
+        outcome=_outcome_text(result, state.rules),
     )
 
 
@@ -487,7 +544,7 @@ def _outcome_text(result: RoundResult, rules: Rules) -> str:
 def check_answer(lesson: Lesson, rules: Rules, finish: Finish, answer: int) -> Verdict:
     """The coach on the counting question: right, or the count seat by seat."""
     if answer == finish.answer:
-        return Verdict(True, f"Right: {finish.answer}. Lesson done.")
+        return Verdict(True, f"Right: {finish.answer}. {finish.outcome} Lesson done.")
     w = ones_are_wild(rules, finish.result.palifico_round)
     parts = [
         f"{NAMES[s]} {sum(1 for d in h if die_counts(d, finish.face, wild_ones=w))}"
@@ -518,10 +575,19 @@ class Progress:
         return self if key in self.done else replace(self, done=(*self.done, key))
 
     def with_graded(self, result: GradedResult) -> Progress:
-        return replace(self, graded=(*self.graded, result)[-KEPT_RESULTS:])
+        """The results with `result` added: the newest KEPT_RESULTS of its setting are kept."""
+        kept = (*self.graded, result)
+        mine = [i for i, r in enumerate(kept) if r.setting == result.setting]
+        drop = set(mine[:-KEPT_RESULTS])
+        return replace(self, graded=tuple(r for i, r in enumerate(kept) if i not in drop))
+
+    def graded_on(self, setting: str) -> tuple[GradedResult, ...]:
+        """The results of the graded match played on this setting (grading.setting_of), the
+        newest last: a course never shows a grade earned on other house rules."""
+        return tuple(r for r in self.graded if r.setting == setting)
 
     def next_lesson(self, lessons: tuple[Lesson, ...]) -> int:
-        """Where to resume: the first lesson not done (or the first, when all are)."""
+        """Where to go on: the first lesson not done (or the first, when all are)."""
         for i, lesson in enumerate(lessons):
             if lesson.key not in self.done:
                 return i
@@ -550,5 +616,8 @@ class Progress:
         raw_graded = obj.get("graded", [])
         listed = raw_graded if isinstance(raw_graded, list) else []
         read = (GradedResult.from_json(r) for r in listed)
-        graded = tuple(r for r in read if r is not None)[-KEPT_RESULTS:]
-        return cls(done=done, drill=drill, graded=graded)
+        progress = cls(done=done, drill=drill)
+        for result in read:
+            if result is not None:
+                progress = progress.with_graded(result)
+        return progress

@@ -2,9 +2,10 @@
 and the strong bot's advice, and the running score per skill (bots/drill.py decides all of
 it; this module only draws and takes keys).
 
-Keys: `c` (or `l`, as at the table) calls Liar, `e` (or `x`) calls Exact where the table
-allows it, a raise is typed like at the table (`8 5` + Enter; `r` says how), `n` draws the
-next position after an answer, `q` leaves (the score is kept).
+Keys are the table's (ui/keys.py): `l` calls Liar, `x` calls Exact where the table allows
+it, a raise is typed as at the table (`8 5`, `eight 5s` + Enter; Esc clears it), `n` draws
+the next position after an answer, `q` leaves (the score is kept). A letter is a command
+only while nothing is typed, and no command letter begins a number word.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 
 from ..bots.drill import (
     Advice,
@@ -33,6 +36,7 @@ from ..core.describe import bid_words
 from ..core.rules import Rules
 from .bidentry import BidSyntaxError, parse_bid
 from .layout import whole_screen_app
+from .learn import header_subtitle
 from .screens import Line, header, keys_line, rule_or_alarm, wrap
 from .text import ASCII, Glyphs
 
@@ -72,7 +76,7 @@ def answer(ds: DrillState, move: Answer) -> None:
     assert ds.position is not None and ds.answer is None
     view = ds.position.view
     if move.kind == "exact" and not view.can_exact:
-        ds.said = "This table has no Exact call (a host turns it on with --exact-call)."
+        ds.said = "This table has no Exact call (p2pdice learn --exact-call turns it on)."
         return
     if move.kind == "raise":
         assert move.bid is not None
@@ -94,7 +98,7 @@ def enter(ds: DrillState) -> None:
     if ds.answer is not None:
         return
     if not typed:
-        ds.said = "Type a raise such as 8 5 (eight 5s), then Enter; or c to call Liar."
+        ds.said = "Type a raise such as 8 5 (eight 5s), then Enter; or l to call Liar."
         return
     try:
         bid = parse_bid(typed)
@@ -154,9 +158,9 @@ def render(ds: DrillState, columns: int = 80, rows: int = 24, glyphs: Glyphs = A
     me = view.seat
     assert me is not None
     width = columns - 2
-    out: list[Line] = [
-        header("Judgement drill", f"position {ds.number + 1}", columns, ds.rules.summary())
-    ]
+    title, code = "Judgement drill", f"position {ds.number + 1}"
+    subtitle = header_subtitle(title, code, ds.rules.summary().split(", "), columns)
+    out: list[Line] = [header(title, code, columns, subtitle)]
     out += rule_or_alarm(None, glyphs, columns)
 
     def text(line: str, style: str = "") -> None:
@@ -181,15 +185,15 @@ def render(ds: DrillState, columns: int = 80, rows: int = 24, glyphs: Glyphs = A
     text(f"Your dice: {' '.join(map(str, view.hand))}", "class:me")
     text("")
     if ds.answer is None:
-        exact = ", Exact (e)" if view.can_exact else ""
-        for line in wrap(f"Your move: call Liar (c){exact}, or type a raise and Enter.", width):
+        exact = ", Exact (x)" if view.can_exact else ""
+        for line in wrap(f"Your move: call Liar (l){exact}, or type a raise and Enter.", width):
             text(line)
         if ds.said:
             for line in wrap(ds.said, width):
                 text(line, "class:trouble")
         text(f"Typed: {ds.typed}_")
-        keys = [("c", "Liar")] + ([("e", "Exact")] if view.can_exact else [])
-        keys += [("8 5+Enter", "raise"), ("q", "leave")]
+        keys = [("l", "Liar")] + ([("x", "Exact")] if view.can_exact else [])
+        keys += [("8 5+Enter", "raise"), ("Esc", "clear"), ("q", "leave")]
     else:
         for line in _answer_lines(ds, columns):
             text(line)
@@ -203,11 +207,19 @@ def render(ds: DrillState, columns: int = 80, rows: int = 24, glyphs: Glyphs = A
     return out
 
 
+def type_key(ds: DrillState, key: str) -> None:
+    """A key that is not a command: typed into the raise, as at the table."""
+    if ds.answer is None and len(ds.typed) < 40 and (key.isalnum() or key in " '"):
+        ds.typed += key
+
+
 def build(ds: DrillState, glyphs: Glyphs) -> Application[int]:
     kb = KeyBindings()
+    free = Condition(lambda: not ds.typed)
+    asking = Condition(lambda: ds.answer is None)
 
-    @kb.add("q")
     @kb.add("c-c")
+    @kb.add("q", filter=free)
     def _quit(event: KeyPressEvent) -> None:
         event.app.exit(result=0)
 
@@ -219,36 +231,27 @@ def build(ds: DrillState, glyphs: Glyphs) -> Application[int]:
     def _back(event: KeyPressEvent) -> None:
         ds.typed = ds.typed[:-1]
 
-    for key in "cl":
+    @kb.add("escape", eager=True)
+    def _clear(event: KeyPressEvent) -> None:
+        ds.typed = ""
 
-        @kb.add(key)
-        def _liar(event: KeyPressEvent) -> None:
-            if ds.answer is None:
-                answer(ds, Answer("call"))
+    @kb.add("l", filter=free & asking)
+    def _liar(event: KeyPressEvent) -> None:
+        answer(ds, Answer("call"))
 
-    for key in "ex":
+    @kb.add("x", filter=free & asking)
+    def _exact(event: KeyPressEvent) -> None:
+        answer(ds, Answer("exact"))
 
-        @kb.add(key)
-        def _exact(event: KeyPressEvent) -> None:
-            if ds.answer is None:
-                answer(ds, Answer("exact"))
-
-    @kb.add("r")
-    def _raise(event: KeyPressEvent) -> None:
-        if ds.answer is None:
-            ds.said = "Type the raise as quantity then face, e.g. 8 5, then Enter."
-
-    @kb.add("n")
+    @kb.add("n", filter=~asking)
     def _next(event: KeyPressEvent) -> None:
-        if ds.answer is not None:
-            ds.next()
+        ds.next()
 
-    for key in "0123456789 ":
-
-        @kb.add(key if key != " " else "space")
-        def _type(event: KeyPressEvent, key: str = key) -> None:
-            if ds.answer is None and len(ds.typed) < 8:
-                ds.typed += key
+    @kb.add(Keys.Any)
+    def _type(event: KeyPressEvent) -> None:
+        data = event.data
+        if len(data) == 1 and data.isprintable():
+            type_key(ds, data.lower())
 
     return whole_screen_app(lambda columns, rows: render(ds, columns, rows, glyphs), kb)
 

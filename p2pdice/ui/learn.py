@@ -15,12 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 
 from ..bots.graded import GRADED_CPU
 from ..core.bids import Bid
 from ..core.game import GameState
-from ..core.grading import best, locked_reason, unlocked
+from ..core.grading import GradedResult, best, locked_reason, setting_of, unlocked
 from ..core.lessons import (
     NAMES,
     YOU,
@@ -38,7 +40,7 @@ from ..core.rules import Rules
 from .bidentry import BidSyntaxError, parse_bid
 from .layout import whole_screen_app
 from .screens import Line, render_table
-from .text import ASCII, Glyphs
+from .text import ASCII, Glyphs, width
 from .viewmodel import BidLine, SeatRow, TableModel
 
 #: The lobby's exit code for "open the course" (`l`): the lobby closes, the course runs, and
@@ -64,6 +66,7 @@ class LearnState:
     finish: Finish | None = None
     typed: str = ""
     said: str = ""
+    answered: bool = False  #: the counting question is answered: Enter goes on
     complete: bool = False  #: every lesson done: the list says so above the lessons
     listing: bool = False  #: the lesson list is on screen (over the current lesson)
     saves: list[Progress] = field(default_factory=list)
@@ -78,6 +81,7 @@ class LearnState:
         self.finish = None
         self.typed = ""
         self.said = ""
+        self.answered = False
         self.listing = False
 
     def keys(self) -> tuple[str, ...]:
@@ -87,6 +91,33 @@ class LearnState:
     def match_open(self) -> bool:
         return unlocked(self.progress.done, self.keys())
 
+    @property
+    def graded(self) -> tuple[GradedResult, ...]:
+        """The graded match's results on this course's setting only."""
+        return self.progress.graded_on(setting_of(self.rules))
+
+
+def fitted(parts: list[str], room: int) -> str:
+    """As many of `parts` as fit in `room` columns, whole and in order, joined by commas,
+    and "..." when some are left out: a header never ends mid-word."""
+    out = ""
+    for i, part in enumerate(parts):
+        joined = f"{out}, {part}" if out else part
+        rest = i + 1 < len(parts)
+        if width(joined) + (len(", ...") if rest else 0) <= room:
+            out = joined
+            continue
+        more = f"{out}, ..." if out else "..."
+        return more if width(more) <= room else out
+    return out
+
+
+def header_subtitle(title: str, code: str, parts: list[str], columns: int) -> str:
+    """The subtitle for screens.header(title, code, columns, subtitle) that fits beside the
+    title and the code on one line of `columns`."""
+    room = columns - width(code) - 2 - width(f" {title}") - 2
+    return fitted(parts, room)
+
 
 def list_lines(ls: LearnState, columns: int = 80) -> list[Line]:
     """The lesson list: each lesson (done or not), then the graded match, locked with why
@@ -94,7 +125,7 @@ def list_lines(ls: LearnState, columns: int = 80) -> list[Line]:
     from .screens import wrap
 
     head = "Learn: the lessons"
-    summary = ls.rules.summary()
+    summary = fitted(ls.rules.summary().split(", "), columns - len(head) - 4)
     gap = max(1, columns - len(head) - len(summary) - 2)
     lines: list[Line] = [[("class:title", f" {head}{' ' * gap}{summary} "[:columns])]]
     lines.append([("class:dim", "-" * columns)])
@@ -114,7 +145,7 @@ def list_lines(ls: LearnState, columns: int = 80) -> list[Line]:
         lines.append([("class:dim", indent + locked_reason(ls.progress.done, ls.keys()))])
     else:
         lines.append([("", indent + "press t to play a whole game: your place is the grade")])
-    results = ls.progress.graded
+    results = ls.graded
     if results:
         lines.append([("", f"{indent}last: {results[-1].line()}"[:columns])])
         top = best(results)
@@ -130,7 +161,7 @@ def list_lines(ls: LearnState, columns: int = 80) -> list[Line]:
     return lines
 
 
-def table_model(ls: LearnState) -> TableModel:
+def table_model(ls: LearnState, columns: int = 80) -> TableModel:
     """The lesson's table as the table screen's model."""
     lesson = ls.lesson
     state = ls.state
@@ -163,18 +194,24 @@ def table_model(ls: LearnState) -> TableModel:
         notices.append(finish.question)
     if ls.said:
         notices.append(ls.said)
-    if finish is None or ls.typed:
+    if not ls.answered and (finish is None or ls.typed):
         notices.append(f"Typed: {ls.typed}_")
     standing = shown.standing_bid if finish is None else finish.result.bid
     lesson_no = f"lesson {ls.index + 1} of {len(ls.lessons)}"
+    title = f"Learn: {lesson.title}"
+    parts = (["palifico round"] if state.palifico_round else []) + ls.rules.summary().split(", ")
+    if finish is None:
+        turn = "Your turn."
+    else:
+        turn = "Lesson done." if ls.answered else "Answer the question to finish."
     return TableModel(
-        title=f"Learn: {lesson.title}",
-        subtitle=ls.rules.summary() + (" - palifico round" if lesson.palifico_round else ""),
+        title=title,
+        subtitle=header_subtitle(title, lesson_no, parts, columns),
         code=lesson_no,
         seats=rows,
         bids=bids,
         standing=f"Standing bid: {standing}" if standing else "No bid yet: you open.",
-        turn_line="Your turn." if finish is None else "Answer the question to finish.",
+        turn_line=turn,
         hand=lesson.hands[YOU],
         hand_label=" Your dice:",
         entry=None,
@@ -189,9 +226,12 @@ def table_model(ls: LearnState) -> TableModel:
 def render(ls: LearnState, columns: int = 80, rows: int = 24, glyphs: Glyphs = ASCII) -> list[Line]:
     if ls.listing:
         return list_lines(ls, columns)
-    lines = render_table(table_model(ls), columns=columns, height=rows - 1, glyphs=glyphs)
-    keys = " type 4 5 + Enter: bid   l Liar   x Exact   d drill   Tab list   q leave"
-    lines.append([("class:dim", keys)])
+    lines = render_table(table_model(ls, columns), columns=columns, height=rows - 1, glyphs=glyphs)
+    if ls.answered:
+        keys = " Enter: go on   d drill   Tab list   q leave"
+    else:
+        keys = " 4 5 + Enter: bid   l Liar   x Exact   Esc clear   d drill   Tab list   q leave"
+    lines.append([("class:dim", keys[:columns])])
     return lines
 
 
@@ -205,8 +245,12 @@ def act(ls: LearnState, move: Move) -> None:
 
 
 def enter(ls: LearnState, save: Callable[[Progress], None]) -> None:
-    """Enter: a typed bid before the reveal, the answer to the counting question after it."""
+    """Enter: a typed bid before the reveal, the answer to the counting question after it,
+    and once it is answered (the count and the outcome shown) on to the next lesson."""
     typed, ls.typed = ls.typed.strip(), ""
+    if ls.answered:
+        go_on(ls)
+        return
     if ls.finish is None:
         try:
             bid: Bid = parse_bid(typed)
@@ -224,13 +268,22 @@ def enter(ls: LearnState, save: Callable[[Progress], None]) -> None:
         return
     ls.progress = ls.progress.finish(ls.lesson.key)
     save(ls.progress)
-    if ls.index + 1 < len(ls.lessons):
-        ls.open(ls.index + 1)
-        ls.said = verdict.text + " Next lesson."
-    else:
-        ls.complete = ls.match_open
-        ls.listing = True
-        ls.said = verdict.text + (" The graded match is open: press t." if ls.complete else "")
+    ls.answered = True
+    last = all(lesson.key in ls.progress.done for lesson in ls.lessons)
+    ls.said = verdict.text + (" Enter: the lesson list." if last else " Enter: the next lesson.")
+
+
+def go_on(ls: LearnState) -> None:
+    """After a lesson: the first lesson not done (whichever lesson was just redone), or the
+    lesson list once every lesson is done."""
+    left = [i for i, lesson in enumerate(ls.lessons) if lesson.key not in ls.progress.done]
+    if left:
+        ls.open(left[0])
+        ls.said = "Next lesson."
+        return
+    ls.complete = ls.match_open
+    ls.listing = True
+    ls.said = "Course complete." + (" The graded match is open: press t." if ls.complete else "")
 
 
 def list_key(ls: LearnState, key: str) -> int | None:
@@ -246,15 +299,29 @@ def list_key(ls: LearnState, key: str) -> int | None:
     return None
 
 
-def build(ls: LearnState, save: Callable[[Progress], None], glyphs: Glyphs) -> Application[int]:
-    kb = KeyBindings()
+def type_key(ls: LearnState, key: str) -> None:
+    """A key that is not a command where it is pressed: on the list a digit opens a lesson;
+    at the table it is typed, as at a game's table (a bid, "four 5s", or the count)."""
+    if ls.listing:
+        list_key(ls, key)
+    elif not ls.answered and len(ls.typed) < 40 and (key.isalnum() or key in " '"):
+        ls.typed += key
 
-    @kb.add("q")
+
+def build(ls: LearnState, save: Callable[[Progress], None], glyphs: Glyphs) -> Application[int]:
+    """The table's keys (ui/keys.py): a letter is a command only while nothing is typed, and
+    the command letters (l Liar, x Exact, d drill, q leave; t on the list) begin no number
+    word, so "four 5s" types as at a game's table; Esc clears what was typed."""
+    kb = KeyBindings()
+    free = Condition(lambda: not ls.typed)
+    table = Condition(lambda: not ls.listing and ls.finish is None)
+
     @kb.add("c-c")
+    @kb.add("q", filter=free)
     def _quit(event: KeyPressEvent) -> None:
         event.app.exit(result=0)
 
-    @kb.add("d")
+    @kb.add("d", filter=free)
     def _drill(event: KeyPressEvent) -> None:
         event.app.exit(result=DRILL_FROM_LEARN)
 
@@ -267,36 +334,34 @@ def build(ls: LearnState, save: Callable[[Progress], None], glyphs: Glyphs) -> A
     def _back(event: KeyPressEvent) -> None:
         ls.typed = ls.typed[:-1]
 
-    @kb.add("l")
-    def _liar(event: KeyPressEvent) -> None:
-        if ls.finish is None and not ls.listing:
-            act(ls, Move("liar"))
+    @kb.add("escape", eager=True)
+    def _clear(event: KeyPressEvent) -> None:
+        ls.typed = ""
 
-    @kb.add("x")
+    @kb.add("l", filter=free & table)
+    def _liar(event: KeyPressEvent) -> None:
+        act(ls, Move("liar"))
+
+    @kb.add("x", filter=free & table)
     def _exact(event: KeyPressEvent) -> None:
-        if ls.finish is None and not ls.listing:
-            act(ls, Move("exact"))
+        act(ls, Move("exact"))
 
     @kb.add("tab")
     def _list(event: KeyPressEvent) -> None:
         ls.listing = not ls.listing
         ls.said = ""
 
-    @kb.add("t")
+    @kb.add("t", filter=Condition(lambda: ls.listing))
     def _graded(event: KeyPressEvent) -> None:
-        if ls.listing:
-            code = list_key(ls, "t")
-            if code is not None:
-                event.app.exit(result=code)
+        code = list_key(ls, "t")
+        if code is not None:
+            event.app.exit(result=code)
 
-    for key in "0123456789 ":
-
-        @kb.add(key if key != " " else "space")
-        def _type(event: KeyPressEvent, key: str = key) -> None:
-            if ls.listing:
-                list_key(ls, key)
-            elif len(ls.typed) < 8:
-                ls.typed += key
+    @kb.add(Keys.Any)
+    def _type(event: KeyPressEvent) -> None:
+        data = event.data
+        if len(data) == 1 and data.isprintable():
+            type_key(ls, data.lower())
 
     return whole_screen_app(lambda columns, rows: render(ls, columns, rows, glyphs), kb)
 

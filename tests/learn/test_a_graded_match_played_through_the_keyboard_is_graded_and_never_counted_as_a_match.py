@@ -55,7 +55,7 @@ async def test_a_played_graded_match_is_graded_saved_listed_and_not_a_match(
 ) -> None:
     before = graded_transcripts(tmp_path)
     await play_to_the_end(tmp_path)
-    said = finish_graded(tmp_path, before, "2026-12-03")
+    said = finish_graded(tmp_path, before, "2026-12-03", RULES)
 
     [path] = graded_transcripts(tmp_path) - before
     game = read_game(str(path), path.read_bytes())
@@ -96,5 +96,5 @@ async def test_a_match_left_before_its_end_is_not_graded(tmp_path: Path) -> None
     before = graded_transcripts(tmp_path)
     async with headless(tmp_path, graded_setup(tmp_path, RULES, cpu_think=0)) as d:
         await d.until(lambda: d.c.runtime is not None and d.c.snap().view is not None, 20)
-    assert "no grade" in finish_graded(tmp_path, before, "2026-12-03")
+    assert "no grade" in finish_graded(tmp_path, before, "2026-12-03", RULES)
     assert load_progress(tmp_path).graded == ()

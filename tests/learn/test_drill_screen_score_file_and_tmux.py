@@ -111,10 +111,10 @@ def test_one_drill_question_is_answered_in_a_real_terminal(tmp_path: Path) -> No
             stderr=tmp_path / "stderr.txt")  # fmt: skip
     try:
         screen = t.wait_for(lambda s: "Judgement drill" in s and "Typed:" in s, 30, "drill")
-        assert "position 1" in screen and "c Liar" in screen
+        assert "position 1" in screen and "l Liar" in screen
         t.keys("1", "Space", "1", "Enter")  # never a raise here: explained, not scored
         t.wait_for(lambda s: "is not a raise here" in s or "Not a bid" in s, 10, "refusal")
-        t.keys("c")
+        t.keys("l")
         screen = t.wait_for(lambda s: "Under the cups" in s, 10, "the answer")
         assert "You called Liar" in screen and "Hard " in screen and "/1" in screen
         t.keys("n")

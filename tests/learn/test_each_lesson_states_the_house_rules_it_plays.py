@@ -11,6 +11,7 @@ import pytest
 
 from p2pdice.core.bids import Bid, bid_problem, legal_bids, ones_are_wild
 from p2pdice.core.errors import Reason
+from p2pdice.core.game import PlaceBid, apply
 from p2pdice.core.lessons import COURSE, NAMES, YOU, Move, coach_text, judge, play, start
 from p2pdice.core.rules import (
     ChallengePenalty,
@@ -47,7 +48,7 @@ def test_the_exact_lesson_says_what_a_right_call_earns_here(rules: Rules) -> Non
     state = start(lesson, rules)
     before = coach_text(lesson, rules)
     refused = judge(lesson, rules, state, Move("liar")).text
-    story = play(lesson, rules, state, Move("exact")).story
+    story = play(lesson, rules, state, Move("exact")).outcome
     others = [NAMES[s] for s in range(len(state.dice)) if s != YOU]
     if rules.exact_reward == ExactReward.OTHERS_LOSE:
         for text in (before, refused):
@@ -56,8 +57,8 @@ def test_the_exact_lesson_says_what_a_right_call_earns_here(rules: Rules) -> Non
     else:
         for text in (before, refused):
             assert "win a die back" in text and "other player" not in text
-        assert "none to win back" in story  # the learner already holds all five
-        assert "Nobody loses a die" in story
+        assert "You win a die back" in story  # the learner holds four of five: one comes back
+        assert "none to win back" not in story and "loses" not in story
 
 
 @pytest.mark.parametrize("rules", RULES, ids=ids)
@@ -81,21 +82,20 @@ def test_the_palifico_lesson_says_what_the_round_fixes_as_the_engine_plays_it(
     else:
         assert "not wild" in text or "plain face" in text
         assert "stay wild" not in text
-    prev = state.standing_bid
-    assert prev is not None
+    opened = apply(state, PlaceBid(YOU, Bid(2, 5)))  # what the coach says to open
     other_face = bid_problem(
         rules,
-        prev,
-        Bid(prev.quantity, 6),
-        dice_in_play=state.dice_in_play,
+        Bid(2, 5),
+        Bid(3, 6),
+        dice_in_play=opened.dice_in_play,
         palifico_round=True,
-        bidder_dice=state.dice[YOU],
+        bidder_dice=opened.dice[1],
     )
     if other_face is None:
-        assert "move to a higher face (2 6)" in text and "not another face" not in text
+        assert "the face is not fixed" in text
     else:
         assert other_face == Reason.FACE_FIXED
-        assert "not another face" in text and "higher face" not in text
+        assert "the face you open is fixed" in text
 
 
 LOSES = re.compile(rf"\b({'|'.join(NAMES)}) loses? (a die|\d+ dice)")
@@ -129,14 +129,14 @@ def test_every_story_names_the_dice_the_engine_moved_and_the_penalty_that_moved_
             }
             said = {
                 name: 1 if n == "a die" else int(n.split()[0])
-                for name, n in LOSES.findall(finish.story)
+                for name, n in LOSES.findall(finish.outcome)
             }
-            assert said == lost, (lesson.key, move, finish.story)
+            assert said == lost, (lesson.key, move, finish.outcome)
             called = result.bid
             assert called is not None and result.count is not None
             if result.call is not None and result.call.value == "challenge":
                 gap = max(1, abs(result.count - called.quantity))
-                named = "the difference between the count and the bid" in finish.story
+                named = "the difference between the count and the bid" in finish.outcome
                 assert named == (rules.challenge_penalty == ChallengePenalty.DIFFERENCE)
                 if named:
-                    assert f"so {gap}" in finish.story, finish.story
+                    assert f"so {gap}" in finish.outcome, finish.outcome

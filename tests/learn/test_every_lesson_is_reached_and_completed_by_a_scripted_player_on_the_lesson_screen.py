@@ -53,6 +53,8 @@ def play_lesson(ls: LearnState, saves: list[Progress]) -> None:
     assert ls.finish.question in words(plain(render(ls)))
     ls.typed = str(ls.finish.result.count)
     enter(ls, saves.append)
+    assert ls.answered and ls.finish.outcome in words(plain(render(ls))), ls.said
+    enter(ls, saves.append)  # on to the next lesson not done, or the list
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.summary())

@@ -30,6 +30,7 @@ from p2pdice.core.grading import (
     grade_of,
     graded_rules,
     locked_reason,
+    setting_of,
     unlocked,
 )
 from p2pdice.core.lessons import Progress, course
@@ -150,8 +151,9 @@ def test_the_list_shows_the_match_locked_then_open_with_its_last_and_best_result
     assert list_key(locked, "t") is None and "The graded match is locked" in locked.said
     assert list_key(locked, "3") is None and locked.index == 2 and not locked.listing
 
-    early = GradedResult("B", 2, 4, "2026-12-01", calls=2, calls_right=1)
-    late = GradedResult("D", 4, 4, "2026-12-02")
+    here = setting_of(Rules())
+    early = GradedResult("B", 2, 4, "2026-12-01", calls=2, calls_right=1, setting=here)
+    late = GradedResult("D", 4, 4, "2026-12-02", setting=here)
     done = Progress(done=keys).with_graded(early).with_graded(late)
     ls = opening(Rules(), course(Rules()), done)
     assert ls.listing and ls.complete
@@ -161,5 +163,5 @@ def test_the_list_shows_the_match_locked_then_open_with_its_last_and_best_result
     assert "Course complete" in screen and "press t to play" in screen
     assert f"last: {late.line()}" in screen and f"best: {early.line()}" in screen
     assert list_key(ls, "t") == GRADED_FROM_LEARN
-    listed = "\n".join(graded_list_lines(done, keys))
+    listed = "\n".join(graded_list_lines(done, keys, Rules()))
     assert f"last: {late.line()}" in listed and f"best: {early.line()}" in listed

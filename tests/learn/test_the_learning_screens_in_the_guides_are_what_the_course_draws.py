@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pdice.core.grading import GradedResult
+from p2pdice.core.grading import GradedResult, setting_of
 from p2pdice.core.lessons import Progress, course
 from p2pdice.core.rules import Ones, Palifico, Rules
 from p2pdice.ui.learn import LearnState, enter, opening, render
@@ -38,8 +38,13 @@ def list_with_the_match_locked() -> LearnState:
 
 
 def list_after_a_graded_match() -> LearnState:
-    best = GradedResult("A", 1, 4, "2026-12-01", calls=4, calls_right=3, bids_called=2, bids_held=1)
-    last = GradedResult("C", 3, 4, "2026-12-03", calls=3, calls_right=1, bids_called=1)
+    here = setting_of(Rules())
+    best = GradedResult(
+        "A", 1, 4, "2026-12-01", calls=4, calls_right=3, bids_called=2, bids_held=1, setting=here
+    )
+    last = GradedResult(
+        "C", 3, 4, "2026-12-03", calls=3, calls_right=1, bids_called=1, setting=here
+    )
     ls = opening(Rules(), course(Rules()), Progress(done=KEYS).with_graded(best).with_graded(last))
     ls.said = f"Graded match: {last.line()}."
     return ls
