@@ -162,12 +162,14 @@ def run_practice(args: argparse.Namespace) -> int:
 
 def run_pass_and_play(args: argparse.Namespace) -> int:
     from ..core.clean import clean_name
+    from ..core.names import same_name_problem
 
     players = [clean_name(p) for p in args.players.split(",") if clean_name(p)]
     if not players:
         raise CliError("--players: name at least one player")
-    if len({p.casefold() for p in players}) != len(players):
-        raise CliError("--players: two players have the same name")
+    problem = same_name_problem(players)
+    if problem:
+        raise CliError(f"--players: {problem}")
     for player in players:
         person_name_of(player, "--players")
     levels = parse_cpu_seats(args.cpu or "0")

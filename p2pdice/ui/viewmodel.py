@@ -607,6 +607,7 @@ def entry_model(view: SeatView, entry: EntryState) -> EntryModel:
     choices = choices_of(view)
     selected = choices.clamp(entry.cursor) if entry.cursor is not None else start_cursor(view)
     preview, ok = "", False
+    typed: Bid | None = None
     if entry.typed.strip():
         try:
             typed = parse_bid(entry.typed)
@@ -626,8 +627,11 @@ def entry_model(view: SeatView, entry: EntryState) -> EntryModel:
         parts = []
         if view.standing_bid is not None:
             parts.append(f"current bid true: {odds_text(view, view.standing_bid)}")
-        if selected is not None:
-            parts.append(f"{bid_words(selected)} true: {odds_text(view, selected)}")
+        # The bid about to be made: the typed one once it reads as a bid (Enter sends it),
+        # else the one the arrows are on.
+        about = typed if typed is not None else selected
+        if about is not None:
+            parts.append(f"{bid_words(about)} true: {odds_text(view, about)}")
         odds = "odds: " + ", ".join(parts) if parts else ""
     return EntryModel(
         selected=selected,
