@@ -58,9 +58,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--cpu",
         default=None,
         metavar="N[:LEVEL],...",
-        help=f"CPU players and each one's level: {_LEVELS_HELP}, or a style "
-        f"({', '.join(STYLE_NAMES)}); 3, or 1:easy,2:hard, seated in that order after yours; "
-        f"default {PRACTICE_CPU} (or every seat --seats leaves free)",
+        help="N CPU players at LEVEL, with commas for several levels: 3, or 1:easy,2:hard "
+        "(three CPUs: one easy, then two hard), seated in that order after yours; LEVEL is "
+        f"{_LEVELS_HELP} or a style: {', '.join(STYLE_NAMES)}; "
+        f"default {PRACTICE_CPU} CPUs (or every seat --seats leaves free)",
     )
     practice.add_argument(
         "--name", default=None, help="your name at the table (default: your login name)"
@@ -90,9 +91,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--cpu",
         default=None,
         metavar="N[:LEVEL],...",
-        help=f"CPU players and each one's level: {_LEVELS_HELP}, or a style "
-        f"({', '.join(STYLE_NAMES)}); 2, or 1:easy,1:hard, seated in that order after the "
-        "people (default: none, or every seat --seats leaves free)",
+        help="N CPU players at LEVEL, with commas for several levels: 2, or 1:easy,2:hard "
+        "(three CPUs: one easy, then two hard), seated in that order after the people; LEVEL "
+        f"is {_LEVELS_HELP} or a style: {', '.join(STYLE_NAMES)}; "
+        "default none (or every seat --seats leaves free)",
     )
     add_cpu_think_option(pnp)
     add_rules_options(pnp, defaults=_seated_defaults(TableKind.PASS_AND_PLAY))
