@@ -128,7 +128,11 @@ def _seated_rules(
     elif not cpu_given:
         cpu = seats - humans
     if seats != humans + cpu or cpu < 0:
-        raise CliError(f"--seats {seats}: {humans} player(s) and {cpu} CPU make {humans + cpu}")
+        from ..core.describe import amount
+
+        raise CliError(
+            f"--seats {seats}: {amount(humans, 'player')} and {cpu} CPU make {humans + cpu}"
+        )
     if getattr(args, "undo", None) is None:
         args.undo = undo_default(TableKind(kind))
     if getattr(args, "time_bank", None) is None:
@@ -286,7 +290,10 @@ def run_interactive_host(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     cpu = parse_cpu_seats(args.cpu, seats=rules.seats)
     if len(cpu) >= rules.seats:
-        raise CliError(f"--cpu: at most {rules.seats - 1} CPU seats: you play one seat yourself")
+        from ..core.describe import amount
+
+        most = amount(rules.seats - 1, "CPU seat")
+        raise CliError(f"--cpu: at most {most}: you play one seat yourself")
     password = password_of(args)
     home = home_of(args)
     resume_lines = None

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..bots.estimate import how_long
+from ..core.describe import amount
 from ..core.errors import OptionError
 from ..core.rules import OPTIONS, Ones, Palifico, Rules, TableKind
 from .hostform import HostForm
@@ -229,7 +230,7 @@ def _dice_and_ones(rules: Rules) -> str:
         Ones.ACES: "Ones are wild and may be bid: onto ones needs half the quantity (rounded up); "
         "off ones needs twice plus one.",
     }[rules.ones]
-    return f"{rules.seats} seats, {rules.starting_dice} dice each. {ones}"
+    return f"{rules.seats} seats, {amount(rules.starting_dice, 'die', 'dice')} each. {ones}"
 
 
 def _exact_call(rules: Rules) -> str:

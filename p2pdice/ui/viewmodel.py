@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..bots.estimate import how_long
 from ..bots.odds import bid_true_chance
 from ..core.bids import Bid
-from ..core.describe import bid_words
+from ..core.describe import amount, bid_words
 from ..core.game import Phase
 from ..core.rules import MIN_SEATS, FirstStarter, Rules, TableKind
 from ..core.table import TablePhase
@@ -667,7 +667,7 @@ def _notices(snap: Snapshot) -> list[str]:
         notices.append("Practice table: for learning; its record is marked practice.")
     elif snap.host_cpu and kind == TableKind.STANDARD:
         notices.append(
-            f"The host's machine runs {snap.host_cpu} CPU seat(s) and could read their dice: "
+            f"The host's machine runs {amount(snap.host_cpu, 'CPU seat')} and could read their dice: "
             "this table is not trust-free."
         )
     faults = faults_of_round(snap, snap.view.round if snap.view else None)
