@@ -135,7 +135,9 @@ def parse_cpu_seats(text: str | None, *, seats: int | None = None) -> list[str]:
         count, level = parse_cpu(part.strip())
         levels += [level] * count
     if seats is not None and len(levels) > seats:
-        raise CliError(f"--cpu: {len(levels)} CPU seats, and the table has {seats}")
+        from ..core.describe import amount
+
+        raise CliError(f"--cpu: {amount(len(levels), 'CPU seat')}, and the table has {seats}")
     return levels
 
 

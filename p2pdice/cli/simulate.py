@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..bots.registry import BotLoadError, load_bot
 from ..bots.sim import simulate
+from ..core.describe import amount
 from .options import CliError, rules_from_args
 
 
@@ -71,8 +72,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary.to_json(names), sort_keys=True))
     elif not args.verbose:
         print(
-            f"{summary.games} games, {summary.rounds} rounds, {summary.games / summary.seconds:.0f} games/s"
+            f"{amount(summary.games, 'game')}, {amount(summary.rounds, 'round')}, "
+            f"{summary.games / summary.seconds:.0f} games/s"
         )
         for seat, wins in enumerate(summary.wins):
-            print(f"  {labels[seat]:<16} {wins} wins ({100 * wins / summary.games:.1f}%)")
+            print(f"  {labels[seat]:<16} {amount(wins, 'win')} ({100 * wins / summary.games:.1f}%)")
     return 0

@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.describe import amount
 from ..core.errors import P2PDiceError, Reason
 from ..stats.cache import CACHE_VERSION, from_record, record_of
 from ..stats.counts import PlayerStats, tally
@@ -263,7 +264,7 @@ def human(body: dict[str, Any]) -> str:
             who = f"{'/'.join(p['names'])} [{p['key'][:8]}]{' CPU' if p['kind'] != 'human' else ''}"
             per = p["dice_lost_per_round"]
             out.append(
-                f"  {who}: {p['games']} games, {p['wins']} wins, places "
+                f"  {who}: {amount(p['games'], 'game')}, {amount(p['wins'], 'win')}, places "
                 f"{' '.join(f'{k}:{v}' for k, v in p['places'].items())}; dice lost per round "
                 f"{'-' if per is None else f'{per:.2f}'}; Liar calls {p['calls']['made']} "
                 f"({_pct(p['calls']['rate'])} right); bids called {p['bids_called']['called']} "
@@ -273,7 +274,7 @@ def human(body: dict[str, Any]) -> str:
             )
             for key, h in p["head_to_head"].items():
                 out.append(
-                    f"    vs [{key[:8]}]: {h['games']} games, ahead {h['ahead']}, "
+                    f"    vs [{key[:8]}]: {amount(h['games'], 'game')}, ahead {h['ahead']}, "
                     f"behind {h['behind']}"
                 )
     out.append("\nratings (standard tables with at least two human keys; mu - 3 sigma)")
@@ -283,7 +284,7 @@ def human(body: dict[str, Any]) -> str:
         mark = " (provisional)" if r["provisional"] else ""
         cpu = " CPU" if r["kind"] != "human" else ""
         out.append(
-            f"  {r['name']} [{r['key'][:8]}]{cpu}: {r['rating']:.2f}{mark} after {r['games']} games"
+            f"  {r['name']} [{r['key'][:8]}]{cpu}: {r['rating']:.2f}{mark} after {amount(r['games'], 'game')}"
         )
     copied = sum(1 for s in body["skipped"] if s["reason"] == DUPLICATE)
     if copied:

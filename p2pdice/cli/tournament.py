@@ -7,6 +7,7 @@ import json
 import os
 
 from ..bots.names import BOT_NAMES, STYLE_NAMES
+from ..core.describe import amount
 from ..core.rules import MAX_SEATS, SEATS_RANGE
 from .options import CliError, add_rules_options, rules_from_args
 
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             f"[{100 * lo:5.1f}%, {100 * hi:5.1f}%]  {tally.mean_place:10.2f}  {tally.faults:6}"
         )
     print(
-        f"{result.games} games, {result.rounds} rounds in {result.seconds:.1f} s "
+        f"{amount(result.games, 'game')}, {amount(result.rounds, 'round')} in {result.seconds:.1f} s "
         f"({result.games_per_second:.1f} games/s)"
     )
     return 0

@@ -58,9 +58,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--cpu",
         default=None,
         metavar="N[:LEVEL],...",
-        help=f"CPU players and each one's level: {_LEVELS_HELP}, or a style "
-        f"({', '.join(STYLE_NAMES)}); 3, or 1:easy,2:hard, seated in that order after yours; "
-        f"default {PRACTICE_CPU} (or every seat --seats leaves free)",
+        help="N CPU players at LEVEL, with commas for several levels: 3, or 1:easy,2:hard "
+        "(three CPUs: one easy, then two hard), seated in that order after yours; LEVEL is "
+        f"{_LEVELS_HELP} or a style: {', '.join(STYLE_NAMES)}; "
+        f"default {PRACTICE_CPU} CPUs (or every seat --seats leaves free)",
     )
     practice.add_argument(
         "--name", default=None, help="your name at the table (default: your login name)"
@@ -90,9 +91,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--cpu",
         default=None,
         metavar="N[:LEVEL],...",
-        help=f"CPU players and each one's level: {_LEVELS_HELP}, or a style "
-        f"({', '.join(STYLE_NAMES)}); 2, or 1:easy,1:hard, seated in that order after the "
-        "people (default: none, or every seat --seats leaves free)",
+        help="N CPU players at LEVEL, with commas for several levels: 2, or 1:easy,2:hard "
+        "(three CPUs: one easy, then two hard), seated in that order after the people; LEVEL "
+        f"is {_LEVELS_HELP} or a style: {', '.join(STYLE_NAMES)}; "
+        "default none (or every seat --seats leaves free)",
     )
     add_cpu_think_option(pnp)
     add_rules_options(pnp, defaults=_seated_defaults(TableKind.PASS_AND_PLAY))
@@ -126,7 +128,11 @@ def _seated_rules(
     elif not cpu_given:
         cpu = seats - humans
     if seats != humans + cpu or cpu < 0:
-        raise CliError(f"--seats {seats}: {humans} player(s) and {cpu} CPU make {humans + cpu}")
+        from ..core.describe import amount
+
+        raise CliError(
+            f"--seats {seats}: {amount(humans, 'player')} and {cpu} CPU make {humans + cpu}"
+        )
     if getattr(args, "undo", None) is None:
         args.undo = undo_default(TableKind(kind))
     if getattr(args, "time_bank", None) is None:
@@ -162,12 +168,14 @@ def run_practice(args: argparse.Namespace) -> int:
 
 def run_pass_and_play(args: argparse.Namespace) -> int:
     from ..core.clean import clean_name
+    from ..core.names import same_name_problem
 
     players = [clean_name(p) for p in args.players.split(",") if clean_name(p)]
     if not players:
         raise CliError("--players: name at least one player")
-    if len({p.casefold() for p in players}) != len(players):
-        raise CliError("--players: two players have the same name")
+    problem = same_name_problem(players)
+    if problem:
+        raise CliError(f"--players: {problem}")
     for player in players:
         person_name_of(player, "--players")
     levels = parse_cpu_seats(args.cpu or "0")
@@ -282,7 +290,10 @@ def run_interactive_host(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     cpu = parse_cpu_seats(args.cpu, seats=rules.seats)
     if len(cpu) >= rules.seats:
-        raise CliError(f"--cpu: at most {rules.seats - 1} CPU seats: you play one seat yourself")
+        from ..core.describe import amount
+
+        most = amount(rules.seats - 1, "CPU seat")
+        raise CliError(f"--cpu: at most {most}: you play one seat yourself")
     password = password_of(args)
     home = home_of(args)
     resume_lines = None

@@ -9,6 +9,11 @@ from .game import Call, Outcome, RoundResult
 from .rules import Rules
 
 
+def amount(n: int, one: str, many: str | None = None) -> str:
+    """A count and its noun, singular or plural: "1 game", "2 games", "1 die", "3 dice"."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def bid_words(bid: Bid) -> str:
     face = "one" if bid.face == 1 else str(bid.face)
     plural = "s" if bid.quantity != 1 else ""

@@ -492,7 +492,7 @@ def play(lesson: Lesson, rules: Rules, state: GameState, move: Move) -> Finish:
     bid = result.bid
     assert bid is not None and result.count is not None
     w = ones_are_wild(rules, state.palifico_round)
-    ones = " (ones count too: they are wild)" if w and bid.face != 1 else ""
+    ones = " (everyone's ones count too: they are wild)" if w and bid.face != 1 else ""
     return Finish(
         state=shown,
         result=result,
@@ -515,9 +515,9 @@ def _outcome_text(result: RoundResult, rules: Rules) -> str:
             n = before - after
             out = f" and {'are' if you else 'is'} out" if after == 0 else ""
             dice = "a die" if n == 1 else f"{n} dice"
-            changes.append(f"{NAMES[seat]} lose{'' if you else 's'} {dice}{out}")
+            changes.append(f"{'you' if you else NAMES[seat]} lose{'' if you else 's'} {dice}{out}")
         elif after > before:
-            changes.append(f"{NAMES[seat]} win{'' if you else 's'} a die back")
+            changes.append(f"{'you' if you else NAMES[seat]} win{'' if you else 's'} a die back")
     said = " and ".join(changes) if changes else "nobody loses a die"
     why = ""
     if result.call == Call.CHALLENGE and rules.challenge_penalty == ChallengePenalty.DIFFERENCE:
@@ -538,7 +538,8 @@ def _outcome_text(result: RoundResult, rules: Rules) -> str:
             f" {NAMES[result.caller]} already {'hold' if you else 'holds'} every die "
             f"{'you' if you else 'they'} started with, so there is none to win back."
         )
-    return f"There are {result.count} for {bid}: {said[0].upper()}{said[1:]}.{why}"
+    there = "There is" if result.count == 1 else "There are"
+    return f"{there} {result.count} for {bid}: {said}.{why}"
 
 
 def check_answer(lesson: Lesson, rules: Rules, finish: Finish, answer: int) -> Verdict:

@@ -139,6 +139,30 @@ def reserved_for_cpu(name: str) -> bool:
     return name_key(name).split(" ", 1)[0] == _CPU_KEY
 
 
+def look_alikes(names: Iterable[str]) -> tuple[str, str] | None:
+    """The first two of `names` that are one name at a table (equal `name_key`: "Ann" and
+    "ann", "Ian" and "lan"), or None when every name looks different."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = name_key(name)
+        if key in seen:
+            return seen[key], name
+        seen[key] = name
+    return None
+
+
+def same_name_problem(names: Iterable[str]) -> str | None:
+    """Why people cannot sit at one table under these names, naming the two that look alike,
+    or None."""
+    pair = look_alikes(names)
+    if pair is None:
+        return None
+    first, second = pair
+    if first == second:
+        return f'two players have the same name: "{first}" twice'
+    return f'two players have the same name: "{first}" and "{second}" look alike'
+
+
 def free_name(name: str, taken: Iterable[str]) -> str:
     """`name`, or `name` with the smallest suffix " 2", " 3", ... that no name in `taken`
     has (compared by `name_key`), cut to fit the 24 characters a name may have."""

@@ -380,7 +380,7 @@ class Rules:
             parts.append(f"palifico {self.palifico}{kind}")
         if self.challenge_penalty != ChallengePenalty.ONE:
             parts.append(f"lose the {self.challenge_penalty}")
-        parts.append(f"{self.starting_dice} dice")
+        parts.append(f"{self.starting_dice} {'die' if self.starting_dice == 1 else 'dice'}")
         if self.turn_timer:
             parts.append(f"{self.turn_timer}s turns")
         if self.time_bank != OPTION_BY_KEY["time_bank"].default:  # the default goes unsaid

@@ -15,6 +15,7 @@ from typing import Any
 from ..bots.estimate import how_long
 from ..bots.names import BOT_NAMES, DEFAULT_LEVEL, STYLE_NAMES
 from ..core.errors import OptionError
+from ..core.names import same_name_problem
 from ..core.rules import (
     MAX_SEATS,
     OPTION_BY_KEY,
@@ -265,8 +266,9 @@ class HostForm:
             if len(names) > rules.seats:
                 self.error = f"{len(names)} players but only {rules.seats} seats: add seats"
                 return None
-            if len({n.lower() for n in names}) != len(names):
-                self.error = "two players have the same name"
+            problem = same_name_problem(names)
+            if problem:
+                self.error = problem
                 return None
         return rules
 

@@ -127,7 +127,8 @@ def build_keys(c: Controller) -> KeyBindings:
     def _rematch() -> None:
         c.rematch()
 
-    @on("?", filter=free)
+    # Not on the too-small screen: nothing opens unseen behind it (only q, which it shows).
+    @on("?", filter=free & ~modes("small"))
     def _help() -> None:
         c.ui.help = not c.ui.help
 

@@ -15,6 +15,7 @@ from functools import partial
 
 from ..core.advert import AdvertPhase, short_id
 from ..core.clean import clean_name
+from ..core.describe import amount
 from ..core.errors import Reason, UserError
 from ..core.rules import TableKind
 from .controller import Controller
@@ -159,7 +160,9 @@ class LobbyActions:
             book.search(text)
             shown = sum(row.count for row in book.rows())
             if book.query:
-                self.c.say(f"{shown} of {len(book.entries)} tables match {book.query!r} (Esc: all)")
+                match = "matches" if shown == 1 else "match"
+                tables = amount(len(book.entries), "table")
+                self.c.say(f"{shown} of {tables} {match} {book.query!r} (Esc: all)")
             else:
                 self.c.say("")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..bots.estimate import how_long
+from ..core.describe import amount
 from ..core.errors import OptionError
 from ..core.rules import OPTIONS, Ones, Palifico, Rules, TableKind
 from .hostform import HostForm
@@ -169,6 +170,10 @@ def render_form(
         window = fields
     if first:
         b.text(f"  ({first} more above)", "class:dim")
+    # The label column is as wide as the longest label (never a cut word), the value takes
+    # the rest of the line.
+    label_width = max(width(f.label) for f in fields)
+    value_width = max(10, columns - 6 - label_width)
     for f in window:
         chosen = f.key == current.key
         pointer = glyphs.pointer if chosen else " "
@@ -178,8 +183,11 @@ def render_form(
         elif chosen:
             value = f"< {value} >"
         b.add(
-            ("class:label" if not chosen else "class:selected", f" {pointer} " + fit(f.label, 16)),
-            ("class:value" if not chosen else "class:selected", " " + fit(value, 30)),
+            (
+                "class:label" if not chosen else "class:selected",
+                f" {pointer} " + fit(f.label, label_width + 1),
+            ),
+            ("class:value" if not chosen else "class:selected", " " + fit(value, value_width)),
         )
     below = len(fields) - first - len(window)
     if below > 0:
@@ -229,7 +237,7 @@ def _dice_and_ones(rules: Rules) -> str:
         Ones.ACES: "Ones are wild and may be bid: onto ones needs half the quantity (rounded up); "
         "off ones needs twice plus one.",
     }[rules.ones]
-    return f"{rules.seats} seats, {rules.starting_dice} dice each. {ones}"
+    return f"{rules.seats} seats, {amount(rules.starting_dice, 'die', 'dice')} each. {ones}"
 
 
 def _exact_call(rules: Rules) -> str:

@@ -246,10 +246,11 @@ def reveal_model(
         palifico = "  Palifico round: ones not wild." if result.palifico_round else ""
         if result.call == Call.EXACT:
             exact = result.count == bid.quantity
+            there = "There was" if result.count == 1 else "There were"
             counted = (
-                f"There were exactly {bid.quantity}{wild_note}, as called."
+                f"{there} exactly {bid.quantity}{wild_note}, as called."
                 if exact
-                else f"There were {result.count}{wild_note}, not exactly {bid.quantity}."
+                else f"{there} {result.count}{wild_note}, not exactly {bid.quantity}."
             )
             count_line = f"The bid: {bid_words(bid)} by {bidder}. {counted}{palifico}"
         else:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..bots.estimate import how_long
 from ..bots.odds import bid_true_chance
 from ..core.bids import Bid
-from ..core.describe import bid_words
+from ..core.describe import amount, bid_words
 from ..core.game import Phase
 from ..core.rules import MIN_SEATS, FirstStarter, Rules, TableKind
 from ..core.table import TablePhase
@@ -607,6 +607,7 @@ def entry_model(view: SeatView, entry: EntryState) -> EntryModel:
     choices = choices_of(view)
     selected = choices.clamp(entry.cursor) if entry.cursor is not None else start_cursor(view)
     preview, ok = "", False
+    typed: Bid | None = None
     if entry.typed.strip():
         try:
             typed = parse_bid(entry.typed)
@@ -626,8 +627,11 @@ def entry_model(view: SeatView, entry: EntryState) -> EntryModel:
         parts = []
         if view.standing_bid is not None:
             parts.append(f"current bid true: {odds_text(view, view.standing_bid)}")
-        if selected is not None:
-            parts.append(f"{bid_words(selected)} true: {odds_text(view, selected)}")
+        # The bid about to be made: the typed one once it reads as a bid (Enter sends it),
+        # else the one the arrows are on.
+        about = typed if typed is not None else selected
+        if about is not None:
+            parts.append(f"{bid_words(about)} true: {odds_text(view, about)}")
         odds = "odds: " + ", ".join(parts) if parts else ""
     return EntryModel(
         selected=selected,
@@ -663,7 +667,7 @@ def _notices(snap: Snapshot) -> list[str]:
         notices.append("Practice table: for learning; its record is marked practice.")
     elif snap.host_cpu and kind == TableKind.STANDARD:
         notices.append(
-            f"The host's machine runs {snap.host_cpu} CPU seat(s) and could read their dice: "
+            f"The host's machine runs {amount(snap.host_cpu, 'CPU seat')} and could read their dice: "
             "this table is not trust-free."
         )
     faults = faults_of_round(snap, snap.view.round if snap.view else None)

@@ -48,3 +48,11 @@ def test_each_command_s_help_shows_the_comma_list_of_levels(command: str) -> Non
     assert "--cpu N[:LEVEL],..." in text and "1:easy," in text
     if command == "host":
         assert "--fill-cpu [LEVEL,...]" in text and "easy,hard" in text
+
+
+@pytest.mark.parametrize("command", ["practice", "pass-and-play"])
+def test_the_help_says_n_is_a_count_of_cpus_not_a_seat(command: str) -> None:
+    """`1:easy,2:hard` reads like "seat 1 easy, seat 2 hard"; the help says what it seats."""
+    text = _help(command)
+    assert parse_cpu_seats("1:easy,2:hard") == ["easy", "hard", "hard"]
+    assert "1:easy,2:hard (three CPUs: one easy, then two hard)" in text

@@ -43,4 +43,4 @@ def test_a_right_exact_call_in_the_exact_lesson_wins_a_die_back(ones: Ones) -> N
     finish = play(LESSON["exact"], rules, state, Move("exact"))
     assert finish.result.gainer == YOU
     assert finish.result.dice_after[YOU] == finish.result.dice_before[YOU] + 1
-    assert "You win a die back" in finish.outcome and "none to win back" not in finish.outcome
+    assert ": you win a die back" in finish.outcome and "none to win back" not in finish.outcome

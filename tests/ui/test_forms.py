@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
 from p2pdice.bots.names import BOT_NAMES, STYLE_NAMES
 from p2pdice.core.advert import Advert
 from p2pdice.core.rules import Ones, Rules, TableKind
 from p2pdice.ui.hostform import HostForm
 from p2pdice.ui.lobbymodel import DROP_AFTER_FAILURES, LobbyBook
 from p2pdice.ui.panels import render_form
+from p2pdice.ui.screens import plain
+from p2pdice.ui.text import width
 
 
 def test_presets_fill_options_and_any_change_makes_it_custom() -> None:
@@ -126,3 +130,17 @@ def test_a_form_with_a_level_per_cpu_seat_scrolls_to_keep_the_chosen_field_on_sc
     assert len(text) <= 22
     assert any("CPU 5" in line and "<" in line for line in text)
     assert any("more above" in line for line in text)
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+@pytest.mark.parametrize("kind", list(TableKind))
+def test_the_new_table_form_never_cuts_a_label(kind: TableKind, columns: int) -> None:
+    """Each field's label is shown whole ("Challenge penalty", once "Challenge penal~"), and
+    every line still fits the terminal."""
+    form = HostForm(kind=kind)
+    lines = plain(render_form(form, columns=columns, height=60)).splitlines()
+    assert all(width(line) <= columns for line in lines)
+    rows = [line[3:] for line in lines if line.startswith((" > ", "   "))]
+    for field in form.fields():
+        assert any(row.startswith(field.label + " ") for row in rows), (field.label, rows)
+    assert not any("~" in row for row in rows), rows

@@ -151,3 +151,16 @@ def test_an_alarm_on_a_forfeited_round_reads_as_on_any_other_round() -> None:
     assert (row.check, row.check_text) == ("alarm", "ALARM opening mismatch")
     others = [r for r in model.rows if r.seat != 1]
     assert all(r.check_text == "" for r in others)
+
+
+def test_a_count_of_one_is_singular_on_the_reveal() -> None:
+    """One die counted reads "There was 1", not "There were 1 (ones wild)"."""
+    from p2pdice.core.game import ExactCall
+
+    hands = ((2, 2, 3, 4, 5), (2, 3, 3, 4, 5), (6, 2, 3, 4, 5))  # one 6, no ones
+    rules = Rules(seats=3, exact_call=True, first_starter="seat0")
+    state = apply(bidding(rules, bids=((0, Bid(2, 6)),)), ExactCall(1))
+    state = apply(state, Reveal(hands))
+    model = reveal_model(snap_of(state, me=0, hand=hands[0], notes=opened(1, (0, 1, 2))))
+    assert model.count_line == "The bid: 2 x 6s by Ann. There was 1 (ones wild), not exactly 2."
+    assert "1 die shows 6 (ones wild)" in model.outcome

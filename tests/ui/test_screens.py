@@ -192,3 +192,25 @@ def test_a_terminal_below_80x24_says_it_is_too_small_and_keeps_q_quit() -> None:
         assert "Terminal too small" in text and f"{columns}x{rows}" in text, text
         assert "q quit" in text.splitlines()[-1]
     assert "Terminal too small" not in plain(render_screen(c, 80, 24))
+
+
+def test_no_key_but_q_acts_on_the_too_small_screen() -> None:
+    """`?` (or Enter, a letter, an arrow) on the too-small screen changes nothing that would
+    show once the window is larger (`?` used to open the help unseen behind it)."""
+    from types import SimpleNamespace
+
+    from p2pdice.ui.controller import Controller
+    from p2pdice.ui.keys import build_keys
+    from p2pdice.ui.state import UiState
+
+    c = Controller(UiState(too_small=True))
+    assert c.mode() == "small"
+    for binding in build_keys(c).bindings:
+        keys = tuple(str(getattr(k, "value", k)) for k in binding.keys)
+        if not binding.filter() or keys in (("c-c",), ("q",)):
+            continue
+        for data in ("?", "h", "5", "\r") if keys == ("<any>",) else ("",):
+            binding.handler(SimpleNamespace(data=data))
+            assert c.mode() == "small" and not c.ui.help and not c.ui.entry.typed, keys
+    c.ui.too_small = False
+    assert c.mode() != "help"

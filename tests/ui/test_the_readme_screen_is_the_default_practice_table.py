@@ -31,3 +31,15 @@ def test_the_sample_lays_out_the_seats_as_the_screen_does() -> None:
     drawn = plain(render_table(table_model(snap_of(bidding(), me=0)), glyphs=UNICODE))
     heading = next(line for line in drawn.splitlines() if "Bids this round" in line)
     assert heading.rstrip() in [line.rstrip() for line in _sample()]
+
+
+def test_the_sample_seats_the_person_first_as_practice_does() -> None:
+    """People sit first (docs/playing.md): the sample's person is seat 0, above the CPUs, as
+    in a real `p2pdice practice` (it once showed "you" last, at seat 3)."""
+    rows = [line for line in _sample() if re.match(r"^ [ >▶] \S.*\s\d\s\s", line)]
+    assert rows[0].startswith(" ▶ you ") and "your turn" in rows[0]
+    cpus = [re.match(r"^ [ >▶] (CPU \w+ \d)", line) for line in rows[1:]]
+    assert [m[1] if m else None for m in cpus] == [
+        f"CPU medium {i}" for i in range(1, PRACTICE_CPU + 1)
+    ]
+    assert " Your dice (you, seat 0):" in _sample()

@@ -198,3 +198,17 @@ def test_a_finished_round_tells_the_starter_on_the_table_screen() -> None:
     assert cid.turn_line == "You start the next round: press Enter."
     ann = table_model(snap_of(state, me=0))
     assert ann.turn_line == "Cid starts the next round."
+
+
+def test_odds_hint_is_for_the_typed_bid_once_it_reads_as_one() -> None:
+    snap = snap_of(bidding(), me=1)
+    view = snap.view
+    arrow = table_model(snap, EntryState(show_odds=True)).entry
+    assert f"{arrow.selected_text} true:" in arrow.odds
+    entry = table_model(snap, EntryState(typed="3 6", show_odds=True)).entry
+    want = round(100 * bid_true_chance(view, Bid(3, 6)))
+    assert f"3 x 6s true: {want}%" in entry.odds and arrow.selected_text not in entry.odds
+    assert "current bid true:" in entry.odds
+    # Text that is not a bid yet leaves the hint on the arrow bid.
+    half = table_model(snap, EntryState(typed="3 s", show_odds=True)).entry
+    assert half.odds == arrow.odds
