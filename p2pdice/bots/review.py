@@ -35,7 +35,7 @@ from typing import Any, Protocol
 
 from ..core.bids import Bid
 from ..core.describe import bid_words
-from ..core.game import Call, Outcome, Phase, PlaceBid, PlacedBid, RoundResult
+from ..core.game import Call, GameState, Outcome, Phase, PlaceBid, PlacedBid, RoundResult
 from ..core.messages import MessageType
 from ..core.rules import Rules
 from ..core.view import SeatView
@@ -374,6 +374,23 @@ def review_rounds(
 
 
 @dataclass(frozen=True, slots=True)
+class UnfinishedRound:
+    """The round a game stopped in before its result (its host ended it, or the transcript
+    ends there): no cup was opened, so the seat's moves in it are listed, not reviewed."""
+
+    round: int
+    moves: int  #: the seat's bids and calls in it
+
+
+def unfinished_round(game: GameState, seat: int) -> UnfinishedRound | None:
+    """The round `game` stopped in before its result, when the seat made moves in it."""
+    if game.phase not in (Phase.BIDDING, Phase.SHOWDOWN):
+        return None
+    moves = sum(1 for b in game.bids if b.seat == seat) + (game.caller == seat)
+    return UnfinishedRound(game.round, moves) if moves else None
+
+
+@dataclass(frozen=True, slots=True)
 class Summary:
     decisions: int
     right: int  #: of the judged ones (opening bids are not judged)
@@ -454,9 +471,14 @@ def chance_words(kind: str, chance: float) -> str:
 
 
 def review_text(
-    rounds: Sequence[RoundReview], names: Sequence[str], seat: int, title: str = ""
+    rounds: Sequence[RoundReview],
+    names: Sequence[str],
+    seat: int,
+    title: str = "",
+    unfinished: UnfinishedRound | None = None,
 ) -> list[str]:
-    """The whole review as lines of at most 78 columns."""
+    """The whole review as lines of at most 78 columns (`unfinished`: the round the game
+    stopped in, listed after the finished ones)."""
     from ..core.describe import hand_text
 
     who = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
@@ -471,6 +493,10 @@ def review_text(
             out.append("  your hand was never opened: not reviewed")
         for d in r.decisions:
             out.extend(decision_lines(d, names))
+    if unfinished is not None:
+        moves = f"{unfinished.moves} {'move' if unfinished.moves == 1 else 'moves'}"
+        line = f"round {unfinished.round}: not finished, no cup opened: your {moves} not reviewed"
+        out.append(line[:78])
     s = summarize(rounds)
     if s.decisions:
         out.append(
@@ -478,6 +504,8 @@ def review_text(
             f"{s.judged} right, {s.agreed} as hard would, average chance "
             f"{s.mean_chance:.0%}, {dice_words(s.dice_lost)} lost"
         )
+    elif unfinished is not None:
+        out.append("none of your decisions is in a finished round: nothing to review")
     else:
         out.append("no decisions to review yet")
     return out

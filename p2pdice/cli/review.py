@@ -10,7 +10,13 @@ import argparse
 import json
 from pathlib import Path
 
-from ..bots.review import movers_from_notes, review_rounds, review_text, summarize
+from ..bots.review import (
+    movers_from_notes,
+    review_rounds,
+    review_text,
+    summarize,
+    unfinished_round,
+)
 from ..core.errors import P2PDiceError
 from ..core.events import SeatInfo
 from ..core.table import Replayer
@@ -102,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
     seat = pick_seat(state.roster, seat=args.seat, key=args.key, name=args.name)
     movers = movers_from_notes(replayer.notes)
     rounds = list(review_rounds(state.rules, state.game.results, seat, movers))
+    unfinished = unfinished_round(state.game, seat)  # the round the game stopped in
     names = [s.name for s in state.roster]
     if args.json:
         s = summarize(rounds)
@@ -124,6 +131,9 @@ def run(args: argparse.Namespace) -> int:
                         }
                         for r in rounds
                     ],
+                    "unfinished": None
+                    if unfinished is None
+                    else {"round": unfinished.round, "moves": unfinished.moves},
                     "summary": {
                         "decisions": s.decisions,
                         "right": s.right,
@@ -137,5 +147,5 @@ def run(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    print("\n".join(review_text(rounds, names, seat, state.name)))
+    print("\n".join(review_text(rounds, names, seat, state.name, unfinished)))
     return 0

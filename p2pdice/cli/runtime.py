@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,8 @@ from typing import Any
 
 from ..core.clean import clean_name
 from ..core.rules import Rules
-from ..net.client import LocalClient, Outcome, run_websocket
+from ..core.table import TablePhase
+from ..net.client import LocalClient, Outcome, hold_the_end, run_websocket
 from ..net.hostapp import HostedTable, HostService, TableConfig
 from ..net.session import ClientSession
 from ..store import load_or_create_key
@@ -30,6 +32,8 @@ from .common import (
     local_host_home,
     local_seat_home,
 )
+
+log = logging.getLogger("p2pdice.host")
 
 
 def default_name() -> str:
@@ -91,12 +95,19 @@ class TableRuntime:
 
     async def close(self, *, end_game: bool = True) -> None:
         """Close the links and any hosted table; `end_game` False leaves a hosted game
-        resumable (Ctrl-C), where True ends it (the player chose to leave it)."""
+        resumable (Ctrl-C), where True ends it (the player chose to leave it). A game this
+        device hosts is ended while its own seats are still at the table, and they take in
+        its end before their links close: every copy here holds the `game_over`."""
         self.stop.set()
         if self.link is not None:
             self.link.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.link
+        if self.service is not None:
+            try:
+                await self._end_here(end_game)
+            except Exception:  # the table still closes below (and ends its game if it can)
+                log.exception("ending the table's game here failed")
         for client in self.clients:
             with contextlib.suppress(Exception):
                 await client.stop()
@@ -106,6 +117,17 @@ class TableRuntime:
         for session in self.sessions:
             with contextlib.suppress(Exception):
                 await session.aclose()
+
+    async def _end_here(self, end_game: bool) -> None:
+        """End the hosted games (with `end_game`), then let this device's seats at a finished
+        one hold its end (the host's own player, each person at a practice table)."""
+        assert self.service is not None
+        tables = list(self.service.tables.values())
+        if end_game:
+            for table in tables:
+                table.end_game()
+        if any(table.host.phase == TablePhase.OVER for table in tables):
+            await hold_the_end(self.clients)
 
 
 async def _seat_session(home: Path, name: str, **kw: Any) -> ClientSession:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Iterable
 from functools import partial
 
 import aiohttp
@@ -331,9 +332,15 @@ class LocalClient:
 
     def __init__(self, session: ClientSession, server: TableServer) -> None:
         self.session = session
-        self.link = LocalLink(server, session.on_frame)
+        self.link = LocalLink(server, self._on_frame)
         self._task: asyncio.Task[None] | None = None
         self._stopping: asyncio.Task[None] | None = None
+        self._over = asyncio.Event()  #: the session verified the game's end
+
+    def _on_frame(self, frame: str) -> None:
+        self.session.on_frame(frame)
+        if self.session.finished:
+            self._over.set()
 
     def start(self) -> None:
         self.session.on_fatal = self._hang_up
@@ -354,6 +361,16 @@ class LocalClient:
             frame = await self.session.outgoing.get()
             self.link.send(frame)
 
+    async def hold_the_end(self) -> None:
+        """Wait until this seat holds its game's end: the `game_over` entry verified and its
+        records written, so that stopping it leaves a whole transcript. A seat that never sat
+        down, or whose records failed, never will: it returns at once. The module's
+        `hold_the_end` bounds the wait for one still taking the entries in."""
+        session = self.session
+        if not session.finished and session.connected and not session.core.stopped:
+            await self._over.wait()
+        await session.settled()
+
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
@@ -362,3 +379,22 @@ class LocalClient:
         self.link.close()
         self.session.disconnected()
         await self.session.aclose()  # its records written, fsynced and closed: off the loop
+
+
+#: Seconds this machine's own seats (the host's player, its CPUs) are given to take in the end
+#: of a game their host just ended before their links close; in-process, it takes a moment.
+LOCAL_END_WAIT = 3.0
+
+
+async def hold_the_end(clients: Iterable[LocalClient], timeout: float = LOCAL_END_WAIT) -> None:
+    """Give these in-process seats, at most `timeout` seconds in all, to take in the end of
+    their game (LocalClient.hold_the_end), so that every copy of a game ended on this machine
+    holds its `game_over` before their links are closed (SPEC.md 10.3)."""
+    waits = [asyncio.ensure_future(client.hold_the_end()) for client in clients]
+    if not waits:
+        return
+    _, late = await asyncio.wait(waits, timeout=timeout)
+    for wait in late:
+        log.warning("a seat on this machine did not take in the end of its game in time")
+        wait.cancel()
+    await asyncio.gather(*waits, return_exceptions=True)

@@ -39,7 +39,7 @@ from ..core.table import TablePhase
 from ..core.table_state import TableState
 from ..core.transcript import Entry
 from ..store import AppendLog, HostLock, TableRecord, load_or_create_key
-from .client import LocalClient
+from .client import LocalClient, hold_the_end
 from .discovery import Advertiser, lan_addresses
 from .resolve import LISTING_BYTES
 from .server import AcceptFailureLog, Limits, TableServer, raise_open_file_limit
@@ -441,6 +441,13 @@ class HostedTable:
             "players": seated_players(self.host.state),
         }
 
+    def end_game(self) -> None:
+        """End the game early, its person on this machine having chosen to (`q`, `e`; leaving
+        a practice table): the signed `game_over` (`abandoned`, SPEC.md 10.3) goes to every
+        log and every connection. Nothing when the game is over."""
+        if self.host.phase != TablePhase.OVER:
+            self.server.apply(self.host.abandon(self.server.loop_now))
+
     async def close(self, *, end_game: bool = True) -> None:
         """Close the table; with `end_game` False (the host paused: SIGTERM, a shutdown) the
         game is left as it stands, resumable from the log, instead of ended early."""
@@ -453,8 +460,11 @@ class HostedTable:
             await asyncio.gather(self._txt_task, return_exceptions=True)
         if self.advertiser is not None:
             await self.advertiser.stop()
-        if end_game and self.host.phase != TablePhase.OVER:
-            self.server.apply(self.host.abandon(self.server.loop_now))
+        if end_game:
+            self.end_game()
+        if self.host.phase == TablePhase.OVER:
+            # The CPUs' copies hold the end too, before their links close.
+            await hold_the_end(self.cpu_clients.values())
         for client in list(self.cpu_clients.values()):
             await client.stop()
         if end_game or self.host.phase == TablePhase.OVER:

@@ -620,8 +620,15 @@ class Controller:
                 ui.exit_code = 2  # refused for good (a password, a full table): say so to the shell
             paused = runtime.kind == "host" and not end_game
             table_id = next((self.facts(s).table_id for s in self.sessions), "")
+            # The message line still says where others join or watch a table that is gone.
+            hinted = ui.message != "" and ui.message in (runtime.hint, runtime.started_hint)
+            ended_now = runtime.kind == "host" and end_game and not self.finished()
             self.set_runtime(None)
             self.spawn(runtime.close(end_game=end_game), "closing the table")
+            if ended_now:
+                self.say("you ended the game: your table is closed")
+            elif hinted:
+                self.say("")
             if paused:
                 self.say("table paused: press r in the lobby (or p2pdice host --resume) to resume")
                 if not ui.from_lobby:  # the screen closes: say it where it stays
