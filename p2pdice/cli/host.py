@@ -292,7 +292,7 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
         game = table.host.state.game
         names = [s.name for s in table.host.state.roster]
         if game is not None and names:
-            print("ranking: " + ranking_line(game.ranking, names))
+            print("ranking: " + ranking_line(game.ranking, names, shared=len(game.survivors)))
     print(f"transcript: {table.folder / 'log.jsonl'}")
     if not table.server.over.is_set():
         # Stopped by a signal (a shutdown, a closed laptop): the game is paused, not ended,

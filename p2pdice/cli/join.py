@@ -238,7 +238,8 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
             ending = json.loads(session.core.lines[-1]).get("event") or {}
             if ending.get("type") == "game_over" and ending.get("reason") == "abandoned":
                 say("the host ended the game early (abandoned): nobody won it")
-            say("ranking: " + ranking_line(state.game.ranking, names))
+            game = state.game
+            say("ranking: " + ranking_line(game.ranking, names, shared=len(game.survivors)))
             assert session.peer is not None
             last = history_code(state, session.peer.replayer.chain)
             if last is not None:

@@ -30,8 +30,8 @@ def ranking_places(
     ranking: Sequence[int], names: Sequence[str] | Mapping[int, str], shared: int = 0
 ) -> list[str]:
     """Each place of a ranking, best first: "1. Ann". A seat without a name shows its number.
-    The first `shared` seats share 1st: the seats still in when a game without a winner ended
-    (RULES.md R6 ranks them by seat number only to list them)."""
+    The first `shared` seats share 1st: the seats still in when the game ended, one (the
+    winner) unless it ended early (RULES.md R6 lists several by seat number only)."""
     return [
         f"{1 if index < shared else index + 1}. {_name(names, seat)}"
         for index, seat in enumerate(ranking)

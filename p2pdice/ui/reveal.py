@@ -365,7 +365,10 @@ def game_over_model(
     lines = []
     changes = snap.ratings.changes.get(snap.table_id, {})
     if view is not None:
-        for place, seat in enumerate(view.ranking, 1):
+        # The seats still in share 1st: one, the winner, unless the game ended early.
+        still_in = sum(1 for seat in view.ranking if view.dice[seat] > 0)
+        for index, seat in enumerate(view.ranking):
+            place = 1 if index < still_in else index + 1
             dice = view.dice[seat]
             tail = f"  ({dice} {'die' if dice == 1 else 'dice'} left)" if dice else ""
             facts = snap.seats[seat] if seat < len(snap.seats) else None

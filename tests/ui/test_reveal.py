@@ -164,3 +164,12 @@ def test_a_count_of_one_is_singular_on_the_reveal() -> None:
     model = reveal_model(snap_of(state, me=0, hand=hands[0], notes=opened(1, (0, 1, 2))))
     assert model.count_line == "The bid: 2 x 6s by Ann. There was 1 (ones wild), not exactly 2."
     assert "1 die shows 6 (ones wild)" in model.outcome
+
+
+def test_a_game_ended_early_shows_the_seats_still_in_sharing_first() -> None:
+    """The host ended the game (abandoned): nobody won, so nobody is listed 2nd among the seats
+    still in (docs/stats.md places them all 1st)."""
+    state = revealed()  # three seats, all still in; Cid lost a die
+    model = game_over_model(snap_of(state, me=0, names=("Ann", "Bob", "Cid")))
+    assert model.title == "Game over"
+    assert [line.split("  ")[0] for line in model.ranking] == ["1. Ann", "1. Bob", "1. Cid"]
