@@ -22,6 +22,8 @@ from pathlib import Path
 from p2pdice.bots.protosim import Faults, LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core.codec import encode
+from p2pdice.core.compare import Transcript, compare_transcripts
+from p2pdice.core.host import HostTable
 from p2pdice.core.messages import Message
 from p2pdice.core.rules import Rules
 from p2pdice.core.table import TablePhase
@@ -124,6 +126,9 @@ def main() -> None:
             "comment": "an honest game: aces, exact calls, palifico, a random first starter",
         }
     ]
+    several = [fork_example(out, table, lines)]
+    (out / "several.json").write_text(json.dumps(several, indent=1) + "\n")
+    mine = []
     for name, comment, table in fault_games():
         table.seat_everyone()
         if table.host.phase == TablePhase.LOBBY:  # a table opened for more seats than it has
@@ -137,7 +142,87 @@ def main() -> None:
             json.dumps(report_json(report, lines), indent=1) + "\n"
         )
         games.append({"file": f"{name}.jsonl", "report": f"{name}.report.json", "comment": comment})
+        if name == "faults-1":
+            mine.append(mine_example(out, name, table, lines))
     (out / "games.json").write_text(json.dumps(games, indent=1) + "\n")
+    (out / "mine.json").write_text(json.dumps(mine, indent=1) + "\n")
+
+
+def fork_example(out: Path, table: LocalTable, lines: list[bytes]) -> dict[str, object]:
+    """Four transcripts of the honest game's table, as `verify --json` compares them (SPEC.md
+    9, "Comparing transcripts"): game.jsonl itself; a player shown another history (the host,
+    resumed on the log up to just after round 1's result, ends the game there instead:
+    `game_over` `abandoned` at the seq where game.jsonl holds the next entry, both signed by
+    the table's host key, a fork); a player who left before that (a prefix: it stops early);
+    a copy of the whole game with one line re-encoded with a space (damage, no fork)."""
+    k = 1 + next(i for i, line in enumerate(lines) if b'"type":"result"' in line)
+    other = HostTable.resume(key=table.host.key, lines=lines[:k], password_verifier=None, now=0.0)
+    other.abandon(0.0)
+    branch = other.lines()
+    assert len(branch) == k + 1 and branch[k] != lines[k] and b'"abandoned"' in branch[k]
+    damaged_at = 2
+    files = {
+        "game.jsonl": lines,
+        "fork-other-history.jsonl": branch,
+        "fork-left-early.jsonl": lines[: k - 2],
+        "fork-damaged-copy.jsonl": [
+            *lines[:damaged_at],
+            lines[damaged_at].replace(b",", b", ", 1),
+            *lines[damaged_at + 1 :],
+        ],
+    }
+    reports = []
+    for name, file_lines in files.items():
+        if name != "game.jsonl":
+            (out / name).write_bytes(b"".join(line + b"\n" for line in file_lines))
+        reports.append({"file": name, **report_json(verify_lines(file_lines), file_lines)})
+    (comparison,) = compare_transcripts([Transcript(n, ls) for n, ls in files.items()])
+    assert [f.seq for f in comparison.forks] == [k]
+    assert comparison.damaged == (("fork-damaged-copy.jsonl", damaged_at),)
+    body = {"files": reports, "comparisons": [comparison.to_json()]}
+    (out / "fork.report.json").write_text(json.dumps(body, indent=1) + "\n")
+    return {
+        "files": list(files),
+        "report": "fork.report.json",
+        "status": 4,
+        "comment": "game.jsonl beside three other copies of its table: a player the host showed "
+        "another history (the game abandoned just after round 1's result: a fork at entry "
+        f"{k}, status 4), a player who left before that (it stops early) and a copy with one "
+        f"line re-encoded (damaged at entry {damaged_at}, no fork); `verify --json` with the "
+        "files in this order prints the report",
+    }
+
+
+def mine_example(out: Path, name: str, table: LocalTable, lines: list[bytes]) -> dict[str, object]:
+    """A player's record of sent messages (SPEC.md 9, step 5; 9.1) beside its transcript: the
+    seat of the fault game whose messages went missing most often, and the report `verify
+    --json --mine` prints for it."""
+    best: tuple[int, int, list[dict[str, object]]] | None = None
+    for seat in table.seats.values():
+        if seat.stand_in_for is not None or seat.client.peer is None:
+            continue
+        records = [dict(r) for r in seat.client.sent_log]
+        undelivered = len(verify_lines(lines, mine=records).mine_undelivered)
+        number = seat.client.peer.seat
+        assert number is not None
+        if best is None or (undelivered, -number) > (best[0], -best[1]):
+            best = (undelivered, number, records)
+    assert best is not None and best[0] > 0
+    undelivered, number, records = best
+    record = f"{name}.seat{number}.sent.jsonl"
+    (out / record).write_bytes(b"".join(encode(r) + b"\n" for r in records))
+    report = verify_lines(lines, mine=records)
+    assert report.ok, report.failure
+    report_name = f"{name}.seat{number}.mine.report.json"
+    (out / report_name).write_text(json.dumps(report_json(report, lines), indent=1) + "\n")
+    return {
+        "file": f"{name}.jsonl",
+        "mine": record,
+        "report": report_name,
+        "comment": f"seat {number}'s record of what it sent, refused, saw read and lost, "
+        f"beside {name}.jsonl: {undelivered} of its messages never reached the log (undelivered, "
+        "information, no failure); `verify --json --mine` prints the report",
+    }
 
 
 def fault_games() -> list[tuple[str, str, LocalTable]]:

@@ -190,3 +190,43 @@ def test_the_reason_code_registry_is_the_codes_list() -> None:
     rows = [line.split("|")[1] for line in registry.splitlines() if line.startswith("| `")]
     named = {code for row in rows for code in re.findall(r"`([A-Z0-9_]+)`", row)}
     assert named == {r.value for r in Reason}
+
+
+def test_the_several_files_examples_are_what_verify_prints_for_them(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """examples/several.json: files of one table (a fork, a copy that stops early, a damaged
+    copy) and the report and exit status `verify --json` gives for them, in that order."""
+    import json
+
+    from p2pdice.cli import main
+
+    examples = PROTOCOL / "examples"
+    monkeypatch.chdir(examples)
+    for item in json.loads((examples / "several.json").read_text()):
+        capsys.readouterr()
+        status = main(["verify", "--json", *item["files"]])
+        out = json.loads(capsys.readouterr().out)
+        assert status == item["status"], item["comment"]
+        assert out == json.loads((examples / item["report"]).read_text()), item["comment"]
+
+
+def test_the_mine_examples_are_what_verify_prints_for_them(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """examples/mine.json: a player's record of sent messages beside its transcript, and the
+    report `verify --json --mine` prints (without `file`: `$defs/report`)."""
+    import json
+
+    from p2pdice.cli import main
+
+    examples = PROTOCOL / "examples"
+    monkeypatch.chdir(examples)
+    for item in json.loads((examples / "mine.json").read_text()):
+        capsys.readouterr()
+        status = main(["verify", "--json", "--mine", item["mine"], item["file"]])
+        out = json.loads(capsys.readouterr().out)
+        assert status == 0, item["comment"]
+        assert out.pop("file") == item["file"]
+        assert out == json.loads((examples / item["report"]).read_text()), item["comment"]
+        assert out["mine"]["checked"] > 0 and out["mine"]["undelivered"]

@@ -32,6 +32,8 @@ SCHEMA = "report.schema.json"
 EXAMPLE_REPORT = "report.schema.json#/$defs/report"
 GAMES = json.loads((EXAMPLES / "games.json").read_text())
 MUTANTS = json.loads((EXAMPLES / "mutants.json").read_text())
+SEVERAL = json.loads((EXAMPLES / "several.json").read_text())
+MINE = json.loads((EXAMPLES / "mine.json").read_text())
 
 
 def verify_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any]:
@@ -74,6 +76,25 @@ def test_verify_json_of_an_example_game_is_its_example_report_with_file(
     assert_valid(SCHEMA, out)
     want = {"file": str(path), **example_report(item["report"])}
     assert out == want and list(out) == list(want)
+
+
+@pytest.mark.parametrize("item", SEVERAL, ids=[s["report"] for s in SEVERAL])
+def test_every_several_files_example_report_follows_the_several_definition(
+    item: dict[str, Any],
+) -> None:
+    report = example_report(item["report"])
+    assert_valid("report.schema.json#/$defs/several", report)
+    assert [f["file"] for f in report["files"]] == item["files"]
+    assert any(not c["agree"] for c in report["comparisons"]) == (item["status"] == EXIT_FORK)
+
+
+@pytest.mark.parametrize("item", MINE, ids=[m["report"] for m in MINE])
+def test_every_mine_example_report_follows_the_example_report_definition(
+    item: dict[str, str],
+) -> None:
+    report = example_report(item["report"])
+    assert_valid(EXAMPLE_REPORT, report)
+    assert report["mine"] is not None and report["mine"]["undelivered"]
 
 
 def test_the_reports_rules_name_the_seats_that_play_not_the_genesis_seats() -> None:

@@ -227,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
         body: Any = (
             results[0]
             if len(results) == 1
-            else {"files": results, "comparisons": [_comparison_json(c) for c in comparisons]}
+            else {"files": results, "comparisons": [c.to_json() for c in comparisons]}
         )
         print(json.dumps(body, indent=1))
     else:
@@ -240,25 +240,3 @@ def _worse(status: int, other: int) -> int:
     """The status to exit with when both apply: a fork, then a failure, then a log cut short."""
     order = (EXIT_VERIFIED, EXIT_INCOMPLETE, EXIT_FAILED, EXIT_FORK)
     return max(status, other, key=order.index)
-
-
-def _comparison_json(comparison: TableComparison) -> dict[str, Any]:
-    return {
-        "table": comparison.table_id,
-        "files": list(comparison.names),
-        "agree": comparison.agree,
-        "entries": comparison.entries,
-        "stops": [{"file": name, "entries": n} for name, n in comparison.stops],
-        "damaged": [{"file": name, "seq": seq} for name, seq in comparison.damaged],
-        "forks": [
-            {
-                "seq": f.seq,
-                "files": [f.first, f.second],
-                "entries": [
-                    f.first_line.decode(errors="replace"),
-                    f.second_line.decode(errors="replace"),
-                ],
-            }
-            for f in comparison.forks
-        ],
-    }

@@ -10,8 +10,10 @@ which only the host's key could have made.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .codec import CodecError, decode
 from .errors import P2PDiceError
@@ -29,19 +31,35 @@ class Transcript:
 
     @property
     def table_id(self) -> str | None:
-        """The table id (hex) its first entry names, None when that entry is unreadable."""
+        """The table id (hex) of the genesis its first line holds (SPEC.md 9, "Comparing
+        transcripts"): line 0 decodes strictly (2.3) to an object whose `event` is an object
+        of type `genesis`, whose table id (3.1) this is, whether or not the entry verifies.
+        None otherwise: such a file is compared with no other."""
+        event = self._genesis_event()
+        return None if event is None else table_id_of(event).hex()
+
+    @property
+    def host_key(self) -> bytes | None:
+        """The host key the genesis of line 0 names (None when it names none)."""
+        event = self._genesis_event()
+        host = None if event is None else event.get("host")
+        if not (isinstance(host, str) and re.fullmatch("[0-9a-f]{64}", host)):
+            return None
+        return bytes.fromhex(host)
+
+    def _genesis_event(self) -> dict[str, Any] | None:
         if not self.lines:
             return None
         try:
             entry = decode(self.lines[0])
         except CodecError:
             return None
-        if not isinstance(entry, dict) or not isinstance(entry.get("event"), dict):
+        if not isinstance(entry, dict):
             return None
-        try:
-            return table_id_of(entry["event"]).hex()
-        except (KeyError, TypeError, ValueError, P2PDiceError):
+        event = entry.get("event")
+        if not isinstance(event, dict) or event.get("type") != "genesis":
             return None
+        return event
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +83,9 @@ class Fork:
 
 @dataclass(frozen=True, slots=True)
 class TableComparison:
-    """How the transcripts of one table compare: the longest agreed history, who stops early,
-    and the forks (each file that departs from the longest history, at the first entry)."""
+    """How the transcripts of one table compare (see `compare_table`): the longest file, who
+    stops early (a prefix of it), the forks (each file that forks from a file before it, at
+    the first seq) and the damaged files (a differing line that is no evidence)."""
 
     table_id: str | None
     names: tuple[str, ...]
@@ -74,13 +93,37 @@ class TableComparison:
     entries: int  #: its length
     stops: tuple[tuple[str, int], ...]  #: (file, entries): a shorter file with the same prefix
     forks: tuple[Fork, ...]
-    #: (file, seq): a file that departs with a line the host did not sign, which proves
-    #: nothing against the host: that file's own verification fails at it.
+    #: (file, seq): a file holding a line that differs from another file's line of that seq
+    #: and is no evidence (the first such seq), which proves nothing against the host: that
+    #: file's own verification fails at or before it.
     damaged: tuple[tuple[str, int], ...] = ()
 
     @property
     def agree(self) -> bool:
         return not self.forks
+
+    def to_json(self) -> dict[str, Any]:
+        """The comparison as `verify --json` prints it (`$defs/comparison` of
+        protocol/schemas/v1/report.schema.json)."""
+        return {
+            "table": self.table_id,
+            "files": list(self.names),
+            "agree": self.agree,
+            "entries": self.entries,
+            "stops": [{"file": name, "entries": n} for name, n in self.stops],
+            "damaged": [{"file": name, "seq": seq} for name, seq in self.damaged],
+            "forks": [
+                {
+                    "seq": f.seq,
+                    "files": [f.first, f.second],
+                    "entries": [
+                        f.first_line.decode(errors="replace"),
+                        f.second_line.decode(errors="replace"),
+                    ],
+                }
+                for f in self.forks
+            ],
+        }
 
     def lines(self) -> list[str]:
         ids = self.table_id[:16] + "..." if self.table_id else "(unreadable first entry)"
@@ -103,27 +146,50 @@ class TableComparison:
 
 
 def compare_table(transcripts: Sequence[Transcript]) -> TableComparison:
-    """Compare transcripts of one table with the longest of them (and each that departs
-    from it with the others that did, so two players each on a branch of their own are
-    both reported against the longest one)."""
-    ordered = sorted(transcripts, key=lambda t: len(t.lines), reverse=True)
+    """Compare transcripts of one table (SPEC.md 9, "Comparing transcripts").
+
+    The files are ordered longest first, files of one length in the order given; the first is
+    "the longest", which `entries` and `stops` are about. Each later file is compared with
+    every file before it, in that order, and its fork is the one with the first of them it
+    forks from: the first seq both hold where both lines are *evidence* (`_Evidence`) and
+    differ. Lines that differ where one of them is not evidence are damage, not a fork, and
+    the comparison goes on past them, so a damaged file hides no fork between the others.
+    Every fork among the files is found this way: of two files that fork, the later one is
+    compared with the earlier."""
+    ordered = sorted(transcripts, key=lambda t: len(t.lines), reverse=True)  # stable
     longest = ordered[0]
-    stops: list[tuple[str, int]] = []
+    evidence = _Evidence(longest)
+    stops = [
+        (other.name, len(other.lines))
+        for other in ordered[1:]
+        if len(other.lines) < len(longest.lines)
+        and list(other.lines) == list(longest.lines[: len(other.lines)])
+    ]
     forks: list[Fork] = []
+    for i, later in enumerate(ordered[1:], 1):
+        for earlier in ordered[:i]:
+            seq = _fork_seq(earlier, later, evidence)
+            if seq is not None:
+                forks.append(
+                    Fork(seq, earlier.name, earlier.lines[seq], later.name, later.lines[seq])
+                )
+                break
     damaged: list[tuple[str, int]] = []
-    for other in ordered[1:]:
-        seq = _first_difference(longest.lines, other.lines)
-        if seq is None:
-            if len(other.lines) < len(longest.lines):
-                stops.append((other.name, len(other.lines)))
-            continue
-        ours, theirs = longest.lines[seq], other.lines[seq]
-        if not _signed_by_host(longest, theirs):
-            damaged.append((other.name, seq))
-        elif not _signed_by_host(longest, ours):
-            damaged.append((longest.name, seq))
-        else:
-            forks.append(Fork(seq, longest.name, ours, other.name, theirs))
+    for file in ordered:
+        first = next(
+            (
+                seq
+                for seq, line in enumerate(file.lines)
+                if any(
+                    other is not file and seq < len(other.lines) and other.lines[seq] != line
+                    for other in ordered
+                )
+                and not evidence(file, seq)
+            ),
+            None,
+        )
+        if first is not None:
+            damaged.append((file.name, first))
     return TableComparison(
         table_id=longest.table_id,
         names=tuple(t.name for t in transcripts),
@@ -137,29 +203,49 @@ def compare_table(transcripts: Sequence[Transcript]) -> TableComparison:
 
 def compare_transcripts(transcripts: Sequence[Transcript]) -> list[TableComparison]:
     """Group the files by the table id their genesis names and compare each group of two
-    or more (files of different tables are not compared with each other)."""
-    groups: dict[str | None, list[Transcript]] = {}
+    or more, in the order each table's first file is given (files of different tables are
+    not compared with each other, nor is a file whose first line holds no genesis)."""
+    groups: dict[str, list[Transcript]] = {}
     for transcript in transcripts:
-        groups.setdefault(transcript.table_id, []).append(transcript)
+        table_id = transcript.table_id
+        if table_id is not None:
+            groups.setdefault(table_id, []).append(transcript)
     return [compare_table(group) for group in groups.values() if len(group) > 1]
 
 
-def _signed_by_host(genesis_file: Transcript, line: bytes) -> bool:
-    """Whether the table's host (the key its genesis names) signed `line` for this table:
-    only two such lines of one seq prove a fork; any other difference is one file's damage."""
-    table_id = genesis_file.table_id
-    try:
-        host_key = bytes.fromhex(decode(genesis_file.lines[0])["event"]["host"])
-        return table_id is not None and host_signature_ok(
-            parse_entry(line), host_key, bytes.fromhex(table_id)
-        )
-    except (CodecError, P2PDiceError, KeyError, TypeError, ValueError):
-        return False
+class _Evidence:
+    """Whether line `seq` of a file proves what the host signed at `seq`: it is canonical
+    JSON (2.3) of an entry of valid shape (9, step 1) whose `seq` is `seq` and whose host
+    signature (6.1) verifies under the host key of the table's genesis. Only two such lines
+    of one seq that differ prove a fork; a line that is not evidence (re-encoded, edited,
+    moved to another line, cut) is damage in its file, whatever else it holds."""
+
+    def __init__(self, genesis_file: Transcript) -> None:
+        table_id = genesis_file.table_id
+        self._table = None if table_id is None else bytes.fromhex(table_id)
+        self._host = genesis_file.host_key
+        self._known: dict[tuple[int, int], bool] = {}
+
+    def __call__(self, file: Transcript, seq: int) -> bool:
+        key = (id(file), seq)
+        if key not in self._known:
+            self._known[key] = self._check(file.lines[seq], seq)
+        return self._known[key]
+
+    def _check(self, line: bytes, seq: int) -> bool:
+        if self._table is None or self._host is None:
+            return False
+        try:
+            entry = parse_entry(line)
+            return entry.seq == seq and host_signature_ok(entry, self._host, self._table)
+        except (CodecError, P2PDiceError, KeyError, TypeError, ValueError):
+            return False
 
 
-def _first_difference(longer: Sequence[bytes], shorter: Sequence[bytes]) -> int | None:
-    for seq, line in enumerate(shorter):
-        if line != longer[seq]:
+def _fork_seq(first: Transcript, second: Transcript, evidence: _Evidence) -> int | None:
+    """The first seq both files hold where both lines are evidence and differ."""
+    for seq in range(min(len(first.lines), len(second.lines))):
+        if first.lines[seq] != second.lines[seq] and evidence(first, seq) and evidence(second, seq):
             return seq
     return None
 
