@@ -59,6 +59,7 @@ FILES = (
     "frame_to_client",
     "frame_to_host",
     "report",
+    "tables",
 )
 
 

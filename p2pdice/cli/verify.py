@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.codec import CodecError, decode
-from ..core.compare import StoppedAt, TableComparison, Transcript, compare_transcripts
+from ..core.compare import StoppedAt, Transcript, compare_transcripts
 from ..core.describe import ranking_line
 from ..core.errors import Reason
 from ..core.rules import Rules

@@ -333,6 +333,9 @@ class HostTable:
             if seat is None:
                 raise RemoteError(Reason.TABLE_FULL, "no seat is free")
             if msg.seat != seat:
+                # As when the table refuses the seat (below): the offer is given up, so the
+                # next joiner gets it now, not when this handshake ends (SPEC.md 10.2).
+                self._release_seat(conn)
                 raise RemoteError(Reason.SEAT_TAKEN, f"seat {seat} was offered, not {msg.seat}")
             churned = self.lobby_churn.refusal(
                 msg.bytes_field("key"), source, self.state.rules.seats

@@ -218,9 +218,9 @@ TRANSITIONS: tuple[Transition, ...] = (
         forfeit_event,
         "seats ascending, non-empty; each a seat of the attempt (never one already out), "
         "declared absent; reason `no_contribution`; no `host_run` seat nor one a stand-in plays "
-        "(the host signs their contributions itself); fewer than `seats` (the rules' seat count) voids earlier in the "
-        "game (each `BAD_EVENT`); dice and next starter as RULES.md R4.2 gives "
-        "(`RESULT_MISMATCH`)",
+        "(the host signs their contributions itself); fewer than n voids earlier in the game "
+        "(n the roster's length, the rules' `seats` from the start on, §3.3) (each "
+        "`BAD_EVENT`); dice and next starter as RULES.md R4.2 gives (`RESULT_MISMATCH`)",
         in_seats_place=True,
     ),
     Transition(
@@ -323,8 +323,9 @@ TRANSITIONS: tuple[Transition, ...] = (
         absent_event,
         "the seat survives and is not already absent; reason `stalled` only on a table with "
         "a time bank (`time_bank` > 0) and for the seat whose move the table waits for: in "
-        "BIDDING the seat whose turn it is, in RESULT the next round's designated starter, "
-        "never a `host_run` seat (each `BAD_EVENT`)",
+        "BIDDING the seat whose turn it is, in RESULT the next round's designated starter "
+        "(after the final round there is none, so no `stalled` absence then), never a "
+        "`host_run` seat (each `BAD_EVENT`)",
         stays=True,
         in_seats_place=True,
     ),

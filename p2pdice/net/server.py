@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from aiohttp import WSMsgType, web
 
 from ..core.advert import SPECTATE_PARAM
+from ..core.client import HEARTBEAT
 from ..core.closing import CLOSING_WORDS, Closing
 from ..core.codec import encode
 from ..core.errors import Reason, RemoteError
@@ -908,7 +909,7 @@ class TableServer:
     # ---- aiohttp -------------------------------------------------------------------------
 
     async def websocket(self, request: web.Request) -> web.StreamResponse:
-        ws = web.WebSocketResponse(max_msg_size=4 * MAX_FRAME, heartbeat=15.0, compress=False)
+        ws = web.WebSocketResponse(max_msg_size=4 * MAX_FRAME, heartbeat=HEARTBEAT, compress=False)
         await ws.prepare(request)
         if self.closing:
             await ws.send_str(closing_frame(self.closing_reason))

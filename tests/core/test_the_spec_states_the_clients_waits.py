@@ -22,7 +22,7 @@ def _seconds(value: float) -> str:
 def test_spec_10_1_states_each_wait_of_the_client() -> None:
     spec = (PROTOCOL / "SPEC.md").read_text(encoding="utf-8")
     section = spec[spec.index("Every state of a client's connection") :]
-    section = " ".join(section[: section.index("p2pdice/core/client.py")].split())
+    section = " ".join(section[: section.index("(The welcome wait is")].split())
     said = {
         "upgrade": rf"WebSocket upgrade {re.escape(_seconds(CONNECT_WAIT))};",
         "challenge": rf"the challenge {re.escape(_seconds(CHALLENGE_WAIT))} after",
