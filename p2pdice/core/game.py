@@ -582,17 +582,19 @@ _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
 }
 
 
+def legal_bids_of(state: GameState, seat: int) -> list[Bid]:
+    """Every bid `seat` may make over the standing bid (or open with), lowest first."""
+    return legal_bids(
+        state.rules,
+        state.standing_bid,
+        dice_in_play=state.dice_in_play,
+        palifico_round=state.palifico_round,
+        bidder_dice=state.dice[seat],
+    )
+
+
 def blind_action(state: GameState, seat: int) -> Action:
     """The move that needs no hand (RULES.md faults): challenge, or the lowest legal opening."""
     if state.bids:
         return Challenge(seat)
-    first = (
-        legal_bids(
-            state.rules,
-            None,
-            dice_in_play=state.dice_in_play,
-            palifico_round=state.palifico_round,
-            bidder_dice=state.dice[seat],
-        )
-    )[0]
-    return PlaceBid(seat, first)
+    return PlaceBid(seat, legal_bids_of(state, seat)[0])

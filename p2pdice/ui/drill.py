@@ -35,6 +35,7 @@ from ..core.bids import count_matching
 from ..core.describe import bid_words
 from ..core.rules import Rules
 from .bidentry import BidSyntaxError, parse_bid
+from .callkeys import add_typing_and_calls
 from .layout import whole_screen_app
 from .learn import header_subtitle
 from .screens import Line, header, keys_line, rule_or_alarm, wrap
@@ -227,21 +228,13 @@ def build(ds: DrillState, glyphs: Glyphs) -> Application[int]:
     def _enter(event: KeyPressEvent) -> None:
         enter(ds)
 
-    @kb.add("backspace")
-    def _back(event: KeyPressEvent) -> None:
-        ds.typed = ds.typed[:-1]
-
-    @kb.add("escape", eager=True)
-    def _clear(event: KeyPressEvent) -> None:
-        ds.typed = ""
-
-    @kb.add("l", filter=free & asking)
-    def _liar(event: KeyPressEvent) -> None:
-        answer(ds, Answer("call"))
-
-    @kb.add("x", filter=free & asking)
-    def _exact(event: KeyPressEvent) -> None:
-        answer(ds, Answer("exact"))
+    add_typing_and_calls(
+        kb,
+        ds,
+        calls=free & asking,
+        liar=lambda: answer(ds, Answer("call")),
+        exact=lambda: answer(ds, Answer("exact")),
+    )
 
     @kb.add("n", filter=~asking)
     def _next(event: KeyPressEvent) -> None:

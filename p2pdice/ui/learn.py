@@ -38,6 +38,7 @@ from ..core.lessons import (
 )
 from ..core.rules import Rules
 from .bidentry import BidSyntaxError, parse_bid
+from .callkeys import add_typing_and_calls
 from .layout import whole_screen_app
 from .screens import Line, render_table
 from .text import ASCII, Glyphs, width
@@ -330,21 +331,13 @@ def build(ls: LearnState, save: Callable[[Progress], None], glyphs: Glyphs) -> A
         if not ls.listing:
             enter(ls, save)
 
-    @kb.add("backspace")
-    def _back(event: KeyPressEvent) -> None:
-        ls.typed = ls.typed[:-1]
-
-    @kb.add("escape", eager=True)
-    def _clear(event: KeyPressEvent) -> None:
-        ls.typed = ""
-
-    @kb.add("l", filter=free & table)
-    def _liar(event: KeyPressEvent) -> None:
-        act(ls, Move("liar"))
-
-    @kb.add("x", filter=free & table)
-    def _exact(event: KeyPressEvent) -> None:
-        act(ls, Move("exact"))
+    add_typing_and_calls(
+        kb,
+        ls,
+        calls=free & table,
+        liar=lambda: act(ls, Move("liar")),
+        exact=lambda: act(ls, Move("exact")),
+    )
 
     @kb.add("tab")
     def _list(event: KeyPressEvent) -> None:

@@ -10,11 +10,10 @@ playing the seats a person would."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from p2pdice.cli.stats import record_text
 from p2pdice.core.rules import Rules
 from p2pdice.stats.games import DUPLICATE
 from p2pdice.store import data_dir
+from tests.support.waiting import until
 
 CPU = ["medium", "medium"]
 
@@ -49,20 +49,12 @@ def bots_play_my_seats(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runtime, "ClientSession", seated)
 
 
-async def until(done: Callable[[], bool], timeout: float = 60) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not done():
-        assert loop.time() < end, "timed out"
-        await asyncio.sleep(0.02)
-
-
 async def play(opening: Awaitable[TableRuntime]) -> list[str]:
     """Play the table to its end and close it; its people's keys (hex)."""
     table = await opening
     try:
         table.start_game()  # a hosted table starts on the host's word; the others at once
-        await until(lambda: all(s.finished for s in table.sessions))
+        await until(lambda: all(s.finished for s in table.sessions), 60)
     finally:
         await table.close()
     return [s.key.public.hex() for s in table.sessions]
@@ -156,7 +148,7 @@ async def test_a_practice_game_left_part_way_is_shown_as_ended_early(
             state = peer.state if peer is not None else None
             return state is not None and state.game is not None and len(state.game.results) > 0
 
-        await until(a_round_played)
+        await until(a_round_played, 60)
     finally:
         await table.close()  # the player leaves: the table ends the game early
     [me] = [s.key.public.hex() for s in table.sessions]

@@ -7,25 +7,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-from functools import cache
 from pathlib import Path
 
 from p2pdice.cli.verify_exits import EXIT_FAILED, EXIT_FORK, EXIT_INCOMPLETE, EXIT_VERIFIED
-from tests.support.cheats import Game
+from tests.support.cheats import Game, game_and_a_fork
 from tests.support.procs import p2pdice
-
-
-@cache
-def played() -> tuple[list[bytes], bytes]:
-    """A finished honest game's log, and a host-signed second version of its first `forced`
-    or `round` entry after the start (what a forking host would show another player)."""
-    g = Game(seed=1).start()
-    g.play()
-    lines = g.host.lines()
-    honest = g.entries_of("event:round")[1]
-    other = g.forge_like(honest, palifico=not honest.event["palifico"])
-    assert other.line != honest.line and other.seq == honest.seq
-    return lines, other.line
 
 
 def write(path: Path, lines: list[bytes]) -> Path:
@@ -40,7 +26,7 @@ def verify(*args: str) -> subprocess.CompletedProcess[str]:
 def test_two_transcripts_that_differ_at_one_seq_print_both_entries_and_exit_with_the_fork_status(
     tmp_path: Path,
 ) -> None:
-    lines, other = played()
+    lines, other = game_and_a_fork()
     seq = json.loads(other)["seq"]
     a = write(tmp_path / "a.jsonl", lines)
     b = write(tmp_path / "b.jsonl", [*lines[:seq], other])
@@ -56,7 +42,7 @@ def test_two_transcripts_that_differ_at_one_seq_print_both_entries_and_exit_with
 def test_a_shorter_transcript_of_the_same_history_stops_early_and_is_no_failure(
     tmp_path: Path,
 ) -> None:
-    lines, _ = played()
+    lines, _ = game_and_a_fork()
     a = write(tmp_path / "a.jsonl", lines)
     cut = len(lines) - 5
     b = write(tmp_path / "b.jsonl", lines[:cut])
@@ -72,7 +58,7 @@ def test_a_shorter_transcript_of_the_same_history_stops_early_and_is_no_failure(
 def test_a_log_left_before_its_end_is_incomplete_with_the_round_and_entry_and_the_partial_hint(
     tmp_path: Path,
 ) -> None:
-    lines, _ = played()
+    lines, _ = game_and_a_fork()
     cut = lines[: len(lines) - 5]
     rounds = [json.loads(line)["event"]["round"] for line in cut if b'"type":"round"' in line]
     b = write(tmp_path / "left.jsonl", cut)
@@ -90,7 +76,7 @@ def test_a_log_left_before_its_end_is_incomplete_with_the_round_and_entry_and_th
 def test_files_of_different_tables_are_compared_within_their_own_table_only(
     tmp_path: Path,
 ) -> None:
-    lines, _ = played()
+    lines, _ = game_and_a_fork()
     g = Game(seed=2, name="another table").start()
     g.play()
     a = write(tmp_path / "a.jsonl", lines)
@@ -107,7 +93,7 @@ def test_files_of_different_tables_are_compared_within_their_own_table_only(
 
 
 def test_a_failure_outranks_a_log_cut_short(tmp_path: Path) -> None:
-    lines, other = played()
+    lines, other = game_and_a_fork()
     seq = json.loads(other)["seq"]
     bad = write(tmp_path / "bad.jsonl", [*lines[:seq], other, *lines[seq + 1 :]])
     short = write(tmp_path / "short.jsonl", lines[: seq - 1])
@@ -122,7 +108,7 @@ def test_a_damaged_line_beside_an_honest_file_is_that_files_failure_not_a_fork(
     """A line the host never signed (one byte changed in one player's copy) proves nothing
     against the host: `verify A B` names the damaged file and fails it, and reports no fork,
     whichever of the two files is the longer."""
-    lines, _ = played()
+    lines, _ = game_and_a_fork()
     seq = len(lines) // 2
     damaged_line = lines[seq].replace(b'"seq":', b'"seq": ', 1)
     assert damaged_line != lines[seq]

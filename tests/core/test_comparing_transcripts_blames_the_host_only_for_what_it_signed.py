@@ -7,27 +7,13 @@ file hides no fork between the others."""
 from __future__ import annotations
 
 import json
-from functools import cache
 
 from p2pdice.core.compare import Transcript, compare_table, compare_transcripts
-from tests.support.cheats import Game
-
-
-@cache
-def played() -> tuple[list[bytes], bytes]:
-    """A finished honest game's log, and a host-signed second version of one of its entries
-    (what a forking host shows another player)."""
-    g = Game(seed=1).start()
-    g.play()
-    lines = g.host.lines()
-    honest = g.entries_of("event:round")[1]
-    other = g.forge_like(honest, palifico=not honest.event["palifico"])
-    assert other.line != honest.line and other.seq == honest.seq
-    return lines, other.line
+from tests.support.cheats import game_and_a_fork
 
 
 def test_a_deleted_or_repeated_line_is_damage_not_a_fork() -> None:
-    lines, _ = played()
+    lines, _ = game_and_a_fork()
     k = len(lines) // 2
     honest = Transcript("a", lines)
     for edited in ([*lines[:k], *lines[k + 1 :]], [*lines[:k], lines[k], *lines[k:-1]]):
@@ -40,7 +26,7 @@ def test_a_deleted_or_repeated_line_is_damage_not_a_fork() -> None:
 
 
 def test_a_line_re_encoded_non_canonically_is_damage_though_its_signature_holds() -> None:
-    lines, _ = played()
+    lines, _ = game_and_a_fork()
     k = len(lines) // 2
     spaced = json.dumps(json.loads(lines[k]), sort_keys=True).encode()  # ", " and ": "
     assert spaced != lines[k]
@@ -51,7 +37,7 @@ def test_a_line_re_encoded_non_canonically_is_damage_though_its_signature_holds(
 
 
 def test_a_damaged_longest_file_hides_no_fork_between_the_others() -> None:
-    lines, other = played()
+    lines, other = game_and_a_fork()
     s = json.loads(other)["seq"]
     damaged = bytearray(lines[s])
     damaged[damaged.index(b'"sig":"') + 10] ^= 1  # still canonical, no longer signed
@@ -72,7 +58,7 @@ def test_a_damaged_longest_file_hides_no_fork_between_the_others() -> None:
 
 
 def test_files_of_one_length_are_taken_in_the_order_given() -> None:
-    lines, other = played()
+    lines, other = game_and_a_fork()
     s = json.loads(other)["seq"]
     a = Transcript("a", lines[: s + 1])
     b = Transcript("b", [*lines[:s], other])
@@ -83,7 +69,7 @@ def test_files_of_one_length_are_taken_in_the_order_given() -> None:
 
 
 def test_each_file_on_a_branch_of_its_own_is_reported_once() -> None:
-    lines, other = played()
+    lines, other = game_and_a_fork()
     s = json.loads(other)["seq"]
     comparison = compare_table(
         [
@@ -98,7 +84,7 @@ def test_each_file_on_a_branch_of_its_own_is_reported_once() -> None:
 
 
 def test_files_whose_first_line_holds_no_genesis_are_compared_with_no_other() -> None:
-    lines, _ = played()
+    lines, _ = game_and_a_fork()
     unreadable = [Transcript("x", [b"not json"]), Transcript("y", [b'{"seq":0}'])]
     no_genesis = [Transcript("p", lines[1:]), Transcript("q", lines[1:3])]
     assert compare_transcripts([*unreadable, *no_genesis]) == []

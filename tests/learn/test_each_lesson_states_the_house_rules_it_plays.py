@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from p2pdice.core.bids import Bid, bid_problem, legal_bids, ones_are_wild
+from p2pdice.core.bids import Bid, bid_problem, ones_are_wild
 from p2pdice.core.errors import Reason
-from p2pdice.core.game import PlaceBid, apply
+from p2pdice.core.game import PlaceBid, apply, legal_bids_of
 from p2pdice.core.lessons import COURSE, NAMES, YOU, Move, coach_text, judge, play, start
 from p2pdice.core.rules import (
     ChallengePenalty,
@@ -109,13 +109,7 @@ def test_every_story_names_the_dice_the_engine_moved_and_the_penalty_that_moved_
         if not lesson.applies(rules):
             continue
         state = start(lesson, rules)
-        bids = legal_bids(
-            state.rules,
-            state.standing_bid,
-            dice_in_play=state.dice_in_play,
-            palifico_round=state.palifico_round,
-            bidder_dice=state.dice[YOU],
-        )
+        bids = legal_bids_of(state, YOU)
         moves = [Move("liar"), Move("exact"), *(Move("bid", b) for b in bids[:3])]
         for move in moves:
             if not judge(lesson, rules, state, move).accepted:

@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from p2pdice.core.bids import legal_bids
+from p2pdice.core.game import legal_bids_of
 from p2pdice.core.lessons import YOU, Move, Progress, course, judge
 from p2pdice.core.rules import Ones, Palifico, Rules
 from p2pdice.ui.learn import LearnState, act, enter, list_key, opening, render
@@ -28,13 +28,7 @@ def words(screen: str) -> str:
 def accepted_move(ls: LearnState) -> Move:
     state = ls.state
     assert state is not None
-    bids = legal_bids(
-        state.rules,
-        state.standing_bid,
-        dice_in_play=state.dice_in_play,
-        palifico_round=state.palifico_round,
-        bidder_dice=state.dice[YOU],
-    )
+    bids = legal_bids_of(state, YOU)
     for move in (Move("liar"), Move("exact"), *(Move("bid", b) for b in bids)):
         if judge(ls.lesson, ls.rules, state, move).accepted:
             return move

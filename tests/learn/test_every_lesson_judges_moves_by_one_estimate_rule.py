@@ -8,7 +8,8 @@ import itertools
 
 import pytest
 
-from p2pdice.core.bids import Bid, legal_bids
+from p2pdice.core.bids import Bid
+from p2pdice.core.game import legal_bids_of
 from p2pdice.core.lessons import COURSE, YOU, Move, course, estimate, judge, start
 from p2pdice.core.rules import ChallengePenalty, Ones, Palifico, PalificoKind, Rules
 
@@ -50,13 +51,7 @@ def test_every_lesson_accepts_exactly_the_moves_the_estimate_allows_and_what_its
     for lesson in course(rules):
         state = start(lesson, rules)
         hand = lesson.hands[YOU]
-        bids = legal_bids(
-            state.rules,
-            state.standing_bid,
-            dice_in_play=state.dice_in_play,
-            palifico_round=state.palifico_round,
-            bidder_dice=state.dice[YOU],
-        )
+        bids = legal_bids_of(state, YOU)
         for bid in bids:
             if judge(lesson, rules, state, Move("bid", bid)).accepted:
                 assert bid.quantity <= estimate(rules, state, hand, bid.face), (lesson.key, bid)

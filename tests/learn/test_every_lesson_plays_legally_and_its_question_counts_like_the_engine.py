@@ -7,7 +7,8 @@ import itertools
 
 import pytest
 
-from p2pdice.core.bids import Bid, legal_bids
+from p2pdice.core.bids import Bid
+from p2pdice.core.game import legal_bids_of
 from p2pdice.core.lessons import COURSE, YOU, Move, check_answer, course, judge, play, start
 from p2pdice.core.rules import Ones, Palifico, Rules
 
@@ -19,13 +20,7 @@ RULES = [
 
 def moves_of(lesson_state) -> list[Move]:
     state = lesson_state
-    bids = legal_bids(
-        state.rules,
-        state.standing_bid,
-        dice_in_play=state.dice_in_play,
-        palifico_round=state.palifico_round,
-        bidder_dice=state.dice[YOU],
-    )
+    bids = legal_bids_of(state, YOU)
     return [Move("liar"), Move("exact"), *(Move("bid", b) for b in bids)]
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 from typing import Any
 
 from p2pdice.bots import load_bot
@@ -363,3 +364,16 @@ def accepted(outputs: Iterable[Output]) -> bool:
 
 def rejections(outputs: Iterable[Output]) -> list[Reason]:
     return [o.reason for o in outputs if isinstance(o, Rejected)]
+
+
+@cache
+def game_and_a_fork() -> tuple[list[bytes], bytes]:
+    """A finished honest game's log, and a host-signed second version of its second `round`
+    entry (what a forking host shows another player)."""
+    g = Game(seed=1).start()
+    g.play()
+    lines = g.host.lines()
+    honest = g.entries_of("event:round")[1]
+    other = g.forge_like(honest, palifico=not honest.event["palifico"])
+    assert other.line != honest.line and other.seq == honest.seq
+    return lines, other.line

@@ -18,17 +18,13 @@ from p2pdice.core.table import TablePhase
 from p2pdice.net.server import AWAY_AFTER
 from p2pdice.ui.controller import Controller
 from p2pdice.ui.frame import quit_question
-from tests.support.procs import bot_join, kill_all, spawn, transcript_files
-from tests.ui.test_lobby_actions import lobby_at, opened, until
-
-
-def _now(c: Controller) -> Controller:
-    c._snap = None  # the controller keeps one snapshot per event; these checks are events
-    return c
+from tests.support.procs import kill_all, transcript_files
+from tests.ui.hosted_with_a_bot import fresh, host_with_a_bot
+from tests.ui.test_lobby_actions import until
 
 
 def _facing_a_bid(c: Controller) -> bool:
-    view = _now(c).snap().view
+    view = fresh(c).snap().view
     return view is not None and view.turn == view.seat and view.standing_bid is not None
 
 
@@ -36,31 +32,22 @@ def _facing_a_bid(c: Controller) -> bool:
 async def test_a_player_frozen_at_the_end_is_named_and_q_asks_until_it_has_the_end(
     tmp_path: Path,
 ) -> None:
-    lobby = lobby_at(tmp_path / "me")
-    c = lobby.c
     rules = Rules(seats=2, starting_dice=1, first_starter="seat1")  # Ann opens, Zed calls
-    factory = lobby.services.host_table(
-        name="kitchen", player="Zed", rules=rules, cpu=[], password=None
+    hosted = await host_with_a_bot(
+        tmp_path / "me", tmp_path, name="kitchen", rules=rules, seed=3, give_up=60
     )
-    lobby.open_table(factory, "opening your table")
-    await opened(c)
-    runtime = c.runtime
-    assert runtime is not None and runtime.service is not None
-    [table] = runtime.service.tables.values()
-    address = f"127.0.0.1:{runtime.service.port}"
-    bot = spawn(*bot_join(address, name="Ann", seed=3, home=tmp_path / "ann", give_up=60),
-                log=tmp_path / "ann.out")  # fmt: skip
+    c, runtime, table, bot = hosted.c, hosted.runtime, hosted.table, hosted.bot
     try:
         await until(lambda: len(table.host.state.joins) == 2, 20)
-        _now(c).start_game()
+        fresh(c).start_game()
         await until(lambda: _facing_a_bid(c), 20)
-        assert _now(c).players_behind() == ()  # the game is not over: nobody lacks its end
-        _now(c).liar()
+        assert fresh(c).players_behind() == ()  # the game is not over: nobody lacks its end
+        fresh(c).liar()
         await until(lambda: table.host.phase == TablePhase.OVER, 20)
         os.kill(bot.pid, signal.SIGSTOP)
-        await until(lambda: _now(c).finished(), 10)
+        await until(lambda: fresh(c).finished(), 10)
         assert c.players_behind() == ()  # a moment after the end: clients are still closing
-        await until(lambda: _now(c).players_behind() == ("Ann",), AWAY_AFTER + 5)
+        await until(lambda: fresh(c).players_behind() == ("Ann",), AWAY_AFTER + 5)
         c.ask_quit()
         assert c.mode() == "quit"
         title, text, keys = quit_question(c)
@@ -74,10 +61,10 @@ async def test_a_player_frozen_at_the_end_is_named_and_q_asks_until_it_has_the_e
         c.ui.quitting = False  # n
         os.kill(bot.pid, signal.SIGCONT)
         assert bot.wait(timeout=30) == 0, (tmp_path / "ann.out").read_text()
-        await until(lambda: _now(c).players_behind() == (), 10)
+        await until(lambda: fresh(c).players_behind() == (), 10)
         (copy,) = transcript_files(tmp_path / "ann")
         assert copy.read_bytes() == (table.folder / "log.jsonl").read_bytes()
-        _now(c).ask_quit()  # nobody is left without the end: q leaves at once
+        fresh(c).ask_quit()  # nobody is left without the end: q leaves at once
         assert c.runtime is None and c.ui.screen == "lobby"
     finally:
         if bot.poll() is None:

@@ -17,19 +17,15 @@ from p2pdice.core.game import Phase
 from p2pdice.core.rules import Rules
 from p2pdice.core.verify import split_lines, verify_lines
 from p2pdice.ui.controller import Controller
-from tests.support.procs import bot_join, kill_all, spawn, transcript_files
-from tests.ui.test_lobby_actions import lobby_at, opened, until
-
-
-def _now(c: Controller) -> Controller:
-    c._snap = None  # the controller keeps one snapshot per event; these checks are events
-    return c
+from tests.support.procs import kill_all, transcript_files
+from tests.ui.hosted_with_a_bot import fresh, host_with_a_bot
+from tests.ui.test_lobby_actions import until
 
 
 def _play_on(c: Controller) -> bool:
     """One move of ours when the table waits for one; True once round 2 is being bid (one
     round played, the game not over)."""
-    snap = _now(c).snap()
+    snap = fresh(c).snap()
     view = snap.view
     if view is None:
         return False
@@ -57,24 +53,13 @@ async def test_e_ends_the_game_in_the_hosts_log_and_its_own_seats_copy(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     home = tmp_path / "me"
-    lobby = lobby_at(home)
-    c = lobby.c
     rules = Rules(seats=2, starting_dice=3, first_starter="seat0")
-    factory = lobby.services.host_table(
-        name="Kitchen", player="Zed", rules=rules, cpu=[], password=None
-    )
-    lobby.open_table(factory, "opening your table")
-    await opened(c)
-    runtime = c.runtime
-    assert runtime is not None and runtime.service is not None
-    [table] = runtime.service.tables.values()
-    address = f"127.0.0.1:{runtime.service.port}"
-    bot = spawn(*bot_join(address, name="Ann", seed=5, home=tmp_path / "ann", give_up=30),
-                log=tmp_path / "ann.out")  # fmt: skip
+    hosted = await host_with_a_bot(home, tmp_path, name="Kitchen", rules=rules, seed=5, give_up=30)
+    c, runtime, table, bot = hosted.c, hosted.runtime, hosted.table, hosted.bot
     try:
         await until(lambda: len(table.host.state.joins) == 2, 20)
-        _now(c).start_game()
-        await until(lambda: _now(c).snap().view is not None, 20)
+        fresh(c).start_game()
+        await until(lambda: fresh(c).snap().view is not None, 20)
         assert c.ui.message == runtime.started_hint  # where others watch the game from
         assert runtime.started_hint.startswith("started: others can watch with p2pdice join")
         await until(lambda: _play_on(c), 40)
