@@ -209,7 +209,7 @@ def mine_example(out: Path, name: str, table: LocalTable, lines: list[bytes]) ->
             best = (undelivered, number, records)
     assert best is not None and best[0] > 0
     undelivered, number, records = best
-    record = f"{name}.seat{number}.sent.jsonl"
+    record = f"{name}.seat{number}.sent.ndjson"  # JSON Lines, but no transcript: not *.jsonl
     (out / record).write_bytes(b"".join(encode(r) + b"\n" for r in records))
     report = verify_lines(lines, mine=records)
     assert report.ok, report.failure

@@ -4,6 +4,7 @@ the very object they came from, so every entry, hash and vector stays byte-ident
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,8 @@ from p2pdice.core.errors import Reason, RemoteError
 from p2pdice.core.transcript import parse_entry
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "protocol" / "examples"
-LOGS = sorted(p for p in EXAMPLES.glob("*.jsonl") if not p.name.startswith("mutant"))
+#: The example games (games.json): whole honest logs, unlike the mutants and the damaged copy.
+LOGS = [EXAMPLES / game["file"] for game in json.loads((EXAMPLES / "games.json").read_text())]
 
 
 def _event_entries() -> list:

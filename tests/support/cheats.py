@@ -374,6 +374,7 @@ def game_and_a_fork() -> tuple[list[bytes], bytes]:
     g.play()
     lines = g.host.lines()
     honest = g.entries_of("event:round")[1]
+    assert honest.event is not None
     other = g.forge_like(honest, palifico=not honest.event["palifico"])
     assert other.line != honest.line and other.seq == honest.seq
     return lines, other.line

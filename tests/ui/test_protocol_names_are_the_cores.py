@@ -4,6 +4,8 @@ makes each note) the very kinds its replayer makes from the example transcripts.
 
 from __future__ import annotations
 
+import json
+
 from p2pdice.core.table import Replayer, TablePhase
 from p2pdice.core.transcript import parse_entry
 from p2pdice.core.transitions import TRANSITIONS
@@ -29,9 +31,9 @@ def _notes_by_event() -> dict[str, set[str]]:
     """Host event type -> the kinds of the notes the core made for it, over every example
     game (the mutants are broken on purpose)."""
     made: dict[str, set[str]] = {}
-    for path in sorted((PROTOCOL / "examples").glob("*.jsonl")):
-        if path.name.startswith("mutant-"):
-            continue
+    examples = PROTOCOL / "examples"
+    for game in json.loads((examples / "games.json").read_text()):  # not mutants nor copies
+        path = examples / game["file"]
         replayer = Replayer()
         for line in path.read_bytes().splitlines():
             entry = parse_entry(line)
