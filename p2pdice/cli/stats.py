@@ -33,7 +33,8 @@ LEAGUE = "league"
 CACHE_FILE = "cache/stats.json"
 
 #: Version of the `--json` object's shape (tests/stats/test_stats_json_schema_is_stable.py).
-JSON_SCHEMA = 1
+#: 2: each player's `stand_in_games` and `made_for_it`.
+JSON_SCHEMA = 2
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -272,12 +273,16 @@ def human(body: dict[str, Any]) -> str:
                 f"{p['bluffs']['known']} known bids; exact calls {p['exact_calls']['made']} "
                 f"({_pct(p['exact_calls']['rate'])} right)"
             )
+            out += _not_its_own(p)
             for key, h in p["head_to_head"].items():
                 out.append(
                     f"    vs [{key[:8]}]: {amount(h['games'], 'game')}, ahead {h['ahead']}, "
                     f"behind {h['behind']}"
                 )
-    out.append("\nratings (standard tables with at least two human keys; mu - 3 sigma)")
+    out.append(
+        "\nratings (standard tables with at least two human keys; a seat a CPU stand-in "
+        "played is not rated; mu - 3 sigma)"
+    )
     if not body["ratings"]:
         out.append("  none yet")
     for r in body["ratings"]:
@@ -297,6 +302,28 @@ def human(body: dict[str, Any]) -> str:
         out.append("\nskipped (not counted)")
         out += [f"  {s['file']}: {s['reason']}: {s['detail']}" for s in failed]
     return "\n".join(out)
+
+
+def _not_its_own(p: dict[str, Any]) -> list[str]:
+    """What a player's line leaves out, said plainly: the games a CPU stand-in played part of
+    (their places are the seat's, counted above, but rated and compared head to head for
+    nobody), and the moves made in its seat that are not its own."""
+    out = []
+    if p["stand_in_games"]:
+        out.append(
+            f"    {amount(p['stand_in_games'], 'game')} played partly by a CPU stand-in: its "
+            "place counted above, not rated, no head to head"
+        )
+    made = p["made_for_it"]
+    by = [
+        f"{n} {who}"
+        for n, who in ((made["host"], "by the host"), (made["stand_in"], "by a CPU stand-in"))
+        if n
+    ]
+    if by:
+        moves = amount(made["host"] + made["stand_in"], "move")
+        out.append(f"    {moves} made for it, in none of its figures: {', '.join(by)}")
+    return out
 
 
 def plot(ratings: list[dict[str, Any]], width: int = 80, height: int = 20) -> str:
@@ -328,8 +355,9 @@ def record_text(home: Path) -> str:
 def ratings_book(home: Path, finished: str | None = None) -> RatingBook:
     """The ratings the table screens show (`ui.ratings.RatingBook`), from the verified games
     under `home`, served from the stats cache; with `finished` (a table id, hex), also each
-    of its keys' change from that game. Blocking: the ui runs it on a thread."""
-    from ..stats.ratings import change_of
+    of its keys' change from that game (or, for a seat a CPU stand-in played part of, that
+    the game did not rate it). Blocking: the ui runs it on a thread."""
+    from ..stats.ratings import change_of, stood_in_keys
     from ..ui.ratings import RatingBook, RatingChange, RatingFigure
 
     def figure(r: Rating) -> RatingFigure:
@@ -343,6 +371,8 @@ def ratings_book(home: Path, finished: str | None = None) -> RatingBook:
             key: RatingChange(None if c.before is None else figure(c.before), figure(c.after))
             for key, c in change_of(games, finished).items()
         }
+        for key in stood_in_keys(games, finished):
+            changes[finished][key] = RatingChange(None, None, stood_in=True)
     return RatingBook(figures, changes)
 
 

@@ -15,10 +15,13 @@ from typing import Any
 from ..core.bids import Bid
 from ..core.game import Call, Outcome, PlacedBid, RoundResult
 from ..core.rules import Rules
-from .games import Game, Player, Skipped, preset_of
+from .games import HOST, OWN, STAND_IN, Game, Movers, Player, Skipped, preset_of
 
-#: Bump when what a record holds changes.
-CACHE_VERSION = 1
+#: Bump when what a record holds changes, or what a figure is computed from: a record of
+#: another version is never read, so its games are verified and read afresh. 2: who made
+#: each move (`movers`), so a move the host or a CPU stand-in made for a seat is no longer
+#: counted as the player's.
+CACHE_VERSION = 2
 
 
 def _pairs(value: Any) -> Any:
@@ -47,6 +50,16 @@ def result_from_json(obj: dict[str, Any]) -> RoundResult:
     return RoundResult(**values)
 
 
+_MOVERS = (OWN, HOST, STAND_IN)
+
+
+def movers_from_json(obj: Any) -> Movers:
+    bids, call, stood_in = obj
+    if any(who not in _MOVERS for who in (*bids, *([] if call is None else [call]))):
+        raise ValueError(f"unknown movers {obj!r}")
+    return Movers(tuple(bids), call, tuple(int(seat) for seat in stood_in))
+
+
 def record_of(item: Game | Skipped) -> dict[str, Any]:
     """The cache record of one file's verdict (its source and lines are not kept)."""
     if isinstance(item, Skipped):
@@ -61,6 +74,7 @@ def record_of(item: Game | Skipped) -> dict[str, Any]:
             "places": list(item.places),
             "finished": item.finished,
             "winner": item.winner,
+            "movers": [[list(m.bids), m.call, list(m.stood_in)] for m in item.movers],
         }
     }
 
@@ -71,6 +85,13 @@ def from_record(source: str, record: dict[str, Any], lines: tuple[bytes, ...]) -
         return Skipped(source, record["skipped"]["reason"], record["skipped"]["detail"])
     obj = record["game"]
     rules = Rules.from_json(obj["rules"])
+    results = tuple(result_from_json(r) for r in obj["results"])
+    movers = tuple(movers_from_json(m) for m in obj["movers"])
+    if len(movers) != len(results) or any(
+        len(m.bids) != len(r.bids) or (m.call is None) != (r.call is None)
+        for m, r in zip(movers, results, strict=True)
+    ):
+        raise ValueError("a record whose movers do not match its rounds")
     return Game(
         source=source,
         table_id=obj["table_id"],
@@ -79,9 +100,10 @@ def from_record(source: str, record: dict[str, Any], lines: tuple[bytes, ...]) -
         kind=str(rules.kind),
         preset=preset_of(rules),
         players=tuple(Player(s, k, n, kind) for s, k, n, kind in obj["players"]),
-        results=tuple(result_from_json(r) for r in obj["results"]),
+        results=results,
         places=tuple(obj["places"]),
         finished=obj["finished"],
         winner=obj["winner"],
+        movers=movers,
         lines=lines,
     )

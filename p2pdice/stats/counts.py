@@ -1,7 +1,10 @@
 """Per-player statistics from verified games (docs/stats.md says what each figure counts).
 
 Figures are kept per (table kind, rules preset, player key): a practice game never lands in
-a standard table's figures, and a CPU seat is its own key, never a human's.
+a standard table's figures, and a CPU seat is its own key, never a human's. A move counts
+for the player whose key signed it: a move the host made for a seat (`forced`) or a CPU
+stand-in made in it is counted for nobody (`games.Movers`), and a round a stand-in played
+is not the player's either.
 """
 
 from __future__ import annotations
@@ -12,11 +15,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.game import Call, Outcome
-from .games import Game, is_bluff
+from .games import HOST, OWN, STAND_IN, Game, is_bluff
 
 
 @dataclass(slots=True)
 class HeadToHead:
+    """One opponent, over the games both seats were played by their own keys throughout: a
+    game a CPU stand-in played part of either seat in compares neither way (as it rates
+    neither, ratings.py)."""
+
     games: int = 0
     ahead: int = 0  #: games this player placed better than the opponent
     behind: int = 0  #: games the opponent placed better (a shared place is neither)
@@ -33,7 +40,13 @@ class PlayerStats:
     games: int = 0
     wins: int = 0
     places: Counter[int] = field(default_factory=Counter)
-    rounds: int = 0  #: rounds it held dice at the start of
+    #: Of `games`, those a CPU stand-in played part of its seat in: its place is the seat's
+    #: (counted in `wins` and `places`), but no rating or head-to-head takes that game.
+    stand_in_games: int = 0
+    #: Bids and calls made in its seat but not by its key: by the host (`forced`) or by a
+    #: CPU stand-in. None of them is in any figure (neither its own nor anyone's).
+    made_for_it: Counter[str] = field(default_factory=Counter)
+    rounds: int = 0  #: rounds it held dice at the start of and played itself (no stand-in)
     dice_lost: int = 0
     calls: int = 0  #: "Liar!" calls it made
     calls_right: int = 0
@@ -54,6 +67,8 @@ class PlayerStats:
             "games": self.games,
             "wins": self.wins,
             "places": {str(place): n for place, n in sorted(self.places.items())},
+            "stand_in_games": self.stand_in_games,
+            "made_for_it": {who: self.made_for_it[who] for who in (HOST, STAND_IN)},
             "rounds": self.rounds,
             "dice_lost": self.dice_lost,
             "dice_lost_per_round": _ratio(self.dice_lost, self.rounds),
@@ -99,6 +114,7 @@ def tally(games: Iterable[Game]) -> Tally:
 
 
 def _count_game(group: dict[str, PlayerStats], game: Game) -> None:
+    stood_in = game.stood_in
     stats = []
     for player in game.players:
         record = group.get(player.key)
@@ -109,32 +125,42 @@ def _count_game(group: dict[str, PlayerStats], game: Game) -> None:
         record.games += 1
         record.wins += game.winner == player.seat
         record.places[game.places[player.seat]] += 1
+        record.stand_in_games += player.seat in stood_in
         stats.append(record)
-    for result in game.results:
+    for result, movers in zip(game.results, game.movers, strict=True):
         for record, player in zip(stats, game.players, strict=True):
             seat = player.seat
-            if result.dice_before[seat] > 0:
+            if result.dice_before[seat] > 0 and seat not in movers.stood_in:
                 record.rounds += 1
                 record.dice_lost += max(0, result.dice_before[seat] - result.dice_after[seat])
-        for placed in result.bids:
+        for placed, who in zip(result.bids, movers.bids, strict=True):
             record = stats[placed.seat]
+            if who != OWN:
+                record.made_for_it[who] += 1
+                continue
             record.bids += 1
             bluff = is_bluff(result, game.rules, placed.seat, placed.bid.face)
             if bluff is not None:
                 record.bids_known += 1
                 record.bluffs += bluff
-        if result.call == Call.CHALLENGE and result.caller is not None:
-            stats[result.caller].calls += 1
-            stats[result.caller].calls_right += result.outcome == Outcome.BID_FAILS
-            if result.bidder is not None:
-                stats[result.bidder].bids_called += 1
-                stats[result.bidder].bids_held += result.outcome == Outcome.BID_STANDS
-        elif result.call == Call.EXACT and result.caller is not None:
-            stats[result.caller].exact_calls += 1
-            stats[result.caller].exact_right += result.outcome == Outcome.EXACT_HIT
+        if result.caller is None or movers.call is None:
+            continue
+        caller = stats[result.caller]
+        if movers.call != OWN:
+            caller.made_for_it[movers.call] += 1
+        elif result.call == Call.CHALLENGE:
+            caller.calls += 1
+            caller.calls_right += result.outcome == Outcome.BID_FAILS
+        elif result.call == Call.EXACT:
+            caller.exact_calls += 1
+            caller.exact_right += result.outcome == Outcome.EXACT_HIT
+        # The bid called is its bidder's only when its own key made it (whoever called).
+        if result.call == Call.CHALLENGE and result.bidder is not None and movers.bids[-1] == OWN:
+            stats[result.bidder].bids_called += 1
+            stats[result.bidder].bids_held += result.outcome == Outcome.BID_STANDS
     for me, mine in zip(game.players, stats, strict=True):
         for other in game.players:
-            if other.key == me.key:
+            if other.key == me.key or me.seat in stood_in or other.seat in stood_in:
                 continue
             h2h = mine.head_to_head.setdefault(other.key, HeadToHead())
             h2h.games += 1

@@ -2,7 +2,9 @@
 
 A file counts only when the verifier (core.verify) accepts it whole, game-over entry
 included; otherwise it is skipped with the verifier's reason code. The facts are then read
-from the table machine's own state (core.table.Replayer), never re-derived here.
+from the table machine's own state (core.table.Replayer), never re-derived here; so is who
+made each move, by the key that signed it (`Movers`): a round's record says only which seat
+bid or called, and a seat is not always played by its player's own key.
 """
 
 from __future__ import annotations
@@ -14,13 +16,31 @@ from ..core.bids import count_matching, ones_are_wild
 from ..core.compare import Transcript, compare_table
 from ..core.errors import P2PDiceError, Reason
 from ..core.game import RoundResult
+from ..core.messages import MessageType
 from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS, Palifico, Rules
-from ..core.table import Replayer, TablePhase
-from ..core.transcript import parse_entry
+from ..core.table import Replayer, TablePhase, TableState
+from ..core.transcript import Entry, parse_entry
 from ..core.verify import split_lines, verify_lines
 
 #: The reason code of a file whose table was already counted from another file.
 DUPLICATE = "DUPLICATE_TABLE"
+
+#: Who made a move in a seat, as the log shows it by the key that signed it (SPEC.md 4.1,
+#: 6.2, 8): the seat's own key (the one that joined it), the host for the seat (a `forced`
+#: event, signed by the host key), or a CPU stand-in (a host-run CPU with a key of its own).
+#: Only OWN moves are the player's (docs/stats.md).
+OWN, HOST, STAND_IN = "own", "host", "stand_in"
+
+
+@dataclass(frozen=True, slots=True)
+class Movers:
+    """Who made the moves of one round's record (its `RoundResult`), read from who signed
+    them: a mover (OWN, HOST or STAND_IN) per bid of the result's `bids`, in order, and the
+    call's (None when the round had none); and the seats a CPU stand-in played that round."""
+
+    bids: tuple[str, ...]
+    call: str | None
+    stood_in: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +67,16 @@ class Game:
     places: tuple[int, ...]
     finished: bool  #: False when abandoned (no winner)
     winner: int | None
+    #: Who made each round's moves, one per result (`Movers`): a seat's figures count only
+    #: the moves its own key signed.
+    movers: tuple[Movers, ...]
     lines: tuple[bytes, ...] = ()  #: the verified log itself (compared, exported)
+
+    @property
+    def stood_in(self) -> frozenset[int]:
+        """The seats a CPU stand-in played for at least one round: each keeps its place (the
+        game's ranking is by seat), marked so, and is rated for none of it (docs/stats.md)."""
+        return frozenset(seat for movers in self.movers for seat in movers.stood_in)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,9 +134,13 @@ def read_game(source: str, data: bytes) -> Game | Skipped:
         where = "the transcript" if failure.index is None else f"entry {failure.index}"
         return Skipped(source, str(failure.reason), f"{where}: {failure.detail}")
     replayer = Replayer()
+    seen = _MoveSigners()
     try:
         for line in lines:
-            replayer.feed(parse_entry(line))
+            entry = parse_entry(line)
+            before = replayer.state
+            replayer.feed(entry)
+            seen.saw(before, entry, replayer.state)
     except P2PDiceError as err:  # cannot happen after verify_lines accepted every line
         return Skipped(source, str(err.reason), err.detail)
     state = replayer.state
@@ -116,6 +149,8 @@ def read_game(source: str, data: bytes) -> Game | Skipped:
     if state.start_seq is None:
         return Skipped(source, str(Reason.MISSING_GAME_OVER), "the log holds no started game")
     game = state.game
+    if seen.mismatch or len(seen.rounds) != len(game.results):  # this reading's bug, not the log's
+        return Skipped(source, str(Reason.INTERNAL), "the moves of a round were not all read")
     players = tuple(
         Player(
             seat=s.seat,
@@ -137,8 +172,55 @@ def read_game(source: str, data: bytes) -> Game | Skipped:
         places=_places(game.ranking, game.dice, finished=game.winner is not None),
         finished=game.winner is not None,
         winner=game.winner,
+        movers=tuple(seen.rounds),
         lines=tuple(lines),
     )
+
+
+class _MoveSigners:
+    """Who made each move of each round, entry by entry: a bid or call message was signed by
+    the key holding its seat when it was posted (the seat's own, or a stand-in's from a
+    `stand_in` event until `return`), a `forced` bid or challenge by the host. The finished
+    round's record (`RoundResult`) keeps only seats; this keeps who, by key."""
+
+    def __init__(self) -> None:
+        self.rounds: list[Movers] = []
+        self.mismatch = False
+        self._bids: list[str] = []
+        self._call: str | None = None
+
+    def saw(self, before: TableState | None, entry: Entry, after: TableState | None) -> None:
+        if before is None or after is None or not before.roster:
+            return
+        msg, event = entry.msg, entry.event
+        if msg is not None and msg.type in _BIDDING:
+            own = before.keys.get(msg.seat) == before.roster[msg.seat].key
+            who = OWN if own else STAND_IN
+            if msg.type == MessageType.BID:
+                self._bids.append(who)
+            elif msg.type == MessageType.UNDO:
+                if self._bids:  # only the standing bid can be taken back
+                    self._bids.pop()
+            else:
+                self._call = who
+        elif event is not None and event.get("type") == "forced":
+            action = event["action"]["type"]
+            if action == MessageType.BID:
+                self._bids.append(HOST)
+            elif action == MessageType.CHALLENGE:
+                self._call = HOST
+        done = len(before.game.results) if before.game is not None else 0
+        for result in after.game.results[done:] if after.game is not None else ():
+            bids, call = tuple(self._bids), self._call
+            if len(bids) != len(result.bids) or (call is None) != (result.call is None):
+                self.mismatch = True
+            stood = tuple(s for s in sorted(after.stand_ins) if result.dice_before[s] > 0)
+            self.rounds.append(Movers(bids, call, stood))
+            self._bids, self._call = [], None
+
+
+#: The messages of a seat's bidding: bids, calls and taking a bid back.
+_BIDDING = frozenset({MessageType.BID, MessageType.CHALLENGE, MessageType.EXACT, MessageType.UNDO})
 
 
 def _places(ranking: Sequence[int], dice: Sequence[int], *, finished: bool) -> tuple[int, ...]:

@@ -1,8 +1,13 @@
 """Multiplayer ratings from placements, with openskill's Plackett-Luce model (docs/stats.md).
 
 Everything that decides a figure is fixed here and written in docs/stats.md: the model and
-its parameters, which games count, and the order they are applied in (by the hash of each
-game's start entry, so neither file names, file order nor clocks matter).
+its parameters, which games and seats count, and the order they are applied in (by the hash
+of each game's start entry, so neither file names, file order nor clocks matter).
+
+A seat a CPU stand-in played part of (SPEC.md 8) is rated for none of that game: the host
+chose when its own CPU took the seat and the CPU played it, so its place is not its key's
+work, and the log cannot tell a player who left from a host that said so. The other seats
+are rated among themselves, in the order of their places.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from .games import Game
+from .games import Game, Player
 
 MU = 25.0
 SIGMA = MU / 3
@@ -66,10 +71,21 @@ class Rating:
         }
 
 
+def rated_players(game: Game) -> tuple[Player, ...]:
+    """The seats a game rates: on a standard table, every seat no CPU stand-in played for,
+    when they hold at least two distinct human keys; none otherwise."""
+    if game.kind != "standard":
+        return ()
+    stood_in = game.stood_in
+    seats = tuple(p for p in game.players if p.seat not in stood_in)
+    humans = {p.key for p in seats if p.kind == "human"}
+    return seats if len(humans) >= MIN_HUMAN_KEYS else ()
+
+
 def rated(game: Game) -> bool:
-    """Whether a game counts for ratings: a standard table with two distinct human keys."""
-    humans = {p.key for p in game.players if p.kind == "human"}
-    return game.kind == "standard" and len(humans) >= MIN_HUMAN_KEYS
+    """Whether a game counts for ratings: a standard table with two distinct human keys at
+    seats their own keys played throughout (`rated_players`)."""
+    return bool(rated_players(game))
 
 
 def apply_order(games: Iterable[Game]) -> list[Game]:
@@ -82,7 +98,7 @@ def rate(games: Iterable[Game]) -> dict[str, Rating]:
     pl = model()
     ratings: dict[str, Rating] = {}
     for game in apply_order(games):
-        seats = list(game.players)
+        seats = list(rated_players(game))
         mine = [ratings.setdefault(p.key, Rating(key=p.key, kind=p.kind)) for p in seats]
         # A key holds one seat at a table (the protocol refuses a second: ALREADY_SEATED);
         # were it ever otherwise, it would still be one player, rated once at its best place.
@@ -114,7 +130,8 @@ class Change:
 
 def change_of(games: Iterable[Game], table_id: str) -> dict[str, Change]:
     """Each rated key's change from the game at `table_id`: ratings without it, then with
-    it, each applied in `apply_order`. Empty when that game is not held or not rated."""
+    it, each applied in `apply_order`. Empty when that game is not held or not rated; a key
+    whose seat a CPU stand-in played part of (`Game.stood_in`) has none."""
     held = list(games)
     game = next((g for g in held if g.table_id == table_id), None)
     if game is None or not rated(game):
@@ -123,6 +140,16 @@ def change_of(games: Iterable[Game], table_id: str) -> dict[str, Change]:
     after = rate(held)
     return {
         p.key: Change(p.key, before.get(p.key), after[p.key])
-        for p in game.players
+        for p in rated_players(game)
         if p.key in after
     }
+
+
+def stood_in_keys(games: Iterable[Game], table_id: str) -> list[str]:
+    """The keys of the standard game at `table_id` whose seats a CPU stand-in played part
+    of: the game rates none of them (`rated_players`), and the game-over screen says so."""
+    game = next((g for g in games if g.table_id == table_id), None)
+    if game is None or game.kind != "standard":
+        return []
+    stood_in = game.stood_in
+    return [p.key for p in game.players if p.seat in stood_in]

@@ -18,7 +18,10 @@ class RatingFigure:
 @dataclass(frozen=True, slots=True)
 class RatingChange:
     before: RatingFigure | None  #: None: the finished game was the key's first rated one
-    after: RatingFigure
+    after: RatingFigure | None  #: None only with `stood_in`
+    #: A CPU stand-in played part of the seat: the game rates this key not at all
+    #: (docs/stats.md), and the line says so instead of a change.
+    stood_in: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +40,10 @@ class RatingBook:
         return found[0] if len(found) == 1 else None
 
 
+#: What the game-over line of a seat a CPU stand-in played part of says instead of a change.
+STOOD_IN_TEXT = "played partly by a CPU stand-in: not rated"
+
+
 def short(figure: RatingFigure | None) -> str:
     """A seat's rating in a few columns: "24.1", "24.1?" while provisional, "" unknown."""
     if figure is None:
@@ -49,8 +56,11 @@ def words(figure: RatingFigure) -> str:
 
 
 def change_text(change: RatingChange) -> str:
-    """ "rating 21.0 -> 23.4 (+2.4)", or "first rating 3.1" for a first rated game."""
+    """ "rating 21.0 -> 23.4 (+2.4)", or "first rating 3.1" for a first rated game, or
+    "played partly by a CPU stand-in: not rated"."""
     after = change.after
+    if change.stood_in or after is None:
+        return STOOD_IN_TEXT
     mark = " (provisional)" if after.provisional else ""
     if change.before is None:
         return f"first rating {after.rating:.1f}{mark}"

@@ -91,3 +91,30 @@ def play_abandoned(number: int, rules: Rules, keys: Sequence[bytes]) -> list[byt
     table.run_until_idle(decide=False)
     assert table.host.phase == TablePhase.OVER
     return table.host.lines()
+
+
+def play_with_a_leaver(
+    number: int, rules: Rules, keys: Sequence[bytes], leaver: int
+) -> list[bytes]:
+    """A game of people (human seats) in which the player at seat `leaver` leaves for good on
+    its first turn with a bid standing (as `q`, `y` at the table does): after the grace period
+    the host makes its blind move, a challenge (`forced`), and from the next round a CPU it
+    runs plays the seat (`stand_in`) to the end. Its host's log."""
+    rng = PooledKeys(number)
+    bot = load_bot(DEFAULT_LEVEL)
+    table = LocalTable(rules, [bot] * len(keys), rng=rng, name=f"game {number}")
+    rng.queued = list(keys)
+    conns = [table.add_player(bot, name=f"P{seat}", cpu=False) for seat in range(len(keys))]
+    table.run_until_idle(decide=False)  # seated; no bot has moved yet
+    for _ in range(100_000):  # one step at a time, to stop on the leaver's turn
+        game = table.host.state.game
+        on_turn = game is not None and game.turn == leaver and bool(game.bids)
+        if table.host.phase == TablePhase.BIDDING and on_turn:
+            break
+        with contextlib.suppress(RuntimeError):
+            table.run_until_idle(max_steps=1)
+    else:
+        raise AssertionError("never the leaver's turn with a bid standing")
+    table.disconnect(conns[leaver])  # and never back
+    table.play()
+    return table.host.lines()

@@ -1,6 +1,7 @@
 """The second `stats` run reads each file's verdict from the cache kept by file hash, and
-says exactly what verifying every file again says; a file changed since (a new hash) is
-verified afresh, so an edit made after the cache was written is still caught."""
+says exactly what verifying every file again says (who made each move included); a file
+changed since (a new hash) is verified afresh, so an edit made after the cache was written is
+still caught; and a cache written before records kept who made each move is not read."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from p2pdice import __version__
 from p2pdice.cli import main
 from p2pdice.cli.stats import CACHE_FILE
+from p2pdice.core.rules import preset
 
-from .tables import league, save_home
+from .tables import POOL, league, play_with_a_leaver, save_home
 
 
 def stats(home: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> str:
@@ -65,3 +68,24 @@ def test_a_damaged_cache_record_is_verified_afresh(
     assert stats(home, capsys) == first
     mended = json.loads((home / CACHE_FILE).read_text())["files"]
     assert all("game" in record and isinstance(record["game"], dict) for record in mended.values())
+
+
+def test_a_cache_from_before_moves_were_read_by_key_is_read_afresh(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    leaver = play_with_a_leaver(17, preset("classic", seats=4, starting_dice=2), POOL, 1)
+    home = save_home(tmp_path, [*league(2), leaver], ["a", "b", "left"])
+    first = stats(home, capsys)
+    assert stats(home, capsys) == first == stats(home, capsys, "--no-cache")
+    made = [p["made_for_it"] for g in json.loads(first)["groups"] for p in g["players"]]
+    assert any(m["host"] for m in made) and any(m["stand_in"] for m in made)
+    saved = json.loads((home / CACHE_FILE).read_text())
+    # As version 1 wrote it: no movers, and the figures read by seat.
+    saved["version"] = f"1/{__version__}"
+    for record in saved["files"].values():
+        record["game"].pop("movers")
+    (home / CACHE_FILE).write_text(json.dumps(saved))
+    assert stats(home, capsys) == first
+    mended = json.loads((home / CACHE_FILE).read_text())
+    assert mended["version"] != saved["version"]
+    assert all("movers" in record["game"] for record in mended["files"].values())

@@ -1,8 +1,10 @@
 """The ratings `p2pdice stats --json` prints are what openskill gives, with the parameters
 docs/stats.md writes down, fed the places read straight from each log's game-over entry in
 the order of each start entry's hash (read from the next entry's `prev`, SPEC.md 4): the
-test's own rating, sharing nothing with p2pdice.stats but the file format and the docs. And
-a finished game's change, as the table screens show it, is the ratings without it and with it."""
+test's own rating, sharing nothing with p2pdice.stats but the file format and the docs; a
+seat a CPU stand-in played (a `stand_in` event names it) is left out of its game's rating.
+And a finished game's change, as the table screens show it, is the ratings without it and
+with it."""
 
 from __future__ import annotations
 
@@ -14,14 +16,15 @@ from openskill.models import PlackettLuce
 
 from p2pdice.cli import main
 from p2pdice.cli.stats import ratings_book
+from p2pdice.core.rules import preset
 
-from .tables import league, save_home
+from .tables import POOL, league, play_with_a_leaver, save_home
 
 DOCUMENTED = {"mu": 25.0, "sigma": 25 / 3, "beta": 25 / 6, "kappa": 0.0001, "tau": 25 / 300}
 
 
 def rerate(transcripts: list[list[bytes]]) -> dict[str, tuple[float, int]]:
-    """key -> (mu - 3 sigma, games), from the entries' JSON."""
+    """key -> (mu - 3 sigma, games), from the entries' JSON (every seat here is a person's)."""
     model = PlackettLuce(**DOCUMENTED, limit_sigma=False, balance=False)
     ordered = []
     for lines in transcripts:
@@ -32,8 +35,12 @@ def rerate(transcripts: list[list[bytes]]) -> dict[str, tuple[float, int]]:
             for e in entries
             if e.get("msg", {}).get("body", {}).get("type") == "join"
         }
-        ranking = entries[-1]["event"]["ranking"]
-        ordered.append((entries[start + 1]["prev"], [keys[seat] for seat in ranking]))
+        stood_in = {
+            e["event"]["seat"] for e in entries if e.get("event", {}).get("type") == "stand_in"
+        }
+        ranking = [seat for seat in entries[-1]["event"]["ranking"] if seat not in stood_in]
+        if len(ranking) >= 2:
+            ordered.append((entries[start + 1]["prev"], [keys[seat] for seat in ranking]))
     state: dict[str, tuple[float, float, int]] = {}
     for _, keys in sorted(ordered):
         order = sorted(keys)
@@ -49,7 +56,12 @@ def rerate(transcripts: list[list[bytes]]) -> dict[str, tuple[float, int]]:
 def test_every_rating_matches_openskill_fed_the_logs_by_hand(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    games = league(8)
+    games = [
+        *league(8),
+        # the leaver's stand-in wins this one, and places 2nd in the other
+        play_with_a_leaver(17, preset("classic", seats=4, starting_dice=2), POOL, 1),
+        play_with_a_leaver(106, preset("perudo", seats=3, starting_dice=2), POOL[1:], 2),
+    ]
     home = save_home(tmp_path, games, [f"t{n}" for n in range(len(games))])
     assert main(["stats", "--home", str(home), "--json"]) == 0
     ratings = json.loads(capsys.readouterr().out)["ratings"]

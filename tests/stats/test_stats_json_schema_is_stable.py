@@ -21,6 +21,8 @@ PLAYER = {
     "games",
     "wins",
     "places",
+    "stand_in_games",
+    "made_for_it",
     "rounds",
     "dice_lost",
     "dice_lost_per_round",
@@ -42,7 +44,7 @@ def test_every_object_has_exactly_its_documented_keys(
     (home / "hosted" / "bad" / "log.jsonl").write_bytes(b"{}\n")
     assert main(["stats", "--home", str(home), "--json"]) == 0
     body = json.loads(capsys.readouterr().out)
-    assert set(body) == TOP and body["schema"] == 1
+    assert set(body) == TOP and body["schema"] == 2
     for group in body["groups"]:
         assert set(group) == GROUP
         for player in group["players"]:
@@ -51,6 +53,7 @@ def test_every_object_has_exactly_its_documented_keys(
             assert set(player["bids_called"]) == {"called", "held"} | RATE
             assert set(player["bluffs"]) == {"bids", "known", "bluffs"} | RATE
             assert set(player["exact_calls"]) == {"made", "right"} | RATE
+            assert set(player["made_for_it"]) == {"host", "stand_in"}
             for h2h in player["head_to_head"].values():
                 assert set(h2h) == {"games", "ahead", "behind"}
     assert body["ratings"]
