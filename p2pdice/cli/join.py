@@ -144,7 +144,7 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     except ResolveError as err:
         raise CliError(str(err)) from None
     password = password_of(args)
-    if target.locked and password is None:
+    if target.locked and password is None and not args.spectate:  # a spectator needs none
         from .ui import password_hint
 
         raise CliError(password_hint(repr(target.name)))
