@@ -7,6 +7,7 @@ import json
 import random
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..bots.names import BOT_NAMES
 from ..core.closing import CLOSING_WORDS, Closing
@@ -23,6 +24,9 @@ from .common import (
     password_of,
 )
 from .options import CliError
+
+if TYPE_CHECKING:
+    from ..net.discovery import TableAd
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -80,18 +84,23 @@ def run_browse(args: argparse.Namespace) -> int:
     if not tables:
         print("no tables found (if the network blocks multicast, ask the host for its address)")
         return 0
+    for t in tables:
+        say(browse_line(t))  # every field is the advertiser's text: `say` cleans it
+    return 0
+
+
+def browse_line(t: TableAd) -> str:
+    """One table as plain `browse` lists it: its name and short id (`join NAME#ID` picks it),
+    its facts, its rules and where it is, each part set off from the next (the rules are
+    free text, and ran into the facts before them: "empty seats left out  aces ones")."""
     from ..net.resolve import table_facts
 
-    for t in tables:
-        ad = t.advert
-        cpu = f", {ad.cpu} CPU run by the host" if ad.cpu else ""
-        which = f"#{t.short_id}" if t.short_id else ""  # `join NAME#ID` picks this one
-        host = f", host key {ad.host_short}" if ad.host_short else ""
-        say(  # every field below is the advertiser's text
-            f"{t.name}{which}  {table_facts(ad)}{cpu}  {ad.rules}  at {t.addresses[0]}:{t.port}"
-            f"{host}"
-        )
-    return 0
+    ad = t.advert
+    cpu = f", {ad.cpu} CPU run by the host" if ad.cpu else ""
+    which = f"#{t.short_id}" if t.short_id else ""
+    rules = f"; rules: {ad.rules}" if ad.rules else ""
+    host = f", host key {ad.host_short}" if ad.host_short else ""
+    return f"{t.name}{which}  {table_facts(ad)}{cpu}{rules}; at {t.addresses[0]}:{t.port}{host}"
 
 
 def say(text: str, *, limit: int | None = None) -> None:
@@ -144,7 +153,7 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     except ResolveError as err:
         raise CliError(str(err)) from None
     password = password_of(args)
-    if target.locked and password is None:
+    if target.locked and password is None and not args.spectate:  # a spectator needs none
         from .ui import password_hint
 
         raise CliError(password_hint(repr(target.name)))

@@ -255,7 +255,7 @@ def run_interactive_join(args: argparse.Namespace) -> int:
         target = asyncio.run(resolve(args.table, timeout=timeout))
     except ResolveError as err:
         raise CliError(str(err)) from None
-    if target.locked and password is None:
+    if target.locked and password is None and not spectate:  # a spectator needs none
         raise CliError(password_hint(repr(target.name)))
 
     def setup(c: Controller, lobby: LobbyActions) -> None:

@@ -20,6 +20,7 @@ from .clean import clean_name, clean_text
 from .codec import encode
 from .fairness import rules_hash
 from .names import MAX_NAME
+from .table_events import host_holds_contribution
 from .table_state import TablePhase, TableState, cpu_seats_owed
 from .version import PROTOCOL_VERSION
 
@@ -134,6 +135,17 @@ def host_key_prefix(table: Mapping[str, Any]) -> str | None:
     return hk if isinstance(hk, str) and _HOST_KEY_PREFIX.fullmatch(hk) else None
 
 
+def host_run_seats(state: TableState) -> int:
+    """The TXT `cpu` (SPEC.md 10.4): the seats whose hands the host's machine can read. In the
+    lobby, the seats promised to the host's own CPUs (the genesis `host_cpu`; `fill` says
+    whether CPUs will take the empty seats too); from the start on, the seats its CPUs play:
+    the roster's `host_run` seats, those `cpu_fill` brought included, and the seats a
+    stand-in plays."""
+    if state.phase == TablePhase.LOBBY or not state.roster:
+        return state.host_cpu
+    return sum(host_holds_contribution(state, seat) for seat in range(len(state.roster)))
+
+
 @dataclass(frozen=True, slots=True)
 class Advert:
     """What a host announces about one table."""
@@ -147,7 +159,7 @@ class Advert:
     phase: str = ""  #: `phase`: an AdvertPhase, or "" when the record does not say
     host_key_prefix: str | None = None  #: `hk`, the start of the host's key, when well formed
     locked: bool = False  #: `pw`: a password is needed
-    cpu: int = 0  #: `cpu`: seats played by CPUs the host runs
+    cpu: int = 0  #: `cpu`: seats played by CPUs the host runs (`host_run_seats`)
     version: int | None = PROTOCOL_VERSION  #: `v`, the protocol version
     #: `round`: the round being played (while `phase` is playing), else None
     round: int | None = None
@@ -182,7 +194,7 @@ class Advert:
             phase=phase.value,
             host_key_prefix=key_prefix(state.host_key),
             locked=locked,
-            cpu=state.host_cpu,
+            cpu=host_run_seats(state),
             round=state.game.round if playing and state.game is not None else None,
             fill=state.cpu_fill,
             host_name=seat_name(state, host_player),

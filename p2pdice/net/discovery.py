@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import ifaddr
-from zeroconf import DNSAddress, DNSIncoming, IPVersion, ServiceStateChange
+from zeroconf import DNSAddress, DNSIncoming, DNSQuestionType, IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from ..core.advert import Advert, short_id
@@ -372,10 +372,15 @@ class Browser:
     "and 468 more from 10.0.0.66"), MAX_RESOLVING lookups at once, and a table's addresses
     only those its own machine announced (`SenderLedger`); an advertisement left with none is
     dropped (counted in `unvouched`).
+
+    `multicast_answers` asks every question with the unicast-response bit clear (QM), so
+    that every answer is multicast (see `browse_once`); otherwise zeroconf's first question of
+    a kind asks for a unicast answer (QU).
     """
 
-    def __init__(self, azc: AsyncZeroconf) -> None:
+    def __init__(self, azc: AsyncZeroconf, *, multicast_answers: bool = False) -> None:
         self.azc = azc
+        self._question_type = DNSQuestionType.QM if multicast_answers else None
         self.tables: dict[str, TableAd] = {}
         self.ledger = SenderLedger()
         self._overflow: OrderedDict[str, str] = OrderedDict()  #: name -> address, past caps
@@ -392,7 +397,10 @@ class Browser:
             await self.azc.zeroconf.async_wait_for_start()
         self.ledger.install(self.azc.zeroconf)
         self._browser = AsyncServiceBrowser(
-            self.azc.zeroconf, [SERVICE_TYPE], handlers=[self._on_change]
+            self.azc.zeroconf,
+            [SERVICE_TYPE],
+            handlers=[self._on_change],
+            question_type=self._question_type,
         )
 
     def _on_change(
@@ -459,7 +467,7 @@ class Browser:
         """Whether `name` was resolved to a table (tracked, counted past the caps, or found
         to name nothing we can list: those are settled); False asks for a retry."""
         info = AsyncServiceInfo(SERVICE_TYPE, name)
-        if not await info.async_request(self.azc.zeroconf, 3000):
+        if not await info.async_request(self.azc.zeroconf, 3000, self._question_type):
             return False
         self.ledger.install(self.azc.zeroconf)  # zeroconf may have opened a socket since
         announced = info.parsed_addresses(IPVersion.V4Only)
@@ -528,21 +536,32 @@ def new_zeroconf(bind: str | None = None) -> AsyncZeroconf:
     return AsyncZeroconf(ip_version=IPVersion.V4Only)
 
 
-async def browse_once(timeout: float, *, until: Any = None, settle: float = 1.0) -> list[TableAd]:
+async def browse_once(
+    timeout: float, *, until: Any = None, settle: float = 1.0, at_least: float = 0.0
+) -> list[TableAd]:
     """Listen up to `timeout` seconds and return what was found.
 
     With `until` (a predicate over one table), stop `settle` seconds after the first table it
-    accepts, long enough to notice a second table of the same name.
+    accepts, but not before `at_least` seconds have passed since listening began (`timeout`
+    still bounds both).
+
+    Every question asks for multicast answers (QM), never for unicast ones: an answer sent by
+    unicast goes to port 5353 of this machine, where every mDNS client running here (a lobby,
+    another `browse`) has a socket, and the kernel hands each datagram to one of them only,
+    chosen by a hash of the addresses. A QU question's answer from one host could thus go to
+    another client while another host's answer reached this one (`join NAME` then heard one
+    table of the name and not its twin). A multicast answer reaches every socket.
     """
     azc = new_zeroconf()
-    browser = Browser(azc)
+    browser = Browser(azc, multicast_answers=True)
     loop = asyncio.get_running_loop()
     try:
         await browser.start()
-        deadline = loop.time() + timeout
+        started = loop.time()
+        deadline = started + timeout
         while loop.time() < deadline:
             if until is not None and any(until(t) for t in browser.tables.values()):
-                deadline = min(deadline, loop.time() + settle)
+                deadline = min(deadline, max(loop.time() + settle, started + at_least))
                 until = None
             await asyncio.sleep(0.05)
         return sorted(browser.tables.values(), key=lambda t: t.name.lower())

@@ -68,6 +68,17 @@ _ADDRESS = re.compile(
 )
 
 
+#: Seconds `join NAME` listens before it chooses, however early the first table of that name
+#: answers: long enough to hear every table of the name on the LAN, since a twin that answers
+#: later must make the name ambiguous. python-zeroconf (0.154) asks 20-120 ms after it starts
+#: and again 1 s later; a host delays an answer shared by several tables (the PTR) 20-120 ms,
+#: groups answers up to 500 ms more, and holds one it multicast in the last second (for
+#: someone who asked just before) another second (RFC 6762 sections 6 and 14): a table is heard
+#: within about 1.5 s, and within about 2.5 s when its first answer was lost and the question
+#: asked again brings it. 3 s, as long as `browse` listens by default.
+NAME_LISTEN = 3.0
+
+
 class ResolveError(Exception):
     """Nothing, or more than one thing, matches; the message says what to type instead."""
 
@@ -185,7 +196,7 @@ def describe(ad: TableAd) -> str:
 
 
 async def _by_name(text: str, timeout: float) -> Target:
-    tables = await browse_once(timeout, until=lambda ad: _matches(ad, text))
+    tables = await browse_once(timeout, until=lambda ad: _matches(ad, text), at_least=NAME_LISTEN)
     found = [t for t in tables if _matches(t, text)]
     if not found:
         seen = ", ".join(repr(t.name) for t in tables[:20]) or "none"

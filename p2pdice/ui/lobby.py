@@ -258,11 +258,8 @@ class LobbyActions:
                 with_password(name, None)
 
         self.password_table = safe_text(table_name, 40) if table_name else "this table"
-        if spectate and not locked:
+        if spectate:  # watched under no name, and without the password (SPEC.md 10.2)
             with_password("spectator", None)
-            return
-        if spectate:
-            got_name("spectator")
             return
         self.ui.prompt = Prompt(
             "Your name at the table:",

@@ -235,3 +235,27 @@ def test_a_table_whose_empty_seats_get_cpus_announces_fill() -> None:
     }
     ad = Advert.of_table(genesis_state(genesis), locked=False)
     assert ad.fill and ad.to_txt()["fill"] == "1" and Advert.from_txt(ad.to_txt()).fill
+
+
+def test_the_cpu_count_is_every_seat_the_hosts_machine_plays() -> None:
+    """`cpu` (SPEC.md 10.4): in the lobby the seats kept for the host's CPUs; from the start
+    on the roster's host-run seats and the seats a stand-in plays (the host's machine reads
+    their hands: docs/fairness.md), through the end of the game."""
+    from dataclasses import replace
+
+    rules = Rules(seats=3, starting_dice=1)
+    bots = [load_bot("easy")] * 3
+    table = LocalTable(rules, bots, rng=random.Random(6), name="Den", host_cpu=1)
+    assert Advert.of_table(table.host.state, locked=False).cpu == 1  # kept for it
+    table.seat_everyone()
+    state = table.host.state
+    assert state.phase != TablePhase.LOBBY and [s.host_run for s in state.roster] == [
+        False,
+        False,
+        True,
+    ]
+    assert Advert.of_table(state, locked=False).cpu == 1
+    stood_in = replace(state, stand_ins=frozenset({0}))  # seat 0 dropped out: a stand-in plays
+    assert Advert.of_table(stood_in, locked=False).to_txt()["cpu"] == "2"
+    table.play()
+    assert Advert.of_table(table.host.state, locked=False).cpu == 1

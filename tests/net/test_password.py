@@ -275,6 +275,41 @@ async def test_the_cli_joins_with_the_right_password_and_says_so_for_a_wrong_one
     assert sys.executable  # the subprocesses ran this interpreter
 
 
+def _watched(table: object) -> bool:
+    """Whether a spectator has finished its handshake at `table` (a HostedTable)."""
+    connections = table.server.connections.values()  # type: ignore[attr-defined]
+    return any(c.spectator and c.handshaken for c in connections)
+
+
+async def test_the_cli_watches_a_password_table_without_the_password(tmp_path: Path) -> None:
+    """`join --spectate` with no password: a spectator needs none (SPEC.md 10.2); it used to
+    stop at once, asking for the password. It watches the game a player then plays."""
+    password_file = tmp_path / "pw.txt"
+    password_file.write_text(PASSWORD + "\n")
+    async with hosted(
+        tmp_path / "h", rules=Rules(seats=2, starting_dice=1), cpu=["easy"], password=PASSWORD
+    ) as (service, table):
+        address = f"127.0.0.1:{service.port}/{table.id}"
+        watch = ("join", address, "--spectate", "--give-up", "20", "--home", str(tmp_path / "w"))
+        watching = asyncio.create_task(_run_join(*watch, env={"P2PDICE_PASSWORD": ""}, timeout=90))
+        try:
+            loop = asyncio.get_running_loop()
+            end = loop.time() + 30
+            while not _watched(table) and not watching.done():
+                assert loop.time() < end, "the spectator never arrived"
+                await asyncio.sleep(0.05)
+            code, out = await _run_join(
+                "join", address, "--bot", "easy", "--seed", "1", "--give-up", "20",
+                "--home", str(tmp_path / "p"), "--password-file", str(password_file),
+                env={"P2PDICE_PASSWORD": ""}, timeout=90,
+            )  # fmt: skip
+            assert code == 0, out
+        finally:
+            code, out = await watching
+        assert code == 0 and "verified transcript" in out, out
+        assert "password" not in out, out
+
+
 def test_a_stolen_verifier_costs_scrypt_per_guess() -> None:
     """scrypt parameters and time, printed: what one guess at a stolen table.json costs."""
     table_id = bytes(32)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -62,6 +63,45 @@ def test_join_by_a_shared_name_lists_both_tables_joins_neither_and_name_hash_id_
                 f"joining 'Kitchen' at wss://{where[1]}/t/{ready[1]['table_id']}" in joined.stdout
             )
         finally:
+            for proc, _ in hosts:
+                stop(proc)
+
+
+@pytest.mark.parametrize("stolen", [0, 1], ids=["first host's answer", "second host's answer"])
+def test_join_by_a_shared_name_joins_neither_while_another_client_runs_on_the_joining_machine(
+    tmp_path: Path, stolen: int
+) -> None:
+    """Another mDNS client on the player's machine shares its port 5353; an answer sent by
+    unicast there reaches one of the two. Here (tests/net/mdns_neighbour.py) one host's
+    unicast answers go to that neighbour and the other host's to `join`, as the kernel's hash
+    did on a tester's machine: `join Kitchen` used to hear one table, stop listening 1 s
+    later, before the other's next answer, and sit at it. It must hear both and join neither."""
+    with netns.lan() as (ns1, ns2, player):
+        hosts, neighbour = [], None
+        try:
+            for i, ns in enumerate((ns1, ns2)):
+                home = str(tmp_path / f"h{i}")
+                args = ("--headless", "--seats", "2", "--cpu", "1", "--name", "Kitchen")
+                hosts.append(start_host(*args, "--home", home, netns=ns))
+            neighbour = subprocess.Popen(
+                ["ip", "netns", "exec", player, sys.executable, "-m", "tests.net.mdns_neighbour",
+                 "10.231.0.3", f"10.231.0.{stolen + 1}", "60"],
+                stdout=subprocess.PIPE, text=True,
+            )  # fmt: skip
+            assert neighbour.stdout is not None
+            assert json.loads(neighbour.stdout.readline()) == {"steered": 1}
+            home = str(tmp_path / "p")
+            ambiguous = run(
+                player, "join", "Kitchen", "--bot", "easy", "--timeout", "8", "--home", home
+            )
+            said = ambiguous.stdout + ambiguous.stderr
+            assert ambiguous.returncode == 2 and "none was joined" in said, said
+            for i, (_, ready) in enumerate(hosts):
+                assert f"p2pdice join Kitchen#{ready['table_id'][:8]}" in said, said
+                assert f"10.231.0.{i + 1}:{ready['port']}" in said, said
+        finally:
+            if neighbour is not None:
+                stop(neighbour)
             for proc, _ in hosts:
                 stop(proc)
 

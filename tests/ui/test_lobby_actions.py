@@ -120,6 +120,31 @@ async def test_a_playing_table_without_our_seat_is_only_watched(
         await leave(player.c)
 
 
+async def test_s_on_a_password_table_watches_it_without_asking_for_the_password(
+    tmp_path: Path,
+) -> None:
+    """A spectator needs no password (SPEC.md 10.2, docs/lan.md): `s` on a `[pw]` row opens
+    the table at once; it used to ask "Password for this table:" (and take "spectator" as the
+    player's name for the next join)."""
+    service = HostService(home=tmp_path / "host", bind="127.0.0.1", advertise=False)
+    await service.start()
+    try:
+        config = TableConfig(name="kitchen", rules=Rules(seats=2), cpu=["medium"], password="pw")
+        table = await service.open_table(config)
+        watcher = lobby_at(tmp_path / "ann", (service, table))
+        assert watcher.ui.book.current() is not None and watcher.ui.book.current().advert.locked
+        c = watcher.c
+        c.ui.player_name = "Ann"
+        watcher.join_selected(spectate=True)
+        assert c.ui.prompt is None, c.ui.prompt.question
+        await opened(c)
+        await until(lambda: c.snap().watching and c.snap().my_name == "spectator")
+        assert c.snap().me is None and c.ui.player_name == "Ann"
+        await leave(c)
+    finally:
+        await service.stop()
+
+
 @pytest.mark.usefixtures("private_network")  # the hosted table is advertised
 async def test_an_opened_table_shows_its_hint_on_the_message_line(tmp_path: Path) -> None:
     lobby = lobby_at(tmp_path / "me")
