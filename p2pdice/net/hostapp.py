@@ -400,7 +400,40 @@ class HostedTable:
             self.cpu_clients[label] = client
             client.start()
 
+    def stand_in_labels(self) -> list[tuple[int, str, SigningKey]]:
+        """The stand-ins that play seats in the log now (a `stand_in` with no `return`
+        after it), each with its seat, label and key, for a resumed host to run again:
+        nobody else can move for those seats (the log names their keys; SPEC.md 8).
+        Found by key among the folders `_add_stand_in` made, so each comes back with its
+        records (its copy of the log, what it sent, its rounds' secrets). Reads files: a
+        worker thread's job."""
+        state = self.host.state
+        found = []
+        for seat in sorted(state.stand_ins):
+            for home in sorted((self.folder / "cpu").glob(f"standin-{seat}-*")):
+                path = home / "identity.key"
+                key = load_or_create_key(path) if path.is_file() else None
+                if key is not None and key.public == state.keys.get(seat):
+                    found.append((seat, home.name, key))
+                    break
+            else:
+                # Its folder is gone: the seat can be played by nobody, and the table will
+                # wait for it until the host ends the game.
+                log.error("the key of the stand-in playing seat %d is missing here", seat)
+        return found
+
+    def start_stand_ins(self, saved: list[tuple[int, str, SigningKey]]) -> None:
+        for seat, label, key in saved:
+            session = self._cpu_session(label, DEFAULT_LEVEL, key, seat_hint=seat)
+            client = LocalClient(session, self.server)
+            self.cpu_clients[label] = client
+            client.start()
+
     def _add_stand_in(self, seat: int) -> None:
+        if self.server.frozen:
+            # Asked for just before the host paused: the log must stay where play stopped.
+            # The resumed host asks again (the seat is absent and nobody stands in for it).
+            return
         label = f"standin-{seat}-{secrets.token_hex(4)}"
         # The stand-in's new key is written and fsynced here, on the loop: one small file
         # (1 to 12 ms measured here), once per seat that left for good. Installed later, from
@@ -628,6 +661,7 @@ class HostService:
         )
         cpu_keys = await asyncio.to_thread(table.cpu_keys)
         fill = await asyncio.to_thread(table.fill_labels) if resume_lines else []
+        stand_ins = await asyncio.to_thread(table.stand_in_labels) if resume_lines else []
         if table.host.state.cpu_fill and not config.fill_levels:
             # A resumed table's: the levels its fill CPUs had, else the default.
             config.fill_levels = [level for _, level, _ in fill] or [DEFAULT_LEVEL]
@@ -638,6 +672,7 @@ class HostService:
         self.tables[table.id] = table  # reachable and listed from here on
         table.start_fill_seats(fill)
         table.start_cpu_seats(cpu_keys)
+        table.start_stand_ins(stand_ins)
         if self.advertise and self.azc is not None:
             table.advertiser = Advertiser(
                 self.azc,
