@@ -627,6 +627,8 @@ class Controller:
             self.spawn(runtime.close(end_game=end_game), "closing the table")
             if ended_now:
                 self.say("you ended the game: your table is closed")
+                if not ui.from_lobby:  # the screen closes: say it where it stays
+                    ui.farewell = "you ended the game: your table is closed"
             elif hinted:
                 self.say("")
             if paused:

@@ -108,6 +108,10 @@ def test_ending_tells_the_players_and_records_the_end(tmp_path: Path) -> None:
             lambda s: "the host ended the game: it cannot be resumed" in s, 5, "the end notice"
         )
         assert "reconnecting" not in screen.lower()
+        # The host's own terminal says what it did once the full screen has closed.
+        host.wait_for(
+            lambda s: "you ended the game: your table is closed" in s, 10, "the host's farewell"
+        )
     finally:
         host.kill()
         player.kill()
