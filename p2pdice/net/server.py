@@ -521,6 +521,10 @@ class TableServer:
         if conn.writer is not None and not conn.writer.done():
             with contextlib.suppress(asyncio.QueueFull):
                 conn.outbox.put_nowait(None)
+        if self.frozen:
+            # The table is pausing and its links are closing: the host's step on a disconnect
+            # runs its clock, which would post (a forced move, a result) after the pause.
+            return
         self.apply(self.host.disconnected(conn.id, self.loop_now))
         if conn.seat is not None:
             self._broadcast_status()  # everyone sees the seat go quiet

@@ -325,3 +325,32 @@ async def test_a_pausing_table_stops_where_it_stands(tmp_path: Path) -> None:
         assert len(table.host.entries) == at_pause
         assert len(AppendLog.read(log)) == at_pause
         assert table.host.phase != TablePhase.OVER
+
+
+async def test_a_paused_table_takes_no_step_when_its_links_close(tmp_path: Path) -> None:
+    """Pausing closes every link, the host-run CPUs' included. A closed link is a step of the
+    table (it runs the host's clock, which may post a forced move or a result), so on a paused
+    table it must do nothing: what the resumed host reads is where play stopped. Under load
+    the test above saw two entries posted after the pause this way."""
+    import asyncio
+
+    from p2pdice.core.rules import Rules
+    from p2pdice.core.table import TablePhase
+    from tests.support.wire import hosted
+
+    rules = Rules(seats=2, starting_dice=5)
+    async with hosted(tmp_path / "h", rules=rules, cpu=["easy", "easy"]) as (_, table):
+        for _ in range(500):  # bounded: 5 s for the first rounds to be played
+            if len(table.host.entries) > 20:
+                break
+            await asyncio.sleep(0.01)
+        assert table.host.phase != TablePhase.OVER
+        table.server.freeze()
+        at_pause = len(table.host.entries)
+        gone = dict(table.host.waits.gone_since)
+        for client in list(table.cpu_clients.values()):
+            await client.stop()  # their links close while the table is paused
+        assert table.host.waits.gone_since == gone  # no step ran for a closed link
+        assert len(table.host.entries) == at_pause
+        await table.close(end_game=False)
+        assert len(table.host.entries) == at_pause
