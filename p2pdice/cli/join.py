@@ -64,7 +64,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         type=float,
         default=120.0,
         metavar="S",
-        help="stop after the host is silent this long",
+        help="stop after failing to reach the host for this long, counted while this "
+        "machine is awake (default 120)",
     )
     join.add_argument("--seed", type=int, help="seed the bot's random choices (reproducible play)")
     add_password_option(join)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Iterable
 from functools import partial
 
@@ -24,7 +25,7 @@ log = logging.getLogger("p2pdice.client")
 class Outcome:
     OVER = "over"  #: the game-over entry arrived and verified
     FATAL = "fatal"  #: the host refused us for good (password, full table, wrong table)
-    GAVE_UP = "gave_up"  #: the host stopped answering for longer than we wait
+    GAVE_UP = "gave_up"  #: the host did not take us back for as long as we wait (awake)
     ALARM = "alarm"  #: the host's log failed verification; we stopped following it
     STOPPED = "stopped"  #: asked to stop
 
@@ -54,6 +55,49 @@ REDISCOVER_AFTER = 2
 #: seconds (each after a look for its advertisement), for up to PAUSED_WAIT seconds.
 PAUSED_RETRY = 5.0
 PAUSED_WAIT = 3600.0
+
+#: Seconds between the client's looks at its own clock (`Wakefulness`).
+WAKE_TICK = 1.0
+#: A look at the clock this many seconds later than it was due: the process did not run in
+#: between (the machine slept, or the process was stopped).
+STALL = 5.0
+
+
+class Wakefulness:
+    """When this client was not running, on the loop's clock: a laptop asleep or a stopped
+    process. The wait before giving up on the host counts only time the client was awake
+    to try: a client that slept through its whole `--give-up` has not tried once, and the
+    host has not failed to answer it. (A machine's suspend may leave the monotonic clock
+    standing; a stopped process, or a clock that counts the suspend, does not.)
+
+    A task looks every WAKE_TICK seconds (`watch`); a look far later than due marks the
+    time in between as asleep. Whoever asks first after waking (the task or
+    `asleep_since`) sees it."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._seen = loop.time()
+        #: (loop time a stall ended, its seconds), the latest few
+        self._stalls: deque[tuple[float, float]] = deque(maxlen=64)
+
+    def _look(self) -> float:
+        now = self._loop.time()
+        gap = now - self._seen
+        if gap > WAKE_TICK + STALL:
+            self._stalls.append((now, gap - WAKE_TICK))
+            log.info("the client did not run for %.0f s (asleep or stopped)", gap)
+        self._seen = now
+        return now
+
+    def asleep_since(self, since: float) -> float:
+        """Seconds of the loop's clock from `since` to now during which the client slept."""
+        self._look()
+        return sum(min(length, end - since) for end, length in self._stalls if end > since)
+
+    async def watch(self) -> None:
+        while True:
+            await asyncio.sleep(WAKE_TICK)
+            self._look()
 
 
 class Routes:
@@ -139,7 +183,12 @@ async def run_websocket(
     With `find_again`, repeated failures to reach `url` send the client looking for the
     table's advertisement by its id, and it follows the table to a new address or port.
     """
-    outcome = await _play(session, url, give_up_after, stop, linger, find_again)
+    awake = Wakefulness(asyncio.get_running_loop())
+    watching = asyncio.get_running_loop().create_task(awake.watch(), name="wakefulness")
+    try:
+        outcome = await _play(session, url, give_up_after, stop, linger, find_again, awake)
+    finally:
+        watching.cancel()
     await session.settled()
     return outcome
 
@@ -151,8 +200,11 @@ async def _play(
     stop: asyncio.Event | None,
     linger: float,
     find_again: bool,
+    awake: Wakefulness,
 ) -> str:
     loop = asyncio.get_running_loop()
+    #: Loop time the table was last known to be there: a welcome, a verified entry, or a
+    #: welcomed connection still up (see below).
     last_contact = loop.time()
     backoff = 0.2
     failures = 0
@@ -185,6 +237,9 @@ async def _play(
                         routes.welcomed(url.removesuffix(query))
                         if outcome is None and session.host_closing is None:
                             routes.dropped(url.removesuffix(query))
+                    # Only a welcome, a verified entry or a welcomed connection (until it ends,
+                    # below) counts as contact: a host that accepts connections and drops them
+                    # before it welcomes us is as gone as one that refuses them.
                     last_contact = max(last_contact, session.last_progress)
                     if session.core.transport_fault:
                         # Not our host, or a state that outlasted its wait: a failed attempt,
@@ -200,8 +255,6 @@ async def _play(
                         url = given
                     else:
                         failures = 0
-                    # Only a welcome or a verified entry counts as contact: a host that accepts
-                    # connections and drops them at once is as gone as one that refuses them.
                     if (
                         outcome == Outcome.FATAL
                         and url != given
@@ -227,11 +280,20 @@ async def _play(
                     url, failures = given, REDISCOVER_AFTER - 1
             if failures:
                 routes.failed(attempted)
+            if session.core.connected:
+                # The host held this connection until it ended: the wait for it starts now,
+                # not at its last entry. On our own turn the table posts nothing while it
+                # waits for us, and a laptop that slept with the connection open finds it
+                # gone only on waking.
+                last_contact = loop.time()
             session.disconnected()
             if session.peer is not None and session.peer.halted:
                 return Outcome.ALARM
             paused = session.host_closing == Closing.PAUSED
-            if loop.time() - last_contact > (PAUSED_WAIT if paused else give_up_after):
+            # Time asleep is not the host's silence: a client that wakes tries again for as
+            # long as it waits, however long it slept.
+            silent = loop.time() - last_contact - awake.asleep_since(last_contact)
+            if silent > (PAUSED_WAIT if paused else give_up_after):
                 return Outcome.GAVE_UP
             waited = 0.0
             # Back to where the host was reached before, the route with the fewest drops first,

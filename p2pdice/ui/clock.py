@@ -47,6 +47,7 @@ def auto_next_round(c: Controller) -> None:
             or seat is None
             or view.phase != Phase.ROUND_OVER
             or view.next_starter != seat
+            or c.link_of(session) != "connected"  # nothing can be sent: not even tried
         ):
             continue
         key = (seat, view.round)
@@ -108,6 +109,7 @@ def timer_moves(c: Controller) -> None:
             or view.seat in facts.absent  # played for us until the next round
             or deadline is None
             or deadline - now > TIMER_MARGIN
+            or c.link_of(session) != "connected"  # the host moves for us if we are not back
         ):
             continue
         key = (view.seat, view.round, len(view.bids))

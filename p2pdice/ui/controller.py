@@ -31,12 +31,20 @@ from ..core.game import Action, Challenge, ExactCall, Phase, PlaceBid, StartNext
 from ..core.view import SeatView
 from . import modes
 from .bidentry import BidSyntaxError, parse_bid
-from .ports import OpenTable, TableSession
+from .ports import LINK_OPEN, OpenTable, TableSession
 from .ratings import RatingBook
-from .snapshot import project, snapshot
+from .snapshot import link_word, project, snapshot
 from .state import UiState
 from .text import safe_text
-from .viewmodel import USER_KINDS, EntryState, Snapshot, can_undo, choices_of, start_cursor
+from .viewmodel import (
+    ENDED_LINKS,
+    USER_KINDS,
+    EntryState,
+    Snapshot,
+    can_undo,
+    choices_of,
+    start_cursor,
+)
 
 if TYPE_CHECKING:
     from .lobby import LobbyActions
@@ -44,6 +52,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("p2pdice.ui")
 
 _UNREAD = Snapshot()  #: the facts of a session not read yet: connecting
+
+#: What a move made while the link to the table is down says (see `Controller._unreachable`).
+ENDED_NOT_SENT = "the connection to the table has ended: nothing was sent"
+RECONNECTING_NOT_SENT = "not connected to the table (reconnecting): nothing was sent"
 
 
 class Controller:
@@ -304,13 +316,32 @@ class Controller:
             and snap.view.my_turn
             and snap.me is not None
             and snap.me not in snap.absent  # a CPU or the host plays it until the next round
+            and snap.link not in ENDED_LINKS
         )
 
     # ---- acting ----------------------------------------------------------------------------
 
+    def link_of(self, session: TableSession) -> str:
+        """How `session`'s link to the table reads now (ui.snapshot.link_word)."""
+        table = self.runtime.link_state() if self.runtime is not None else LINK_OPEN
+        return link_word(self.facts(session), table)
+
+    def _unreachable(self, session: TableSession) -> str | None:
+        """Why no move can be made for `session` now, its link being down (None: it is up).
+        A move made then would wait for a connection that may never come ("pending" for
+        ever), signed on a table that may have moved on meanwhile: it is not made."""
+        link = self.link_of(session)
+        if link in ENDED_LINKS:
+            return ENDED_NOT_SENT
+        return RECONNECTING_NOT_SENT if link != "connected" else None
+
     def act(self, session: TableSession | None, action: Action, what: str) -> bool:
         if session is None or self.facts(session).phase == "connecting":
             self.say("not connected to the table yet", error=True)
+            return False
+        unreachable = self._unreachable(session)
+        if unreachable is not None:
+            self.say(unreachable, error=True)
             return False
         if self.facts(session).pending & set(USER_KINDS):
             self.say("still waiting for the host to confirm your last move", error=True)
@@ -333,6 +364,9 @@ class Controller:
         """The view and seat of ours whose turn it is, or None (and the message says so)."""
         snap = self.snap()
         view = snap.view
+        if snap.link in ENDED_LINKS:  # no turn to take: the screen offers no bid
+            self.say(ENDED_NOT_SENT, error=True)
+            return None
         if snap.phase == "lobby":
             # Before the start there are no turns: say who starts the game instead.
             who = "press s to start it" if snap.hosting else "the host starts it"

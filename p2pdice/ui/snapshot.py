@@ -18,7 +18,7 @@ from ..core.table import TablePhase
 from .facts import alarm_facts, finding_facts, note_facts
 from .ports import LINK_OPEN, LINK_OVER, FinalCheck, TableSession
 from .ratings import RatingBook
-from .viewmodel import USER_KINDS, EndCheck, SeatFacts, Snapshot
+from .viewmodel import ENDED_LINKS, USER_KINDS, EndCheck, SeatFacts, Snapshot
 
 
 def snapshot(session: TableSession) -> Snapshot:
@@ -108,6 +108,9 @@ def project(
     view = facts.view
     if view is not None and hide_hand:
         view = replace(view, hand=())
+    link = link_word(facts, table_link)
+    # A move still unconfirmed when the link ended is on its way nowhere: not "pending".
+    on_its_way = facts.pending & set(USER_KINDS) and link not in ENDED_LINKS
     return replace(
         facts,
         view=view,
@@ -115,8 +118,8 @@ def project(
         mine=facts.mine if mine is None else mine,
         turn_left=None if facts.deadline is None else facts.deadline - now,
         bank_left=None if facts.bank_deadline is None else facts.bank_deadline - now,
-        pending_action=sent if facts.pending & set(USER_KINDS) else None,
-        link=link_word(facts, table_link),
+        pending_action=sent if on_its_way else None,
+        link=link,
         next_round_in=next_round_in,
         ratings=facts.ratings if ratings is None else ratings,
     )

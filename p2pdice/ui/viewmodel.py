@@ -102,7 +102,7 @@ class Snapshot:
     #: This device hosts the table: its waiting screen offers the start key.
     hosting: bool = False
     transcript: str | None = None
-    link: str = "connecting"  #: connecting, connected, reconnecting, lost, closed
+    link: str = "connecting"  #: connecting, connected, reconnecting, lost, closed (ENDED_LINKS)
     fatal: tuple[str, str] | None = None  #: (reason, detail): refused for good
     notice: str | None = None  #: what the link waits for (a busy password table), if anything
     errors: tuple[tuple[str, str], ...] = ()  #: (reason, detail) of each refusal, newest last
@@ -490,6 +490,9 @@ def _standing(snap: Snapshot) -> str:
     return f"Current bid: {bid_words(bid)} by {who}{palifico}"
 
 
+#: How a link that ended reads (ui.snapshot.link_word): nothing more reaches the table.
+ENDED_LINKS = ("lost", "closed")
+
 PAUSED_LINE = (
     "The host paused the table; it can be resumed. Waiting for it to come back "
     "(your seat and dice are kept; q leaves)."
@@ -735,6 +738,7 @@ def table_model(
         and snap.me is not None
         and snap.me not in snap.absent  # a CPU or the host plays it until the next round
         and not snap.pending_action
+        and snap.link not in ENDED_LINKS  # no bid to enter when nothing can be sent
     )
     em = entry_model(view, entry) if my_turn and view is not None else None
     undo = can_undo(snap)
