@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.describe import amount
 from ..core.errors import P2PDiceError, Reason
+from ..core.verify import complete_lines
 from ..stats.cache import CACHE_VERSION, from_record, record_of
 from ..stats.counts import PlayerStats, tally
 from ..stats.games import DUPLICATE, Game, Skipped, distinct_games
@@ -65,11 +66,6 @@ def saved_transcripts(home: Path) -> list[Path]:
     return sorted(p for p in found if p.is_file() and not p.is_symlink())
 
 
-def whole_lines(data: bytes) -> tuple[bytes, ...]:
-    """The lines of a file that end with a line feed (a cut-off last one left out)."""
-    return tuple(data[: data.rfind(b"\n")].split(b"\n")) if b"\n" in data else ()
-
-
 def read_files(
     paths: list[Path], cache: dict[str, Any] | None = None, used: set[str] | None = None
 ) -> list[Game | Skipped]:
@@ -112,7 +108,7 @@ def read_files(
         source, data, digest = entry
         verdict = verdicts[digest]
         if isinstance(verdict, Skipped):  # its lines tell a copy of another log (distinct_games)
-            verdict = replace(verdict, lines=whole_lines(data))
+            verdict = replace(verdict, lines=tuple(complete_lines(data)))
         out.append(replace(verdict, source=source) if verdict.source != source else verdict)
     return out
 

@@ -10,11 +10,11 @@ which only the host's key could have made.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import shape
 from .codec import CodecError, decode
 from .errors import P2PDiceError
 from .fairness import comparison_code
@@ -43,9 +43,7 @@ class Transcript:
         """The host key the genesis of line 0 names (None when it names none)."""
         event = self._genesis_event()
         host = None if event is None else event.get("host")
-        if not (isinstance(host, str) and re.fullmatch("[0-9a-f]{64}", host)):
-            return None
-        return bytes.fromhex(host)
+        return bytes.fromhex(host) if isinstance(host, str) and shape.HEX32(host) else None
 
     def _genesis_event(self) -> dict[str, Any] | None:
         if not self.lines:

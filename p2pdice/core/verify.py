@@ -197,6 +197,12 @@ def split_lines(data: bytes) -> tuple[list[bytes], Failure | None]:
     return data[:-1].split(b"\n"), None
 
 
+def complete_lines(data: bytes) -> list[bytes]:
+    """The lines of a file that end with their line feed: a cut-off last line left out."""
+    lines, cut = split_lines(data)
+    return lines if cut is None else lines[:-1]
+
+
 def verify_lines(
     lines: Sequence[bytes],
     *,

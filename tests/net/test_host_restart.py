@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from p2pdice.core.verify import split_lines, verify_lines
+from p2pdice.net.hostapp import HostedTable
 from p2pdice.store import AppendLog, unfinished_hosted_tables
 from tests.support import tmux
 from tests.support.procs import (
@@ -300,6 +301,20 @@ async def test_a_copied_advertisement_does_not_cost_a_player_the_table(
         session.close()
 
 
+async def _some_rounds_played(table: HostedTable) -> None:
+    """Until two host-run CPUs at `table` have played its first rounds, at
+    most 5 s; the game is still on."""
+    import asyncio
+
+    from p2pdice.core.table import TablePhase
+
+    for _ in range(500):
+        if len(table.host.entries) > 20:
+            break
+        await asyncio.sleep(0.01)
+    assert table.host.phase != TablePhase.OVER
+
+
 async def test_a_pausing_table_stops_where_it_stands(tmp_path: Path) -> None:
     """Two host-run CPUs play at full speed; the host pauses (SIGTERM's path). The table
     must stop at once: before, it played on through the slow parts of the shutdown (the
@@ -313,11 +328,7 @@ async def test_a_pausing_table_stops_where_it_stands(tmp_path: Path) -> None:
 
     rules = Rules(seats=2, starting_dice=5)
     async with hosted(tmp_path / "h", rules=rules, cpu=["easy", "easy"]) as (_, table):
-        for _ in range(500):  # bounded: 5 s for the first rounds to be played
-            if len(table.host.entries) > 20:
-                break
-            await asyncio.sleep(0.01)
-        assert table.host.phase != TablePhase.OVER
+        await _some_rounds_played(table)
         at_pause = len(table.host.entries)
         log = table.folder / "log.jsonl"
         await table.close(end_game=False)
@@ -332,19 +343,13 @@ async def test_a_paused_table_takes_no_step_when_its_links_close(tmp_path: Path)
     table (it runs the host's clock, which may post a forced move or a result), so on a paused
     table it must do nothing: what the resumed host reads is where play stopped. Under load
     the test above saw two entries posted after the pause this way."""
-    import asyncio
 
     from p2pdice.core.rules import Rules
-    from p2pdice.core.table import TablePhase
     from tests.support.wire import hosted
 
     rules = Rules(seats=2, starting_dice=5)
     async with hosted(tmp_path / "h", rules=rules, cpu=["easy", "easy"]) as (_, table):
-        for _ in range(500):  # bounded: 5 s for the first rounds to be played
-            if len(table.host.entries) > 20:
-                break
-            await asyncio.sleep(0.01)
-        assert table.host.phase != TablePhase.OVER
+        await _some_rounds_played(table)
         table.server.freeze()
         at_pause = len(table.host.entries)
         gone = dict(table.host.waits.gone_since)
