@@ -53,6 +53,8 @@ STATED = {
     "strikes": f"and the {['', 'first', 'second', 'third'][LIMITS.strikes]} such refusal closes",
     "RESEND_AFTER": f"pending {s(client.RESEND_AFTER)} later, once for a burst",
     "head_timeout": f"must be over within {s(LIMITS.head_timeout)} of the connection",
+    "sockets_per_address": f"one address may hold {LIMITS.sockets_per_address} sockets open",
+    "max_sockets": f"the port holds at most {LIMITS.max_sockets:,} sockets from all addresses",
     "per_address": f"One address may hold {LIMITS.per_address} connections to a table",
     "max_pending": f"At most {LIMITS.max_pending} connections may be answering",
     "max_connections": f"table's cap ({LIMITS.max_connections}, `--max-connections`)",

@@ -44,7 +44,7 @@ from .discovery import Advertiser, lan_addresses
 from .resolve import LISTING_BYTES
 from .server import AcceptFailureLog, Limits, TableServer, raise_open_file_limit
 from .session import ClientSession
-from .tls import TLSSite, server_context
+from .tls import SocketGate, TLSSite, server_context
 
 log = logging.getLogger("p2pdice.host")
 
@@ -615,12 +615,18 @@ class HostService:
         # clients pin the key, so a copied advertisement gets nobody.
         tls = server_context(self.key)
         wait = self.limits.head_timeout  # the TLS handshake is bounded as the request head is
+        gate = SocketGate(
+            per_address=self.limits.sockets_per_address,
+            total=self.limits.max_sockets,
+            limit_loopback=self.limits.limit_loopback,
+        )
         site = TLSSite(
             self.runner,
             self.bind or "0.0.0.0",
             self.port,
             ssl_context=tls,
             handshake_timeout=wait,
+            gate=gate,
         )
         try:
             await site.start()
@@ -631,7 +637,12 @@ class HostService:
             await site.stop()  # unregisters the site that never listened
             self.port = 0
             site = TLSSite(
-                self.runner, self.bind or "0.0.0.0", 0, ssl_context=tls, handshake_timeout=wait
+                self.runner,
+                self.bind or "0.0.0.0",
+                0,
+                ssl_context=tls,
+                handshake_timeout=wait,
+                gate=gate,
             )
             await site.start()
         if self.runner.addresses:  # the port the system chose when asked for 0

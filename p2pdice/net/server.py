@@ -47,6 +47,7 @@ from ..core.transcript import Entry
 from .deadline_clock import DeadlineClock
 from .frames import MAX_FRAME, TO_HOST, decode_frame, encode_frame, error_frame
 from .limits import FRAME_UNIT, AddressBudget, AddressBudgets, TokenBucket, frame_cost
+from .tls import MAX_SOCKETS, SOCKETS_PER_ADDRESS
 
 log = logging.getLogger("p2pdice.host")
 
@@ -127,6 +128,10 @@ class Limits:
     stranger_big_frame_rate: float = STRANGER_BIG_FRAME_RATE
     lobby_join_burst: float = LOBBY_JOIN_BURST
     lobby_join_rate: float = LOBBY_JOIN_RATE
+    #: Sockets open on the port at once, from one address and in all, counted before TLS
+    #: (net/tls.py SocketGate; `limit_loopback` decides for loopback here too).
+    sockets_per_address: int = SOCKETS_PER_ADDRESS
+    max_sockets: int = MAX_SOCKETS
 
 
 class DirectWriter(Protocol):
