@@ -599,6 +599,8 @@ class HostService:
         self.app.router.add_get("/t/{table_id}", self._websocket)
         self.app.router.add_get("/tables", self._list)
         self.runner: web.AppRunner | None = None
+        #: The sockets open on the port (net/tls.py), made with the site in `start`.
+        self.gate = SocketGate()
         self.azc: Any = None
 
     async def start(self) -> None:
@@ -615,7 +617,7 @@ class HostService:
         # clients pin the key, so a copied advertisement gets nobody.
         tls = server_context(self.key)
         wait = self.limits.head_timeout  # the TLS handshake is bounded as the request head is
-        gate = SocketGate(
+        self.gate = gate = SocketGate(
             per_address=self.limits.sockets_per_address,
             total=self.limits.max_sockets,
             limit_loopback=self.limits.limit_loopback,
@@ -699,6 +701,8 @@ class HostService:
         table = self.tables.get(request.match_info["table_id"])
         if table is None:
             raise web.HTTPNotFound(text="no such table here")
+        if request.transport is not None:  # a WebSocket now: never closed to make room
+            self.gate.in_use(request.transport.get_extra_info("peername"))
         return await table.server.websocket(request)
 
     async def _list(self, request: web.Request) -> web.Response:

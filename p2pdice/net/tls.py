@@ -123,8 +123,9 @@ SHUTDOWN_WAIT = 1.0
 #: listings and the stale sockets of a few reconnects fit. Loopback is exempt by default.
 SOCKETS_PER_ADDRESS = 16
 #: Sockets the port holds open at once, all addresses together; past it a new one closes
-#: the socket that has waited longest in its TLS handshake (an honest one takes
-#: milliseconds), or is itself closed when none is waiting.
+#: the socket that has waited longest without becoming a WebSocket (in its TLS handshake or
+#: its request head: an honest one takes milliseconds), or is itself closed when every
+#: socket is a WebSocket.
 MAX_SOCKETS = 1024
 #: Bytes of the read buffer each TLS socket holds from its accept on.
 TLS_READ_BUFFER = 32 * 1024
@@ -135,7 +136,7 @@ class SocketGate:
     exists: asyncio gives every TLS connection a 256 KiB read buffer when it is accepted,
     so sockets that never send a ClientHello cost the host a quarter of a megabyte each for
     their whole handshake timeout, and one address could take the host's memory (SPEC.md
-    10.1, "Limits of the reference host")."""
+    10.1, "Limits of the reference host"). A socket is known by its peer's (address, port)."""
 
     def __init__(
         self,
@@ -147,8 +148,8 @@ class SocketGate:
         self.per_address, self.total, self.limit_loopback = per_address, total, limit_loopback
         self.by_address: dict[str, int] = {}
         self.count = 0
-        #: Sockets still in their TLS handshake, oldest first, with their raw transports.
-        self._handshaking: dict[object, asyncio.Transport] = {}
+        #: Sockets not yet carrying a WebSocket, oldest first, with their raw transports.
+        self._waiting: dict[Any, asyncio.Transport] = {}
 
     def _limited(self, address: str | None) -> bool:
         if address is None:
@@ -160,28 +161,29 @@ class SocketGate:
         except ValueError:
             return True
 
-    def admit(self, token: object, address: str | None, transport: asyncio.Transport) -> bool:
+    def admit(self, peer: Any, address: str | None, transport: asyncio.Transport) -> bool:
         """Whether a new socket may start its TLS handshake (False: close it unread)."""
         if self._limited(address):
             assert address is not None
             if self.by_address.get(address, 0) >= self.per_address:
                 return False
         if self.count >= self.total:
-            if not self._handshaking:
+            if not self._waiting:
                 return False
-            oldest = next(iter(self._handshaking))
-            self._handshaking.pop(oldest).abort()  # released when its connection_lost runs
+            oldest = next(iter(self._waiting))
+            self._waiting.pop(oldest).abort()  # counted out when its connection_lost runs
         self.count += 1
         if address is not None:
             self.by_address[address] = self.by_address.get(address, 0) + 1
-        self._handshaking[token] = transport
+        self._waiting[peer] = transport
         return True
 
-    def handshake_over(self, token: object) -> None:
-        self._handshaking.pop(token, None)
+    def in_use(self, peer: Any) -> None:
+        """The socket of `peer` asked for a WebSocket: never closed to make room."""
+        self._waiting.pop(peer, None)
 
-    def release(self, token: object, address: str | None) -> None:
-        self._handshaking.pop(token, None)
+    def release(self, peer: Any, address: str | None) -> None:
+        self._waiting.pop(peer, None)
         self.count -= 1
         if address is not None:
             left = self.by_address.get(address, 0) - 1
@@ -221,8 +223,10 @@ class _Gatekeeper(asyncio.Protocol):
         site, gate = self._site, self._site.gate
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) and peer else None
+        if address is None:
+            peer = object()  # no peer name (not a TCP socket): known by itself
         assert isinstance(transport, asyncio.Transport)
-        if not gate.admit(self, address, transport):
+        if not gate.admit(peer, address, transport):
             transport.abort()
             return
         loop = asyncio.get_running_loop()
@@ -235,16 +239,17 @@ class _Gatekeeper(asyncio.Protocol):
             server_side=True,
             ssl_handshake_timeout=site.handshake_timeout,
             ssl_shutdown_timeout=SHUTDOWN_WAIT,
-            on_lost=lambda: gate.release(self, address),
+            on_lost=lambda: gate.release(peer, address),
         )
-        waiter.add_done_callback(self._handshake_over)
+        waiter.add_done_callback(_read_outcome)
         transport.set_protocol(tls)
         tls.connection_made(transport)
 
-    def _handshake_over(self, waiter: asyncio.Future[None]) -> None:
-        self._site.gate.handshake_over(self)
-        if not waiter.cancelled():
-            waiter.exception()  # a failed handshake: its socket is closed already (read here)
+
+def _read_outcome(waiter: asyncio.Future[None]) -> None:
+    """A failed TLS handshake's error, read: its socket is closed already."""
+    if not waiter.cancelled():
+        waiter.exception()
 
 
 class TLSSite(web.TCPSite):

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from p2pdice.net.server import Limits
+from p2pdice.net.tls import client_context
 from tests.support.wire import RawClient, hosted, url_of
 
 pytestmark = pytest.mark.usefixtures("private_network")
@@ -89,3 +90,35 @@ async def test_sockets_from_many_addresses_are_bounded_in_all_and_a_player_still
                 assert raw.challenge is not None and raw.challenge["seat"] is not None
         finally:
             close_all(sockets)
+
+
+async def test_a_full_port_makes_room_from_unfinished_requests_never_from_websockets(
+    tmp_path: Path,
+) -> None:
+    """Sockets past their TLS handshake that never finish a request head fill the port's
+    total: a newcomer closes the oldest of them, and the WebSockets open before are kept."""
+    limits = Limits(max_sockets=8)
+    async with hosted(tmp_path / "h", limits=limits) as (service, table):
+        url = url_of(service, table)
+        watchers = [await RawClient.connect(url + "?spectate=1") for _ in range(2)]
+        heads: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+        try:
+            for raw in watchers:
+                await raw.send({"type": "spectate"})
+                await raw.recv_type("welcome")
+            for _ in range(12):
+                reader, writer = await asyncio.wait_for(
+                    asyncio.open_connection("127.0.0.1", service.port, ssl=client_context()), 2
+                )
+                writer.write(b"GET /tables HTTP/1.1\r\nHost: attacker\r\n")  # never the end
+                heads.append((reader, writer))
+            assert await closed_by_the_host(heads, 1.0) >= 12 - (8 - 2)
+            async with await RawClient.connect(url) as raw:
+                assert raw.challenge is not None and raw.challenge["seat"] is not None
+            for raw in watchers:
+                await raw.send({"from": 0, "type": "sync"})
+                assert (await raw.recv_type("entry"))["entry"]["seq"] == 0
+        finally:
+            close_all(heads)
+            for raw in watchers:
+                await raw.close()
