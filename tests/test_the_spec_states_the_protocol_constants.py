@@ -63,6 +63,7 @@ STATED = {
         f"may spend {LIMITS.address_frame_burst:g} units at once, refilled at"
         f" {LIMITS.address_frame_rate:g} a second"
     ),
+    "connection cost": f"costs its address {LIMITS.address_connection_cost:g} units as it is let in",
     "catch-up": (
         f"two copies of the log plus {kib(LIMITS.catch_up_slack)} at once, refilled at"
         f" {kib(int(LIMITS.catch_up_rate))} a second"
