@@ -53,6 +53,8 @@ STATED = {
     "strikes": f"and the {['', 'first', 'second', 'third'][LIMITS.strikes]} such refusal closes",
     "RESEND_AFTER": f"pending {s(client.RESEND_AFTER)} later, once for a burst",
     "head_timeout": f"must be over within {s(LIMITS.head_timeout)} of the connection",
+    "sockets_per_address": f"one address may hold {LIMITS.sockets_per_address} sockets open",
+    "max_sockets": f"the port holds at most {LIMITS.max_sockets:,} sockets from all addresses",
     "per_address": f"One address may hold {LIMITS.per_address} connections to a table",
     "max_pending": f"At most {LIMITS.max_pending} connections may be answering",
     "max_connections": f"table's cap ({LIMITS.max_connections}, `--max-connections`)",
@@ -61,6 +63,7 @@ STATED = {
         f"may spend {LIMITS.address_frame_burst:g} units at once, refilled at"
         f" {LIMITS.address_frame_rate:g} a second"
     ),
+    "connection cost": f"costs its address {LIMITS.address_connection_cost:g} units as it is let in",
     "catch-up": (
         f"two copies of the log plus {kib(LIMITS.catch_up_slack)} at once, refilled at"
         f" {kib(int(LIMITS.catch_up_rate))} a second"

@@ -419,8 +419,9 @@ class HostTable:
         self._proven[conn] = (player_key, host_proof)
         return host_proof
 
-    def authenticate(self, conn: Conn, auth: Any, now: float) -> list[Output]:
-        """A returning seat (or a stand-in) proves it holds the seat's key."""
+    def authenticate(self, conn: Conn, auth: Any, now: float, *, source: str = "") -> list[Output]:
+        """A returning seat (or a stand-in) proves it holds the seat's key. `source` is as for
+        `join`: a lobby seat whose last connection was this one is left from there."""
         try:
             nonce, _ = self._challenge_of(conn)
             body, sig = auth_parts(auth)
@@ -446,6 +447,7 @@ class HostTable:
         del self._challenges[conn]
         self._forget_exchange(conn)
         self._bind(conn, seat, now, key)
+        self._conn_source[conn] = source
         return [Seated(conn, seat), *self.tick(now)]
 
     def spectate(self, conn: Conn) -> list[Output]:

@@ -88,9 +88,7 @@ def next_deadline(host: ClockedTable, now: float) -> float | None:
     something else (another deadline, a reconnection); returning them would make the
     adapter's clock spin.
     """
-    candidates = [
-        host.waits.gone_since[s] + grace(host) for s in host.waits.gone_since if _matters(host, s)
-    ]
+    candidates = [_absent_at(host, s) for s in host.waits.gone_since if _matters(host, s)]
     phase, wait = host.state.phase, host.waits.wait
     if phase == TablePhase.COMMIT:
         candidates.append(wait.since + COMMIT_WAIT)
@@ -212,9 +210,18 @@ def tick(host: ClockedTable, now: float) -> list[Output]:
     return outputs
 
 
+def _absent_at(host: ClockedTable, seat: int) -> float:
+    """When `seat`, away since `gone_since`, has been away its grace period: on its own turn
+    the time it was away in earlier drops during the turn counts too, so coming back for a
+    moment before the grace period ends, and dropping again, holds the table no longer than
+    staying away does (its turn timer and bank run only while it is connected)."""
+    wait = host.waits.wait
+    away = wait.turn_away if wait.turn_seat == seat else 0.0
+    return host.waits.gone_since[seat] + grace(host) - away
+
+
 def _gone_too_long(host: ClockedTable, seat: int, now: float) -> bool:
-    since = host.waits.gone_since.get(seat)
-    return since is not None and now >= since + grace(host)
+    return seat in host.waits.gone_since and now >= _absent_at(host, seat)
 
 
 def _declare_absent(host: ClockedTable, now: float) -> list[Output] | None:
@@ -481,6 +488,7 @@ def after_change(host: ClockedTable, before: TableState, now: float) -> None:
         host.waits.wait.turn_seat = turn
         host.waits.wait.turn_since = now
         host.waits.wait.turn_left = None
+        host.waits.wait.turn_away, host.waits.wait.paused_at = 0.0, None
         if turn is not None and not host.seat_connected(turn):
             pause_turn(host, now)
 
@@ -491,9 +499,14 @@ def pause_turn(host: ClockedTable, now: float) -> None:
     used = max(now - host.waits.wait.turn_since, 0.0)
     host.waits.turn_used = used
     host.waits.wait.turn_left = max(timer - used, 0.0) if timer else 0.0
+    host.waits.wait.paused_at = now
 
 
 def resume_turn(host: ClockedTable, now: float) -> None:
     """The seat whose turn it is came back: its turn timer and bank run on from where they stopped."""
-    host.waits.wait.turn_since = now - host.waits.turn_used
-    host.waits.wait.turn_left = None
+    wait = host.waits.wait
+    wait.turn_since = now - host.waits.turn_used
+    wait.turn_left = None
+    if wait.paused_at is not None:  # the time away adds up over the turn (`_absent_at`)
+        wait.turn_away += max(now - wait.paused_at, 0.0)
+        wait.paused_at = None

@@ -72,7 +72,7 @@ def answer_challenge(
             trusted=trusted,
         )
     if kind == "auth":
-        return host.authenticate(conn, frame["auth"], now)
+        return host.authenticate(conn, frame["auth"], now, source=source)
     if kind == "spectate":
         return host.spectate(conn)
     return [

@@ -73,6 +73,11 @@ class _Waiting:
     turn_seat: int | None = None
     turn_left: float | None = None  #: seconds left on the turn timer when paused
     turn_since: float = 0.0
+    #: Seconds the seat on turn was away in its earlier drops during this turn, and when its
+    #: current one began (None: it is connected): a return does not start a fresh grace
+    #: period (SPEC.md 8).
+    turn_away: float = 0.0
+    paused_at: float | None = None
 
     def buffer_for(self, kind: str) -> dict[int, Message]:
         """Where the buffered messages of type `kind` (`commit`, `contribute`) wait, by seat."""

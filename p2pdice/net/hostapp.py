@@ -44,7 +44,7 @@ from .discovery import Advertiser, lan_addresses
 from .resolve import LISTING_BYTES
 from .server import AcceptFailureLog, Limits, TableServer, raise_open_file_limit
 from .session import ClientSession
-from .tls import TLSSite, server_context
+from .tls import SocketGate, TLSSite, server_context
 
 log = logging.getLogger("p2pdice.host")
 
@@ -599,6 +599,8 @@ class HostService:
         self.app.router.add_get("/t/{table_id}", self._websocket)
         self.app.router.add_get("/tables", self._list)
         self.runner: web.AppRunner | None = None
+        #: The sockets open on the port (net/tls.py), made with the site in `start`.
+        self.gate = SocketGate()
         self.azc: Any = None
 
     async def start(self) -> None:
@@ -615,12 +617,18 @@ class HostService:
         # clients pin the key, so a copied advertisement gets nobody.
         tls = server_context(self.key)
         wait = self.limits.head_timeout  # the TLS handshake is bounded as the request head is
+        self.gate = gate = SocketGate(
+            per_address=self.limits.sockets_per_address,
+            total=self.limits.max_sockets,
+            limit_loopback=self.limits.limit_loopback,
+        )
         site = TLSSite(
             self.runner,
             self.bind or "0.0.0.0",
             self.port,
             ssl_context=tls,
             handshake_timeout=wait,
+            gate=gate,
         )
         try:
             await site.start()
@@ -631,7 +639,12 @@ class HostService:
             await site.stop()  # unregisters the site that never listened
             self.port = 0
             site = TLSSite(
-                self.runner, self.bind or "0.0.0.0", 0, ssl_context=tls, handshake_timeout=wait
+                self.runner,
+                self.bind or "0.0.0.0",
+                0,
+                ssl_context=tls,
+                handshake_timeout=wait,
+                gate=gate,
             )
             await site.start()
         if self.runner.addresses:  # the port the system chose when asked for 0
@@ -688,6 +701,8 @@ class HostService:
         table = self.tables.get(request.match_info["table_id"])
         if table is None:
             raise web.HTTPNotFound(text="no such table here")
+        if request.transport is not None:  # a WebSocket now: never closed to make room
+            self.gate.in_use(request.transport.get_extra_info("peername"))
         return await table.server.websocket(request)
 
     async def _list(self, request: web.Request) -> web.Response:

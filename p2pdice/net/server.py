@@ -47,6 +47,7 @@ from ..core.transcript import Entry
 from .deadline_clock import DeadlineClock
 from .frames import MAX_FRAME, TO_HOST, decode_frame, encode_frame, error_frame
 from .limits import FRAME_UNIT, AddressBudget, AddressBudgets, TokenBucket, frame_cost
+from .tls import MAX_SOCKETS, SOCKETS_PER_ADDRESS
 
 log = logging.getLogger("p2pdice.host")
 
@@ -77,6 +78,11 @@ AWAY_AFTER = 2.0
 ADDRESS_FRAME_RATE = 20.0
 ADDRESS_FRAME_BURST = 50.0
 ADDRESS_DEBT = 10  #: bursts an address may owe: a flood keeps it out up to 25 s after it stops
+#: ... and each new connection costs its address this many units: before its first frame a
+#: connection has cost the host its TLS handshake, its upgrade and, offered a seat at a table
+#: with a password, the host's SPAKE2 message (about 3 ms of the loop), so connecting and
+#: hanging up over and over is paid like frames (10 connections a second, 16 at once).
+ADDRESS_CONNECTION_COST = 2.0
 #: ... and the log sent to it while it holds no seat: two copies of the log (and 16 KiB) at
 #: once, then 8 KiB a second. A seat's own catch-up is never refused, but is charged.
 CATCH_UP_COPIES = 2
@@ -117,6 +123,7 @@ class Limits:
     spectator_idle: float = SPECTATOR_IDLE
     address_frame_rate: float = ADDRESS_FRAME_RATE
     address_frame_burst: float = ADDRESS_FRAME_BURST
+    address_connection_cost: float = ADDRESS_CONNECTION_COST
     catch_up_copies: int = CATCH_UP_COPIES
     catch_up_slack: int = CATCH_UP_SLACK
     catch_up_rate: float = CATCH_UP_RATE
@@ -127,6 +134,10 @@ class Limits:
     stranger_big_frame_rate: float = STRANGER_BIG_FRAME_RATE
     lobby_join_burst: float = LOBBY_JOIN_BURST
     lobby_join_rate: float = LOBBY_JOIN_RATE
+    #: Sockets open on the port at once, from one address and in all, counted before TLS
+    #: (net/tls.py SocketGate; `limit_loopback` decides for loopback here too).
+    sockets_per_address: int = SOCKETS_PER_ADDRESS
+    max_sockets: int = MAX_SOCKETS
 
 
 class DirectWriter(Protocol):
@@ -354,6 +365,9 @@ class TableServer:
             # It spent what its connections may send lately: a new connection would only
             # start reading (and refusing) its frames again (SPEC.md 10.3).
             return None
+        if limited and address is not None:
+            # A connection is work before its first frame (SPEC.md 10.1): paid as frames are.
+            self._addresses.of(address, now).frames.charge(now, limits.address_connection_cost)
         pending = [c for c in remote if not c.handshaken]
         if len(pending) >= limits.max_pending:
             # Handshakes take milliseconds: the one waiting longest is the likeliest to be

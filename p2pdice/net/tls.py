@@ -16,9 +16,12 @@ from __future__ import annotations
 import asyncio
 import datetime
 import hashlib
+import ipaddress
 import os
 import ssl
 import tempfile
+from asyncio import sslproto
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -115,14 +118,149 @@ def peer_key(transport_info: Any) -> bytes | None:
 SHUTDOWN_WAIT = 1.0
 
 
+#: Sockets one source address may hold open on the port at once (TLS handshake, HTTP heads,
+#: WebSockets of every table): twice a table's `per_address`, so a player's WebSocket, its
+#: listings and the stale sockets of a few reconnects fit. Loopback is exempt by default.
+SOCKETS_PER_ADDRESS = 16
+#: Sockets the port holds open at once, all addresses together; past it a new one closes
+#: the socket that has waited longest without becoming a WebSocket (in its TLS handshake or
+#: its request head: an honest one takes milliseconds), or is itself closed when every
+#: socket is a WebSocket.
+MAX_SOCKETS = 1024
+#: Bytes of the read buffer each TLS socket holds from its accept on.
+TLS_READ_BUFFER = 32 * 1024
+
+
+class SocketGate:
+    """Counts the sockets open on the port, by source address, *before* their TLS state
+    exists: asyncio gives every TLS connection a 256 KiB read buffer when it is accepted,
+    so sockets that never send a ClientHello cost the host a quarter of a megabyte each for
+    their whole handshake timeout, and one address could take the host's memory (SPEC.md
+    10.1, "Limits of the reference host"). A socket is known by its peer's (address, port)."""
+
+    def __init__(
+        self,
+        *,
+        per_address: int = SOCKETS_PER_ADDRESS,
+        total: int = MAX_SOCKETS,
+        limit_loopback: bool = False,
+    ) -> None:
+        self.per_address, self.total, self.limit_loopback = per_address, total, limit_loopback
+        self.by_address: dict[str, int] = {}
+        self.count = 0
+        #: Sockets not yet carrying a WebSocket, oldest first, with their raw transports.
+        self._waiting: dict[Any, asyncio.Transport] = {}
+
+    def _limited(self, address: str | None) -> bool:
+        if address is None:
+            return False
+        if self.limit_loopback:
+            return True
+        try:
+            return not ipaddress.ip_address(address).is_loopback
+        except ValueError:
+            return True
+
+    def admit(self, peer: Any, address: str | None, transport: asyncio.Transport) -> bool:
+        """Whether a new socket may start its TLS handshake (False: close it unread)."""
+        if self._limited(address):
+            assert address is not None
+            if self.by_address.get(address, 0) >= self.per_address:
+                return False
+        if self.count >= self.total:
+            if not self._waiting:
+                return False
+            oldest = next(iter(self._waiting))
+            self._waiting.pop(oldest).abort()  # counted out when its connection_lost runs
+        self.count += 1
+        if address is not None:
+            self.by_address[address] = self.by_address.get(address, 0) + 1
+        self._waiting[peer] = transport
+        return True
+
+    def in_use(self, peer: Any) -> None:
+        """The socket of `peer` asked for a WebSocket: never closed to make room."""
+        self._waiting.pop(peer, None)
+
+    def release(self, peer: Any, address: str | None) -> None:
+        self._waiting.pop(peer, None)
+        self.count -= 1
+        if address is not None:
+            left = self.by_address.get(address, 0) - 1
+            if left > 0:
+                self.by_address[address] = left
+            else:
+                self.by_address.pop(address, None)
+
+
+class _CountedTLS(sslproto.SSLProtocol):
+    """asyncio's TLS protocol, telling the gate when its socket closes, with a read buffer
+    of 32 KiB instead of 256 (two TLS records: a frame of 64 KiB arrives in a few reads)."""
+
+    max_size = TLS_READ_BUFFER
+
+    def __init__(self, *args: Any, on_lost: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._on_lost: Callable[[], None] | None = on_lost
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        try:
+            super().connection_lost(exc)
+        finally:
+            on_lost, self._on_lost = self._on_lost, None
+            if on_lost is not None:
+                on_lost()
+
+
+class _Gatekeeper(asyncio.Protocol):
+    """The first protocol of every accepted socket: counts it at the gate, then hands it to
+    TLS (what asyncio does itself for `create_server(ssl=...)`), or closes it at once."""
+
+    def __init__(self, site: TLSSite, app_factory: Callable[[], asyncio.BaseProtocol]) -> None:
+        self._site, self._app_factory = site, app_factory
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        site, gate = self._site, self._site.gate
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else None
+        if address is None:
+            peer = object()  # no peer name (not a TCP socket): known by itself
+        assert isinstance(transport, asyncio.Transport)
+        if not gate.admit(peer, address, transport):
+            transport.abort()
+            return
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[None] = loop.create_future()
+        tls = _CountedTLS(
+            loop,
+            self._app_factory(),
+            site.tls_context,
+            waiter,
+            server_side=True,
+            ssl_handshake_timeout=site.handshake_timeout,
+            ssl_shutdown_timeout=SHUTDOWN_WAIT,
+            on_lost=lambda: gate.release(peer, address),
+        )
+        waiter.add_done_callback(_read_outcome)
+        transport.set_protocol(tls)
+        tls.connection_made(transport)
+
+
+def _read_outcome(waiter: asyncio.Future[None]) -> None:
+    """A failed TLS handshake's error, read: its socket is closed already."""
+    if not waiter.cancelled():
+        waiter.exception()
+
+
 class TLSSite(web.TCPSite):
     """aiohttp's TCPSite, with the TLS handshake bounded (`handshake_timeout` seconds): a
     socket that sends no ClientHello is closed as soon as one that sends no request head
     (asyncio's default is 60 s, which lets a few hundred half-open sockets hold every file
-    descriptor far longer), and the closing handshake too (`SHUTDOWN_WAIT`). TCPSite takes
-    no such arguments, so `start` is its own."""
+    descriptor far longer), and the closing handshake too (`SHUTDOWN_WAIT`); and the sockets
+    open at once bounded per source address and in all (`SocketGate`) before any TLS state
+    is made for them. TCPSite takes no such arguments, so `start` is its own."""
 
-    __slots__ = ("_handshake_timeout",)
+    __slots__ = ("gate", "handshake_timeout", "tls_context")
 
     def __init__(
         self,
@@ -132,21 +270,23 @@ class TLSSite(web.TCPSite):
         *,
         ssl_context: ssl.SSLContext,
         handshake_timeout: float,
+        gate: SocketGate | None = None,
     ) -> None:
         super().__init__(runner, host, port, ssl_context=ssl_context)
-        self._handshake_timeout = handshake_timeout
+        self.tls_context = ssl_context
+        self.handshake_timeout = handshake_timeout
+        self.gate = gate or SocketGate()
 
     async def start(self) -> None:
         await web.BaseSite.start(self)
         server = self._runner.server
         assert server is not None
+        app_factory = server
+        # Plain TCP here: each socket is counted at the gate before TLS starts on it.
         self._server = await asyncio.get_running_loop().create_server(
-            server,
+            lambda: _Gatekeeper(self, app_factory),
             self._host,
             self._port,
-            ssl=self._ssl_context,
-            ssl_handshake_timeout=self._handshake_timeout,
-            ssl_shutdown_timeout=SHUTDOWN_WAIT,
             backlog=self._backlog,
             reuse_address=self._reuse_address,
             reuse_port=self._reuse_port,

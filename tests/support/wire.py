@@ -101,8 +101,12 @@ class RawClient:
             raise
         client = cls(http, ws)
         if read_challenge:
-            first = await client.recv()
-            assert first["type"] == "challenge", first
+            try:
+                first = await client.recv()
+                assert first["type"] == "challenge", first
+            except BaseException:
+                await client.close()  # refused before a challenge: no session left open
+                raise
             client.challenge = first
         return client
 

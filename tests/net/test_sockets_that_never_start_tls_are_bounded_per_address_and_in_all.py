@@ -1,0 +1,124 @@
+"""Sockets that connect and never send a ClientHello (item: half-open TLS handshakes).
+
+asyncio gives every TLS socket a 256 KiB read buffer the moment it is accepted, and the
+host kept each for its whole handshake timeout (10 s), whatever the number: one machine on
+the Wi-Fi opening 9,000 such sockets took 2.7 GB of the host's memory in ten seconds (the
+host raises its open-file limit to the hard one, so descriptors did not stop it first).
+The port now counts sockets per source address and in all before any TLS state exists
+(net/tls.py SocketGate, SPEC.md 10.1 "Limits of the reference host").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+
+import pytest
+
+from p2pdice.net.server import Limits
+from p2pdice.net.tls import client_context
+from tests.support.wire import RawClient, hosted, url_of
+
+pytestmark = pytest.mark.usefixtures("private_network")
+
+
+async def silent_sockets(
+    port: int, count: int, source: str = "127.0.0.1"
+) -> list[tuple[asyncio.StreamReader, asyncio.StreamWriter]]:
+    """`count` plain TCP connections to the host's port that send nothing at all."""
+    sockets = []
+    for _ in range(count):
+        sockets.append(
+            await asyncio.wait_for(
+                asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0)), 2
+            )
+        )
+    return sockets
+
+
+async def closed_by_the_host(
+    sockets: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]], within: float
+) -> int:
+    """How many of `sockets` the host has closed within `within` seconds (it sends nothing
+    before the client's ClientHello, so a socket it keeps reads nothing)."""
+
+    async def closed(reader: asyncio.StreamReader) -> bool:
+        try:
+            return await asyncio.wait_for(reader.read(1), within) == b""
+        except TimeoutError:
+            return False
+        except OSError:
+            return True  # reset: closed too
+
+    results = await asyncio.gather(*(closed(reader) for reader, _ in sockets))
+    return sum(results)
+
+
+def close_all(sockets: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]]) -> None:
+    for _, writer in sockets:
+        with contextlib.suppress(Exception):
+            writer.close()
+
+
+async def test_one_address_holds_only_so_many_sockets_before_tls(tmp_path: Path) -> None:
+    """Beyond its share, an address's new sockets are closed at once, unread; another
+    machine still gets in and joins."""
+    limits = Limits(limit_loopback=True, sockets_per_address=4)  # loopback as a LAN machine
+    async with hosted(tmp_path / "h", limits=limits) as (service, table):
+        sockets = await silent_sockets(service.port, 30)
+        try:
+            assert await closed_by_the_host(sockets, 1.0) == 30 - 4
+            async with await RawClient.connect(url_of(service, table), source="127.0.0.2") as raw:
+                assert raw.challenge is not None and raw.challenge["seat"] is not None
+        finally:
+            close_all(sockets)
+
+
+async def test_sockets_from_many_addresses_are_bounded_in_all_and_a_player_still_gets_in(
+    tmp_path: Path,
+) -> None:
+    """Past the port's total, a new socket closes the one that has waited longest in its TLS
+    handshake: silent sockets from any number of addresses never pile up, and an honest
+    client, whose handshake takes milliseconds, is served."""
+    limits = Limits(max_sockets=8)  # loopback exempt per address: only the total holds
+    async with hosted(tmp_path / "h", limits=limits) as (service, table):
+        sockets = await silent_sockets(service.port, 20)
+        try:
+            assert await closed_by_the_host(sockets, 1.0) >= 20 - 8
+            async with await RawClient.connect(url_of(service, table)) as raw:
+                assert raw.challenge is not None and raw.challenge["seat"] is not None
+        finally:
+            close_all(sockets)
+
+
+async def test_a_full_port_makes_room_from_unfinished_requests_never_from_websockets(
+    tmp_path: Path,
+) -> None:
+    """Sockets past their TLS handshake that never finish a request head fill the port's
+    total: a newcomer closes the oldest of them, and the WebSockets open before are kept."""
+    limits = Limits(max_sockets=8)
+    async with hosted(tmp_path / "h", limits=limits) as (service, table):
+        url = url_of(service, table)
+        watchers = [await RawClient.connect(url + "?spectate=1") for _ in range(2)]
+        heads: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+        try:
+            for raw in watchers:
+                await raw.send({"type": "spectate"})
+                await raw.recv_type("welcome")
+            for _ in range(12):
+                reader, writer = await asyncio.wait_for(
+                    asyncio.open_connection("127.0.0.1", service.port, ssl=client_context()), 2
+                )
+                writer.write(b"GET /tables HTTP/1.1\r\nHost: attacker\r\n")  # never the end
+                heads.append((reader, writer))
+            assert await closed_by_the_host(heads, 1.0) >= 12 - (8 - 2)
+            async with await RawClient.connect(url) as raw:
+                assert raw.challenge is not None and raw.challenge["seat"] is not None
+            for raw in watchers:
+                await raw.send({"from": 0, "type": "sync"})
+                assert (await raw.recv_type("entry"))["entry"]["seq"] == 0
+        finally:
+            close_all(heads)
+            for raw in watchers:
+                await raw.close()
