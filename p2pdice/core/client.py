@@ -228,6 +228,8 @@ class ClientConnection:
         self._names_refused: set[str] = set()
         self._link = _Link()  #: what this connection knows (a new one starts afresh)
         self._check_asked = False  #: CheckGame was asked of the adapter
+        #: The log's length when our seat was declared absent (None: it is not absent).
+        self._absent_from: int | None = None
         self.password_retry = PasswordRetry()  #: waits out a busy password table
         #: Seconds the adapter waits before the reconnect it was asked for (then 0 again).
         self.reconnect_delay = 0.0
@@ -761,6 +763,7 @@ class ClientConnection:
                 self._seat_record = (seat, host.hex())
                 if self.keeps_records:
                     out.append(SaveSeat(seat, host.hex()))
+            self._note_absence(peer)
         # Entries posted while we were joining: ask again from what we hold (duplicates are ignored).
         out.append(self._sync())
         return [*out, *self._maybe_resume(now)]
@@ -815,6 +818,7 @@ class ClientConnection:
             if refused is not None:
                 return [*out, *self._transport_fault(*refused)]
             out += self._handle(self._feed(peer, held, defer), now)
+        self._note_absence(peer)
         return [
             *out,
             *self._try_join(),
@@ -1042,6 +1046,30 @@ class ClientConnection:
         if peer.seat is None:
             raise UserError("a spectator holds no seat to act for")
         return self._transmit(peer.act(action, now=now), now)
+
+    def take_seat_back(self) -> list[Intent]:
+        """Our player is back while the host plays our seat. A seat declared absent while its
+        client stayed connected (out of time: `stalled`) is given back only when its own key
+        authenticates again (SPEC.md 8, `return`), so this connection is replaced by a new one.
+        Nothing when the seat is not absent, or when this connection's own authentication came
+        after the absence (the host then gives the seat back at the next round already)."""
+        peer = self.peer
+        absent_from = self._absent_from
+        if self.stopped or peer is None or peer.seat is None or absent_from is None:
+            return []
+        if not self._link.connected or self._link.reconnect_requested:
+            return []
+        if self._link.catch_up_to >= absent_from:
+            return []
+        self._link.reconnect_requested = True
+        return [Reconnect()]
+
+    def _note_absence(self, peer: Peer) -> None:
+        state = peer.state
+        if peer.seat is None or state is None or peer.seat not in state.absent:
+            self._absent_from = None
+        elif self._absent_from is None:
+            self._absent_from = len(peer.replayer.chain)
 
     def storage_failed(self, what: str, error: str) -> list[Intent]:
         """A write of this seat's records failed (a full disk, no file descriptors left, a

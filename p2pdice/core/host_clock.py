@@ -408,13 +408,19 @@ def _step_showdown(host: ClockedTable, now: float) -> list[Output]:
     missing = [s for s in attempt.seats if s not in attempt.openings]
     if not missing:
         return host._post_event(expected_result(state), now)
-    if all(s in state.absent and s not in state.stand_ins for s in missing):
-        if result_decided(state):
-            return host._post_event(expected_result(state), now)
+    all_absent = all(s in state.absent and s not in state.stand_ins for s in missing)
+    if all_absent and result_decided(state):
+        return host._post_event(expected_result(state), now)
+    # An absent seat still connected (one out of time) has a client that opens by itself: it
+    # gets the grace period like any seat, or running out of time would cost its whole stack.
+    if all_absent and not any(host.seat_connected(s) for s in missing):
         return _forfeit(host, missing, "no_opening", now)
     if now < host.waits.wait.since + grace(host):
         return []
-    return _absent_first_silent(host, missing, now) or []
+    declared = _absent_first_silent(host, missing, now)
+    if declared:
+        return declared
+    return _forfeit(host, missing, "no_opening", now) if all_absent else []
 
 
 def _step_result(host: ClockedTable, now: float) -> list[Output]:

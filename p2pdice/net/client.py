@@ -406,6 +406,7 @@ class LocalClient:
 
     def start(self) -> None:
         self.session.on_fatal = self._hang_up
+        self.session.on_reconnect = self._reconnect_soon
         # In-process: the peer is the host itself, whose key is the server's own.
         self.session.opened(self.link.host_key)
         # The host's own CPUs may take the seats kept for them (HostTable.free_seat).
@@ -417,6 +418,20 @@ class LocalClient:
         good stays linked, doing nothing more, as it always has."""
         if self.session.core.stopped and self._stopping is None:
             self._stopping = asyncio.get_running_loop().create_task(self.stop())
+
+    def _reconnect_soon(self) -> None:
+        """The session asks for a new connection (a seat played for it is taken back by
+        authenticating again, SPEC.md 8): after the intents being handled now, the link is
+        closed and opened afresh, as a socket's would be."""
+        asyncio.get_running_loop().call_soon(self._reconnect)
+
+    def _reconnect(self) -> None:
+        if self.link.conn is None or self.session.core.stopped:
+            return  # stopped meanwhile
+        self.link.close()
+        self.session.disconnected()
+        self.session.opened(self.link.host_key)
+        self.link.open(host_run=self.session.core.host_run)
 
     async def _pump(self) -> None:
         while True:

@@ -662,6 +662,11 @@ class ClientSession:
         self._run(self.core.act(action, time.time()))
         self._notify()
 
+    def take_seat_back(self) -> None:
+        """Our player is back while the host plays our seat: see ClientConnection."""
+        self._run(self.core.take_seat_back())
+        self._notify()
+
     def _review_bot(self) -> None:
         """A bot plays its own seat when it is its move (after its think time, if any)."""
         if self.driver is None or self.closed:

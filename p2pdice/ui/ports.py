@@ -143,6 +143,7 @@ class TableSession(Protocol):
     def view(self) -> SeatView | None: ...
     def pending_kinds(self) -> set[str]: ...  #: message types sent and not yet logged
     def act(self, action: Action) -> None: ...
+    def take_seat_back(self) -> None: ...  #: our player is back while the host plays us
 
 
 #: `OpenTable.link_state`'s answers.
