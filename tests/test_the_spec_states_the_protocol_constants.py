@@ -45,7 +45,7 @@ STATED = {
     "TIME_BANK_FREE_PER_TURN": f"first `TIME_BANK_FREE_PER_TURN` ({TIME_BANK_FREE_PER_TURN}) seconds",
     "ACK_WAIT": f"waits up to `ACK_WAIT` ({s(ACK_WAIT)})",
     # section 10.1
-    "HEARTBEAT": f"pings its peer every {s(client.HEARTBEAT)} (`HEARTBEAT`)",
+    "HEARTBEAT": f"pings its peer once {s(client.HEARTBEAT)} (`HEARTBEAT`) have passed",
     "HEARTBEAT / 2": f"answers none within {s(client.HEARTBEAT / 2)}",
     "HANDSHAKE_TIMEOUT": f"welcomed within {s(LIMITS.handshake_timeout)} of its WebSocket upgrade",
     "MAX_FRAME": f"at most {kib(MAX_FRAME)}. A host MAY",
