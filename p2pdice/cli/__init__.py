@@ -104,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--transcripts",
         metavar="DIR",
-        help="with --protocol: write one transcript per game into DIR",
+        help="with --protocol: write one transcript per game into DIR (game-0001.jsonl, ...;"
+        " a DIR holding an earlier run's games is refused)",
     )
     sim.add_argument(
         "--faults",
