@@ -184,9 +184,29 @@ def load_saved_table(home: Path, table_id: str) -> SavedTable:
     from ..store import load_saved_table as load
 
     try:
-        return load(home, table_id)
+        return load(home, saved_table_id(home, table_id))
     except SavedTableError as err:
         raise CliError(f"--resume: {err}") from None
+
+
+def saved_table_id(home: Path, given: str) -> str:
+    """The table id `--resume` means: the whole id, or (as the lobby, `browse` and the pause
+    message show a table) a short id or any start of it, `#` or not, when one table this
+    machine hosted has an id that starts so. Several: a CliError naming each."""
+    text = given.strip().removeprefix("#").lower()
+    hosted = home / "hosted"
+    if not text or (hosted / text).is_dir() or not all(c in "0123456789abcdef" for c in text):
+        return given
+    try:
+        found = sorted(p.name for p in hosted.iterdir() if p.name.startswith(text))
+    except OSError:
+        return given
+    if len(found) > 1:
+        raise CliError(
+            f"--resume: {len(found)} tables hosted here have ids that start {text}: "
+            + ", ".join(found)
+        )
+    return found[0] if found else given
 
 
 def install_stop_signals(stop: Any) -> None:

@@ -113,7 +113,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--resume",
         metavar="TABLE_ID",
         help="restart a table from this machine's saved log, on its saved port when free "
-        "(the lobby's r does this without the id)",
+        "(another if it is taken); its short id will do (the lobby's r needs no id)",
     )
     parser.add_argument(
         "--json",
