@@ -21,7 +21,9 @@ def _saved(home: Path, table_id: str, name: str) -> None:
     folder = home / "hosted" / table_id
     folder.mkdir(parents=True)
     (folder / "log.jsonl").write_bytes(b'{"seq":0}\n')
-    (folder / "table.json").write_text(json.dumps({"name": name, "cpu": [], "password_verifier": None}))
+    (folder / "table.json").write_text(
+        json.dumps({"name": name, "cpu": [], "password_verifier": None})
+    )
 
 
 def test_a_short_id_or_a_start_of_it_resumes_the_one_table(tmp_path: Path) -> None:
