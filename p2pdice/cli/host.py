@@ -194,6 +194,13 @@ def check_start_options(args: argparse.Namespace, seats: int) -> None:
     """--start-when within the table's seats, and --fill-cpu levels that load."""
     if args.start_when is not None and not MIN_SEATS <= args.start_when <= seats:
         raise CliError(f"--start-when: between {MIN_SEATS} and {seats} (the table's --seats)")
+    opener = FirstStarter(args.first_starter).seat if args.first_starter else None
+    if args.start_when is not None and opener is not None and args.start_when <= opener:
+        # The start is refused while the named seat is empty: the table would wait in silence.
+        raise CliError(
+            f"--start-when {args.start_when}: --first-starter {args.first_starter} has seat"
+            f" {opener} open round 1, so the game needs {opener + 1} seats taken to start"
+        )
     parse_fill_levels(args.fill_cpu)
 
 
