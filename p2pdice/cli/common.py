@@ -60,6 +60,15 @@ def add_password_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def home_flag(args: argparse.Namespace) -> str:
+    """` --home DIR` when the command was given one, for a command printed for later (resuming
+    a paused table finds its saved log only in the folder it was hosted from)."""
+    import shlex
+
+    home = getattr(args, "home", None)
+    return f" --home {shlex.quote(str(Path(home).expanduser().absolute()))}" if home else ""
+
+
 def home_of(args: argparse.Namespace) -> Path:
     from ..store import data_dir
 

@@ -17,6 +17,7 @@ from .common import (
     add_home_option,
     add_password_option,
     cpu_think_of,
+    home_flag,
     home_of,
     install_stop_signals,
     load_saved_table,
@@ -306,6 +307,7 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
         # and the players' clients wait for it to come back.
         print(
             f"table paused: resume it with p2pdice host --resume {table.id} --headless"
+            f"{home_flag(args)}"
             " (or r in the lobby)",
             flush=True,
         )
