@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..bots.names import BOT_NAMES
 from ..core.closing import CLOSING_WORDS, Closing
 from ..core.compare import history_code, stopped_at
-from ..core.describe import ranking_line
+from ..core.describe import amount, ranking_line
 from ..core.errors import Reason
 from ..core.table_state import TablePhase
 from .common import (
@@ -99,7 +99,7 @@ def browse_line(t: TableAd) -> str:
     from ..net.resolve import table_facts
 
     ad = t.advert
-    cpu = f", {ad.cpu} CPU run by the host" if ad.cpu else ""
+    cpu = f", {amount(ad.cpu, 'CPU')} run by the host" if ad.cpu else ""
     which = f"#{t.short_id}" if t.short_id else ""
     rules = f"; rules: {ad.rules}" if ad.rules else ""
     host = f", host key {ad.host_short}" if ad.host_short else ""
