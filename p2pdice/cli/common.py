@@ -60,6 +60,29 @@ def add_password_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def listen_failure(err: OSError | OverflowError, *, port: int | None, bind: str | None) -> str:
+    """Why a host could not listen, in words naming the flag to change (it was a traceback)."""
+    import errno
+
+    code = getattr(err, "errno", None)
+    if code == errno.EADDRINUSE:
+        return (
+            f"--port {port}: another program is listening there: choose another port, or leave"
+            " out --port for any free one"
+        )
+    if code == errno.EADDRNOTAVAIL:
+        return f"--bind {bind}: this machine has no such address (leave out --bind for all)"
+    if code == errno.EACCES:
+        return f"--port {port}: this user may not listen there (ports below 1024 need root)"
+    why = getattr(err, "strerror", None) or str(err)
+    return f"cannot listen on {bind or 'every address'}, port {port or 'any'}: {why}"
+
+
+def check_port(port: int | None) -> None:
+    if port is not None and not 0 <= port <= 65535:
+        raise CliError(f"--port {port}: a port is from 1 to 65535 (0 or none: any free one)")
+
+
 def home_flag(args: argparse.Namespace) -> str:
     """` --home DIR` when the command was given one, for a command printed for later (resuming
     a paused table finds its saved log only in the folder it was hosted from)."""

@@ -16,10 +16,12 @@ from .common import (
     add_cpu_think_option,
     add_home_option,
     add_password_option,
+    check_port,
     cpu_think_of,
     home_flag,
     home_of,
     install_stop_signals,
+    listen_failure,
     load_saved_table,
     name_of,
     password_of,
@@ -177,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
             "--first-starter host: a --headless host has no seat to open round 1 from "
             "(leave out --headless to play, or choose random or a seat)"
         )
+    check_port(args.port)
     if args.seats is None:
         args.seats = MAX_SEATS  # the most; the game is played by the seats taken at the start
     check_start_options(args, args.seats)
@@ -236,7 +239,10 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
         limits=Limits(max_connections=args.max_connections),
         port_fallback=bool(args.resume) and not args.port,
     )
-    await service.start()
+    try:
+        await service.start()
+    except (OSError, OverflowError) as err:
+        raise CliError(listen_failure(err, port=port, bind=args.bind)) from None
     table = await service.open_table(
         TableConfig(
             name=name,
