@@ -11,7 +11,7 @@ directly; names from the network are cleaned here, once, before anything draws t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..bots.estimate import how_long
 from ..bots.odds import bid_true_chance
@@ -277,7 +277,9 @@ FORFEIT_WORDS = {
 
 
 def _forced(note: NoteFacts, who: str) -> str:
-    cause = f"{who}'s time ran out" if note.reason == "timer" else f"{who} was away"
+    cause = {"timer": f"{who}'s time ran out", "stalled": f"{who}'s time bank ran out"}.get(
+        note.reason, f"{who} was away"
+    )
     return f"{cause}, so the host {FORCED_WORDS.get(note.action, 'made a move')} for them"
 
 
@@ -321,8 +323,17 @@ def fault_line(note: NoteFacts, names: list[str]) -> str | None:
 def faults_of_round(snap: Snapshot, round_: int | None) -> list[str]:
     names = snap.names
     lines = []
+    stalled: set[int] = set()  #: seats whose time bank ran out, until they play again
     for note in snap.notes:
+        if note.seat is not None and note.kind in ("absent", "returned"):
+            if note.kind == "absent" and note.reason == "stalled":
+                stalled.add(note.seat)
+            else:
+                stalled.discard(note.seat)
         if round_ is None or note.round == round_:
+            if note.kind == "forced" and note.reason == "absent" and note.seat in stalled:
+                # Away in the log's terms, but the player was there: their bank ran out.
+                note = replace(note, reason="stalled")
             line = fault_line(note, names)
             if line:
                 lines.append(line)
