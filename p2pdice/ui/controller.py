@@ -43,6 +43,7 @@ from .viewmodel import (
     Snapshot,
     can_undo,
     choices_of,
+    out_of_time_words,
     start_cursor,
 )
 
@@ -376,7 +377,10 @@ class Controller:
             self.say("it is not your turn", error=True)
             return None
         if snap.me in snap.absent:
-            self.say("your seat returns at the next round: until then it is played for you")
+            self.say(
+                out_of_time_words(snap)
+                or "your seat returns at the next round: until then it is played for you"
+            )
             return None
         return view, view.seat
 
