@@ -1,4 +1,4 @@
-"""`join 127.0.0.1:99999` or `join 300.1.1.1:80` says the address is not one: it said "it
+"""`join 127.0.0.1:99999` or `join 300.1.1.1:80` says it is not a HOST:PORT address: it said "it
 answered, but not like a p2pdice host", about a machine nobody had asked anything (the URL
 could not even be made)."""
 
@@ -22,5 +22,5 @@ def test_a_malformed_address_is_said_to_be_one(tmp_path: Path, address: str) -> 
         stdin=subprocess.DEVNULL,
     )
     assert proc.returncode == 2, proc.stderr
-    assert f"could not reach the host at {address}: that is not an address" in proc.stderr
+    assert f"could not reach the host at {address}: not a HOST:PORT address" in proc.stderr
     assert "answered" not in proc.stderr, proc.stderr
