@@ -73,6 +73,13 @@ def build_parser() -> argparse.ArgumentParser:
         "Run without a command to open the lobby.",
     )
     parser.add_argument("--version", action="version", version=f"p2pdice {__version__}")
+    parser.add_argument(
+        "--home",
+        dest="lobby_home",
+        metavar="DIR",
+        help="the lobby's folder for keys, secrets and transcripts, as each command's --home "
+        "(default: $P2PDICE_HOME or the user data folder)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     sim = sub.add_parser(
@@ -104,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--transcripts",
         metavar="DIR",
-        help="with --protocol: write one transcript per game into DIR",
+        help="with --protocol: write one transcript per game into DIR (game-0001.jsonl, ...;"
+        " a DIR holding an earlier run's games is refused)",
     )
     sim.add_argument(
         "--faults",
@@ -172,6 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     run: Runner | None = getattr(args, "run", None)
+    if args.lobby_home is not None and getattr(args, "home", None) is None:
+        args.home = args.lobby_home  # `p2pdice --home DIR [COMMAND]`: the command's --home too
     if run is None:
         if sys.stdin.isatty() and sys.stdout.isatty():
             from .ui import run_lobby

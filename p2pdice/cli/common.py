@@ -60,6 +60,38 @@ def add_password_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def listen_failure(err: OSError | OverflowError, *, port: int | None, bind: str | None) -> str:
+    """Why a host could not listen, in words naming the flag to change (it was a traceback)."""
+    import errno
+
+    code = getattr(err, "errno", None)
+    if code == errno.EADDRINUSE:
+        return (
+            f"--port {port}: another program is listening there: choose another port, or leave"
+            " out --port for any free one"
+        )
+    if code == errno.EADDRNOTAVAIL:
+        return f"--bind {bind}: this machine has no such address (leave out --bind for all)"
+    if code == errno.EACCES:
+        return f"--port {port}: this user may not listen there (ports below 1024 need root)"
+    why = getattr(err, "strerror", None) or str(err)
+    return f"cannot listen on {bind or 'every address'}, port {port or 'any'}: {why}"
+
+
+def check_port(port: int | None) -> None:
+    if port is not None and not 0 <= port <= 65535:
+        raise CliError(f"--port {port}: a port is from 1 to 65535 (0 or none: any free one)")
+
+
+def home_flag(args: argparse.Namespace) -> str:
+    """` --home DIR` when the command was given one, for a command printed for later (resuming
+    a paused table finds its saved log only in the folder it was hosted from)."""
+    import shlex
+
+    home = getattr(args, "home", None)
+    return f" --home {shlex.quote(str(Path(home).expanduser().absolute()))}" if home else ""
+
+
 def home_of(args: argparse.Namespace) -> Path:
     from ..store import data_dir
 
@@ -184,9 +216,29 @@ def load_saved_table(home: Path, table_id: str) -> SavedTable:
     from ..store import load_saved_table as load
 
     try:
-        return load(home, table_id)
+        return load(home, saved_table_id(home, table_id))
     except SavedTableError as err:
         raise CliError(f"--resume: {err}") from None
+
+
+def saved_table_id(home: Path, given: str) -> str:
+    """The table id `--resume` means: the whole id, or (as the lobby, `browse` and the pause
+    message show a table) a short id or any start of it, `#` or not, when one table this
+    machine hosted has an id that starts so. Several: a CliError naming each."""
+    text = given.strip().removeprefix("#").lower()
+    hosted = home / "hosted"
+    if not text or (hosted / text).is_dir() or not all(c in "0123456789abcdef" for c in text):
+        return given
+    try:
+        found = sorted(p.name for p in hosted.iterdir() if p.name.startswith(text))
+    except OSError:
+        return given
+    if len(found) > 1:
+        raise CliError(
+            f"--resume: {len(found)} tables hosted here have ids that start {text}: "
+            + ", ".join(found)
+        )
+    return found[0] if found else given
 
 
 def install_stop_signals(stop: Any) -> None:

@@ -16,9 +16,12 @@ from .common import (
     add_cpu_think_option,
     add_home_option,
     add_password_option,
+    check_port,
     cpu_think_of,
+    home_flag,
     home_of,
     install_stop_signals,
+    listen_failure,
     load_saved_table,
     name_of,
     password_of,
@@ -113,7 +116,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--resume",
         metavar="TABLE_ID",
         help="restart a table from this machine's saved log, on its saved port when free "
-        "(the lobby's r does this without the id)",
+        "(another if it is taken); its short id will do (the lobby's r needs no id)",
     )
     parser.add_argument(
         "--json",
@@ -176,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
             "--first-starter host: a --headless host has no seat to open round 1 from "
             "(leave out --headless to play, or choose random or a seat)"
         )
+    check_port(args.port)
     if args.seats is None:
         args.seats = MAX_SEATS  # the most; the game is played by the seats taken at the start
     check_start_options(args, args.seats)
@@ -194,6 +198,13 @@ def check_start_options(args: argparse.Namespace, seats: int) -> None:
     """--start-when within the table's seats, and --fill-cpu levels that load."""
     if args.start_when is not None and not MIN_SEATS <= args.start_when <= seats:
         raise CliError(f"--start-when: between {MIN_SEATS} and {seats} (the table's --seats)")
+    opener = FirstStarter(args.first_starter).seat if args.first_starter else None
+    if args.start_when is not None and opener is not None and args.start_when <= opener:
+        # The start is refused while the named seat is empty: the table would wait in silence.
+        raise CliError(
+            f"--start-when {args.start_when}: --first-starter {args.first_starter} has seat"
+            f" {opener} open round 1, so the game needs {opener + 1} seats taken to start"
+        )
     parse_fill_levels(args.fill_cpu)
 
 
@@ -228,7 +239,10 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
         limits=Limits(max_connections=args.max_connections),
         port_fallback=bool(args.resume) and not args.port,
     )
-    await service.start()
+    try:
+        await service.start()
+    except (OSError, OverflowError) as err:
+        raise CliError(listen_failure(err, port=port, bind=args.bind)) from None
     table = await service.open_table(
         TableConfig(
             name=name,
@@ -299,6 +313,7 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
         # and the players' clients wait for it to come back.
         print(
             f"table paused: resume it with p2pdice host --resume {table.id} --headless"
+            f"{home_flag(args)}"
             " (or r in the lobby)",
             flush=True,
         )

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import json
 import random
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..bots.names import BOT_NAMES
 from ..core.closing import CLOSING_WORDS, Closing
 from ..core.compare import history_code, stopped_at
-from ..core.describe import ranking_line
+from ..core.describe import amount, ranking_line
 from ..core.errors import Reason
 from ..core.table_state import TablePhase
 from .common import (
@@ -97,7 +99,7 @@ def browse_line(t: TableAd) -> str:
     from ..net.resolve import table_facts
 
     ad = t.advert
-    cpu = f", {ad.cpu} CPU run by the host" if ad.cpu else ""
+    cpu = f", {amount(ad.cpu, 'CPU')} run by the host" if ad.cpu else ""
     which = f"#{t.short_id}" if t.short_id else ""
     rules = f"; rules: {ad.rules}" if ad.rules else ""
     host = f", host key {ad.host_short}" if ad.host_short else ""
@@ -225,7 +227,10 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     stop = asyncio.Event()
     install_stop_signals(stop)
     say(f"joining {target.name!r} at {target.url}")
-    outcome = await run_websocket(session, target.url, give_up_after=args.give_up, stop=stop)
+    outcome = await _linked(
+        run_websocket(session, target.url, give_up_after=args.give_up, stop=stop), stop
+    )
+    await session.settled()
     session.close()
     on_update()
     path = session.store.transcript_path if session.store is not None else None
@@ -282,6 +287,35 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     say(f"you left the table; your transcript is {where}: {path}")
     say("nothing is wrong with it: check it with p2pdice verify --partial FILE")
     return 130
+
+
+#: Seconds a stopped `join` lets its link finish by itself before it cuts it.
+STOP_GRACE = 1.0
+
+
+async def _linked(link: Coroutine[Any, Any, str], stop: asyncio.Event) -> str:
+    """Run the table link until it ends, or until `stop` (Ctrl-C, SIGTERM). The link notices
+    the stop only when a frame arrives, and a table waiting in its lobby can send none for
+    minutes: after STOP_GRACE it is cut, as the terminal client cuts its own, and the join
+    stops (its records are written as they come, so nothing is lost)."""
+    import asyncio
+
+    from ..net.client import Outcome
+
+    running = asyncio.ensure_future(link)
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if not running.done():
+            await asyncio.wait({running}, timeout=STOP_GRACE)
+        if not running.done():
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
+            return Outcome.STOPPED
+        return running.result()
+    finally:
+        stopping.cancel()
 
 
 #: What a `join` that came to play says on finding the game started: the start fixed the

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from ..core.describe import outcome_line
 from ..core.fairness import comparison_code
 from ..core.table import TableState
+from ..core.table_state import TablePhase
 
 
 class Narrator:
@@ -17,10 +18,13 @@ class Narrator:
         self._seen = 0
         self._results = 0
         self._code_told = False
+        self._lobby: tuple[tuple[int, str], ...] = ()  #: who sat, as last said
 
     def update(self, state: TableState | None, hashes: list[bytes]) -> None:
         if state is None:
             return
+        if state.phase == TablePhase.LOBBY:
+            self._waiting(state)
         names = [s.name for s in state.roster] if state.roster else []
         if not self._code_told and state.start_seq is not None and len(hashes) > state.start_seq:
             self._code_told = True
@@ -40,3 +44,18 @@ class Narrator:
         for result in game.results[self._results :]:
             self.out(f"round {result.round}: " + outcome_line(result, names, state.rules))
         self._results = len(game.results)
+
+    def _waiting(self, state: TableState) -> None:
+        """Before the start: who has sat down, each time that changes (a headless host learns
+        whom it may start with; a joined bot or watcher, that the table waits)."""
+        seated = tuple(sorted((seat, info.name) for seat, info in state.joins.items()))
+        if seated == self._lobby:
+            return
+        self._lobby = seated
+        cpus = state.host_cpu
+        kept = f", {cpus} kept for host CPU{'s' if cpus > 1 else ''}" if cpus else ""
+        who = ", ".join(name for _, name in seated) or "nobody"
+        self.out(
+            f"waiting for the start: {len(seated) + state.host_cpu} of up to {state.rules.seats}"
+            f" seats taken ({who}{kept})"
+        )

@@ -29,9 +29,11 @@ from .common import (
     CPU_THINK,
     LOCAL_TABLES,
     hosting_seat_home,
+    listen_failure,
     local_host_home,
     local_seat_home,
 )
+from .options import CliError
 
 log = logging.getLogger("p2pdice.host")
 
@@ -248,7 +250,12 @@ async def start_hosting(
     service = HostService(
         home=home, bind=bind, port=port, advertise=advertise, port_fallback=port_fallback
     )
-    await service.start()
+    try:
+        await service.start()
+    except (OSError, OverflowError) as err:
+        with contextlib.suppress(Exception):
+            await service.stop(end_games=False)
+        raise CliError(listen_failure(err, port=port, bind=bind)) from None
     runtime = TableRuntime(kind="host", sessions=[], service=service)
     fill = [fill_level] if isinstance(fill_level, str) else fill_level
     try:

@@ -20,15 +20,33 @@ def bot_names_for_seats(text: str, seats: int) -> list[str]:
     return [names[i % len(names)] for i in range(seats)]
 
 
-def transcript_writer(folder: str) -> Callable[[int, list[bytes]], None]:
-    """Saves game `number`'s log as `folder/game-NNNN.jsonl` (the folder made first)."""
+def transcript_writer(folder: str, games: int) -> Callable[[int, list[bytes]], None]:
+    """Saves game `number`'s log as `folder/game-NNNN.jsonl` (the folder made first). A folder
+    that cannot be made, or that already holds one of those files (an earlier run's games,
+    which would be written over), is refused before any game is played."""
     path = Path(folder)
-    path.mkdir(parents=True, exist_ok=True)
+    if path.exists() and not path.is_dir():
+        raise CliError(f"--transcripts: {folder} is a file: name a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise CliError(f"--transcripts: cannot use {folder} as a folder: {err.strerror}") from None
+    taken = [p.name for p in (transcript_path(path, n) for n in range(1, games + 1)) if p.exists()]
+    if taken:
+        raise CliError(
+            f"--transcripts: {folder} already holds {taken[0]}"
+            + (f" and {len(taken) - 1} more" if len(taken) > 1 else "")
+            + " from an earlier run: choose another folder, or move them first"
+        )
 
     def save(number: int, lines: list[bytes]) -> None:
-        (path / f"game-{number:04d}.jsonl").write_bytes(b"".join(line + b"\n" for line in lines))
+        transcript_path(path, number).write_bytes(b"".join(line + b"\n" for line in lines))
 
     return save
+
+
+def transcript_path(folder: Path, number: int) -> Path:
+    return folder / f"game-{number:04d}.jsonl"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--faults: a probability between 0 and 1")
     if not 0 <= args.host_cpu <= rules.seats:
         raise CliError(f"--host-cpu: between 0 and {rules.seats}")
+    save = transcript_writer(args.transcripts, args.games) if args.transcripts else None
     if out:
         print(f"Rules: {rules.summary()}; players: {', '.join(labels)}")
     if args.protocol:
@@ -62,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             names=labels,
             out=out,
-            save=transcript_writer(args.transcripts) if args.transcripts else None,
+            save=save,
             faults=Faults.uniform(args.faults) if args.faults else None,
             host_cpu=args.host_cpu,
         )
@@ -77,4 +96,8 @@ def run(args: argparse.Namespace) -> int:
         )
         for seat, wins in enumerate(summary.wins):
             print(f"  {labels[seat]:<16} {amount(wins, 'win')} ({100 * wins / summary.games:.1f}%)")
+    if args.transcripts and not args.json:
+        last = transcript_path(Path(args.transcripts), summary.games).name
+        files = "game-0001.jsonl" + (f" to {last}" if summary.games > 1 else "")
+        print(f"transcripts: {files} in {args.transcripts} (check them: p2pdice verify FILE)")
     return 0

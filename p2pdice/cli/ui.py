@@ -19,6 +19,7 @@ from .common import (
     add_cpu_think_option,
     add_home_option,
     cpu_think_of,
+    home_flag,
     home_of,
     load_saved_table,
     name_of,
@@ -312,6 +313,8 @@ def run_interactive_host(args: argparse.Namespace) -> int:
     def setup(c: Controller, lobby: LobbyActions) -> None:
         from .lobby import set_joining_hints
         from .runtime import default_name, start_hosting
+
+        c.ui.resume_flags = home_flag(args)
 
         async def open_() -> TableRuntime:
             runtime = await start_hosting(

@@ -28,6 +28,8 @@ def why_unreachable(err: BaseException, *, timeout: float | None = None) -> str:
         return _BY_ERRNO[cause.errno]
     if isinstance(err, aiohttp.ServerDisconnectedError | aiohttp.ClientOSError):
         return "the connection was cut"
+    if isinstance(err, aiohttp.InvalidURL):  # nothing was asked: the address itself is bad
+        return "not a HOST:PORT address"
     if isinstance(err, ValueError | aiohttp.ContentTypeError):
         return "it answered, but not like a p2pdice host"
     if isinstance(cause, OSError) and cause.strerror:

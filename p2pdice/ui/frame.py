@@ -101,6 +101,7 @@ def body(c: Controller, columns: int, height: int) -> tuple[list[Line], Keys]:
             several=snap.switches_seats,
             waiting=waiting,
             hosting=snap.can_start,
+            watching=not c.seats(),  # no seat here: no bid, call or undo to offer
         )
         return help_screen, HELP_KEYS
     if mode == "pass":
@@ -122,7 +123,7 @@ def body(c: Controller, columns: int, height: int) -> tuple[list[Line], Keys]:
             keys = reveal.keys
             if mode == "review":
                 keys = (("left/right", "other rounds"), ("Esc", "back"), ("q", "quit"))
-            if mode != "live":
+            if mode != "live" and snap.me is not None:  # a watcher has no decisions
                 keys = (*keys[:1], COACH_KEY, *keys[1:])
             return render_reveal(reveal, **size, glyphs=g), keys
     if mode == "over":

@@ -347,6 +347,7 @@ class LobbyActions:
         form.values["my_name"] = self.ui.player_name or self.services.default_name()
         self.ui.form = form
         self.ui.screen = "form"
+        self.c.say("")  # what the lobby last said is not about the new table
 
     # ---- opening tables -----------------------------------------------------------------
 

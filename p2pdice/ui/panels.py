@@ -308,6 +308,11 @@ TABLE_HELP_KEYS = (
     ("Tab", "switch to your other seat"),
     ("? / q", "this help / leave the table"),
 )
+#: A watcher's keys: it holds no seat, so it has no bid, call, undo or odds to offer.
+WATCH_HELP_KEYS = (
+    ("r", "look at earlier rounds (left/right to move, Esc to return)"),
+    ("? / q", "this help / stop watching"),
+)
 #: The waiting screen's key for the host (SPEC.md 3.3).
 START_KEY = ("s", "start the game with the seats taken (two or more)")
 #: The keys of a table that has not started: the game's keys work only once it has.
@@ -315,12 +320,20 @@ _ANY_TIME = ("? / q",)
 
 
 def help_keys(
-    rules: Rules | None, *, several: bool = False, waiting: bool = False, hosting: bool = False
+    rules: Rules | None,
+    *,
+    several: bool = False,
+    waiting: bool = False,
+    hosting: bool = False,
+    watching: bool = False,
 ) -> tuple[tuple[str, str], ...]:
     """The keys this table answers to now: undo only where the rules allow it, Exact only
     where exact calls are allowed, Tab only where this device plays `several` seats (a
     practice table), and while `waiting` for the start only `s` (when `hosting`: the host
-    starts the game), `?` and `q`. `game_keys` lists the rest."""
+    starts the game), `?` and `q`. `game_keys` lists the rest. A device `watching` the
+    table (no seat here) has only WATCH_HELP_KEYS."""
+    if watching:
+        return WATCH_HELP_KEYS if not waiting else WATCH_HELP_KEYS[-1:]
     if waiting:
         start = (START_KEY,) if hosting else ()
         return (*start, *((k, t) for k, t in TABLE_HELP_KEYS if k in _ANY_TIME))
@@ -371,9 +384,11 @@ def render_help(
     several: bool = False,
     waiting: bool = False,
     hosting: bool = False,
+    watching: bool = False,
 ) -> list[Line]:
     """The table's help: its rules and the keys that work now (see `help_keys`); while
-    `waiting` for the start, the game's keys follow under their own heading."""
+    `waiting` for the start, the game's keys follow under their own heading (not for a
+    device `watching` the table: it holds no seat to play them from)."""
     b = _Builder(columns)
     b.add(*header("Help", "Esc or ? to close", columns))
     b.add(("class:rule", glyphs.rule * columns))
@@ -388,9 +403,10 @@ def render_help(
         )
     b.blank()
     b.add(("class:heading", " Keys"))
-    for key, text in help_keys(rules, several=several, waiting=waiting, hosting=hosting):
+    shown = help_keys(rules, several=several, waiting=waiting, hosting=hosting, watching=watching)
+    for key, text in shown:
         b.add(("class:key", "  " + fit(key, 12)), ("class:value", text))
-    if waiting:
+    if waiting and not watching:
         b.add(("class:heading", " Once the game has started"))
         for key, text in game_keys(rules, several=several):
             b.add(("class:key", "  " + fit(key, 12)), ("class:value", text))

@@ -30,6 +30,7 @@ from .viewmodel import (
     link_note,
     next_round_line,
     seat_alarm_label,
+    timer_text,
 )
 
 
@@ -275,7 +276,12 @@ def reveal_model(
         if latest and view.round > result.round:  # the next round began while we looked
             mine = snap.me is not None and snap.me not in snap.absent  # not a stand-in's
             if view.phase == Phase.BIDDING and view.my_turn and mine:
-                next_line = f"Round {view.round} has started and it is your turn: press Enter."
+                # The turn timer runs while the reveal is read: say how long is left.
+                left = timer_text(snap.turn_left)
+                left = f"  [{left}]" if left else ""
+                next_line = (
+                    f"Round {view.round} has started and it is your turn: press Enter.{left}"
+                )
                 keys.append(("Enter", "play"))
             else:
                 next_line = f"Round {view.round} has started: press Enter for the table."

@@ -22,6 +22,8 @@ if TYPE_CHECKING:  # the controller's state holds a page: import it only for the
 
 COACH_KEY = ("v", "coach")  #: on the reveal, an earlier round and the final ranking
 COACH_KEYS = (("up/down", "scroll"), ("PgUp/PgDn", "page"), ("Esc", "back"), ("q", "back"))
+#: What `v` says to a device that holds no seat here: the coach reviews a player's own moves.
+WATCHING_NO_COACH = "you are watching, with no moves to coach: try p2pdice review FILE --seat N"
 #: Lines of the page above the review text (the title and a rule).
 HEAD_ROWS = 2
 
@@ -75,7 +77,11 @@ def render_coach(
 
 def open_coach(c: Controller) -> None:
     """Open the coach's page for the seat on screen (`v`)."""
-    page = coach_page(c.snap())
+    snap = c.snap()
+    page = coach_page(snap)
+    if page is None and snap.me is None:
+        c.say(WATCHING_NO_COACH, error=True)
+        return
     if page is None:
         c.say("no round of yours has finished yet", error=True)
         return

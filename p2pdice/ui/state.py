@@ -64,3 +64,6 @@ class UiState:
     #: Printed on the terminal once the full screen has closed: what the last screen said
     #: that must outlive it (how to resume a table paused on the way out).
     farewell: str = ""
+    #: What the printed resume command needs besides the id: the `--home` the table was
+    #: hosted with, when one was given (its saved log is there, not in the default folder).
+    resume_flags: str = ""

@@ -11,7 +11,7 @@ directly; names from the network are cleaned here, once, before anything draws t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..bots.estimate import how_long
 from ..bots.odds import bid_true_chance
@@ -277,7 +277,9 @@ FORFEIT_WORDS = {
 
 
 def _forced(note: NoteFacts, who: str) -> str:
-    cause = f"{who}'s time ran out" if note.reason == "timer" else f"{who} was away"
+    cause = {"timer": f"{who}'s time ran out", "stalled": f"{who}'s time bank ran out"}.get(
+        note.reason, f"{who} was away"
+    )
     return f"{cause}, so the host {FORCED_WORDS.get(note.action, 'made a move')} for them"
 
 
@@ -318,11 +320,33 @@ def fault_line(note: NoteFacts, names: list[str]) -> str | None:
     return line(note, who)
 
 
+def _stalled_after(stalled: set[int], note: NoteFacts) -> None:
+    """Follow which seats are away because their time bank ran out, note by note."""
+    if note.seat is not None and note.kind in ("absent", "returned"):
+        if note.kind == "absent" and note.reason == "stalled":
+            stalled.add(note.seat)
+        else:
+            stalled.discard(note.seat)
+
+
+def stalled_seats(snap: Snapshot) -> set[int]:
+    """The seats away now because their time bank ran out (not because they left)."""
+    stalled: set[int] = set()
+    for note in snap.notes:
+        _stalled_after(stalled, note)
+    return stalled & set(snap.absent)
+
+
 def faults_of_round(snap: Snapshot, round_: int | None) -> list[str]:
     names = snap.names
     lines = []
+    stalled: set[int] = set()  #: seats whose time bank ran out, until they play again
     for note in snap.notes:
+        _stalled_after(stalled, note)
         if round_ is None or note.round == round_:
+            if note.kind == "forced" and note.reason == "absent" and note.seat in stalled:
+                # Away in the log's terms, but the player was there: their bank ran out.
+                note = replace(note, reason="stalled")
             line = fault_line(note, names)
             if line:
                 lines.append(line)
@@ -366,6 +390,22 @@ def back_for_next_round(snap: Snapshot) -> bool:
         and snap.me in snap.absent
         and snap.link == "connected"
         and (snap.connected is None or snap.me in snap.connected)
+        # Out of time while connected: the host returns a seat only to a reconnection.
+        and snap.me not in stalled_seats(snap)
+    )
+
+
+def out_of_time_words(snap: Snapshot) -> str:
+    """Our seat's time bank ran out while we stayed at the table: who plays it, and how to
+    take it back (the host gives a seat back only to its own key authenticating again), or "" when
+    that is not our case."""
+    if snap.me is None or snap.me not in stalled_seats(snap):
+        return ""
+    mover = "a CPU plays your seat" if snap.me in snap.stand_ins else "the host moves for you"
+    # A move key takes it back (Controller._bidding_view): the client authenticates afresh.
+    return (
+        f"Your time bank ran out: {mover}. Press l, x or Enter when you are back: your seat"
+        " returns at the next round."
     )
 
 
@@ -754,6 +794,8 @@ def table_model(
         label = "Taking a seat..."
     if snap.me is not None and view is None:
         label = "Your dice appear when the game starts."
+    elif out_of_time_words(snap):
+        label = out_of_time_words(snap)
     elif back_for_next_round(snap):
         assert snap.me is not None
         mover = "a CPU plays it" if snap.me in snap.stand_ins else "the host moves for it"

@@ -34,6 +34,8 @@ def test_the_rules_are_set_apart_from_the_facts_and_the_address() -> None:
         "Kitchen#3fa2c1d0  4/4 seats, round 2, 1 CPU run by the host; "
         "rules: aces ones, exact call, 5 dice; at 10.0.0.5:7777, host key 9c1b2a3f"
     )
+    # Two are "CPUs" (it said "2 CPU run by the host").
+    assert ", 2 CPUs run by the host; " in browse_line(table(cpu=2, seats=(2, 4)))
     assert browse_line(table(rules="", host_key_prefix=None)) == (
         "Kitchen#3fa2c1d0  1/4 seats, lobby, empty seats left out; at 10.0.0.5:7777"
     )
