@@ -82,7 +82,7 @@ from .transcript import (
     messages_in,
     parse_entry,
 )
-from .transitions import DROPPED_BY, GOES_ON_WITHOUT
+from .transitions import CHOSEN_MESSAGES, DROPPED_BY, GOES_ON_WITHOUT
 from .verify import Report
 from .view import SeatView
 
@@ -168,6 +168,12 @@ class _Link:
     deadline: float | None = None  #: when the current state's wait runs out (`deadline`)
 
 
+#: Refusals that say a message came after its step (SPEC.md 4.1, 7).
+_TOO_LATE = frozenset({Reason.WRONG_PHASE, Reason.WRONG_ROUND, Reason.REPLAY})
+#: Sent messages whose type a refusal is read by: a refusal answers one of the last few.
+_SENT_KINDS_KEPT = 64
+
+
 class ClientConnection:
     """One identity's connection to one table. See the module docstring."""
 
@@ -230,6 +236,8 @@ class ClientConnection:
         self._check_asked = False  #: CheckGame was asked of the adapter
         #: The log's length when our seat was declared absent (None: it is not absent).
         self._absent_from: int | None = None
+        #: Digest -> type of the messages we sent lately, to read the host's refusals by.
+        self._sent_kinds: dict[bytes, str] = {}
         self.password_retry = PasswordRetry()  #: waits out a busy password table
         #: Seconds the adapter waits before the reconnect it was asked for (then 0 again).
         self.reconnect_delay = 0.0
@@ -908,7 +916,8 @@ class ClientConnection:
             self._names_refused.add(self.name)
             self._link.pending_join, self._link.join_sent = self._link.join_sent, None
             return self._try_join()
-        self.errors.append((reason, frame["detail"]))
+        if not self._overtaken(frame["ref"], reason):
+            self.errors.append((reason, frame["detail"]))
         if frame["ref"] is None:
             self.delivery.dropped_unread()  # a frame of ours may have gone unread
         if frame["ref"] is not None and self.peer is not None:
@@ -953,6 +962,16 @@ class ClientConnection:
         if reason in FATAL:
             return self._fail(reason, frame["detail"])
         return []
+
+    def _overtaken(self, ref: str | None, reason: Reason) -> bool:
+        """Whether a refusal names a message our client sent by itself (a commitment,
+        contribution, opening or acknowledgement) that the table moved on without: an opening
+        of an absent seat whose hand the result did not need, say. Its record keeps the
+        refusal; nobody is told of it, since nobody chose it and nothing was lost."""
+        if ref is None or reason not in _TOO_LATE:
+            return False
+        kind = self._sent_kinds.get(bytes.fromhex(ref))
+        return kind is not None and kind not in CHOSEN_MESSAGES
 
     def _on_status(self, frame: Mapping[str, Any]) -> list[Intent]:
         deadline, bank = frame["deadline_ms"], frame["bank_ms"]
@@ -1177,6 +1196,9 @@ class ClientConnection:
             return refused
         message = send.message.to_json()
         self.sent_log.append({"at": _ms(now), "msg": message})
+        self._sent_kinds[send.message.digest()] = send.message.type
+        while len(self._sent_kinds) > _SENT_KINDS_KEPT:
+            del self._sent_kinds[next(iter(self._sent_kinds))]  # the oldest first
         self._leaves(send.message)
         # Never sent unrecorded: `verify --mine` must find every message we sent.
         recorded: list[Intent] = [RecordSent(message, _ms(now))] if self.keeps_records else []

@@ -73,3 +73,22 @@ def test_a_staller_that_also_never_opens_forfeits_after_the_grace_period() -> No
     assert lt.now >= rules.grace_period  # the fake clock ran the grace period, not 0 s
     assert called < min(seq for seq, _ in host_events(lt, "forfeit"))
     assert verify_lines(lt.host.lines()).ok
+
+
+def test_an_opening_the_result_did_not_need_is_refused_quietly() -> None:
+    """The other seat's hand decided the round: the host posts the result without waiting, and
+    the staller's opening, sent by its client alone, comes too late. The refusal is kept in
+    its records, and nobody is told of an error nobody made."""
+    rules = Rules(seats=2, starting_dice=4, time_bank=5, first_starter=FirstStarter.SEAT0)
+    lt = stalling_table(rules, 0)
+    _openings_of_seat_0(lt, after=0.5)
+    _until_the_first_showdown_is_settled(lt)
+    (_, result), *_ = host_events(lt, "result")
+    assert result["hands"][0] is None  # decided without it
+    client = lt.seats[1].client
+    for _ in range(20):  # bounded: until the late opening has its answer
+        if any("rejected" in r for r in client.sent_log) or not lt.advance_clock():
+            break
+        lt.run_until_idle()
+    assert [r["rejected"] for r in client.sent_log if "rejected" in r] == ["WRONG_PHASE"]
+    assert client.errors == []
