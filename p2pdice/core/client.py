@@ -807,6 +807,7 @@ class ClientConnection:
             return self._transport_fault(*refused)
         defer = self.defer_host_signatures and self._trusted
         out = self._handle(self._feed(peer, entry, defer), now)
+        self._note_absence(peer)
         state = peer.state
         if not started and state is not None and state.table_id != self.expect_table:
             # The challenge named one table and the log is another's: not the table we chose.
@@ -826,7 +827,7 @@ class ClientConnection:
             if refused is not None:
                 return [*out, *self._transport_fault(*refused)]
             out += self._handle(self._feed(peer, held, defer), now)
-        self._note_absence(peer)
+            self._note_absence(peer)
         return [
             *out,
             *self._try_join(),

@@ -411,9 +411,10 @@ def _step_showdown(host: ClockedTable, now: float) -> list[Output]:
     all_absent = all(s in state.absent and s not in state.stand_ins for s in missing)
     if all_absent and result_decided(state):
         return host._post_event(expected_result(state), now)
-    # An absent seat still connected (one out of time) has a client that opens by itself: it
-    # gets the grace period like any seat, or running out of time would cost its whole stack.
-    if all_absent and not any(host.seat_connected(s) for s in missing):
+    # An absent seat connected at the call (one out of time) has a client that opens by
+    # itself: it gets the grace period like any seat, also when it reconnects meanwhile (to
+    # take the seat back), or running out of time would cost its whole stack.
+    if all_absent and not any(_there_at_the_call(host, s) for s in missing):
         return _forfeit(host, missing, "no_opening", now)
     if now < host.waits.wait.since + grace(host):
         return []
@@ -421,6 +422,12 @@ def _step_showdown(host: ClockedTable, now: float) -> list[Output]:
     if declared:
         return declared
     return _forfeit(host, missing, "no_opening", now) if all_absent else []
+
+
+def _there_at_the_call(host: ClockedTable, seat: int) -> bool:
+    """Whether `seat` is connected, or was when the showdown began (it dropped since)."""
+    gone = host.waits.gone_since.get(seat)
+    return host.seat_connected(seat) or (gone is not None and gone >= host.waits.wait.since)
 
 
 def _step_result(host: ClockedTable, now: float) -> list[Output]:

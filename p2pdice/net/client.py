@@ -389,6 +389,12 @@ async def _drain(
         session.on_frame(msg.data)
 
 
+#: Seconds an in-process seat waits before it reconnects, doubling up to the most (as the
+#: socket client's backoff in `run_websocket`).
+RELINK_BACKOFF_FIRST = 0.2
+RELINK_BACKOFF_MAX = 3.0
+
+
 class LocalClient:
     """A session inside the host's process (host-run CPU seats, the host's own player)."""
 
@@ -396,6 +402,9 @@ class LocalClient:
         self.session = session
         self.link = LocalLink(server, self._on_frame)
         self._task: asyncio.Task[None] | None = None
+        self._relink: asyncio.TimerHandle | None = None  #: a reconnection that is due
+        self._backoff = RELINK_BACKOFF_FIRST
+        self._last_relink = float("-inf")
         self._stopping: asyncio.Task[None] | None = None
         self._over = asyncio.Event()  #: the session verified the game's end
 
@@ -421,11 +430,21 @@ class LocalClient:
 
     def _reconnect_soon(self) -> None:
         """The session asks for a new connection (a seat played for it is taken back by
-        authenticating again, SPEC.md 8): after the intents being handled now, the link is
-        closed and opened afresh, as a socket's would be."""
-        asyncio.get_running_loop().call_soon(self._reconnect)
+        authenticating again, SPEC.md 8; no seat was free to offer, so it asks again): the
+        link is closed and opened afresh, as a socket's would be, after a backoff like a
+        socket client's, so a request made again at once never spins the host's loop."""
+        if self._relink is not None:
+            return  # one is due already
+        loop = asyncio.get_running_loop()
+        if loop.time() - self._last_relink > RELINK_BACKOFF_MAX * 4:
+            self._backoff = RELINK_BACKOFF_FIRST  # a while since the last: start short again
+        told, self.session.core.reconnect_delay = self.session.core.reconnect_delay, 0.0
+        self._relink = loop.call_later(max(self._backoff, told), self._reconnect)
+        self._backoff = min(self._backoff * 2, RELINK_BACKOFF_MAX)
 
     def _reconnect(self) -> None:
+        self._relink = None
+        self._last_relink = asyncio.get_running_loop().time()
         if self.link.conn is None or self.session.core.stopped:
             return  # stopped meanwhile
         self.link.close()
@@ -449,6 +468,9 @@ class LocalClient:
         await session.settled()
 
     async def stop(self) -> None:
+        if self._relink is not None:
+            self._relink.cancel()
+            self._relink = None
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

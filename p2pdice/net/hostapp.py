@@ -701,7 +701,9 @@ class HostService:
         table = self.tables.get(request.match_info["table_id"])
         if table is None:
             raise web.HTTPNotFound(text="no such table here")
-        if request.transport is not None:  # a WebSocket now: never closed to make room
+        if request.transport is not None and web.WebSocketResponse().can_prepare(request).ok:
+            # A WebSocket now: never closed to make room (a plain GET of the path stays an
+            # HTTP socket the gate may close).
             self.gate.in_use(request.transport.get_extra_info("peername"))
         return await table.server.websocket(request)
 

@@ -3,7 +3,22 @@ cleaning and the checks on announced tables are the core's: core/clean.py, core/
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
+
+
+def address_limited(address: str | None, *, limit_loopback: bool) -> bool:
+    """Whether a source address is held to the per-address limits: every address but
+    loopback (this machine's own seats and tests), unless `limit_loopback`; a socket without
+    an address (not TCP) never is."""
+    if address is None:
+        return False
+    if limit_loopback:
+        return True
+    try:
+        return not ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return True
 
 
 @dataclass(slots=True)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import itertools
 import logging
 import math
@@ -46,7 +45,14 @@ from ..core.table import TablePhase
 from ..core.transcript import Entry
 from .deadline_clock import DeadlineClock
 from .frames import MAX_FRAME, TO_HOST, decode_frame, encode_frame, error_frame
-from .limits import FRAME_UNIT, AddressBudget, AddressBudgets, TokenBucket, frame_cost
+from .limits import (
+    FRAME_UNIT,
+    AddressBudget,
+    AddressBudgets,
+    TokenBucket,
+    address_limited,
+    frame_cost,
+)
 from .tls import MAX_SOCKETS, SOCKETS_PER_ADDRESS
 
 log = logging.getLogger("p2pdice.host")
@@ -340,14 +346,7 @@ class TableServer:
         return conn
 
     def _limited(self, address: str | None) -> bool:
-        if address is None:
-            return False
-        if self.limits.limit_loopback:
-            return True
-        try:
-            return not ipaddress.ip_address(address).is_loopback
-        except ValueError:
-            return True
+        return address_limited(address, limit_loopback=self.limits.limit_loopback)
 
     def _admit(self, address: str | None, reserve: bool, now: float) -> bool | None:
         """Make room for a new socket connection: None to refuse it, else whether its

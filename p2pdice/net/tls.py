@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import datetime
 import hashlib
-import ipaddress
 import os
 import ssl
 import tempfile
@@ -32,6 +31,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.x509.oid import NameOID
 
 from ..core.signing import SigningKey
+from .limits import address_limited
 
 #: The certificate's subject and issuer (it names no machine: the key is the identity).
 CERT_NAME = "p2pdice host"
@@ -151,31 +151,31 @@ class SocketGate:
         #: Sockets not yet carrying a WebSocket, oldest first, with their raw transports.
         self._waiting: dict[Any, asyncio.Transport] = {}
 
-    def _limited(self, address: str | None) -> bool:
-        if address is None:
-            return False
-        if self.limit_loopback:
-            return True
-        try:
-            return not ipaddress.ip_address(address).is_loopback
-        except ValueError:
-            return True
-
     def admit(self, peer: Any, address: str | None, transport: asyncio.Transport) -> bool:
-        """Whether a new socket may start its TLS handshake (False: close it unread)."""
-        if self._limited(address):
-            assert address is not None
-            if self.by_address.get(address, 0) >= self.per_address:
-                return False
-        if self.count >= self.total:
-            if not self._waiting:
-                return False
-            oldest = next(iter(self._waiting))
-            self._waiting.pop(oldest).abort()  # counted out when its connection_lost runs
+        """Whether a new socket may start its TLS handshake (False: close it unread). At the
+        address's limit, the address's own oldest socket not carrying a WebSocket makes room
+        (players behind one NAT address keep lobbies open, each holding a listing's
+        keep-alive socket); at the port's, the oldest of anyone's."""
+        full = address_limited(address, limit_loopback=self.limit_loopback) and (
+            self.by_address.get(address or "", 0) >= self.per_address
+        )
+        if full and not self._make_room(lambda waiting: _address_of(waiting) == address):
+            return False
+        if self.count >= self.total and not self._make_room(lambda waiting: True):
+            return False
         self.count += 1
         if address is not None:
             self.by_address[address] = self.by_address.get(address, 0) + 1
         self._waiting[peer] = transport
+        return True
+
+    def _make_room(self, whose: Callable[[Any], bool]) -> bool:
+        """Close the oldest socket not carrying a WebSocket that `whose` names (it is
+        counted out when its connection_lost runs); False when there is none."""
+        oldest = next((waiting for waiting in self._waiting if whose(waiting)), None)
+        if oldest is None:
+            return False
+        self._waiting.pop(oldest).abort()
         return True
 
     def in_use(self, peer: Any) -> None:
@@ -191,6 +191,10 @@ class SocketGate:
                 self.by_address[address] = left
             else:
                 self.by_address.pop(address, None)
+
+
+def _address_of(peer: Any) -> str | None:
+    return str(peer[0]) if isinstance(peer, tuple) and peer else None
 
 
 class _CountedTLS(sslproto.SSLProtocol):

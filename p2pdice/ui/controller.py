@@ -372,12 +372,22 @@ class Controller:
             who = "press s to start it" if snap.hosting else "the host starts it"
             self.say(f"the game has not started: {who}", error=True)
             return None
-        if snap.me is not None and snap.me in snap.absent:
+        if (
+            snap.me is not None
+            and snap.me in snap.absent
+            and view is not None
+            and view.dice[snap.me]
+        ):
             # A move pressed while the host plays our seat (out of time, or back after a drop)
             # says our player is here: a seat still connected is taken back this way.
             session = self.current()
-            if session is not None:
-                session.take_seat_back()
+            try:
+                if session is not None:
+                    session.take_seat_back()
+            except Exception as err:  # a state the session did not expect: say so, keep going
+                log.exception("take_seat_back failed")
+                self.say(f"could not take the seat back: {safe_text(err, 120)}", error=True)
+                return None
             self.say("your seat returns at the next round: until then it is played for you")
             return None
         if view is None or view.seat is None or not view.my_turn or snap.me is None:

@@ -57,3 +57,32 @@ def test_a_staller_that_never_comes_back_keeps_its_stand_in() -> None:
     lt.play(max_rounds=40)
     assert host_events(lt, "stand_in") and not host_events(lt, "return")
     assert verify_lines(lt.host.lines()).ok
+
+
+def test_a_call_made_while_the_client_reconnects_to_take_the_seat_back_costs_one_die() -> None:
+    """The client hangs up to authenticate afresh, and the call on the seat's forced move
+    comes before it is back (a socket client waits a backoff and a TLS handshake): the seat
+    was there at the call, so its opening still gets the grace period."""
+    lt = stalling_table(RULES, 0)
+    client = lt.seats[1].client
+    seen: dict[str, bool] = {"absent": False, "back": False}
+
+    def back_while_the_round_goes_on(conn: int, line: bytes) -> bytes:
+        if conn != 1:
+            return line
+        if b'"type":"absent"' in line:
+            seen["absent"] = True
+        elif seen["absent"] and not seen["back"]:
+            seen["back"] = True
+            assert client.take_seat_back() == [Reconnect()]
+            lt.staller = None
+            lt.disconnect(1)  # the adapter hangs up, and is back 0.3 s later
+            lt._schedule(lt.now + 0.3, lambda: lt.reconnect(1))
+        return line
+
+    lt.on_deliver = back_while_the_round_goes_on
+    lt.play(max_rounds=40)
+    assert host_events(lt, "forfeit") == []
+    (_, first), *_ = host_events(lt, "result")
+    assert first["dice_after"][0] == RULES.starting_dice - 1
+    assert verify_lines(lt.host.lines()).ok

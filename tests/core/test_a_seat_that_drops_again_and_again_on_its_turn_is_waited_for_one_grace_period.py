@@ -56,8 +56,8 @@ def test_a_seat_that_keeps_dropping_on_its_turn_is_declared_absent(time_bank: in
 
 
 def test_a_seat_that_drops_once_on_its_turn_still_has_its_whole_grace_period() -> None:
-    """One drop (a Wi-Fi hiccup) is waited for a whole grace period, as before; and a turn
-    that ends starts the next one with the time away forgotten."""
+    """One drop (a Wi-Fi hiccup) is waited for a whole grace period, as before; back for an
+    instant and gone again, only what is left of it remains."""
     rules = Rules(seats=2, starting_dice=2, first_starter=FirstStarter.SEAT0)
     lt = stalling_table(rules, 0)
     lt.disconnect(1)

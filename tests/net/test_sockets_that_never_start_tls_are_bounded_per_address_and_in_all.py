@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from p2pdice.net.server import Limits
@@ -62,8 +63,8 @@ def close_all(sockets: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]]) 
 
 
 async def test_one_address_holds_only_so_many_sockets_before_tls(tmp_path: Path) -> None:
-    """Beyond its share, an address's new sockets are closed at once, unread; another
-    machine still gets in and joins."""
+    """Beyond its share, an address's sockets are closed unread, its oldest first, to make
+    room for its new ones; another machine still gets in and joins."""
     limits = Limits(limit_loopback=True, sockets_per_address=4)  # loopback as a LAN machine
     async with hosted(tmp_path / "h", limits=limits) as (service, table):
         sockets = await silent_sockets(service.port, 30)
@@ -75,7 +76,7 @@ async def test_one_address_holds_only_so_many_sockets_before_tls(tmp_path: Path)
             close_all(sockets)
 
 
-async def test_sockets_from_many_addresses_are_bounded_in_all_and_a_player_still_gets_in(
+async def test_sockets_past_the_ports_total_are_bounded_and_a_player_still_gets_in(
     tmp_path: Path,
 ) -> None:
     """Past the port's total, a new socket closes the one that has waited longest in its TLS
@@ -122,3 +123,52 @@ async def test_a_full_port_makes_room_from_unfinished_requests_never_from_websoc
             close_all(heads)
             for raw in watchers:
                 await raw.close()
+
+
+async def test_a_plain_request_for_a_tables_path_is_not_kept_like_a_websocket(
+    tmp_path: Path,
+) -> None:
+    """A GET of a table's path without the WebSocket upgrade is answered 400 and stays an
+    HTTP socket the port may close to make room: such sockets, kept alive, used to be held
+    like WebSockets and locked newcomers out."""
+    limits = Limits(max_sockets=6)
+    async with hosted(tmp_path / "h", limits=limits) as (service, table):
+        heads: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+        try:
+            for _ in range(6):
+                reader, writer = await asyncio.wait_for(
+                    asyncio.open_connection("127.0.0.1", service.port, ssl=client_context()), 2
+                )
+                writer.write(f"GET {table.path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                assert b" 400 " in await asyncio.wait_for(reader.readline(), 2)
+                heads.append((reader, writer))
+            async with await RawClient.connect(url_of(service, table)) as raw:
+                assert raw.challenge is not None and raw.challenge["seat"] is not None
+        finally:
+            close_all(heads)
+
+
+async def test_players_behind_one_address_with_lobbies_open_can_still_join(
+    tmp_path: Path,
+) -> None:
+    """Sixteen lobbies behind one NAT address each keep a listing's socket alive: a player
+    from that address joining next closes the oldest listing socket, not its own join."""
+    limits = Limits(limit_loopback=True)  # loopback as a LAN machine
+    async with hosted(tmp_path / "h", limits=limits) as (service, table):
+        lobbies = [
+            aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(ssl=client_context(), local_addr=("127.0.0.9", 0))
+            )
+            for _ in range(16)
+        ]
+        try:
+            for http in lobbies:
+                async with http.get(f"https://127.0.0.1:{service.port}/tables") as answer:
+                    assert answer.status == 200
+                    await answer.read()
+            assert service.gate.by_address.get("127.0.0.9") == 16
+            async with await RawClient.connect(url_of(service, table), source="127.0.0.9") as raw:
+                assert raw.challenge is not None and raw.challenge["seat"] is not None
+        finally:
+            for http in lobbies:
+                await http.close()
