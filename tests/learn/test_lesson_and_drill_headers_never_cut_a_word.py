@@ -32,7 +32,7 @@ def whole_parts(header: str, code: str, summary: str) -> None:
         assert piece in parts, (piece, header)
 
 
-@pytest.mark.parametrize(("rules", "columns"), itertools.product([LONG, Rules()], [80, 100]))
+@pytest.mark.parametrize(("rules", "columns"), list(itertools.product([LONG, Rules()], [80, 100])))
 def test_every_lesson_header_and_the_drills_keep_whole_words(rules: Rules, columns: int) -> None:
     lessons = course(rules)
     ls = learn.opening(rules, lessons, Progress())
