@@ -4,6 +4,7 @@ option list (core.rules.OPTIONS): one flag per option, spelled like its key."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -121,6 +122,20 @@ def _int(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def seconds(text: str) -> float:
+    """An argparse type for a duration: a number of seconds above 0 (`browse --timeout`,
+    `join --timeout`, `join --give-up`). Zero, a negative number, nan or inf is refused in
+    argparse's one line that names the flag (exit status 2), where it would otherwise listen
+    for no time at all, or give up at once, or never."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"a number of seconds above 0, not {text}")
+    return value
 
 
 def parse_cpu_seats(text: str | None, *, seats: int | None = None) -> list[str]:
