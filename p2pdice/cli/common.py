@@ -224,21 +224,34 @@ def load_saved_table(home: Path, table_id: str) -> SavedTable:
 def saved_table_id(home: Path, given: str) -> str:
     """The table id `--resume` means: the whole id, or (as the lobby, `browse` and the pause
     message show a table) a short id or any start of it, `#` or not, when one table this
-    machine hosted has an id that starts so. Several: a CliError naming each."""
+    machine hosted has an id that starts so. Several: a CliError naming each.
+
+    Only hex digits are an id: a path (a separator, `..`) or any other text is a CliError
+    before anything is read, so `--resume` never opens a folder outside `hosted/`."""
     text = given.strip().removeprefix("#").lower()
+    if ".." in text or any(sep in text for sep in {"/", "\\", os.sep}):
+        raise CliError(
+            f"--resume {given}: a table id, not a path: give the id the lobby or the pause "
+            "message shows (hex digits, such as #97ee6f1d)"
+        )
+    if not text or not all(c in "0123456789abcdef" for c in text):
+        raise CliError(
+            f"--resume {given}: not a table id: give the id the lobby or the pause message "
+            "shows (hex digits, such as #97ee6f1d)"
+        )
     hosted = home / "hosted"
-    if not text or (hosted / text).is_dir() or not all(c in "0123456789abcdef" for c in text):
-        return given
+    if (hosted / text).is_dir():
+        return text
     try:
         found = sorted(p.name for p in hosted.iterdir() if p.name.startswith(text))
     except OSError:
-        return given
+        return text
     if len(found) > 1:
         raise CliError(
             f"--resume: {len(found)} tables hosted here have ids that start {text}: "
             + ", ".join(found)
         )
-    return found[0] if found else given
+    return found[0] if found else text
 
 
 def install_stop_signals(stop: Any) -> None:
