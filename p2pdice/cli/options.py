@@ -7,10 +7,15 @@ import argparse
 import math
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from ..core.errors import OptionError, UserError
 from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS, FirstStarter, Option, Rules, preset
+
+#: `--first-starter`'s help where nobody hosts the games (simulate, tournament, learn): the
+#: rules' own help names the host's seat, which these commands neither offer nor have.
+UNHOSTED_FIRST_STARTER_HELP = "who opens round 1: drawn fairly, or a named seat"
 
 
 class CliError(UserError):
@@ -24,15 +29,23 @@ def add_rules_options(
     defaults: Mapping[str, Any] | None = None,
     old_seats_flag: str | None = None,
     hosted: bool = True,
+    people: bool = True,
 ) -> None:
     """One flag per table option. `defaults` overrides what --help says an option defaults
     to, for commands that choose differently (a practice table allows undo).
     `old_seats_flag` is a former spelling of the seats flag, still accepted with a warning
     and left out of --help. `hosted` False: the command plays games nobody hosts (simulate,
-    tournament, learn), so `--first-starter host` names no seat and is not offered."""
+    tournament, learn), so `--first-starter host` names no seat and is not offered, nor
+    said. `people` False: the command's games are bots playing through on the rules engine,
+    with no clock and nobody to take a bid back (tournament), so the options that matter
+    only to people (`Option.people_only`: the clocks, undo) have no flag at all."""
     group = parser.add_argument_group("table rules (see docs/rules.md)")
     group.add_argument("--preset", choices=sorted(PRESETS), help="start from a named rule set")
     for option in OPTIONS:
+        if option.people_only and not people:
+            continue
+        if option.key == "first_starter" and not hosted:
+            option = replace(option, help=UNHOSTED_FIRST_STARTER_HELP)
         flag = seats_flag if option.key == "seats" else option.flag
         default = (defaults or {}).get(option.key, option.default)
         argument = _argument(option, default)

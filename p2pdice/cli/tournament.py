@@ -53,7 +53,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help="worker processes (default 1); the figures do not depend on it",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    add_rules_options(parser, seats_flag="--seats", hosted=False)
+    # Bots play through on the rules engine: no clocks and no undo (Option.people_only).
+    add_rules_options(parser, seats_flag="--seats", hosted=False, people=False)
     # The table size is the number of bots listed: keep --seats out of the help, and refuse a
     # value that disagrees (rather than silently ignoring it).
     for action in parser._actions:
