@@ -110,6 +110,15 @@ def _help(option: Option, default: Any) -> str:
     return f"{option.help}: {values} (default {default})"
 
 
+def bots_help() -> str:
+    """Every bot a `--bots` list takes, in words, as the registry (bots.registry) builds its
+    own from bots.names: the difficulties, the gauntlet styles and `module:callable`. Read
+    from bots.names so that --help imports no bot."""
+    from ..bots.names import BOT_NAMES, STYLE_NAMES
+
+    return f"{', '.join(BOT_NAMES)}, a gauntlet style ({', '.join(STYLE_NAMES)}) or module:callable"
+
+
 def rules_from_args(
     args: argparse.Namespace, *, flag_names: dict[str, str] | None = None, **fixed: Any
 ) -> Rules:

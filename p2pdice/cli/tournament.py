@@ -6,10 +6,9 @@ import argparse
 import json
 import os
 
-from ..bots.names import BOT_NAMES, STYLE_NAMES
 from ..core.describe import amount
 from ..core.rules import MAX_SEATS, SEATS_RANGE
-from .options import CliError, add_rules_options, rules_from_args
+from .options import CliError, add_rules_options, bots_help, rules_from_args
 
 MAX_JOBS = 64
 
@@ -31,8 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         metavar="LIST",
         help=(
             f"comma-separated bots, one per seat ({SEATS_RANGE[0]}..{MAX_SEATS}): "
-            f"{', '.join(BOT_NAMES)}, a gauntlet style ({', '.join(STYLE_NAMES)}) "
-            "or module:callable; a bot listed twice is reported once"
+            f"{bots_help()}; a bot listed twice is reported once"
         ),
     )
     parser.add_argument(
