@@ -118,7 +118,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--resume",
         metavar="TABLE_ID",
         help="restart a table from this machine's saved log, on its saved port when free "
-        "(another if it is taken); its short id will do (the lobby's r needs no id)",
+        "(another if it is taken); its short id will do (the lobby's r needs no id). It "
+        "keeps its rules and CPU seats: rules flags or --cpu that differ are refused",
     )
     parser.add_argument(
         "--json",
