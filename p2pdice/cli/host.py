@@ -42,6 +42,10 @@ if TYPE_CHECKING:
     from ..store import SavedTable
 
 
+#: `--name` when it is not given.
+TABLE_NAME = "p2pdice table"
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "host",
@@ -59,7 +63,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "-h", "--help", action=_HelpWithEstimate, help="show this help message and exit"
     )
     parser.add_argument(
-        "--name", default="p2pdice table", help="table name shown in lobbies (24 characters)"
+        "--name", default=TABLE_NAME, help="table name shown in lobbies (24 characters)"
     )
     # A host opens a table for up to six and starts with whoever is seated (SPEC.md 3.3).
     add_rules_options(parser, defaults={"seats": MAX_SEATS})
@@ -119,7 +123,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="TABLE_ID",
         help="restart a table from this machine's saved log, on its saved port when free "
         "(another if it is taken); its short id will do (the lobby's r needs no id). It "
-        "keeps its rules and CPU seats: rules flags or --cpu that differ are refused",
+        "keeps its rules, CPU seats and name: rules flags, --cpu or --name that differ are "
+        "refused",
     )
     parser.add_argument(
         "--json",
@@ -187,6 +192,11 @@ def run(args: argparse.Namespace) -> int:
     if args.resume:  # read before anything starts: a bad save or a changed rule starts nothing
         saved = load_saved_table(home_of(args), args.resume)
         refuse_what_a_resumed_table_keeps(args, saved)
+        if args.name != TABLE_NAME and name_of(args.name) != saved.name:
+            raise CliError(
+                f"--name {args.name}: a resumed table keeps the name it was opened with"
+                f" ({saved.name!r}); leave it out with --resume"
+            )
     if args.seats is None:
         args.seats = MAX_SEATS  # the most; the game is played by the seats taken at the start
     check_start_options(args, args.seats)

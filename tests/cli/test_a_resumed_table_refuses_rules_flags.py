@@ -1,7 +1,8 @@
-"""`host --resume ID` with a rules flag (or `--preset`, or `--cpu`) that differs from what the
-saved table was opened with is refused in one line naming each such flag and what the table
-keeps, exit status 2, before anything starts: a resumed table's rules are fixed in its log
-(and its CPU seats in its record). Before, `--seats 5` and the like were silently ignored.
+"""`host --resume ID` with a rules flag (or `--preset`, `--cpu` or `--name`) that differs from
+what the saved table was opened with is refused in one line naming each such flag and what
+the table keeps, exit status 2, before anything starts: a resumed table's rules are fixed in
+its log (its CPU seats and name in its record). Before, `--seats 5` and the like were
+silently ignored.
 A flag that says what the table already has is taken (a script may repeat its command line
 with --resume), and flags that are not rules (--port, --bind, --home, --player, --cpu-think,
 --headless) are taken as for a new table."""
@@ -91,6 +92,8 @@ def _resume(home: Path, *flags: str, headless: bool = True) -> int:
         (["--ones", "natural"], "--ones natural: a resumed table keeps the rules"),
         (["--cpu", "2"], "--cpu 2: a resumed table keeps the CPU seats it was opened with "
          "(hard); leave it out with --resume"),
+        (["--name", "Attic"], "--name Attic: a resumed table keeps the name it was opened "
+         "with ('Kitchen'); leave it out with --resume"),
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("headless", [True, False])
@@ -124,7 +127,18 @@ def test_flags_that_say_what_the_table_has_and_flags_that_are_no_rules_are_taken
 ) -> None:
     _saved(tmp_path)
     same = ["--preset", "classic", "--seats", "3", "--turn-timer", "60", "--no-exact-call"]
-    others = ["--port", "0", "--bind", "127.0.0.1", "--cpu-think", "0", "--cpu", "1:hard"]
+    others = [
+        "--name",
+        "Kitchen",
+        "--port",
+        "0",
+        "--bind",
+        "127.0.0.1",
+        "--cpu-think",
+        "0",
+        "--cpu",
+        "1:hard",
+    ]
     assert _resume(tmp_path, *same, *others) == 0, capsys.readouterr().err
     assert len(started) == 1
     assert "table 'Kitchen' open on port 4242" in capsys.readouterr().out
