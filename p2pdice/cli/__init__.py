@@ -9,9 +9,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import __version__
-from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
+from ..bots.names import DEFAULT_LEVEL
 from ..core.errors import UserError
-from .options import add_rules_options
+from .options import add_rules_options, bots_help
 from .verify_exits import VERIFY_EPILOG
 
 Runner = Callable[[argparse.Namespace], int]
@@ -93,8 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots",
         default=DEFAULT_LEVEL,
         metavar="LIST",
-        help="comma-separated bots per seat, repeated to fill the table: "
-        f"{', '.join(BOT_NAMES)} or module:callable",
+        help=f"comma-separated bots per seat, repeated to fill the table: {bots_help()}",
     )
     sim.add_argument(
         "--seed", type=int, default=0, help="random seed: the same seed plays the same games"

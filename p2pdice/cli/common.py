@@ -12,6 +12,7 @@ from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
 from .options import CliError
 
 if TYPE_CHECKING:
+    from ..core.rules import Rules
     from ..store import SavedTable
 
 
@@ -221,24 +222,107 @@ def load_saved_table(home: Path, table_id: str) -> SavedTable:
         raise CliError(f"--resume: {err}") from None
 
 
+def saved_rules(saved: SavedTable) -> Rules | None:
+    """The rules a saved table was opened with, read from its log's genesis entry; None when
+    that entry does not hold them (the resumed host then refuses the log itself)."""
+    import json
+
+    from ..core.errors import OptionError
+    from ..core.rules import Rules
+
+    try:
+        return Rules.from_json(json.loads(saved.lines[0])["event"]["rules"])
+    except (IndexError, ValueError, KeyError, TypeError, OptionError):
+        return None
+
+
+def refuse_what_a_resumed_table_keeps(args: argparse.Namespace, saved: SavedTable) -> None:
+    """`host --resume` with rules flags (or `--preset`, or `--cpu`) that differ from what the
+    saved table was opened with is a CliError naming each such flag and what the table keeps:
+    its rules are fixed in its log (the table id binds them) and its CPU seats in its record,
+    so they would be ignored. A flag that says what the table already has is taken (a script
+    may repeat its command line with --resume); one whose rules cannot be read back is
+    refused. Flags that are no rules (--port, --bind, --home, --player, --headless,
+    --cpu-think...) apply to the resumed table as to a new one."""
+    from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS
+    from .options import parse_cpu_seats
+
+    kept = saved_rules(saved)
+    given = {o.key: getattr(args, o.key) for o in OPTIONS if getattr(args, o.key, None) is not None}
+    changed: list[str] = []  # the flags, as given
+    differ: list[str] = []  # the options they would change
+    preset = getattr(args, "preset", None)
+    if preset is not None:
+        keys = [k for k, v in PRESETS[preset].items() if k not in given and not _kept(kept, k, v)]
+        if kept is None or keys:
+            changed.append(f"--preset {preset}")
+            differ += keys
+    for key, value in given.items():
+        if not _kept(kept, key, value):
+            option = OPTION_BY_KEY[key]
+            if option.is_bool:
+                changed.append(option.flag if value else option.flag.replace("--", "--no-", 1))
+            else:
+                changed.append(f"{option.flag} {value}")
+            differ.append(key)
+    if changed:
+        has = ""
+        if kept is not None:
+            words = [
+                f"{o.label.lower()} {o.shown(getattr(kept, o.key))}"
+                for o in OPTIONS
+                if o.key in differ
+            ]
+            has = f" ({', '.join(words)})"
+        raise CliError(
+            f"{', '.join(changed)}: a resumed table keeps the rules fixed in its log{has}; "
+            f"leave {'it' if len(changed) == 1 else 'them'} out with --resume"
+        )
+    cpu = getattr(args, "cpu", None)
+    if cpu is not None and parse_cpu_seats(cpu) != saved.cpu:
+        has = ", ".join(saved.cpu) if saved.cpu else "none"
+        raise CliError(
+            f"--cpu {cpu}: a resumed table keeps the CPU seats it was opened with ({has});"
+            " leave it out with --resume"
+        )
+
+
+def _kept(kept: Rules | None, key: str, value: object) -> bool:
+    """Whether the saved rules `kept` (None: unreadable) already have `value` for `key`."""
+    return kept is not None and getattr(kept, key) == value
+
+
 def saved_table_id(home: Path, given: str) -> str:
     """The table id `--resume` means: the whole id, or (as the lobby, `browse` and the pause
     message show a table) a short id or any start of it, `#` or not, when one table this
-    machine hosted has an id that starts so. Several: a CliError naming each."""
+    machine hosted has an id that starts so. Several: a CliError naming each.
+
+    Only hex digits are an id: a path (a separator, `..`) or any other text is a CliError
+    before anything is read, so `--resume` never opens a folder outside `hosted/`."""
     text = given.strip().removeprefix("#").lower()
+    if ".." in text or any(sep in text for sep in {"/", "\\", os.sep}):
+        raise CliError(
+            f"--resume {given}: a table id, not a path: give the id the lobby or the pause "
+            "message shows (hex digits, such as #97ee6f1d)"
+        )
+    if not text or not all(c in "0123456789abcdef" for c in text):
+        raise CliError(
+            f"--resume {given}: not a table id: give the id the lobby or the pause message "
+            "shows (hex digits, such as #97ee6f1d)"
+        )
     hosted = home / "hosted"
-    if not text or (hosted / text).is_dir() or not all(c in "0123456789abcdef" for c in text):
-        return given
+    if (hosted / text).is_dir():
+        return text
     try:
         found = sorted(p.name for p in hosted.iterdir() if p.name.startswith(text))
     except OSError:
-        return given
+        return text
     if len(found) > 1:
         raise CliError(
             f"--resume: {len(found)} tables hosted here have ids that start {text}: "
             + ", ".join(found)
         )
-    return found[0] if found else given
+    return found[0] if found else text
 
 
 def install_stop_signals(stop: Any) -> None:

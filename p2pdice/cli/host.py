@@ -25,6 +25,7 @@ from .common import (
     load_saved_table,
     name_of,
     password_of,
+    refuse_what_a_resumed_table_keeps,
 )
 from .options import (
     CliError,
@@ -38,6 +39,11 @@ if TYPE_CHECKING:
     import asyncio
 
     from ..net.server import TableServer
+    from ..store import SavedTable
+
+
+#: `--name` when it is not given.
+TABLE_NAME = "p2pdice table"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -57,7 +63,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "-h", "--help", action=_HelpWithEstimate, help="show this help message and exit"
     )
     parser.add_argument(
-        "--name", default="p2pdice table", help="table name shown in lobbies (24 characters)"
+        "--name", default=TABLE_NAME, help="table name shown in lobbies (24 characters)"
     )
     # A host opens a table for up to six and starts with whoever is seated (SPEC.md 3.3).
     add_rules_options(parser, defaults={"seats": MAX_SEATS})
@@ -116,7 +122,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--resume",
         metavar="TABLE_ID",
         help="restart a table from this machine's saved log, on its saved port when free "
-        "(another if it is taken); its short id will do (the lobby's r needs no id)",
+        "(another if it is taken); its short id will do (the lobby's r needs no id). It "
+        "keeps its rules, CPU seats and name: rules flags, --cpu or --name that differ are "
+        "refused",
     )
     parser.add_argument(
         "--json",
@@ -180,18 +188,28 @@ def run(args: argparse.Namespace) -> int:
             "(leave out --headless to play, or choose random or a seat)"
         )
     check_port(args.port)
+    saved = None
+    if args.resume:  # read before anything starts: a bad save or a changed rule starts nothing
+        saved = load_saved_table(home_of(args), args.resume)
+        refuse_what_a_resumed_table_keeps(args, saved)
+        if args.name != TABLE_NAME and name_of(args.name) != saved.name:
+            raise CliError(
+                f"--name {args.name}: a resumed table keeps the name it was opened with"
+                f" ({saved.name!r}); leave it out with --resume"
+            )
     if args.seats is None:
         args.seats = MAX_SEATS  # the most; the game is played by the seats taken at the start
     check_start_options(args, args.seats)
     if not args.headless:
         from .ui import run_interactive_host
 
-        return run_interactive_host(args)  # host and play here, in the terminal client
+        return run_interactive_host(args, saved)  # host and play here, in the terminal client
     import asyncio
 
     name = name_of(args.name)
     rules = rules_from_args(args)
-    return asyncio.run(_host(args, name, rules, parse_cpu_seats(args.cpu, seats=rules.seats)))
+    cpu = parse_cpu_seats(args.cpu, seats=rules.seats)
+    return asyncio.run(_host(args, name, rules, cpu, saved))
 
 
 def check_start_options(args: argparse.Namespace, seats: int) -> None:
@@ -208,7 +226,9 @@ def check_start_options(args: argparse.Namespace, seats: int) -> None:
     parse_fill_levels(args.fill_cpu)
 
 
-async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> int:
+async def _host(
+    args: argparse.Namespace, name: str, rules, cpu: list[str], saved: SavedTable | None = None
+) -> int:
     import asyncio
 
     from ..net.hostapp import HostService, TableConfig
@@ -221,8 +241,7 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
     password = password_of(args)
     port = args.port
     saved_think = None
-    if args.resume:  # read before the service starts: a bad save leaves nothing running
-        saved = load_saved_table(home, args.resume)
+    if saved is not None:  # read by run(), before the service starts
         saved_think = saved.cpu_think
         resume_lines = saved.lines
         # The table's own password verifier is read back by the host (hostapp).
@@ -237,7 +256,7 @@ async def _host(args: argparse.Namespace, name: str, rules, cpu: list[str]) -> i
         port=port,
         advertise=not args.no_advertise,
         limits=Limits(max_connections=args.max_connections),
-        port_fallback=bool(args.resume) and not args.port,
+        port_fallback=saved is not None and not args.port,
     )
     try:
         await service.start()

@@ -25,7 +25,7 @@ from .common import (
     name_of,
     password_of,
 )
-from .options import CliError
+from .options import CliError, seconds
 
 if TYPE_CHECKING:
     from ..net.discovery import TableAd
@@ -38,7 +38,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         description="Listen for tables advertised on the LAN.",
     )
     browse.add_argument(
-        "--timeout", type=float, default=3.0, metavar="S", help="seconds to listen (default 3)"
+        "--timeout", type=seconds, default=3.0, metavar="S", help="seconds to listen (default 3)"
     )
     browse.add_argument("--json", action="store_true", help="print a JSON list")
     browse.set_defaults(run=run_browse)
@@ -59,11 +59,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help=f"let a CPU play this seat on this machine ({', '.join(BOT_NAMES)} or module:callable)",
     )
     join.add_argument(
-        "--timeout", type=float, default=5.0, metavar="S", help="seconds to look for the table"
+        "--timeout", type=seconds, default=5.0, metavar="S", help="seconds to look for the table"
     )
     join.add_argument(
         "--give-up",
-        type=float,
+        type=seconds,
         default=120.0,
         metavar="S",
         help="stop after failing to reach the host for this long, counted while this "

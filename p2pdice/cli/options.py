@@ -4,12 +4,18 @@ option list (core.rules.OPTIONS): one flag per option, spelled like its key."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from ..core.errors import OptionError, UserError
 from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS, FirstStarter, Option, Rules, preset
+
+#: `--first-starter`'s help where nobody hosts the games (simulate, tournament, learn): the
+#: rules' own help names the host's seat, which these commands neither offer nor have.
+UNHOSTED_FIRST_STARTER_HELP = "who opens round 1: drawn fairly, or a named seat"
 
 
 class CliError(UserError):
@@ -23,15 +29,23 @@ def add_rules_options(
     defaults: Mapping[str, Any] | None = None,
     old_seats_flag: str | None = None,
     hosted: bool = True,
+    people: bool = True,
 ) -> None:
     """One flag per table option. `defaults` overrides what --help says an option defaults
     to, for commands that choose differently (a practice table allows undo).
     `old_seats_flag` is a former spelling of the seats flag, still accepted with a warning
     and left out of --help. `hosted` False: the command plays games nobody hosts (simulate,
-    tournament, learn), so `--first-starter host` names no seat and is not offered."""
+    tournament, learn), so `--first-starter host` names no seat and is not offered, nor
+    said. `people` False: the command's games are bots playing through on the rules engine,
+    with no clock and nobody to take a bid back (tournament), so the options that matter
+    only to people (`Option.people_only`: the clocks, undo) have no flag at all."""
     group = parser.add_argument_group("table rules (see docs/rules.md)")
     group.add_argument("--preset", choices=sorted(PRESETS), help="start from a named rule set")
     for option in OPTIONS:
+        if option.people_only and not people:
+            continue
+        if option.key == "first_starter" and not hosted:
+            option = replace(option, help=UNHOSTED_FIRST_STARTER_HELP)
         flag = seats_flag if option.key == "seats" else option.flag
         default = (defaults or {}).get(option.key, option.default)
         argument = _argument(option, default)
@@ -96,6 +110,15 @@ def _help(option: Option, default: Any) -> str:
     return f"{option.help}: {values} (default {default})"
 
 
+def bots_help() -> str:
+    """Every bot a `--bots` list takes, in words, as the registry (bots.registry) builds its
+    own from bots.names: the difficulties, the gauntlet styles and `module:callable`. Read
+    from bots.names so that --help imports no bot."""
+    from ..bots.names import BOT_NAMES, STYLE_NAMES
+
+    return f"{', '.join(BOT_NAMES)}, a gauntlet style ({', '.join(STYLE_NAMES)}) or module:callable"
+
+
 def rules_from_args(
     args: argparse.Namespace, *, flag_names: dict[str, str] | None = None, **fixed: Any
 ) -> Rules:
@@ -121,6 +144,20 @@ def _int(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def seconds(text: str) -> float:
+    """An argparse type for a duration: a number of seconds above 0 (`browse --timeout`,
+    `join --timeout`, `join --give-up`). Zero, a negative number, nan or inf is refused in
+    argparse's one line that names the flag (exit status 2), where it would otherwise listen
+    for no time at all, or give up at once, or never."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"a number of seconds above 0, not {text}")
+    return value
 
 
 def parse_cpu_seats(text: str | None, *, seats: int | None = None) -> list[str]:

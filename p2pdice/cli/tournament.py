@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from typing import TYPE_CHECKING, Any, cast
 
-from ..bots.names import BOT_NAMES, STYLE_NAMES
 from ..core.describe import amount
 from ..core.rules import MAX_SEATS, SEATS_RANGE
-from .options import CliError, add_rules_options, rules_from_args
+from .options import CliError, add_rules_options, bots_help, rules_from_args
+
+if TYPE_CHECKING:
+    from ..bots.tournament import TournamentResult
 
 MAX_JOBS = 64
 
@@ -31,8 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         metavar="LIST",
         help=(
             f"comma-separated bots, one per seat ({SEATS_RANGE[0]}..{MAX_SEATS}): "
-            f"{', '.join(BOT_NAMES)}, a gauntlet style ({', '.join(STYLE_NAMES)}) "
-            "or module:callable; a bot listed twice is reported once"
+            f"{bots_help()}; a bot listed twice is reported once"
         ),
     )
     parser.add_argument(
@@ -53,13 +55,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help="worker processes (default 1); the figures do not depend on it",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    add_rules_options(parser, seats_flag="--seats", hosted=False)
+    # Bots play through on the rules engine: no clocks and no undo (Option.people_only).
+    add_rules_options(parser, seats_flag="--seats", hosted=False, people=False)
     # The table size is the number of bots listed: keep --seats out of the help, and refuse a
     # value that disagrees (rather than silently ignoring it).
     for action in parser._actions:
         if action.dest == "seats":
             action.help = argparse.SUPPRESS
     parser.set_defaults(run=run)
+
+
+def json_report(result: TournamentResult, names: list[str]) -> dict[str, Any]:
+    """`--json`: the result's own object with what the text shows beside it: each bot's seats
+    (how many of the table's it held) and faults (decisions that failed and became the
+    blind move), and the rounds played (docs/bots.md)."""
+    data = result.to_json()
+    listed = cast("dict[str, dict[str, Any]]", data["bots"])
+    bots = {name: dict(entry) for name, entry in listed.items()}
+    for name, entry in bots.items():
+        entry["seats"] = names.count(name)
+        entry["faults"] = result.tallies[name].faults
+    return {**data, "bots": bots, "rounds": result.rounds}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
 
     result = run_tournament(rules, names, games=args.games, seed=args.seed, jobs=args.jobs)
     if args.json:
-        print(json.dumps(result.to_json(), sort_keys=True))
+        print(json.dumps(json_report(result, names), sort_keys=True))
         return 0
     print(f"Rules: {rules.summary()}; {len(names)} seats, rotated every game; seed {args.seed}")
     width = max(8, *(len(n) for n in result.tallies))

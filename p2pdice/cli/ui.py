@@ -36,6 +36,7 @@ from .options import (
 
 if TYPE_CHECKING:
     from ..core.rules import Rules
+    from ..store import SavedTable
     from ..ui.controller import Controller
     from ..ui.lobby import LobbyActions
     from .lobby import CliLobby
@@ -284,8 +285,9 @@ def run_interactive_join(args: argparse.Namespace) -> int:
     return run_screen(home, setup)
 
 
-def run_interactive_host(args: argparse.Namespace) -> int:
-    """`p2pdice host` without --headless: host the table and play at it here."""
+def run_interactive_host(args: argparse.Namespace, saved: SavedTable | None = None) -> int:
+    """`p2pdice host` without --headless: host the table and play at it here (`saved`: the
+    table `--resume` names, read by the command before anything starts)."""
 
     name = name_of(args.name)
     rules = rules_from_args(args)
@@ -300,8 +302,9 @@ def run_interactive_host(args: argparse.Namespace) -> int:
     resume_lines = None
     port = getattr(args, "port", 0)
     saved_think = None
-    if getattr(args, "resume", None):
+    if saved is None and getattr(args, "resume", None):
         saved = load_saved_table(home, args.resume)
+    if saved is not None:
         saved_think = saved.cpu_think
         resume_lines = saved.lines
         # The table's own password verifier is read back by the host (hostapp).

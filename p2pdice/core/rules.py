@@ -108,6 +108,10 @@ class Option:
     zero: str = ""  #: how 0 is shown, when it means "none"
     metavar: str = ""  #: the command-line placeholder of an integer option
     hidden: bool = False  #: fixed by how a table is opened: no form field, no --help line
+    #: matters only where people play by a clock: a turn's time, the time bank, a dropped
+    #: player's wait, taking a bid back. Games that bots play through on the rules engine
+    #: (`tournament`) have none of these, so they neither offer nor accept it.
+    people_only: bool = False
     key: str = ""
     default: Any = None
 
@@ -253,6 +257,7 @@ class Rules:
             unit=" s",
             zero="none",
             metavar="S",
+            people_only=True,
         ),
     )
     time_bank: int = field(
@@ -266,6 +271,7 @@ class Rules:
             unit=" s",
             zero="none",
             metavar="S",
+            people_only=True,
         ),
     )
     grace_period: int = field(
@@ -277,12 +283,15 @@ class Rules:
             offered=GRACE_PERIOD_OFFERED,
             unit=" s",
             metavar="S",
+            people_only=True,
         ),
     )
     undo: bool = field(
         default=False,
         metadata=_about(
-            "Undo", "take back your own last bid before anyone acts (not on standard tables)"
+            "Undo",
+            "take back your own last bid before anyone acts (not on standard tables)",
+            people_only=True,
         ),
     )
     kind: TableKind = field(

@@ -57,11 +57,11 @@ def test_wilson_interval_brackets_the_rate() -> None:
 def test_json_shape_reports_a_repeated_bot_once(capsys: pytest.CaptureFixture[str]) -> None:
     out = _run(["--bots", "medium,easy,easy", "--games", "30", "--seed", "1", "--json"], capsys)
     data = json.loads(out)
-    assert set(data) == {"games", "games_per_second", "bots"}
+    assert set(data) == {"games", "games_per_second", "rounds", "bots"}
     assert data["games"] == 30 and data["games_per_second"] > 0
     assert set(data["bots"]) == {"medium", "easy"}
     for entry in data["bots"].values():
-        assert set(entry) == {"win_rate", "ci95", "mean_place"}
+        assert set(entry) == {"win_rate", "ci95", "mean_place", "seats", "faults"}
         lo, hi = entry["ci95"]
         assert 0 <= lo <= entry["win_rate"] <= hi <= 1
         assert 1 <= entry["mean_place"] <= 3
