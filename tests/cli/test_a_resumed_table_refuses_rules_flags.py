@@ -9,18 +9,15 @@ with --resume), and flags that are not rules (--port, --bind, --home, --player, 
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
-from types import SimpleNamespace
-from typing import ClassVar
 
 import pytest
 
 from p2pdice import cli
 from p2pdice.core.rules import Rules, preset
+from tests.cli.stand_in_host_service import TABLE_ID, StandInHostService, stand_in_host_service
 
-TABLE_ID = "5eed" * 16
 SAVED = preset("classic", seats=3, turn_timer=60)
 
 
@@ -34,44 +31,9 @@ def _saved(home: Path, rules: Rules | None = SAVED, cpu: tuple[str, ...] = ("har
     )
 
 
-class _FakeService:
-    """Stands in for HostService: records that it started; its table is over at once."""
-
-    started: ClassVar[list[_FakeService]] = []
-
-    def __init__(self, **kw) -> None:
-        self.port = 4242
-        self.advertise = kw.get("advertise", True)
-
-    def join_addresses(self) -> list[str]:
-        return [f"127.0.0.1:{self.port}"]
-
-    async def start(self) -> None:
-        _FakeService.started.append(self)
-
-    async def stop(self, *, end_games: bool = True) -> None:
-        pass
-
-    async def open_table(self, config, *, resume_lines=None):
-        over = asyncio.Event()
-        over.set()
-        state = SimpleNamespace(rules=SAVED, game=None, roster=(), cpu_fill=False)
-        return SimpleNamespace(
-            id=TABLE_ID,
-            path=f"/t/{TABLE_ID}",
-            folder=Path("/nowhere"),
-            host=SimpleNamespace(state=state, chain=SimpleNamespace(hashes=[])),
-            server=SimpleNamespace(over=over, listeners=[], players_behind=list),
-        )
-
-
 @pytest.fixture
-def started(monkeypatch: pytest.MonkeyPatch) -> list[_FakeService]:
-    import p2pdice.net.hostapp
-
-    _FakeService.started = []
-    monkeypatch.setattr(p2pdice.net.hostapp, "HostService", _FakeService)
-    return _FakeService.started
+def started(monkeypatch: pytest.MonkeyPatch) -> list[StandInHostService]:
+    return stand_in_host_service(monkeypatch, SAVED).started
 
 
 def _resume(home: Path, *flags: str, headless: bool = True) -> int:
@@ -99,7 +61,7 @@ def _resume(home: Path, *flags: str, headless: bool = True) -> int:
 @pytest.mark.parametrize("headless", [True, False])
 def test_a_flag_that_would_change_the_saved_table_is_refused_and_nothing_starts(
     tmp_path: Path,
-    started: list[_FakeService],
+    started: list[StandInHostService],
     capsys: pytest.CaptureFixture[str],
     flags: list[str],
     says: str,
@@ -114,7 +76,7 @@ def test_a_flag_that_would_change_the_saved_table_is_refused_and_nothing_starts(
 
 
 def test_a_rules_flag_is_refused_when_the_saved_log_holds_no_rules(
-    tmp_path: Path, started: list[_FakeService], capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, started: list[StandInHostService], capsys: pytest.CaptureFixture[str]
 ) -> None:
     _saved(tmp_path, rules=None)
     assert _resume(tmp_path, "--seats", "3") == 2
@@ -123,7 +85,7 @@ def test_a_rules_flag_is_refused_when_the_saved_log_holds_no_rules(
 
 
 def test_flags_that_say_what_the_table_has_and_flags_that_are_no_rules_are_taken(
-    tmp_path: Path, started: list[_FakeService], capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, started: list[StandInHostService], capsys: pytest.CaptureFixture[str]
 ) -> None:
     _saved(tmp_path)
     same = ["--preset", "classic", "--seats", "3", "--turn-timer", "60", "--no-exact-call"]

@@ -4,11 +4,8 @@ line, before anything is started."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
-from types import SimpleNamespace
-from typing import ClassVar
 
 import pytest
 
@@ -16,8 +13,7 @@ from p2pdice import cli
 from p2pdice.cli.common import load_saved_table
 from p2pdice.cli.options import CliError
 from p2pdice.core.rules import Rules
-
-TABLE_ID = "ab" * 16
+from tests.cli.stand_in_host_service import TABLE_ID, StandInHostService, stand_in_host_service
 
 
 def _saved(home: Path, table_json: str | None) -> Path:
@@ -69,47 +65,9 @@ def test_no_saved_log(tmp_path: Path) -> None:
         load_saved_table(tmp_path, TABLE_ID)
 
 
-class _FakeService:
-    """Stands in for HostService: records whether it ran, opens a table with `rules`."""
-
-    started: ClassVar[list[_FakeService]] = []
-    rules = Rules(seats=2)
-
-    def __init__(self, **kw) -> None:
-        self.port = 4242
-        self.running = False
-        self.advertise = kw.get("advertise", True)
-
-    def join_addresses(self) -> list[str]:
-        return [f"127.0.0.1:{self.port}"]
-
-    async def start(self) -> None:
-        self.running = True
-        _FakeService.started.append(self)
-
-    async def stop(self, *, end_games: bool = True) -> None:
-        self.running = False
-
-    async def open_table(self, config, *, resume_lines=None):
-        over = asyncio.Event()
-        over.set()
-        state = SimpleNamespace(rules=self.rules, game=None, roster=(), cpu_fill=False)
-        return SimpleNamespace(
-            id=TABLE_ID,
-            path=f"/t/{TABLE_ID}",
-            folder=Path("/nowhere"),
-            host=SimpleNamespace(state=state, chain=SimpleNamespace(hashes=[])),
-            server=SimpleNamespace(over=over, listeners=[], players_behind=list),
-        )
-
-
 @pytest.fixture
-def fake_service(monkeypatch: pytest.MonkeyPatch):
-    import p2pdice.net.hostapp
-
-    _FakeService.started = []
-    monkeypatch.setattr(p2pdice.net.hostapp, "HostService", _FakeService)
-    return _FakeService
+def fake_service(monkeypatch: pytest.MonkeyPatch) -> type[StandInHostService]:
+    return stand_in_host_service(monkeypatch, Rules(seats=2))
 
 
 def _host(home: Path, *more: str) -> int:
