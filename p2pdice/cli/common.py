@@ -318,6 +318,15 @@ def saved_table_id(home: Path, given: str) -> str:
     except OSError:
         return text
     if len(found) > 1:
+        # Finished tables stay in `hosted/` but cannot be resumed: the ones that can come first.
+        from ..store import unfinished_hosted_tables
+
+        open_ones = {t.table_id for t in unfinished_hosted_tables(home)}
+        resumable = [table for table in found if table in open_ones]
+        if len(resumable) == 1:
+            return resumable[0]
+        found = resumable or found
+    if len(found) > 1:
         raise CliError(
             f"--resume: {len(found)} tables hosted here have ids that start {text}: "
             + ", ".join(found)

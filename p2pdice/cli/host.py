@@ -8,7 +8,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from ..bots.estimate import how_long_help
-from ..bots.names import BOT_NAMES, DEFAULT_LEVEL
+from ..bots.names import DEFAULT_LEVEL
 from ..core.advert import socket_url
 from ..core.describe import ranking_line
 from ..core.rules import MAX_SEATS, MIN_SEATS, OPTIONS, FirstStarter
@@ -26,10 +26,12 @@ from .common import (
     name_of,
     password_of,
     refuse_what_a_resumed_table_keeps,
+    saved_rules,
 )
 from .options import (
     CliError,
     add_rules_options,
+    bots_help,
     parse_cpu_seats,
     parse_fill_levels,
     rules_from_args,
@@ -70,7 +72,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--cpu",
         metavar="N[:LEVEL],...",
-        help=f"seats played by CPUs run by this host, each at its own level ({', '.join(BOT_NAMES)}"
+        help=f"seats played by CPUs run by this host, each at its own level ({bots_help()}"
         f"; default {DEFAULT_LEVEL}): 2, or 1:easy,1:hard. Their seats are kept from the "
         "opening; they sit down at the start, after the people, in the order given. "
         "Disclosed to everyone: this machine could read their hands.",
@@ -189,7 +191,8 @@ def run(args: argparse.Namespace) -> int:
         )
     check_port(args.port)
     saved = None
-    if args.resume:  # read before anything starts: a bad save or a changed rule starts nothing
+    # `is not None`: an empty id (a script's unset variable) is refused, never a new table.
+    if args.resume is not None:  # read first: a bad save or a changed rule starts nothing
         saved = load_saved_table(home_of(args), args.resume)
         refuse_what_a_resumed_table_keeps(args, saved)
         if args.name != TABLE_NAME and name_of(args.name) != saved.name:
@@ -197,9 +200,15 @@ def run(args: argparse.Namespace) -> int:
                 f"--name {args.name}: a resumed table keeps the name it was opened with"
                 f" ({saved.name!r}); leave it out with --resume"
             )
+        if getattr(args, "password_file", None):
+            raise CliError(
+                "--password-file: a resumed table keeps the password it was opened with (or"
+                " none); leave it out with --resume"
+            )
     if args.seats is None:
         args.seats = MAX_SEATS  # the most; the game is played by the seats taken at the start
-    check_start_options(args, args.seats)
+    kept = saved_rules(saved) if saved is not None else None
+    check_start_options(args, kept.seats if kept is not None else args.seats)
     if not args.headless:
         from .ui import run_interactive_host
 
@@ -217,7 +226,14 @@ def check_start_options(args: argparse.Namespace, seats: int) -> None:
     if args.start_when is not None and not MIN_SEATS <= args.start_when <= seats:
         raise CliError(f"--start-when: between {MIN_SEATS} and {seats} (the table's --seats)")
     opener = FirstStarter(args.first_starter).seat if args.first_starter else None
-    if args.start_when is not None and opener is not None and args.start_when <= opener:
+    # With --fill-cpu the fill CPUs take the seats still empty at the start, the opener's too.
+    filled = getattr(args, "fill_cpu", None) is not None
+    if (
+        args.start_when is not None
+        and opener is not None
+        and args.start_when <= opener
+        and not filled
+    ):
         # The start is refused while the named seat is empty: the table would wait in silence.
         raise CliError(
             f"--start-when {args.start_when}: --first-starter {args.first_starter} has seat"
@@ -332,8 +348,7 @@ async def _host(
         # and the players' clients wait for it to come back.
         print(
             f"table paused: resume it with p2pdice host --resume {table.id} --headless"
-            f"{home_flag(args)}"
-            " (or r in the lobby)",
+            f"{home_flag(args)} (or r in the lobby of p2pdice{home_flag(args)})",
             flush=True,
         )
     await service.stop(end_games=False)

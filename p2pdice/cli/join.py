@@ -11,7 +11,6 @@ import sys
 from collections.abc import Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..bots.names import BOT_NAMES
 from ..core.closing import CLOSING_WORDS, Closing
 from ..core.compare import history_code, stopped_at
 from ..core.describe import amount, ranking_line
@@ -25,7 +24,7 @@ from .common import (
     name_of,
     password_of,
 )
-from .options import CliError, seconds
+from .options import CliError, bots_help, seconds
 
 if TYPE_CHECKING:
     from ..net.discovery import TableAd
@@ -56,7 +55,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     join.add_argument(
         "--bot",
         metavar="LEVEL",
-        help=f"let a CPU play this seat on this machine ({', '.join(BOT_NAMES)} or module:callable)",
+        help=f"let a CPU play this seat on this machine ({bots_help()})",
     )
     join.add_argument(
         "--timeout", type=seconds, default=5.0, metavar="S", help="seconds to look for the table"

@@ -21,7 +21,6 @@ from .common import (
     cpu_think_of,
     home_flag,
     home_of,
-    load_saved_table,
     name_of,
     password_of,
     person_name_of,
@@ -302,8 +301,6 @@ def run_interactive_host(args: argparse.Namespace, saved: SavedTable | None = No
     resume_lines = None
     port = getattr(args, "port", 0)
     saved_think = None
-    if saved is None and getattr(args, "resume", None):
-        saved = load_saved_table(home, args.resume)
     if saved is not None:
         saved_think = saved.cpu_think
         resume_lines = saved.lines

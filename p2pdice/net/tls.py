@@ -159,9 +159,11 @@ class SocketGate:
         full = address_limited(address, limit_loopback=self.limit_loopback) and (
             self.by_address.get(address or "", 0) >= self.per_address
         )
-        if full and not self._make_room(lambda waiting: _address_of(waiting) == address):
-            return False
-        if self.count >= self.total and not self._make_room(lambda waiting: True):
+        if full:
+            if not self._make_room(lambda waiting: _address_of(waiting) == address):
+                return False
+        # One newcomer closes one socket: the one just closed is still counted here.
+        elif self.count >= self.total and not self._make_room(lambda waiting: True):
             return False
         self.count += 1
         if address is not None:
@@ -226,7 +228,7 @@ class _Gatekeeper(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         site, gate = self._site, self._site.gate
         peer = transport.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, tuple) and peer else None
+        address = _address_of(peer)
         if address is None:
             peer = object()  # no peer name (not a TCP socket): known by itself
         assert isinstance(transport, asyncio.Transport)

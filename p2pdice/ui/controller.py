@@ -683,10 +683,13 @@ class Controller:
             if paused:
                 self.say("table paused: press r in the lobby (or p2pdice host --resume) to resume")
                 if not ui.from_lobby:  # the screen closes: say it where it stays
-                    ui.farewell = "table paused: to resume it, open p2pdice and press r" + (
-                        f" (or p2pdice host --resume {table_id}{ui.resume_flags})"
-                        if table_id
-                        else ""
+                    ui.farewell = (
+                        f"table paused: to resume it, open p2pdice{ui.resume_flags} and press r"
+                        + (
+                            f" (or p2pdice host --resume {table_id}{ui.resume_flags})"
+                            if table_id
+                            else ""
+                        )
                     )
         if ui.from_lobby and self.lobby is not None and ui.screen == "table":
             ui.screen = "lobby"

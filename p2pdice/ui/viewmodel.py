@@ -404,7 +404,7 @@ def out_of_time_words(snap: Snapshot) -> str:
     mover = "a CPU plays your seat" if snap.me in snap.stand_ins else "the host moves for you"
     # A move key takes it back (Controller._bidding_view): the client authenticates afresh.
     return (
-        f"Your time bank ran out: {mover}. Press l, x or Enter when you are back: your seat"
+        f"Your time bank ran out: {mover}. Press Enter or l when you are back: your seat"
         " returns at the next round."
     )
 

@@ -24,7 +24,7 @@ def _out_of_time(**kw):
 
 
 TAKE_IT_BACK = (
-    "Your time bank ran out: a CPU plays your seat. Press l, x or Enter when you are back: your"
+    "Your time bank ran out: a CPU plays your seat. Press Enter or l when you are back: your"
     " seat returns at the next round."
 )
 

@@ -260,7 +260,7 @@ def test_an_evening_at_a_table_for_six_played_in_real_terminals(tmp_path: Path) 
 
             # The host's terminal says how to resume; it does so from its lobby, in the same
             # terminal, as the lobby offers.
-            night.wait(HOST, lambda s: "open p2pdice and press r" in s, 10, "how to resume")
+            night.wait(HOST, lambda s: "and press r" in s, 10, "how to resume")
             host.respawn(as_home(night.homes[HOST]), stderr=night.stderr(HOST))
             night.wait(HOST, lambda s: "Press r to resume" in s, 30, "the offer to resume")
             for i in (ANN, BEA):
