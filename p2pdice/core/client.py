@@ -1067,6 +1067,17 @@ class ClientConnection:
             raise UserError("a spectator holds no seat to act for")
         return self._transmit(peer.act(action, now=now), now)
 
+    @property
+    def back_next_round(self) -> bool:
+        """Our seat is absent and the host knows we are back: this connection authenticated
+        after the absence, so the host gives the seat back at the next round (SPEC.md 8)."""
+        absent_from = self._absent_from
+        return (
+            absent_from is not None
+            and self._link.connected
+            and self._link.catch_up_to >= absent_from
+        )
+
     def take_seat_back(self) -> list[Intent]:
         """Our player is back while the host plays our seat. A seat declared absent while its
         client stayed connected (out of time: `stalled`) is given back only when its own key

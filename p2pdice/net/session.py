@@ -662,6 +662,10 @@ class ClientSession:
         self._run(self.core.act(action, time.time()))
         self._notify()
 
+    @property
+    def back_next_round(self) -> bool:
+        return self.core.back_next_round
+
     def take_seat_back(self) -> None:
         """Our player is back while the host plays our seat: see ClientConnection."""
         self._run(self.core.take_seat_back())

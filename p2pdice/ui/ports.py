@@ -144,6 +144,8 @@ class TableSession(Protocol):
     def pending_kinds(self) -> set[str]: ...  #: message types sent and not yet logged
     def act(self, action: Action) -> None: ...
     def take_seat_back(self) -> None: ...  #: our player is back while the host plays us
+    @property
+    def back_next_round(self) -> bool: ...  #: absent, and the host knows we are back
 
 
 #: `OpenTable.link_state`'s answers.

@@ -82,6 +82,7 @@ def snapshot(session: TableSession) -> Snapshot:
         openings=openings if state.phase in (TablePhase.SHOWDOWN, TablePhase.RESULT) else {},
         absent=frozenset(state.absent),
         stand_ins=frozenset(state.stand_ins),
+        back_asked=session.back_next_round,
         host_cpu=state.host_cpu,
         cpu_fill=state.cpu_fill,
         transcript=str(path) if path is not None else None,

@@ -91,6 +91,8 @@ class Snapshot:
     openings: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     absent: frozenset[int] = frozenset()
     stand_ins: frozenset[int] = frozenset()
+    #: Our seat is absent and the host knows we are back (we authenticated after the absence).
+    back_asked: bool = False
     host_cpu: int = 0
     #: The genesis `cpu_fill`: the host's CPUs take the seats still empty at the start.
     cpu_fill: bool = False
@@ -390,8 +392,9 @@ def back_for_next_round(snap: Snapshot) -> bool:
         and snap.me in snap.absent
         and snap.link == "connected"
         and (snap.connected is None or snap.me in snap.connected)
-        # Out of time while connected: the host returns a seat only to a reconnection.
-        and snap.me not in stalled_seats(snap)
+        # Out of time while connected: the host returns a seat only to a fresh authentication,
+        # which a move key asks for (out_of_time_words says so until then).
+        and (snap.back_asked or snap.me not in stalled_seats(snap))
     )
 
 
@@ -399,7 +402,7 @@ def out_of_time_words(snap: Snapshot) -> str:
     """Our seat's time bank ran out while we stayed at the table: who plays it, and how to
     take it back (the host gives a seat back only to its own key authenticating again), or "" when
     that is not our case."""
-    if snap.me is None or snap.me not in stalled_seats(snap):
+    if snap.me is None or snap.me not in stalled_seats(snap) or snap.back_asked:
         return ""
     mover = "a CPU plays your seat" if snap.me in snap.stand_ins else "the host moves for you"
     # A move key takes it back (Controller._bidding_view): the client authenticates afresh.

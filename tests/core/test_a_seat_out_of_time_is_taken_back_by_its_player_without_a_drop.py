@@ -31,6 +31,7 @@ def test_a_connected_staller_that_moves_again_authenticates_afresh_and_returns()
         if b'"type":"absent"' in line:
             absent_seen.append(True)  # the client holds it once this call returns
         elif absent_seen and not asked:  # the next entry: the player presses a move key
+            assert not client.back_next_round
             asked.append(list(client.take_seat_back()))
             asked.append(list(client.take_seat_back()))  # asked once: the link is replaced
             assert lt.seats[1].connected  # out of time, not gone
@@ -38,6 +39,7 @@ def test_a_connected_staller_that_moves_again_authenticates_afresh_and_returns()
             lt.disconnect(1)  # what the adapter does for Reconnect: hang up, connect again
             lt.reconnect(1)
             asked.append(list(client.take_seat_back()))  # authenticated after the absence
+            assert client.back_next_round  # the host knows: the screen says so
         return line
 
     lt.on_deliver = back_at_the_keyboard

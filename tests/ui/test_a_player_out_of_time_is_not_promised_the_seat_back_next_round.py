@@ -43,3 +43,11 @@ def test_a_player_who_left_and_came_back_is_back_next_round() -> None:
     left = (note_facts(Note("absent", 1, 0, reason="grace_expired")),)
     model = table_model(replace(_out_of_time(), notes=left))
     assert model.hand_label.startswith("You are back; your seat returns at the next round")
+
+
+def test_once_a_move_key_asked_for_the_seat_the_player_is_back_next_round() -> None:
+    model = table_model(_out_of_time(back_asked=True))
+    assert model.hand_label == (
+        "You are back; your seat returns at the next round (a CPU plays it until then)."
+    )
+    assert model.seats[0].status == "back next round"

@@ -15,6 +15,7 @@ import pytest
 
 from p2pdice.core.rules import TIME_BANK_FREE_PER_TURN, Rules
 from p2pdice.core.table import TablePhase
+from p2pdice.ui.viewmodel import table_model
 from tests.support.procs import kill_all
 from tests.ui.hosted_with_a_bot import fresh, host_with_a_bot
 from tests.ui.test_lobby_actions import until
@@ -43,6 +44,8 @@ async def test_a_move_key_pressed_after_running_out_of_time_takes_the_seat_back(
         await until(lambda: 0 in fresh(c).snap().absent, 10)  # our client has it too
         fresh(c).liar()  # the player is back and presses a move key
         assert "your seat returns at the next round" in c.ui.message
+        # Once the host knows (a fresh authentication), the hand line says so too.
+        await until(lambda: table_model(fresh(c).snap()).hand_label.startswith("You are back"), 20)
         await until(lambda: _events(table, "return"), 60)
         assert _events(table, "return")[0]["seat"] == 0
         await until(lambda: 0 not in fresh(c).snap().absent, 20)
