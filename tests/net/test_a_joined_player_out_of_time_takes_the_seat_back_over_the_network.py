@@ -8,20 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
 from pathlib import Path
 
 import pytest
 
-from p2pdice.bots.registry import load_bot
 from p2pdice.core.codec import decode
 from p2pdice.core.rules import TIME_BANK_FREE_PER_TURN
 from p2pdice.core.verify import verify_lines
 from p2pdice.net.client import run_websocket
 from p2pdice.net.resolve import resolve
-from p2pdice.net.session import ClientSession
-from p2pdice.store import AppendLog, load_or_create_key
+from p2pdice.store import AppendLog
 from tests.support.procs import bot_join, host_log, kill_all, spawn, start_host
+from tests.support.stalling_player import stalling_session
 
 pytestmark = pytest.mark.usefixtures("private_network")
 
@@ -53,19 +51,7 @@ async def test_a_player_out_of_time_while_connected_gets_the_seat_back(tmp_path:
     other = None
     try:
         target = await resolve(address, timeout=5.0)
-        me = tmp_path / "me"
-        session = ClientSession(
-            key=load_or_create_key(me / "identity.key"),
-            name="Staller",
-            home=me,
-            mode="play",
-            cpu=True,
-            bot=load_bot("medium"),
-            rng=random.Random(1),
-            expect_table=target.table_id,
-            expect_host_prefix=target.host_key_prefix,
-            think=10_000.0,  # its player never chooses a move
-        )
+        session = stalling_session(target, tmp_path / "me")  # never chooses a move
         stop = asyncio.Event()
         link = asyncio.create_task(run_websocket(session, target.url, give_up_after=60, stop=stop))
         await _until(lambda: session.seat == 0, 15)

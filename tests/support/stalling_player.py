@@ -13,16 +13,16 @@ from pathlib import Path
 
 from p2pdice.bots.registry import load_bot
 from p2pdice.net.client import run_websocket
-from p2pdice.net.resolve import resolve
+from p2pdice.net.resolve import Target, resolve
 from p2pdice.net.session import ClientSession
 from p2pdice.store import load_or_create_key
 
 NEVER = 10_000.0  #: seconds its bot "thinks" before each move: longer than any test runs
 
 
-async def main(address: str, home: Path) -> int:
-    target = await resolve(address, timeout=5.0)
-    session = ClientSession(
+def stalling_session(target: Target, home: Path) -> ClientSession:
+    """The session of a player who takes a seat at `target` and never chooses a move."""
+    return ClientSession(
         key=load_or_create_key(home / "identity.key"),
         name="Staller",
         home=home,
@@ -34,6 +34,11 @@ async def main(address: str, home: Path) -> int:
         expect_host_prefix=target.host_key_prefix,
         think=NEVER,
     )
+
+
+async def main(address: str, home: Path) -> int:
+    target = await resolve(address, timeout=5.0)
+    session = stalling_session(target, home)
     print(f"joining {target.url}", flush=True)
     outcome = await run_websocket(session, target.url, give_up_after=60.0, stop=asyncio.Event())
     session.close()
