@@ -236,11 +236,15 @@ def saved_rules(saved: SavedTable) -> Rules | None:
         return None
 
 
+#: `host --name` when it is not given.
+TABLE_NAME = "p2pdice table"
+
+
 def refuse_what_a_resumed_table_keeps(args: argparse.Namespace, saved: SavedTable) -> None:
-    """`host --resume` with rules flags (or `--preset`, or `--cpu`) that differ from what the
-    saved table was opened with is a CliError naming each such flag and what the table keeps:
-    its rules are fixed in its log (the table id binds them) and its CPU seats in its record,
-    so they would be ignored. A flag that says what the table already has is taken (a script
+    """`host --resume` with rules flags (or `--preset`, `--cpu`, `--name`, `--password-file`)
+    that differ from what the saved table was opened with is a CliError naming each such flag
+    and what the table keeps: its rules are fixed in its log (the table id binds them), its
+    CPU seats, name and password verifier in its record, so they would be ignored. A flag that says what the table already has is taken (a script
     may repeat its command line with --resume); one whose rules cannot be read back is
     refused. Flags that are no rules (--port, --bind, --home, --player, --headless,
     --cpu-think...) apply to the resumed table as to a new one."""
@@ -284,6 +288,17 @@ def refuse_what_a_resumed_table_keeps(args: argparse.Namespace, saved: SavedTabl
         raise CliError(
             f"--cpu {cpu}: a resumed table keeps the CPU seats it was opened with ({has});"
             " leave it out with --resume"
+        )
+    name = getattr(args, "name", TABLE_NAME)
+    if name != TABLE_NAME and name_of(name) != saved.name:
+        raise CliError(
+            f"--name {name}: a resumed table keeps the name it was opened with"
+            f" ({saved.name!r}); leave it out with --resume"
+        )
+    if getattr(args, "password_file", None):
+        raise CliError(
+            "--password-file: a resumed table keeps the password it was opened with (or"
+            " none); leave it out with --resume"
         )
 
 

@@ -13,6 +13,7 @@ from ..core.advert import socket_url
 from ..core.describe import ranking_line
 from ..core.rules import MAX_SEATS, MIN_SEATS, OPTIONS, FirstStarter
 from .common import (
+    TABLE_NAME,
     add_cpu_think_option,
     add_home_option,
     add_password_option,
@@ -42,10 +43,6 @@ if TYPE_CHECKING:
 
     from ..net.server import TableServer
     from ..store import SavedTable
-
-
-#: `--name` when it is not given.
-TABLE_NAME = "p2pdice table"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -195,16 +192,6 @@ def run(args: argparse.Namespace) -> int:
     if args.resume is not None:  # read first: a bad save or a changed rule starts nothing
         saved = load_saved_table(home_of(args), args.resume)
         refuse_what_a_resumed_table_keeps(args, saved)
-        if args.name != TABLE_NAME and name_of(args.name) != saved.name:
-            raise CliError(
-                f"--name {args.name}: a resumed table keeps the name it was opened with"
-                f" ({saved.name!r}); leave it out with --resume"
-            )
-        if getattr(args, "password_file", None):
-            raise CliError(
-                "--password-file: a resumed table keeps the password it was opened with (or"
-                " none); leave it out with --resume"
-            )
     if args.seats is None:
         args.seats = MAX_SEATS  # the most; the game is played by the seats taken at the start
     kept = saved_rules(saved) if saved is not None else None

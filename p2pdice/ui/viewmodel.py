@@ -400,8 +400,8 @@ def back_for_next_round(snap: Snapshot) -> bool:
 
 def out_of_time_words(snap: Snapshot) -> str:
     """Our seat's time bank ran out while we stayed at the table: who plays it, and how to
-    take it back (the host gives a seat back only to its own key authenticating again), or "" when
-    that is not our case."""
+    take it back (the host gives a seat back only to its own key authenticating again); ""
+    when that is not our case."""
     if snap.me is None or snap.me not in stalled_seats(snap) or snap.back_asked:
         return ""
     mover = "a CPU plays your seat" if snap.me in snap.stand_ins else "the host moves for you"
@@ -797,8 +797,8 @@ def table_model(
         label = "Taking a seat..."
     if snap.me is not None and view is None:
         label = "Your dice appear when the game starts."
-    elif out_of_time_words(snap):
-        label = out_of_time_words(snap)
+    elif out_of_time := out_of_time_words(snap):
+        label = out_of_time
     elif back_for_next_round(snap):
         assert snap.me is not None
         mover = "a CPU plays it" if snap.me in snap.stand_ins else "the host moves for it"
