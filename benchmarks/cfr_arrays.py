@@ -10,7 +10,9 @@ the next level, so "sum over a node's moves" is one `np.add.reduceat` and "the p
 value" one fancy index. Every array is (nodes of a level) x (private hands).
 
 A private hand is a multiset of dice (21 hands for two six-sided dice), weighted by its
-chance. The walk is chance-exact, as in p2pdice/bots/cfr.py (which solves the 1-die games
+chance. The two seats may hold different numbers of dice (one against two, say): each
+seat's arrays have its own hands, and the round's result may be worth less than the game
+(`ArrayGame.round_lost`), as when the loser of a round with two dice plays on with one. The walk is chance-exact, as in p2pdice/bots/cfr.py (which solves the 1-die games
 with plain Python and gives hard its endgame table); this module is for games too big for
 that: two dice each in classic (20 bids, 2^20 sequences) and natural (24 bids, 2^24).
 
@@ -39,67 +41,112 @@ from p2pdice.core.rules import Ones, Rules
 HandPolicy = Callable[[int, tuple[int, ...], tuple[int, ...]], Sequence[float]]
 
 
+Hands = tuple[tuple[int, ...], ...]  #: a seat's possible hands, each a sorted multiset
+
+
 @dataclass(frozen=True)
 class ArrayGame:
-    """A heads-up round: each player holds `dice` dice; `holds[b][i, j]` says whether bid b
-    stands when the opener holds hands[i] and the follower hands[j]."""
+    """A heads-up round: seat 0 (the opener) and seat 1 hold `seat_hands[p]`'s hands with
+    chances `seat_chance[p]`; `holds[b][i, j]` says whether bid b stands when the opener
+    holds seat_hands[0][i] and the follower seat_hands[1][j]."""
 
     name: str
     bids: tuple[Bid, ...]
-    hands: tuple[tuple[int, ...], ...]
-    chance: np.ndarray  #: (H,) the chance of each hand
-    holds: np.ndarray  #: (B, H, H) bool
+    seat_hands: tuple[Hands, Hands]
+    seat_chance: tuple[np.ndarray, np.ndarray]  #: (H_p,) the chance of each hand of seat p
+    holds: np.ndarray  #: (B, H_0, H_1) bool
+    #: the opener's result when seat 0 / seat 1 loses the round: (-1, +1) when the round
+    #: decides the game, the value of the game that follows when it does not.
+    round_lost: tuple[float, float] = (-1.0, 1.0)
+
+    @property
+    def hands(self) -> Hands:
+        """The opener's hands (both seats' when they hold as many dice)."""
+        return self.seat_hands[0]
+
+    @property
+    def chance(self) -> np.ndarray:
+        """The chance of each of the opener's hands."""
+        return self.seat_chance[0]
 
 
-def array_game(rules: Rules, dice: int, faces: int = 6) -> ArrayGame:
-    """Our rules, heads-up, `dice` dice each, one round (no exact calls, no palifico).
+def array_game(
+    rules: Rules,
+    dice: int | tuple[int, int],
+    faces: int = 6,
+    round_lost: tuple[float, float] = (-1.0, 1.0),
+) -> ArrayGame:
+    """Our rules, heads-up, one round (no exact calls, no palifico): `dice` dice each, or
+    (the opener's, the follower's); `round_lost` as ArrayGame says.
 
     Raises if the rules' raises are not "any later bid in (quantity, face) order", the
     property the subset tree rests on (true of classic and natural).
     """
-    total = 2 * dice
-    opening = legal_bids(rules, None, dice_in_play=total, palifico_round=False, bidder_dice=dice)
-    bids = tuple(opening)
-    for i, bid in enumerate(bids):
-        after = legal_bids(rules, bid, dice_in_play=total, palifico_round=False, bidder_dice=dice)
-        if tuple(after) != bids[i + 1 :]:
-            raise ValueError(f"{rules.summary()}: raises after {bid} are not the later bids")
+    seat_dice = (dice, dice) if isinstance(dice, int) else dice
+    total = sum(seat_dice)
+    bids: tuple[Bid, ...] = ()
+    for bidder_dice in sorted(set(seat_dice)):
+        opening = legal_bids(
+            rules, None, dice_in_play=total, palifico_round=False, bidder_dice=bidder_dice
+        )
+        if bids and tuple(opening) != bids:
+            raise ValueError(f"{rules.summary()}: the seats may open on different bids")
+        bids = tuple(opening)
+        for i, bid in enumerate(bids):
+            after = legal_bids(
+                rules, bid, dice_in_play=total, palifico_round=False, bidder_dice=bidder_dice
+            )
+            if tuple(after) != bids[i + 1 :]:
+                raise ValueError(f"{rules.summary()}: raises after {bid} are not the later bids")
     wild = rules.ones != Ones.NATURAL
+    each = f"{dice} dice each" if isinstance(dice, int) else "{} dice against {}".format(*dice)
     return _game(
-        f"p2pdice {rules.summary()}, heads-up, {dice} dice each",
+        f"p2pdice {rules.summary()}, heads-up, {each}",
         bids,
-        dice,
+        seat_dice,
         faces,
         lambda bid, a, b: count_matching((a, b), bid.face, wild_ones=wild) >= bid.quantity,
+        round_lost,
     )
 
 
-def plain_array_game(dice: int, faces: int) -> ArrayGame:
-    """`dice` dice each of `faces` faces, every face biddable, nothing wild."""
-    bids = tuple(Bid(q, f) for q in range(1, 2 * dice + 1) for f in range(1, faces + 1))
+def plain_array_game(
+    dice: int | tuple[int, int], faces: int, round_lost: tuple[float, float] = (-1.0, 1.0)
+) -> ArrayGame:
+    """`dice` dice each (or the opener's and the follower's) of `faces` faces, every face
+    biddable, nothing wild."""
+    seat_dice = (dice, dice) if isinstance(dice, int) else dice
+    bids = tuple(Bid(q, f) for q in range(1, sum(seat_dice) + 1) for f in range(1, faces + 1))
     return _game(
-        f"{dice} dice each, {faces} faces, no wilds",
+        f"{seat_dice[0]} and {seat_dice[1]} dice, {faces} faces, no wilds",
         bids,
-        dice,
+        seat_dice,
         faces,
         lambda bid, a, b: sum(d == bid.face for d in a + b) >= bid.quantity,
+        round_lost,
     )
 
 
 def _game(
     name: str,
     bids: tuple[Bid, ...],
-    dice: int,
+    dice: tuple[int, int],
     faces: int,
     stands: Callable[[Bid, tuple[int, ...], tuple[int, ...]], bool],
+    round_lost: tuple[float, float] = (-1.0, 1.0),
 ) -> ArrayGame:
-    rolls = Counter(tuple(sorted(r)) for r in itertools.product(range(1, faces + 1), repeat=dice))
-    hands = tuple(sorted(rolls))
-    chance = np.array([rolls[h] for h in hands], dtype=np.float64) / faces**dice
+    hands: list[Hands] = []
+    chances: list[np.ndarray] = []
+    for count in dice:
+        rolls = Counter(
+            tuple(sorted(r)) for r in itertools.product(range(1, faces + 1), repeat=count)
+        )
+        hands.append(tuple(sorted(rolls)))
+        chances.append(np.array([rolls[h] for h in hands[-1]], dtype=np.float64) / faces**count)
     holds = np.array(
-        [[[stands(bid, a, b) for b in hands] for a in hands] for bid in bids], dtype=bool
+        [[[stands(bid, a, b) for b in hands[1]] for a in hands[0]] for bid in bids], dtype=bool
     )
-    return ArrayGame(name, bids, hands, chance, holds)
+    return ArrayGame(name, bids, (hands[0], hands[1]), (chances[0], chances[1]), holds, round_lost)
 
 
 class Tree:
@@ -131,8 +178,20 @@ class Tree:
             [(b, np.flatnonzero(last == b)) for b in np.unique(last) if b >= 0]
             for last in self.last
         ]
-        # The payoff matrix of a called bid, for whoever made it: +1 stands, -1 fails.
-        self.signed = np.where(game.holds, 1.0, -1.0)
+        # Per bidder, the opener's result of each called bid (B x H_0 x H_1): if the bid
+        # stands the caller loses the round, else the bidder does.
+        lost = game.round_lost
+        self.opener_result = [
+            np.where(game.holds, lost[1 - bidder], lost[bidder]) for bidder in (0, 1)
+        ]
+
+    def hands(self, player: int) -> int:
+        """How many hands `player` may hold (the width of their arrays)."""
+        return len(self.game.seat_hands[player])
+
+    def mover_hands(self, d: int) -> int:
+        """The width of level d's move arrays: the hands of the player moving there."""
+        return self.hands(d % 2)
 
     @property
     def nodes(self) -> int:
@@ -163,13 +222,14 @@ class Tree:
     def called(self, d: int, player: int, opponent_reach: np.ndarray) -> np.ndarray:
         """Counterfactual value for `player` of calling each node of level d (d >= 1), per
         hand of theirs, given the opponent's reach of that call."""
-        bidder = (d - 1) % 2
-        sign = 1.0 if bidder == player else -1.0
-        weighted = opponent_reach * self.game.chance
-        out = np.zeros_like(opponent_reach)
+        result = self.opener_result[(d - 1) % 2]
+        weighted = opponent_reach * self.game.seat_chance[1 - player]
+        out = np.zeros((opponent_reach.shape[0], self.hands(player)))
         for b, rows in self.by_bid[d]:
-            # holds[b] is symmetric in the two hands, so one matrix serves both players.
-            out[rows] = sign * (weighted[rows] @ self.signed[b].T)
+            if player == 0:
+                out[rows] = weighted[rows] @ result[b].T
+            else:
+                out[rows] = -(weighted[rows] @ result[b])
         return out
 
 
@@ -199,15 +259,17 @@ class Strategy:
 
 
 def zeros(tree: Tree) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Empty per-move arrays: [rows of level d+1 per level d], [rows of level d]."""
-    hands = len(tree.game.hands)
-    below = [np.zeros((len(x), hands)) for x in tree.last[1:]] + [np.zeros((0, hands))]
-    return below, [np.zeros((len(x), hands)) for x in tree.last]
+    """Empty per-move arrays: [rows of level d+1 per level d], [rows of level d], each as
+    wide as the hands of the player moving at level d."""
+    width = [tree.mover_hands(d) for d in range(tree.depth)]
+    below = [np.zeros((len(x), width[d])) for d, x in enumerate(tree.last[1:])]
+    below.append(np.zeros((0, width[-1])))
+    return below, [np.zeros((len(x), width[d])) for d, x in enumerate(tree.last)]
 
 
 def reaches(tree: Tree, strategy: Strategy, player: int) -> list[np.ndarray]:
     """`player`'s own reach of every node, per hand (the product of their moves' chances)."""
-    out = [np.ones((1, len(tree.game.hands)))]
+    out = [np.ones((1, tree.hands(player)))]
     for d in range(tree.depth - 1):
         step = out[d][tree.parent[d + 1]]
         out.append(step * strategy.raises[d] if d % 2 == player else step)
@@ -225,7 +287,7 @@ def backward(
     """`player`'s counterfactual values at the root, per hand. The opponent plays
     `strategy`; `player` plays it too, or best-responds (`best`)."""
     opponent = reaches(tree, strategy, 1 - player)
-    hands = len(tree.game.hands)
+    hands = tree.hands(player)
     below = np.zeros((0, hands))
     no_call = np.zeros((1, hands))
     for d in reversed(range(tree.depth)):
@@ -251,12 +313,12 @@ def backward(
 
 def value(tree: Tree, strategy: Strategy) -> float:
     """The opener's expected result when both play `strategy`."""
-    return float(tree.game.chance @ backward(tree, 0, strategy, best=False))
+    return float(tree.game.seat_chance[0] @ backward(tree, 0, strategy, best=False))
 
 
 def best_response(tree: Tree, strategy: Strategy, player: int) -> float:
     """What a best response in seat `player` wins against `strategy` (its own payoff)."""
-    return float(tree.game.chance @ backward(tree, player, strategy, best=True))
+    return float(tree.game.seat_chance[player] @ backward(tree, player, strategy, best=True))
 
 
 def exploitability(tree: Tree, strategy: Strategy) -> float:
@@ -331,7 +393,7 @@ def policy_strategy(
     the tree keeps uniform chances, which no best response against it can meet); also how
     many information sets were read. Raises past `limit` reads."""
     raises, calls = zeros(tree)
-    hands = tree.game.hands
+    hands = tree.game.seat_hands[player]
     reach = np.ones((1, len(hands)))
     reads = 0
     for d in range(tree.depth):
@@ -357,10 +419,10 @@ def policy_strategy(
     return Strategy(raises, calls), reads
 
 
-def bluffs(game: ArrayGame, *, wild: bool) -> np.ndarray:
-    """(bids x hands) whether bid b from hand h names a face the hand does not support
-    (odds.unsupported)."""
-    dice = len(game.hands[0])
+def bluffs(game: ArrayGame, *, wild: bool, player: int = 0) -> np.ndarray:
+    """(bids x hands of `player`) whether bid b from hand h names a face the hand does not
+    support (odds.unsupported)."""
+    dice = len(game.seat_hands[player][0])
     return np.array(
         [
             [
@@ -370,7 +432,7 @@ def bluffs(game: ArrayGame, *, wild: bool) -> np.ndarray:
                     bid.face,
                     wild_ones=wild,
                 )
-                for hand in game.hands
+                for hand in game.seat_hands[player]
             ]
             for bid in game.bids
         ]
@@ -395,17 +457,18 @@ def change_bluff_share(tree: Tree, strategy: Strategy, *, wild: bool) -> float:
     benchmarks/bluff_shares.py (docs/bots.md, "Two dice each")."""
     game = tree.game
     faces = np.array([bid.face for bid in game.bids])
-    bluff = bluffs(game, wild=wild)
+    bluff = [bluffs(game, wild=wild, player=player) for player in (0, 1)]
     reach = [reaches(tree, strategy, player) for player in (0, 1)]
+    chance = game.seat_chance
     bluffed = changes = 0.0
     for d in range(1, tree.depth - 1):
         mover = d % 2
         # The chance of reaching each node with each hand of the mover's.
-        here = game.chance * reach[mover][d] * (reach[1 - mover][d] @ game.chance)[:, None]
+        here = chance[mover] * reach[mover][d] * (reach[1 - mover][d] @ chance[1 - mover])[:, None]
         parent = tree.parent[d + 1]
         bid = tree.last[d + 1]
         change = faces[bid] != faces[tree.last[d][parent]]
         made = (here[parent] * strategy.raises[d])[change]
-        bluffed += float((made * bluff[bid[change]]).sum())
+        bluffed += float((made * bluff[mover][bid[change]]).sum())
         changes += float(made.sum())
     return bluffed / changes if changes else float("nan")

@@ -25,6 +25,7 @@ from benchmarks.cfr_arrays import (
     value,
     zeros,
 )
+from benchmarks.cfr_arrays import history as node_history
 from benchmarks.equilibrium import bot_hand_policy
 from p2pdice.bots.cfr import Game, Solver, ours, p2pdice_game
 from p2pdice.bots.cfr import expected_value as plain_value
@@ -211,3 +212,113 @@ def test_the_change_bluff_share_counts_changes_of_face_to_faces_the_hand_lacks()
     assert change_bluff_share(
         tree, Strategy([opening, sixes, *raises[2:]], calls), wild=False
     ) == pytest.approx(5 / 6)
+
+
+# ---- seats with different numbers of dice, and rounds worth less than the game ------------
+
+
+def _random_strategy(tree: Tree, seed: int) -> Strategy:
+    rng = np.random.default_rng(seed)
+    raises, calls = zeros(tree)
+    return Strategy.from_weights(
+        tree, [rng.random(r.shape) for r in raises], [rng.random(c.shape) for c in calls]
+    )
+
+
+def _walk_values(tree: Tree, strategy: Strategy, responder: int | None) -> float:
+    """By plain recursion over every history and both hands: the opener's expected result
+    with both seats playing `strategy` (responder None), or what a best response in seat
+    `responder` wins, maximising per information set (its hand and the history)."""
+    game = tree.game
+    lost = game.round_lost
+    index: dict[tuple[int, ...], tuple[int, int]] = {}
+    for d, level in enumerate(tree.last):
+        for node in range(len(level)):
+            index[node_history(tree, d, node)] = (d, node)
+
+    def outcome(bids: tuple[int, ...], h0: int, h1: int) -> float:
+        bidder = (len(bids) - 1) % 2
+        loser = 1 - bidder if game.holds[bids[-1], h0, h1] else bidder
+        return lost[loser]
+
+    def moves(bids: tuple[int, ...], hand: int) -> list[tuple[int | None, float]]:
+        d, node = index[bids]
+        last = bids[-1] if bids else -1
+        first = int(tree.first_child[d][node])
+        out: list[tuple[int | None, float]] = [
+            (last + 1 + k, float(strategy.raises[d][first + k, hand]))
+            for k in range(int(tree.children[d][node]))
+        ]
+        if bids:
+            out.append((None, float(strategy.calls[d][node, hand])))
+        return out
+
+    def played(bids: tuple[int, ...], h0: int, h1: int) -> float:
+        mover_hand = (h0, h1)[len(bids) % 2]
+        total = 0.0
+        for bid, chance in moves(bids, mover_hand):
+            result = outcome(bids, h0, h1) if bid is None else played((*bids, bid), h0, h1)
+            total += chance * result
+        return total
+
+    if responder is None:
+        return sum(
+            game.seat_chance[0][h0] * game.seat_chance[1][h1] * played((), h0, h1)
+            for h0 in range(len(game.seat_hands[0]))
+            for h1 in range(len(game.seat_hands[1]))
+        )
+    sign = 1.0 if responder == 0 else -1.0
+    other = 1 - responder
+
+    def called(at: tuple[int, ...], mine: int, weights: np.ndarray) -> float:
+        pairs = [((mine, o) if responder == 0 else (o, mine)) for o in range(len(weights))]
+        return sum(w * sign * outcome(at, *pair) for w, pair in zip(weights, pairs, strict=True))
+
+    def best(bids: tuple[int, ...], mine: int, reach: np.ndarray) -> float:
+        """The responder's value with hand `mine` at `bids`, summed over the other seat's
+        hands weighted by their chance and reach (one information set per (mine, bids))."""
+        last = bids[-1] if bids else -1
+        raises = range(last + 1, len(game.bids))
+        if len(bids) % 2 == responder:
+            options = [best((*bids, b), mine, reach) for b in raises]
+            if bids:
+                options.append(called(bids, mine, reach))
+            return max(options)
+        chances = [dict(moves(bids, o)) for o in range(len(reach))]
+        total = called(bids, mine, reach * [c[None] for c in chances]) if bids else 0.0
+        for b in raises:
+            total += best((*bids, b), mine, reach * [c[b] for c in chances])
+        return total
+
+    return sum(
+        game.seat_chance[responder][mine] * best((), mine, game.seat_chance[other].copy())
+        for mine in range(len(game.seat_hands[responder]))
+    )
+
+
+@pytest.mark.parametrize("dice", [(1, 2), (2, 1)])
+def test_uneven_seats_value_and_best_responses_agree_with_plain_recursion(
+    dice: tuple[int, int],
+) -> None:
+    # Two faces, one die against two: 6 bids, 64 histories; a round worth less than the game.
+    game = plain_array_game(dice, 2, round_lost=(-0.4, 0.7))
+    assert [len(h) for h in game.seat_hands] == [3 if n == 2 else 2 for n in dice]
+    tree = Tree(game)
+    for seed in range(3):
+        strategy = _random_strategy(tree, seed)
+        assert value(tree, strategy) == pytest.approx(_walk_values(tree, strategy, None))
+        for responder in (0, 1):
+            assert best_response(tree, strategy, responder) == pytest.approx(
+                _walk_values(tree, strategy, responder)
+            )
+
+
+def test_an_uneven_round_solves_to_an_equilibrium_between_its_results() -> None:
+    # Classic, one die against two, the round worth what the 1-die game after it is worth.
+    game = array_game(preset("classic", seats=2), (1, 2), round_lost=(-1.0, 0.02))
+    assert len(game.bids) == 15 and [len(h) for h in game.seat_hands] == [6, 21]
+    tree, average = solved(game, 150)
+    gap = exploitability(tree, average)
+    assert gap < 0.002
+    # Worse for the seat with one die than an even round, better than losing outright.
+    assert -1.0 < value(tree, average) < -0.3

@@ -1,0 +1,168 @@
+"""Solved heads-up rounds with uneven dice: the stored tables and how hard reads them.
+
+With two seats left and one of them down to its last die against two or three, one round
+is a small game: a bid sequence only rises, so the public state is a set of bids, and the
+result of the round is worth the chance of winning the game that follows (the solved game
+one die smaller, or the end). benchmarks/uneven_endgames.py solves these rounds with CFR+
+(benchmarks/cfr_arrays.py) and writes bots/uneven_tables.py; hard plays the stored mixed
+moves there, as it plays bots/endgame.py when both seats hold one die.
+
+The tables hold only the seat with the last die. With more dice than its opponent, hard's
+own play wins more than the equilibrium's against every style measured (docs/bots.md, "Heads-up
+with the last die"), since there the equilibrium gives up the exploitation a bigger hand
+affords; with the last die the equilibrium's guarantee is worth more.
+
+Table format
+------------
+One table per (ones mode, the opener's dice, the follower's dice, seat, hand), keyed
+`"<mode> <opener dice>v<follower dice> <seat> <hand>"` with the hand's dice sorted and
+written as digits (`"wild 1v2 1 36"`); the value is base64 of zlib-compressed bytes. The
+bytes are the seat's records in a fixed walk over bid histories, so that no history is
+stored. walk(history) reads, where the seat moves (the history's length has the seat's
+parity), one record: a count n, then n pairs (action, weight), the action a bid index or
+255 for Liar, and the weight 1-255 (the chances are the weights over their sum); it then
+walks history + (a,) for each bid a of the record, in order. Where the other seat moves, it
+walks history + (b,) for every bid b above the standing one, in order (the other seat may
+raise to any of them; a Liar ends the round). Bid indices are into the round's bids in
+(quantity, face) order, which in classic and natural are exactly the raises open after
+any bid: every later bid.
+"""
+
+from __future__ import annotations
+
+import base64
+import zlib
+from collections.abc import Iterator
+from functools import lru_cache
+
+from ..core.bids import Bid, legal_bids
+from ..core.game import Action, Challenge, PlaceBid
+from ..core.rules import ChallengePenalty, Ones, Palifico, Rules
+from ..core.view import SeatView
+
+LIAR_CODE = 255  #: the action byte of calling the standing bid
+SOLVED_MODES = (Ones.WILD, Ones.NATURAL)  #: the ones modes with solved rounds
+
+Record = tuple[tuple[int | None, float], ...]  #: (bid index or None for Liar, chance) pairs
+
+
+def table_key(ones: Ones, dice: tuple[int, int], seat: int, hand: tuple[int, ...]) -> str:
+    return f"{ones.value} {dice[0]}v{dice[1]} {seat} {''.join(map(str, sorted(hand)))}"
+
+
+def encode(records: dict[tuple[int, ...], Record], bids: int, seat: int) -> bytes:
+    """The bytes of a seat's records (history -> (bid index or None, chance) pairs), in
+    the walk order of the module's docstring; every history the walk meets must be there."""
+    out = bytearray()
+
+    def walk(history: tuple[int, ...]) -> None:
+        if len(history) % 2 == seat:
+            pairs = records[history]
+            weights = _weights([chance for _, chance in pairs])
+            kept = [(a, w) for (a, _), w in zip(pairs, weights, strict=True) if w > 0]
+            out.append(len(kept))
+            for action, weight in kept:
+                out.extend((LIAR_CODE if action is None else action, weight))
+            for action, _ in kept:
+                if action is not None:
+                    walk((*history, action))
+        else:
+            for bid in range(history[-1] + 1 if history else 0, bids):
+                walk((*history, bid))
+
+    walk(())
+    return bytes(out)
+
+
+def _weights(chances: list[float]) -> list[int]:
+    """Chances as weights 0-255, the largest 255 (so a move is never rounded away whole)."""
+    top = max(chances)
+    return [min(255, round(255 * c / top)) for c in chances]
+
+
+def decode(data: bytes, bids: int, seat: int) -> dict[tuple[int, ...], Record]:
+    """The records `encode` wrote. Raises ValueError on bytes that do not follow the walk."""
+    out: dict[tuple[int, ...], Record] = {}
+    reader: Iterator[int] = iter(data)
+
+    def take() -> int:
+        byte = next(reader, None)
+        if byte is None:
+            raise ValueError("a solved round's table ends early")
+        return byte
+
+    def walk(history: tuple[int, ...]) -> None:
+        if len(history) % 2 == seat:
+            count = take()
+            pairs = [(take(), take()) for _ in range(count)]
+            total = sum(w for _, w in pairs)
+            low = history[-1] + 1 if history else 0
+            legal = [(a == LIAR_CODE and bool(history)) or low <= a < bids for a, _ in pairs]
+            if not total or not all(legal):
+                raise ValueError(f"a solved round's table holds no legal move after {history}")
+            out[history] = tuple((None if a == LIAR_CODE else a, w / total) for a, w in pairs)
+            for action, _ in pairs:
+                if action != LIAR_CODE:
+                    walk((*history, action))
+        else:
+            for bid in range(history[-1] + 1 if history else 0, bids):
+                walk((*history, bid))
+
+    walk(())
+    if next(reader, None) is not None:
+        raise ValueError("a solved round's table runs on past its walk")
+    return out
+
+
+def round_bids(rules: Rules, dice: tuple[int, int]) -> tuple[Bid, ...]:
+    """Every bid of a heads-up round with these dice, in order (the tables' bid indices)."""
+    return tuple(
+        legal_bids(rules, None, dice_in_play=sum(dice), palifico_round=False, bidder_dice=dice[0])
+    )
+
+
+def solved_rules(rules: Rules) -> bool:
+    """Whether a round under `rules` is the round the tables solved: wild or natural ones,
+    no exact call, no palifico, one die for a lost challenge (so the game that follows is
+    the one whose value the round was solved with)."""
+    return (
+        rules.ones in SOLVED_MODES
+        and not rules.exact_call
+        and rules.palifico == Palifico.OFF
+        and rules.challenge_penalty == ChallengePenalty.ONE
+    )
+
+
+@lru_cache(maxsize=64)
+def _records(key: str, bids: int, seat: int) -> dict[tuple[int, ...], Record] | None:
+    from .uneven_tables import TABLES  # loaded only when such a round is reached
+
+    data = TABLES.get(key)
+    return None if data is None else decode(zlib.decompress(base64.b64decode(data)), bids, seat)
+
+
+def uneven_round_policy(view: SeatView) -> list[tuple[float, Action]] | None:
+    """The solved move of a heads-up round with uneven dice (None where none is stored)."""
+    me = view.seat
+    if me is None or len(view.survivors) != 2 or view.palifico_round:
+        return None
+    if not solved_rules(view.rules):
+        return None
+    other = next(s for s in view.survivors if s != me)
+    player = len(view.bids) % 2  # 0: we opened this round (or open it now)
+    mine, theirs = view.my_dice, view.dice[other]
+    if mine != 1 or theirs == 1:  # the tables hold the seat with the last die (see above)
+        return None
+    dice = (mine, theirs) if player == 0 else (theirs, mine)
+    bids = round_bids(view.rules, dice)
+    index = {b: i for i, b in enumerate(bids)}
+    history = tuple(index.get(placed.bid, -1) for placed in view.bids)
+    if -1 in history:
+        return None
+    records = _records(table_key(view.rules.ones, dice, player, view.hand), len(bids), player)
+    if records is None or history not in records:
+        return None
+    return [
+        (chance, Challenge(me) if a is None else PlaceBid(me, bids[a]))
+        for a, chance in records[history]
+    ]
