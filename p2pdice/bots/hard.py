@@ -631,8 +631,10 @@ def _endgame_game(ones: Ones) -> Game:
 
 
 #: A seat read as judging bids at least this much by what the others' bids showed (credit)
-#: or by a posterior over hands (a Bayesian reader) reasons about bids.
-READS_BIDS_FLOOR = 0.2
+#: or by a posterior over hands (a Bayesian reader) reasons about bids. Under the prior
+#: credit of a seat with little evidence (sigmoid(CREDIT_LOG_ODDS) = 0.12), so that only a
+#: seat whose reveals show it judging by its own hand is read as doing so.
+READS_BIDS_FLOOR = 0.1
 
 
 def _solved_round(view: SeatView) -> list[tuple[float, Action]] | None:

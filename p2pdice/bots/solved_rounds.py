@@ -37,7 +37,7 @@ from functools import lru_cache
 
 from ..core.bids import Bid, legal_bids
 from ..core.game import Action, Challenge, PlaceBid
-from ..core.rules import ChallengePenalty, Ones, Palifico, Rules
+from ..core.rules import ChallengePenalty, Ones, Rules
 from ..core.view import SeatView
 
 LIAR_CODE = 255  #: the action byte of calling the standing bid
@@ -98,7 +98,7 @@ def decode(data: bytes, bids: int, seat: int) -> dict[tuple[int, ...], Record]:
             total = sum(w for _, w in pairs)
             low = history[-1] + 1 if history else 0
             legal = [(a == LIAR_CODE and bool(history)) or low <= a < bids for a, _ in pairs]
-            if not total or not all(legal):
+            if not total or not all(legal) or len({a for a, _ in pairs}) != count:
                 raise ValueError(f"a solved round's table holds no legal move after {history}")
             out[history] = tuple((None if a == LIAR_CODE else a, w / total) for a, w in pairs)
             for action, _ in pairs:
@@ -122,13 +122,13 @@ def round_bids(rules: Rules, dice: tuple[int, int]) -> tuple[Bid, ...]:
 
 
 def solved_rules(rules: Rules) -> bool:
-    """Whether a round under `rules` is the round the tables solved: wild or natural ones,
-    no exact call, no palifico, one die for a lost challenge (so the game that follows is
-    the one whose value the round was solved with)."""
+    """Whether a heads-up round under `rules` is the round the tables solved: wild or
+    natural ones, no exact call, one die for a lost challenge (so the game that follows is
+    the one whose value the round was solved with). Palifico does not matter: a fall to one
+    die opens a palifico round only while more than two seats are left (RULES.md)."""
     return (
         rules.ones in SOLVED_MODES
         and not rules.exact_call
-        and rules.palifico == Palifico.OFF
         and rules.challenge_penalty == ChallengePenalty.ONE
     )
 
