@@ -139,11 +139,14 @@ def solve_mode(
                     continue  # hard plays its own game with more dice (bots/solved_rounds.py)
                 hands = game.seat_hands[seat]
                 records = [seat_records(tree, average, seat, h) for h in range(len(hands))]
+                starts = [()] if seat == 0 else [(b,) for b in range(len(game.bids))]
                 for hand, recs in zip(hands, records, strict=True):
-                    raw = encode(recs, len(game.bids), seat)
-                    packed = base64.b64encode(zlib.compress(raw, 9)).decode()
-                    tables[table_key(ones, dice, seat, hand)] = packed
-                    size += len(packed)
+                    for start in starts:
+                        raw = encode(recs, len(game.bids), seat, start)
+                        packed = base64.b64encode(zlib.compress(raw, 9)).decode()
+                        key = table_key(ones, dice, seat, hand, start[0] if start else None)
+                        tables[key] = packed
+                        size += len(packed)
                 stored = records_strategy(tree, records, seat)
                 gain = cfr_arrays.best_response(tree, stored, 1 - seat)
                 # What the other seat wins beyond the value: the table's exploitability.

@@ -14,11 +14,14 @@ affords; with the last die the equilibrium's guarantee is worth more.
 
 Table format
 ------------
-One table per (ones mode, the opener's dice, the follower's dice, seat, hand), keyed
-`"<mode> <opener dice>v<follower dice> <seat> <hand>"` with the hand's dice sorted and
-written as digits (`"wild 1v2 1 36"`); the value is base64 of zlib-compressed bytes. The
-bytes are the seat's records in a fixed walk over bid histories, so that no history is
-stored. walk(history) reads, where the seat moves (the history's length has the seat's
+One table per (ones mode, the opener's dice, the follower's dice, seat, hand) and, for
+the follower, per opening bid, keyed `"<mode> <opener dice>v<follower dice> <seat> <hand>"`
+with the hand's dice sorted and written as digits, and the follower's ` <opening bid
+index>` after it (`"wild 1v2 0 3"`, `"wild 2v1 1 4 7"`): a table is decoded whole when
+first needed, so each is kept small (at most a few thousand records). The value is base64
+of zlib-compressed bytes: the seat's records in a fixed walk over bid histories, from the
+history where the seat first moves (none for the opener, the opening bid for the
+follower), so that no history is stored. walk(history) reads, where the seat moves (the history's length has the seat's
 parity), one record: a count n, then n pairs (action, weight), the action a bid index or
 255 for Liar, and the weight 1-255 (the chances are the weights over their sum); it then
 walks history + (a,) for each bid a of the record, in order. Where the other seat moves, it
@@ -32,7 +35,6 @@ from __future__ import annotations
 
 import base64
 import zlib
-from collections.abc import Iterator
 from functools import lru_cache
 
 from ..core.bids import Bid, legal_bids
@@ -46,13 +48,21 @@ SOLVED_MODES = (Ones.WILD, Ones.NATURAL)  #: the ones modes with solved rounds
 Record = tuple[tuple[int | None, float], ...]  #: (bid index or None for Liar, chance) pairs
 
 
-def table_key(ones: Ones, dice: tuple[int, int], seat: int, hand: tuple[int, ...]) -> str:
-    return f"{ones.value} {dice[0]}v{dice[1]} {seat} {''.join(map(str, sorted(hand)))}"
+def table_key(
+    ones: Ones, dice: tuple[int, int], seat: int, hand: tuple[int, ...], opening: int | None
+) -> str:
+    """The key of a seat's table; `opening`: the opening bid's index (the follower's
+    tables), None for the opener's."""
+    key = f"{ones.value} {dice[0]}v{dice[1]} {seat} {''.join(map(str, sorted(hand)))}"
+    return key if opening is None else f"{key} {opening}"
 
 
-def encode(records: dict[tuple[int, ...], Record], bids: int, seat: int) -> bytes:
+def encode(
+    records: dict[tuple[int, ...], Record], bids: int, seat: int, start: tuple[int, ...] = ()
+) -> bytes:
     """The bytes of a seat's records (history -> (bid index or None, chance) pairs), in
-    the walk order of the module's docstring; every history the walk meets must be there."""
+    the walk order of the module's docstring from `start`; every history the walk meets
+    must be there."""
     out = bytearray()
 
     def walk(history: tuple[int, ...]) -> None:
@@ -70,7 +80,7 @@ def encode(records: dict[tuple[int, ...], Record], bids: int, seat: int) -> byte
             for bid in range(history[-1] + 1 if history else 0, bids):
                 walk((*history, bid))
 
-    walk(())
+    walk(start)
     return bytes(out)
 
 
@@ -80,36 +90,40 @@ def _weights(chances: list[float]) -> list[int]:
     return [min(255, round(255 * c / top)) for c in chances]
 
 
-def decode(data: bytes, bids: int, seat: int) -> dict[tuple[int, ...], Record]:
-    """The records `encode` wrote. Raises ValueError on bytes that do not follow the walk."""
+def decode(
+    data: bytes, bids: int, seat: int, start: tuple[int, ...] = ()
+) -> dict[tuple[int, ...], Record]:
+    """The records `encode` wrote from `start`. Raises ValueError on bytes that do not
+    follow the walk."""
     out: dict[tuple[int, ...], Record] = {}
-    reader: Iterator[int] = iter(data)
-
-    def take() -> int:
-        byte = next(reader, None)
-        if byte is None:
+    pos = 0
+    # The walk of the docstring, with a stack in place of recursion (a table is decoded
+    # during a move; this is about twice as fast): children pushed last first.
+    stack = [start]
+    while stack:
+        history = stack.pop()
+        low = history[-1] + 1 if history else 0
+        if len(history) % 2 != seat:
+            stack.extend((*history, bid) for bid in range(bids - 1, low - 1, -1))
+            continue
+        if pos >= len(data):
             raise ValueError("a solved round's table ends early")
-        return byte
-
-    def walk(history: tuple[int, ...]) -> None:
-        if len(history) % 2 == seat:
-            count = take()
-            pairs = [(take(), take()) for _ in range(count)]
-            total = sum(w for _, w in pairs)
-            low = history[-1] + 1 if history else 0
-            legal = [(a == LIAR_CODE and bool(history)) or low <= a < bids for a, _ in pairs]
-            if not total or not all(legal) or len({a for a, _ in pairs}) != count:
-                raise ValueError(f"a solved round's table holds no legal move after {history}")
-            out[history] = tuple((None if a == LIAR_CODE else a, w / total) for a, w in pairs)
-            for action, _ in pairs:
-                if action != LIAR_CODE:
-                    walk((*history, action))
-        else:
-            for bid in range(history[-1] + 1 if history else 0, bids):
-                walk((*history, bid))
-
-    walk(())
-    if next(reader, None) is not None:
+        count = data[pos]
+        pairs = data[pos + 1 : pos + 1 + 2 * count]
+        pos += 1 + 2 * count
+        if len(pairs) < 2 * count:
+            raise ValueError("a solved round's table ends early")
+        actions, weights = pairs[0::2], pairs[1::2]
+        total = sum(weights)
+        legal = all((a == LIAR_CODE and bool(history)) or low <= a < bids for a in actions)
+        if not total or not legal or len(set(actions)) != count:
+            raise ValueError(f"a solved round's table holds no legal move after {history}")
+        out[history] = tuple(
+            (None if a == LIAR_CODE else a, w / total)
+            for a, w in zip(actions, weights, strict=True)
+        )
+        stack.extend((*history, a) for a in reversed(actions) if a != LIAR_CODE)
+    if pos != len(data):
         raise ValueError("a solved round's table runs on past its walk")
     return out
 
@@ -134,11 +148,15 @@ def solved_rules(rules: Rules) -> bool:
 
 
 @lru_cache(maxsize=64)
-def _records(key: str, bids: int, seat: int) -> dict[tuple[int, ...], Record] | None:
+def _records(
+    key: str, bids: int, seat: int, start: tuple[int, ...]
+) -> dict[tuple[int, ...], Record] | None:
     from .uneven_tables import TABLES  # loaded only when such a round is reached
 
     data = TABLES.get(key)
-    return None if data is None else decode(zlib.decompress(base64.b64decode(data)), bids, seat)
+    if data is None:
+        return None
+    return decode(zlib.decompress(base64.b64decode(data)), bids, seat, start)
 
 
 def uneven_round_policy(view: SeatView) -> list[tuple[float, Action]] | None:
@@ -159,7 +177,9 @@ def uneven_round_policy(view: SeatView) -> list[tuple[float, Action]] | None:
     history = tuple(index.get(placed.bid, -1) for placed in view.bids)
     if -1 in history:
         return None
-    records = _records(table_key(view.rules.ones, dice, player, view.hand), len(bids), player)
+    start = history[:player]  # the opening bid, for the follower
+    key = table_key(view.rules.ones, dice, player, view.hand, start[0] if start else None)
+    records = _records(key, len(bids), player, start)
     if records is None or history not in records:
         return None
     return [

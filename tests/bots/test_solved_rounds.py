@@ -80,6 +80,11 @@ def test_a_seats_records_come_back_as_written(drawn: tuple[dict, int, int]) -> N
     records, bids, seat = drawn
     back = decode(encode(records, bids, seat), bids, seat)
     assert back.keys() == records.keys()
+    if seat == 1:  # the follower's records from one opening bid on: that part alone
+        part = {h: r for h, r in records.items() if h[:1] == (bids - 1,)}
+        assert decode(encode(records, bids, 1, (bids - 1,)), bids, 1, (bids - 1,)).keys() == (
+            part.keys()
+        )
     for history, pairs in records.items():
         assert [a for a, _ in back[history]] == [a for a, _ in pairs]
         for (_, got), (_, want) in zip(back[history], pairs, strict=True):
@@ -116,11 +121,19 @@ def _stored() -> list[tuple[Ones, tuple[int, int], int]]:
     ]
 
 
+def _starts(ones: Ones, dice: tuple[int, int], seat: int) -> list[tuple[int, ...]]:
+    """Where a seat's tables start: the opener's at the round's start, the follower's one
+    per opening bid."""
+    bids = len(round_bids(heads_up_rules(ones, dice), dice))
+    return [()] if seat == 0 else [(b,) for b in range(bids)]
+
+
 def test_every_round_of_the_generator_is_stored_for_the_seat_with_one_die_and_every_hand() -> None:
     expected = {
-        table_key(ones, dice, seat, hand)
+        table_key(ones, dice, seat, (face,), start[0] if start else None)
         for ones, dice, seat in _stored()
-        for hand in [(face,) for face in range(1, 7)]
+        for face in range(1, 7)
+        for start in _starts(ones, dice, seat)
     }
     assert set(TABLES) == expected
 
@@ -131,14 +144,17 @@ def test_every_stored_record_is_a_legal_mixed_move(
 ) -> None:
     bids = round_bids(heads_up_rules(ones, dice), dice)
     for face in range(1, 7):
-        data = zlib.decompress(base64.b64decode(TABLES[table_key(ones, dice, seat, (face,))]))
-        records = decode(data, len(bids), seat)
-        assert () in records if seat == 0 else (0,) in records
-        for history, pairs in records.items():
-            assert sum(c for _, c in pairs) == pytest.approx(1.0)
-            low = history[-1] + 1 if history else 0
-            assert all(low <= a < len(bids) for a, _ in pairs if a is not None)
-            assert history or all(a is not None for a, _ in pairs)
+        for start in _starts(ones, dice, seat):
+            key = table_key(ones, dice, seat, (face,), start[0] if start else None)
+            data = zlib.decompress(base64.b64decode(TABLES[key]))
+            records = decode(data, len(bids), seat, start)
+            assert start in records
+            for history, pairs in records.items():
+                assert history[: len(start)] == start
+                assert sum(c for _, c in pairs) == pytest.approx(1.0)
+                low = history[-1] + 1 if history else 0
+                assert all(low <= a < len(bids) for a, _ in pairs if a is not None)
+                assert history or all(a is not None for a, _ in pairs)
 
 
 def _table_policy(view: SeatView) -> list:
