@@ -645,10 +645,12 @@ def _solved_round(view: SeatView) -> list[tuple[float, Action]] | None:
     show judging bids by its own hand, the model holds, and with the last die it wins more
     than the equilibrium guarantees (one die against two, classic: 33% of games against
     `medium`, 47% against `weakest-face`, where the solved round gives about 20% and 31%).
-    Against a seat not yet read, or one that reasons about bids, the model under-believes
-    its bids (one die against two, `hard`'s Liar calls were wrong 63% of the time against
-    `sampler`), and the equilibrium's guarantee is worth more (docs/bots.md, "Heads-up with
-    the last die")."""
+    Against a seat not yet read, or one that reasons about bids, the model can be wrong (one
+    die against two, `hard`'s Liar calls were wrong 63% of the time against `sampler` from
+    a fresh start), and a seat that knew hard's own play could win every such game from it
+    (a best response wins 0.46 beyond the round's value); the solved round keeps the value
+    whatever the seat does (docs/bots.md, "This version: heads-up with the last die, the
+    solved round")."""
     solved = _endgame_policy(view)
     if solved is not None or view.my_dice != 1 or len(view.survivors) != 2:
         return solved

@@ -8,23 +8,25 @@ one die smaller, or the end). benchmarks/uneven_endgames.py solves these rounds 
 moves there, as it plays bots/endgame.py when both seats hold one die.
 
 The tables hold only the seat with the last die. With more dice than its opponent, hard's
-own play wins more than the equilibrium's against every style measured (docs/bots.md, "Heads-up
-with the last die"), since there the equilibrium gives up the exploitation a bigger hand
-affords; with the last die the equilibrium's guarantee is worth more.
+own play won more than the equilibrium's against the styles measured (docs/bots.md, "This
+version: heads-up with the last die, the solved round"): there the equilibrium gives up
+the exploitation a bigger hand affords, and with the last die its guarantee is worth more.
 
 Table format
 ------------
 One table per (ones mode, the opener's dice, the follower's dice, seat, hand) and, for
 the follower, per opening bid, keyed `"<mode> <opener dice>v<follower dice> <seat> <hand>"`
 with the hand's dice sorted and written as digits, and the follower's ` <opening bid
-index>` after it (`"wild 1v2 0 3"`, `"wild 2v1 1 4 7"`): a table is decoded whole when
-first needed, so each is kept small (at most a few thousand records). The value is base64
-of zlib-compressed bytes: the seat's records in a fixed walk over bid histories, from the
-history where the seat first moves (none for the opener, the opening bid for the
-follower), so that no history is stored. walk(history) reads, where the seat moves (the history's length has the seat's
-parity), one record: a count n, then n pairs (action, weight), the action a bid index or
-255 for Liar, and the weight 1-255 (the chances are the weights over their sum); it then
-walks history + (a,) for each bid a of the record, in order. Where the other seat moves, it
+index>` after it (`"wild 1v2 0 3"`, `"wild 2v1 1 4 7"`). A table is decoded whole when
+first needed, so each is kept small (the largest holds 15,024 records). The value is
+base64 of zlib-compressed bytes: the seat's records in a fixed walk over bid histories,
+from the history where the seat first moves (none for the opener, the opening bid for the
+follower), so that no history is stored.
+
+walk(history) reads, where the seat moves (the history's length has the seat's parity),
+one record: a count n, then n pairs (action, weight), the action a bid index or 255 for
+Liar, and the weight 1-255 (the chances are the weights over their sum); it then walks
+history + (a,) for each bid a of the record, in order. Where the other seat moves, it
 walks history + (b,) for every bid b above the standing one, in order (the other seat may
 raise to any of them; a Liar ends the round). Bid indices are into the round's bids in
 (quantity, face) order, which in classic and natural are exactly the raises open after
