@@ -71,15 +71,19 @@ TWO_DICE_OPENING_BLUFF_SHARE = 0.340
 
 
 def heads_up_view(
-    rules: Rules, player: int, hand: tuple[int, ...], bids: tuple[Bid, ...]
+    rules: Rules,
+    player: int,
+    hand: tuple[int, ...],
+    bids: tuple[Bid, ...],
+    dice: tuple[int, int] | None = None,
 ) -> SeatView:
     """Round 1 of a heads-up table, the opener first, `player` to move after `bids` (the
-    view a bot gets there), each seat holding as many dice as `hand`."""
+    view a bot gets there), the seats holding `dice` (by default as many as `hand` each)."""
     return SeatView(
         seat=player,
         rules=rules,
         hand=hand,
-        dice=(len(hand), len(hand)),
+        dice=(len(hand), len(hand)) if dice is None else dice,
         round=1,
         phase=Phase.BIDDING,
         starter=0,
@@ -118,11 +122,13 @@ def bot_policy(game: Game, rules: Rules, decide_distribution) -> Policy:
 
 def bot_hand_policy(game: ArrayGame, rules: Rules, decide_distribution) -> HandPolicy:
     """A bot's exact mixed move at every information set of a several-dice `game`, through a
-    real SeatView of the first round of a table that starts with that many dice."""
+    real SeatView of the first round of a table where the seats hold the game's dice."""
     index = {bid: i for i, bid in enumerate(game.bids)}
+    dice = (len(game.seat_hands[0][0]), len(game.seat_hands[1][0]))
 
     def policy(player: int, hand: tuple[int, ...], history: tuple[int, ...]) -> list[float]:
-        view = heads_up_view(rules, player, hand, tuple(game.bids[b] for b in history))
+        bids = tuple(game.bids[b] for b in history)
+        view = heads_up_view(rules, player, hand, bids, dice)
         after = history[-1] + 1 if history else 0
         row = [0.0] * (len(game.bids) - after + (1 if history else 0))
         for chance, action in decide_distribution(view):

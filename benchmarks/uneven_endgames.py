@@ -2,9 +2,9 @@
 
 `python -m benchmarks.uneven_endgames --write-table [--iterations N]` solves, per ones mode
 (classic's wild ones, and natural), the one-round heads-up games of one die against two
-(and, in classic, one against three), each seat as opener, with CFR+
-(benchmarks/cfr_arrays.py), and writes p2pdice/bots/uneven_tables.py in the format of
-p2pdice/bots/solved_rounds.py. Without --write-table it prints what it solved.
+(and, in classic, one against three), either seat opening, with CFR+
+(benchmarks/cfr_arrays.py), and writes the moves of the seat with the last die to
+p2pdice/bots/uneven_tables.py in the format of p2pdice/bots/solved_rounds.py. Without --write-table it prints what it solved.
 
 A round's result is worth the game that follows (`ArrayGame.round_lost`): the loser of a
 challenge opens the next round, so losing a die from (a, b) as the opener leads to the game

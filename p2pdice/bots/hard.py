@@ -538,10 +538,10 @@ def hard_policy(view: SeatView, *, solved_endgame: bool = True) -> list[tuple[fl
     exploitability check of benchmarks/equilibrium.py reads it. `solved_endgame=False`
     gives what its heuristics alone would play where it uses the solved endgame.
     """
-    solved = _solved_round(view) if solved_endgame else None
+    reads = opponent_reads(view.rules, view.results) if ADAPT else {}
+    solved = _solved_round(view, reads) if solved_endgame else None
     if solved is not None:
         return solved
-    reads = opponent_reads(view.rules, view.results) if ADAPT else {}
     calls, raises = _options(view, reads)
     seat = view.seat
     assert seat is not None
@@ -637,7 +637,9 @@ def _endgame_game(ones: Ones) -> Game:
 READS_BIDS_FLOOR = 0.1
 
 
-def _solved_round(view: SeatView) -> list[tuple[float, Action]] | None:
+def _solved_round(
+    view: SeatView, reads: dict[int, OpponentRead] | None = None
+) -> list[tuple[float, Action]] | None:
     """The solved move where hard plays one: one die each, always; its last die against two
     or three, unless the opponent is read as judging bids by its own hand alone.
 
@@ -655,7 +657,9 @@ def _solved_round(view: SeatView) -> list[tuple[float, Action]] | None:
     if solved is not None or view.my_dice != 1 or len(view.survivors) != 2:
         return solved
     other = next(s for s in view.survivors if s != view.seat)
-    read = opponent_reads(view.rules, view.results).get(other) if ADAPT else None
+    if reads is None:  # hard_policy passes the reads it plays by
+        reads = opponent_reads(view.rules, view.results) if ADAPT else {}
+    read = reads.get(other)
     if read is not None and max(read.credit, read.bayes) < READS_BIDS_FLOOR:
         return None
     return uneven_round_policy(view)

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks import cfr_arrays
+from benchmarks.equilibrium import bot_hand_policy
 from benchmarks.uneven_endgames import ROUNDS, heads_up_rules, round_lost, solve_mode
 from p2pdice.bots import hard as hard_module
 from p2pdice.bots.hard import hard_policy
@@ -250,20 +251,7 @@ def test_hard_itself_with_its_last_die_is_barely_exploitable(
     game = cfr_arrays.array_game(rules, dice, round_lost=round_lost(dice, values))
     tree = cfr_arrays.Tree(game)
     seat = dice.index(1)
-
-    def policy(player: int, hand: tuple[int, ...], history: tuple[int, ...]) -> list[float]:
-        placed = tuple(PlacedBid(s % 2, game.bids[b]) for s, b in enumerate(history))
-        view = bidding_view(rules, hand, dice, placed, seat=player)
-        last = history[-1] if history else -1
-        row = [0.0] * (len(game.bids) - 1 - last + (1 if history else 0))
-        for chance, action in hard_policy(view):
-            if isinstance(action, Challenge):
-                row[-1] += chance
-            else:
-                assert isinstance(action, PlaceBid)
-                row[game.bids.index(action.bid) - last - 1] += chance
-        return row
-
+    policy = bot_hand_policy(game, rules, hard_policy)
     strategy, _ = cfr_arrays.policy_strategy(tree, policy, seat)
     gain = cfr_arrays.best_response(tree, strategy, 1 - seat)
     own_value = values[dice] if seat == 0 else -values[dice]

@@ -38,6 +38,13 @@ async def silent_sockets(
     return sockets
 
 
+async def tls_connection(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection to the host's port past its TLS handshake, that has sent nothing yet."""
+    return await asyncio.wait_for(
+        asyncio.open_connection("127.0.0.1", port, ssl=client_context()), 2
+    )
+
+
 async def closed_by_the_host(
     sockets: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]], within: float
 ) -> int:
@@ -108,9 +115,7 @@ async def test_a_full_port_makes_room_from_unfinished_requests_never_from_websoc
                 await raw.send({"type": "spectate"})
                 await raw.recv_type("welcome")
             for _ in range(12):
-                reader, writer = await asyncio.wait_for(
-                    asyncio.open_connection("127.0.0.1", service.port, ssl=client_context()), 2
-                )
+                reader, writer = await tls_connection(service.port)
                 writer.write(b"GET /tables HTTP/1.1\r\nHost: attacker\r\n")  # never the end
                 heads.append((reader, writer))
             assert await closed_by_the_host(heads, 1.0) >= 12 - (8 - 2)
@@ -136,9 +141,7 @@ async def test_a_plain_request_for_a_tables_path_is_not_kept_like_a_websocket(
         heads: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
         try:
             for _ in range(6):
-                reader, writer = await asyncio.wait_for(
-                    asyncio.open_connection("127.0.0.1", service.port, ssl=client_context()), 2
-                )
+                reader, writer = await tls_connection(service.port)
                 writer.write(f"GET {table.path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
                 assert b" 400 " in await asyncio.wait_for(reader.readline(), 2)
                 heads.append((reader, writer))
