@@ -4,6 +4,8 @@ asserted: figures depend on the machine)."""
 
 from __future__ import annotations
 
+import gc
+import random
 from types import SimpleNamespace
 
 import pytest
@@ -17,6 +19,28 @@ def test_bot_decision_percentiles_are_nearest_rank() -> None:
     assert figures["p99_ms"] == 6.0 and figures["max_ms"] == 6.0
     assert figures["decisions"] == 6 and figures["mean_ms"] == 3.5
     assert bot_decisions.summary([float(v) for v in range(1, 101)])["p99_ms"] == 99.0
+
+
+def test_a_collection_inside_a_decision_is_counted_as_its_pause() -> None:
+    """Decision times name the garbage collector's pauses that fell inside them, and only
+    those: a collection between decisions is no decision's."""
+    ticks = iter(range(0, 10_000, 10))
+
+    def collecting_bot(view: object, rng: random.Random) -> str:
+        gc.collect()
+        return "collected"
+
+    timed = bot_decisions._Timed(collecting_bot, cold=False, clock=lambda: next(ticks))  # type: ignore[arg-type]
+    gc.callbacks.append(timed.on_gc)
+    try:
+        timed(None, random.Random(1))  # type: ignore[arg-type]
+        gc.collect()  # between decisions
+        timed(None, random.Random(1))  # type: ignore[arg-type]
+    finally:
+        gc.callbacks.remove(timed.on_gc)
+    # Each decision read the clock at its start and end, around one collection (start, stop).
+    assert timed.samples_ns == [30, 30]
+    assert timed.gc_ns == [10, 10]
 
 
 def test_crypto_figures_use_the_common_statistics(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -38,10 +38,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, reduce
 from itertools import combinations_with_replacement
+from operator import add, mul, truediv
 
-from ..core.bids import Bid, lowest_bids_per_face, ones_are_wild
+from ..core.bids import Bid, lowest_bids_per_face, ones_are_wild, shared_bid
 from ..core.rules import Rules
 from .medium import (
     CHALLENGE_BELOW,  # the modelled player calls bids less likely than this
@@ -145,6 +146,26 @@ def hand_space(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]:
 
 
 @lru_cache(maxsize=128)
+def match_groups(n: int, face: int, wild: bool) -> tuple[tuple[int, ...], ...]:
+    """For m = 0..n, the indices of the count vectors of `n` dice with m dice that count
+    toward a bid on `face`, in the vectors' order (add_by_match keeps sums in that order)."""
+    groups: list[list[int]] = [[] for _ in range(n + 1)]
+    for i, m in enumerate(match_column(n, face, wild)):
+        groups[m].append(i)
+    return tuple(tuple(g) for g in groups)
+
+
+def add_by_match(dist: list[float], values: Sequence[float], n: int, face: int, wild: bool) -> None:
+    """`dist[m] += values[i]` for every count vector i of `n` dice with m dice counting
+    toward `face`, added in the vectors' order, as the plain loop would: the same floats to
+    the last bit, with the loop in C (the bots' look-ahead spends much of its time here)."""
+    pick = values.__getitem__
+    for m, indices in enumerate(match_groups(n, face, wild)):
+        if indices:
+            dist[m] = reduce(add, map(pick, indices), dist[m])
+
+
+@lru_cache(maxsize=128)
 def match_column(n: int, face: int, wild: bool) -> tuple[int, ...]:
     """For each count vector of `n` dice, how many dice count toward a bid on `face`."""
     vectors, _ = hand_space(n)
@@ -226,7 +247,7 @@ def bid_likelihood(
     if previous is None:
         face_sharpness = OPEN_FACE_SHARPNESS * sharpness / PICK_SHARPNESS
         return _opening_likelihood(n, wild, unseen, dice_in_play, lowest, bid, size, face_sharpness)
-    options = {b for low in lowest.values() for b in (low, Bid(low.quantity + 1, low.face))}
+    options = {b for low in lowest.values() for b in (low, shared_bid(low.quantity + 1, low.face))}
     options = {b for b in options if b.quantity <= dice_in_play}
     options.add(bid)
     totals = [0.0] * size
@@ -234,10 +255,10 @@ def bid_likelihood(
     for option in options:
         row = _support_row(option.quantity, option.face, n, unseen, wild, credit, kappa, seen)
         weights = [math.exp(sharpness * s) for s in row]
-        column = match_column(n, option.face, wild)
-        totals = [t + weights[m] for t, m in zip(totals, column, strict=True)]
+        picked = list(map(weights.__getitem__, match_column(n, option.face, wild)))
+        totals = list(map(add, totals, picked))
         if option == bid:
-            chosen = [weights[m] for m in column]
+            chosen = picked
     prev_row = _support_row(previous.quantity, previous.face, n, unseen, wild, credit, kappa, seen)
     keep = [1.0 - challenge_chance(s, call_below) for s in prev_row]
     prev_column = match_column(n, previous.face, wild)
@@ -464,8 +485,7 @@ def face_marginals(
     out = []
     for face in FACE_LIST:
         dist = [0.0] * (dice + 1)
-        for w, m in zip(weights, match_column(dice, face, wild), strict=True):
-            dist[m] += w
+        add_by_match(dist, weights, dice, face, wild)
         out.append(tuple(dist))
     return tuple(out)
 
@@ -483,7 +503,7 @@ def reply_model(
     kappa: float = 0.0,
     seen: Seen | None = None,
     cornered: float = 0.0,
-) -> tuple[tuple[float, ...], tuple[tuple[Bid, tuple[float, ...]], ...]]:
+) -> tuple[tuple[float, ...], tuple[Bid, ...], tuple[tuple[float, ...], ...]]:
     """How a seat holding `bidder_dice` answers `previous`, per count vector of their hand.
 
     `credit` is what the others' bids (`previous` included) have shown that seat; `seen`,
@@ -491,9 +511,10 @@ def reply_model(
     chance that a seat which believes `previous` but has no raise it believes either
     (none RAISE_AT_LEAST likely to it) calls anyway, as the anchor does, rather than bid
     on regardless; with few dice in play that is most of a player's calls.
-    Returns the chance they call, and for each small raise open to them (the lowest legal
-    quantity on each face and one more) the chance they make it; per vector the call and
-    the raises sum to 1. The same model as bid_likelihood, without its noise floor
+    Returns the chance they call, the small raises open to them (the lowest legal quantity
+    on each face and one more) and, in the same order, the chance they make each; per
+    vector the call and the raises sum to 1. The raises and their chances come apart so
+    that the chances, tuples of floats, stay out of the garbage collector's walks. The same model as bid_likelihood, without its noise floor
     (a look-ahead needs a proper distribution over replies, not a likelihood).
     """
     doubt, options, rows, totals, stuck = _reply_parts(
@@ -501,16 +522,13 @@ def reply_model(
         credit, kappa, seen,
     )  # fmt: skip
     if not options:
-        return doubt, ()
+        return doubt, (), ()
     call = doubt
     if cornered:
         call = tuple(c + (1.0 - c) * cornered * x for c, x in zip(doubt, stuck, strict=True))
     keep = [1.0 - c for c in call]
-    replies = tuple(
-        (option, tuple(x / t * k for x, t, k in zip(row, totals, keep, strict=True)))
-        for option, row in zip(options, rows, strict=True)
-    )
-    return call, replies
+    picks = tuple(tuple(map(mul, map(truediv, row, totals), keep)) for row in rows)
+    return call, options, picks
 
 
 ReplyParts = tuple[
@@ -544,8 +562,9 @@ def _reply_parts(
     unseen = dice_in_play - n
     size = len(hand_space(n)[0])
     prev_row = _support_row(previous.quantity, previous.face, n, unseen, wild, credit, kappa, seen)
-    prev_column = match_column(n, previous.face, wild)
-    doubt = tuple(challenge_chance(prev_row[m], call_below) for m in prev_column)
+    # Per count of matching dice, then per vector: the chances depend on the count alone.
+    doubt_by_count = [challenge_chance(s, call_below) for s in prev_row]
+    doubt = tuple(map(doubt_by_count.__getitem__, match_column(n, previous.face, wild)))
     lowest = lowest_bids_per_face(
         rules, previous, dice_in_play=dice_in_play, palifico_round=palifico_round, bidder_dice=n
     )
@@ -553,7 +572,7 @@ def _reply_parts(
         {
             b
             for low in lowest.values()
-            for b in (low, Bid(low.quantity + 1, low.face))
+            for b in (low, shared_bid(low.quantity + 1, low.face))
             if b.quantity <= dice_in_play
         },
         key=lambda b: (b.quantity, b.face),
@@ -561,16 +580,20 @@ def _reply_parts(
     if not options:
         return tuple(1.0 for _ in range(size)), (), (), (), ()
     totals = [0.0] * size
-    best = [0.0] * size  # per vector, how likely its likeliest raise is to it
+    chances = [(0.0,) * size]  # per option and vector, how likely the option is to it
     rows = []
     for option in options:
         row = _support_row(option.quantity, option.face, n, unseen, wild, credit, kappa, seen)
         weights = [math.exp(sharpness * s) for s in row]
         column = match_column(n, option.face, wild)
-        rows.append(tuple(weights[m] for m in column))
-        totals = [t + weights[m] for t, m in zip(totals, column, strict=True)]
-        best = [max(b, row[m]) for b, m in zip(best, column, strict=True)]
-    stuck = tuple(challenge_chance(b, RAISE_AT_LEAST) for b in best)
+        picked = tuple(map(weights.__getitem__, column))
+        rows.append(picked)
+        totals = list(map(add, totals, picked))
+        chances.append(tuple(map(row.__getitem__, column)))
+    best = list(map(max, zip(*chances, strict=True)))  # per vector: its likeliest raise
+    # `best` takes few distinct values (each is some option's chance at some count).
+    stuck_of = {b: challenge_chance(b, RAISE_AT_LEAST) for b in set(best)}
+    stuck = tuple(map(stuck_of.__getitem__, best))
     return doubt, tuple(options), tuple(rows), tuple(totals), stuck
 
 

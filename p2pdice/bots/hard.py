@@ -64,9 +64,10 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, reduce
+from operator import add, mul
 
-from ..core.bids import Bid, lowest_bids_per_face
+from ..core.bids import Bid, lowest_bids_per_face, shared_bid
 from ..core.game import Action, Challenge, ExactCall, PlaceBid
 from ..core.rules import ChallengePenalty, ExactReward, Ones, Rules, preset
 from ..core.view import SeatView
@@ -77,6 +78,7 @@ from .belief import (
     Credit,
     Seen,
     Step,
+    add_by_match,
     bid_credits,
     challenge_chance,
     convolve,
@@ -459,17 +461,18 @@ class _Lap:
         rest = self.seats[position:]
         total = 0.0
         value = 0.0
-        for face, low in _lowest_after(self.rules, faced, self.dice_in_play, self.palifico, dice):
-            if face == faced.face or low.quantity > self.dice_in_play or face not in faces:
+        lowest = _lowest_after(self.rules, faced, self.dice_in_play, self.palifico, dice)
+        for face, quantity in lowest:
+            if face == faced.face or quantity > self.dice_in_play or face not in faces:
                 continue
             weight, odds = faces[face]
             if weight <= 0.0:
                 continue
             total += weight
-            key = (position, face, low.quantity)
+            key = (position, face, quantity)
             lap = self.memo.get(key)
             if lap is None:
-                lap = self.memo[key] = self._lap_on(odds, low, rest)
+                lap = self.memo[key] = self._lap_on(odds, Bid(quantity, face), rest)
             value += weight * lap
         return value / total if total > 0.0 else 0.0
 
@@ -762,7 +765,7 @@ def _options(
         p = face_probability(face, wild_ones=wild)
         top = min(view.dice_in_play, low.quantity + RAISE_STEPS)
         for quantity in range(low.quantity, top + 1):
-            bid = Bid(quantity, face)
+            bid = shared_bid(quantity, face)
             shown = _shown_after(shown_now, view, standing, bid)
             credit = perceived(shown, nxt, wild) if follower.riding else NO_CREDIT
             seen = round_bids.seen_after(bid, nxt)[face - 1] if follower.reading else None
@@ -906,8 +909,7 @@ def _lookahead(
         for face in FACE_LIST:
             dist = [0.0] * size
             for part in components:
-                for w, m in zip(part, match_column(follower.dice, face, wild), strict=True):
-                    dist[m] += w
+                add_by_match(dist, part, follower.dice, face, wild)
             marginals[face] = dist
     for bid in candidates:
         need = bid.quantity - own[bid.face]
@@ -934,7 +936,7 @@ def _lookahead(
                 )
             elif model == 2:
                 seen = round_bids.seen_after(bid, follower.seat)
-            call, replies = reply_model(
+            call, replies, picked = reply_model(
                 rules,
                 view.palifico_round,
                 view.dice_in_play,
@@ -947,14 +949,12 @@ def _lookahead(
                 seen,
                 follower.cornered,
             )
-            for w, c, m in zip(weights, call, column, strict=True):
-                value += w * c * worth[m]
-            for reply, picks in replies:
+            # The plain loops' sums, term for term and in their order, run in C.
+            terms = map(mul, map(mul, weights, call), map(worth.__getitem__, column))
+            value = reduce(add, terms, value)
+            for reply, picks in zip(replies, picked, strict=True):
                 dist = dists.setdefault(reply, [0.0] * size)
-                for w, x, m in zip(
-                    weights, picks, match_column(follower.dice, reply.face, wild), strict=True
-                ):
-                    dist[m] += w * x
+                add_by_match(dist, list(map(mul, weights, picks)), follower.dice, reply.face, wild)
         for reply, dist in dists.items():
             mass = sum(dist)
             if mass < 1e-9:
@@ -997,13 +997,12 @@ def _raise_again(
     lowest = _lowest_after(view.rules, reply, view.dice_in_play, view.palifico_round, view.my_dice)
     wild = view.wild_ones
     best = -math.inf
-    for face, low in lowest:
+    for face, q in lowest:
         p = face_probability(face, wild_ones=wild)
         if face == reply.face:
             counts, scale = dist, 1.0
         else:
             counts, scale = marginals[face], mass
-        q = low.quantity
         value = 0.0
         for m, w in enumerate(counts):
             if not w:
@@ -1022,11 +1021,15 @@ def _raise_again(
 @lru_cache(maxsize=65536)  # keyed by the rules too: a tournament mixes tables
 def _lowest_after(
     rules: Rules, bid: Bid, dice_in_play: int, palifico: bool, my_dice: int
-) -> tuple[tuple[int, Bid], ...]:
+) -> tuple[tuple[int, int], ...]:
+    """Per face with a legal raise over `bid`, (face, its lowest legal quantity). Plain ints,
+    not Bids: tuples of ints leave the garbage collector's view once it has seen them, and
+    this cache holds tens of thousands of entries that every full collection would walk
+    (docs/bots.md, "Decision time")."""
     lowest = lowest_bids_per_face(
         rules, bid, dice_in_play=dice_in_play, palifico_round=palifico, bidder_dice=my_dice
     )
-    return tuple(lowest.items())
+    return tuple((face, low.quantity) for face, low in lowest.items())
 
 
 def _raise_value(

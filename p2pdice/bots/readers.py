@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
-from ..core.bids import Bid, count_matching, lowest_bids_per_face, ones_are_wild
+from ..core.bids import Bid, count_matching, lowest_bids_per_face, ones_are_wild, shared_bid
 from ..core.game import Action, Call, Challenge, ExactCall, PlaceBid, RoundResult
 from ..core.rules import ExactReward, Rules
 from ..core.view import SeatView
@@ -407,7 +407,7 @@ def _reply(
     options = [
         b
         for _, low in _legal_faces(rules, bid, dice_in_play, palifico, n)
-        for b in (low, Bid(low.quantity + 1, low.face))
+        for b in (low, shared_bid(low.quantity + 1, low.face))
         if b.quantity <= dice_in_play
     ]
     if not options:

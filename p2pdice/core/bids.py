@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import Reason, RuleError
 from .rules import Ones, Palifico, PalificoKind, Rules
@@ -24,6 +25,14 @@ class Bid:
 
     def __str__(self) -> str:
         return f"{self.quantity} x {self.face}{'s' if self.quantity != 1 else ''}"
+
+
+@lru_cache(maxsize=4096)
+def shared_bid(quantity: int, face: int) -> Bid:
+    """One Bid object for each quantity and face. Bids are immutable, and the bots' caches
+    hold them by the hundred thousand: one object each spares the memory, and the garbage
+    collector's full walks, that a copy per cache entry would cost."""
+    return Bid(quantity, face)
 
 
 def bid_problem(
@@ -106,10 +115,28 @@ def lowest_legal_quantity(
 ) -> int | None:
     """The smallest legal quantity on `face`, or None when no bid on it is legal.
 
-    For a fixed face legality is monotone in the quantity (every rule is a lower bound, plus
-    the cap at the dice in play; a property test checks it), so a binary search over
-    `bid_problem` finds the bound without restating the rules.
+    The dice in play only cap the quantity (R2), so the bound below the cap is found once
+    for each standing bid, face, kind of round and bidder's dice, and cached: the bots ask
+    for it at every count of dice their look-ahead meets.
     """
+    if dice_in_play < 1:
+        return None
+    lowest = _lowest_below_any_cap(rules, previous, face, palifico_round, bidder_dice)
+    return lowest if lowest is not None and lowest <= dice_in_play else None
+
+
+@lru_cache(maxsize=65536)
+def _lowest_below_any_cap(
+    rules: Rules, previous: Bid | None, face: int, palifico_round: bool, bidder_dice: int
+) -> int | None:
+    """lowest_legal_quantity with as many dice in play as any rule asks for.
+
+    For a fixed face legality is monotone in the quantity (every rule is a lower bound, plus
+    the cap; a property test checks it), so a binary search over `bid_problem` finds the
+    bound without restating the rules. No rule asks for more than 2q + 1 after a bid of q
+    (leaving aces), so with that many dice in play the cap never decides.
+    """
+    roof = 1 if previous is None else 2 * previous.quantity + 1
 
     def legal(q: int) -> bool:
         return (
@@ -117,16 +144,16 @@ def lowest_legal_quantity(
                 rules,
                 previous,
                 Bid(q, face),
-                dice_in_play=dice_in_play,
+                dice_in_play=roof,
                 palifico_round=palifico_round,
                 bidder_dice=bidder_dice,
             )
             is None
         )
 
-    if dice_in_play < 1 or not legal(dice_in_play):
+    if not legal(roof):
         return None
-    lo, hi = 1, dice_in_play
+    lo, hi = 1, roof
     while lo < hi:
         mid = (lo + hi) // 2
         if legal(mid):
@@ -156,7 +183,7 @@ def lowest_bids_per_face(
             bidder_dice=bidder_dice,
         )
         if q is not None:
-            lowest[face] = Bid(q, face)
+            lowest[face] = shared_bid(q, face)
     return lowest
 
 

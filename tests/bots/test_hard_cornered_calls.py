@@ -26,7 +26,7 @@ TWO_SIXES = Bid(2, 6)  # four dice in play, two each
 
 def _calls(cornered: float) -> dict[tuple[int, ...], float]:
     """Per count vector of a two-dice hand, the modelled chance it calls two sixes."""
-    call, _ = reply_model(CLASSIC, False, 4, 2, TWO_SIXES, cornered=cornered)
+    call, _, _ = reply_model(CLASSIC, False, 4, 2, TWO_SIXES, cornered=cornered)
     return dict(zip(hand_space(2)[0], call, strict=True))
 
 

@@ -134,9 +134,10 @@ def test_a_bid_left_for_another_face_is_worth_the_lap_run_on_the_changers_new_bi
     dice, faces = lap.changes[0]
     total = 0.0
     expected = 0.0
-    for f, low in hard_module._lowest_after(PERUDO4, ours, 20, False, dice):
+    for f, quantity in hard_module._lowest_after(PERUDO4, ours, 20, False, dice):
         if f == 4:
             continue
+        low = Bid(quantity, f)
         weight, named = faces[f]
         answer = lap._facing(named, low.quantity + 2, face_probability(f, wild_ones=True))
         assert lap._lap_on(named, low, lap.seats) == pytest.approx(answer, abs=0.1)

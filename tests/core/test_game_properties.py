@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from p2pdice.core.bids import FACES, Bid, bid_problem, legal_bids
+from p2pdice.core.bids import FACES, Bid, bid_problem, legal_bids, lowest_legal_quantity
 from p2pdice.core.errors import RuleError
 from p2pdice.core.game import (
     Call,
@@ -227,3 +227,40 @@ def test_legality_is_monotone_in_quantity(rules, pq, pf, face, n, pal, bidder) -
     if True in legal:
         first = legal.index(True)
         assert all(legal[first:])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rules=rules_strategy,
+    previous=st.none() | st.builds(Bid, st.integers(1, 30), st.integers(1, 6)),
+    face=st.integers(1, 6),
+    counts=st.lists(st.integers(0, 40), min_size=1, max_size=4),
+    pal=st.booleans(),
+    bidder=st.integers(1, 5),
+)
+def test_the_lowest_legal_quantity_is_the_first_legal_one_at_every_count_of_dice(
+    rules, previous, face, counts, pal, bidder
+) -> None:
+    """Asked at several counts of dice in play in turn (its bound is cached across them), it
+    gives the first quantity the engine accepts, found by trying them all."""
+    for n in counts:
+        first = next(
+            (
+                q
+                for q in range(1, n + 1)
+                if bid_problem(
+                    rules,
+                    previous,
+                    Bid(q, face),
+                    dice_in_play=n,
+                    palifico_round=pal,
+                    bidder_dice=bidder,
+                )
+                is None
+            ),
+            None,
+        )
+        found = lowest_legal_quantity(
+            rules, previous, face, dice_in_play=n, palifico_round=pal, bidder_dice=bidder
+        )
+        assert found == first, (n, previous, face)
