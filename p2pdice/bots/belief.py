@@ -514,8 +514,9 @@ def reply_model(
     Returns the chance they call, the small raises open to them (the lowest legal quantity
     on each face and one more) and, in the same order, the chance they make each; per
     vector the call and the raises sum to 1. The raises and their chances come apart so
-    that the chances, tuples of floats, stay out of the garbage collector's walks. The same model as bid_likelihood, without its noise floor
-    (a look-ahead needs a proper distribution over replies, not a likelihood).
+    that the chances, tuples of floats, stay out of the garbage collector's walks. The
+    same model as bid_likelihood, without its noise floor (a look-ahead needs a proper
+    distribution over replies, not a likelihood).
     """
     doubt, options, rows, totals, stuck = _reply_parts(
         rules, palifico_round, dice_in_play, bidder_dice, previous, call_below, sharpness,
