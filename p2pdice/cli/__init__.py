@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import __version__
+from ..__main__ import INTERRUPTED
 from ..bots.names import DEFAULT_LEVEL
 from ..core.errors import UserError
 from .options import add_rules_options, bots_help
@@ -195,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"p2pdice {args.command}: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        return 130
+        return INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`p2pdice ... | head`); stop quietly, as Unix tools do.
         # Exit 0, as coreutils do under `| head`: the reader had what it wanted. Point stdout
