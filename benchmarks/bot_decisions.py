@@ -43,10 +43,11 @@ BUDGET_P99_MS = 50.0
 
 
 def _bot_caches() -> list[Callable[[], None]]:
-    """`cache_clear` of every memoised function in the bot modules."""
+    """`cache_clear` of every memoised function in the package's modules: the bots' and
+    the core's they call (the lowest legal quantities are cached in core.bids)."""
     clears = []
     for name, module in list(sys.modules.items()):
-        if name.startswith("p2pdice.bots.") and module is not None:
+        if name.startswith("p2pdice.") and module is not None:
             for value in vars(module).values():
                 clear = getattr(value, "cache_clear", None)
                 if callable(clear):

@@ -949,7 +949,10 @@ def _lookahead(
                 seen,
                 follower.cornered,
             )
-            # The plain loops' sums, term for term and in their order, run in C.
+            # The plain loops' sums, term for term and in their order, run in C (map stops
+            # at the shortest input, so the lengths are checked as zip(strict=True) did).
+            assert len(weights) == len(call) == len(column)
+            assert all(len(chances) == len(weights) for chances in picked)
             terms = map(mul, map(mul, weights, call), map(worth.__getitem__, column))
             value = reduce(add, terms, value)
             for reply, picks in zip(replies, picked, strict=True):

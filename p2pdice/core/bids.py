@@ -6,6 +6,7 @@ same code checks a bid on the host, on every peer, in the offline verifier and i
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -27,7 +28,7 @@ class Bid:
         return f"{self.quantity} x {self.face}{'s' if self.quantity != 1 else ''}"
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096, typed=True)  # typed: True and 1 must not share an entry
 def shared_bid(quantity: int, face: int) -> Bid:
     """One Bid object for each quantity and face. Bids are immutable, and the bots' caches
     hold them by the hundred thousand: one object each spares the memory, and the garbage
@@ -121,13 +122,21 @@ def lowest_legal_quantity(
     """
     if dice_in_play < 1:
         return None
-    lowest = _lowest_below_any_cap(rules, previous, face, palifico_round, bidder_dice)
+    # Keyed by the standing bid's fields, typed: a bid of 2.0 (refused by the engine) must
+    # not share an entry with the bid of 2 it equals.
+    quantity, faced = (None, 0) if previous is None else (previous.quantity, previous.face)
+    lowest = _lowest_below_any_cap(rules, quantity, faced, face, palifico_round, bidder_dice)
     return lowest if lowest is not None and lowest <= dice_in_play else None
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=65536, typed=True)
 def _lowest_below_any_cap(
-    rules: Rules, previous: Bid | None, face: int, palifico_round: bool, bidder_dice: int
+    rules: Rules,
+    previous_quantity: int | None,
+    previous_face: int,
+    face: int,
+    palifico_round: bool,
+    bidder_dice: int,
 ) -> int | None:
     """lowest_legal_quantity with as many dice in play as any rule asks for.
 
@@ -136,7 +145,8 @@ def _lowest_below_any_cap(
     bound without restating the rules. No rule asks for more than 2q + 1 after a bid of q
     (leaving aces), so with that many dice in play the cap never decides.
     """
-    roof = 1 if previous is None else 2 * previous.quantity + 1
+    previous = None if previous_quantity is None else Bid(previous_quantity, previous_face)
+    roof = 1 if previous_quantity is None else max(1, 2 * math.ceil(previous_quantity) + 1)
 
     def legal(q: int) -> bool:
         return (

@@ -61,3 +61,6 @@ def test_the_reply_models_raises_and_chances_line_up_and_sum_to_one_with_the_cal
 def test_a_shared_bid_is_one_object_equal_to_a_new_one() -> None:
     assert shared_bid(3, 5) is shared_bid(3, 5)
     assert shared_bid(3, 5) == Bid(3, 5) and hash(shared_bid(3, 5)) == hash(Bid(3, 5))
+    # An equal quantity of another type gets its own object: True must not stand for 1.
+    shared_bid(True, 2)  # type: ignore[arg-type]
+    assert type(shared_bid(1, 2).quantity) is int

@@ -232,7 +232,8 @@ def test_legality_is_monotone_in_quantity(rules, pq, pf, face, n, pal, bidder) -
 @settings(max_examples=300, deadline=None)
 @given(
     rules=rules_strategy,
-    previous=st.none() | st.builds(Bid, st.integers(1, 30), st.integers(1, 6)),
+    # Quantities below 1 too: the function is public, whatever the engine lets stand.
+    previous=st.none() | st.builds(Bid, st.integers(-3, 30), st.integers(1, 6)),
     face=st.integers(1, 6),
     counts=st.lists(st.integers(0, 40), min_size=1, max_size=4),
     pal=st.booleans(),
@@ -264,3 +265,12 @@ def test_the_lowest_legal_quantity_is_the_first_legal_one_at_every_count_of_dice
             rules, previous, face, dice_in_play=n, palifico_round=pal, bidder_dice=bidder
         )
         assert found == first, (n, previous, face)
+
+
+def test_a_bid_of_float_quantity_leaves_the_int_bids_answer_alone() -> None:
+    """The lowest quantities are cached; an equal bid of another type (2.0 for 2) has an
+    entry of its own, so a caller passing one cannot change what the engine's bids get."""
+    rules = Rules()
+    answer = {"dice_in_play": 10, "palifico_round": False, "bidder_dice": 5}
+    lowest_legal_quantity(rules, Bid(2.0, 3), 4, **answer)  # type: ignore[arg-type]
+    assert lowest_legal_quantity(rules, Bid(2, 3), 4, **answer) == 2
