@@ -22,6 +22,7 @@ from ..core.game import (
     Phase,
     PlaceBid,
     Reveal,
+    RoundResult,
     StartNextRound,
     apply,
     blind_action,
@@ -39,6 +40,7 @@ class GameRecord:
     ranking: tuple[int, ...]
     rounds: int
     bot_faults: int = 0
+    results: tuple[RoundResult, ...] = ()  #: every round, hands included, for analyses
 
 
 @dataclass(slots=True)
@@ -141,7 +143,9 @@ def play_game(
             state = apply(state, StartNextRound(state.next_starter))
     if out:
         out("Final ranking: " + ranking_line(state.ranking, names, ", "))
-    return GameRecord(ranking=state.ranking, rounds=state.round, bot_faults=faults)
+    return GameRecord(
+        ranking=state.ranking, rounds=state.round, bot_faults=faults, results=state.results
+    )
 
 
 def _action_line(action: Action, names: Sequence[str], forced: bool) -> str:

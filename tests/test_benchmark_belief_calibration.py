@@ -1,0 +1,95 @@
+"""benchmarks.belief_calibration: every bid hard faced is settled against the reveal of its
+own round, and its calls come out as the engine scored them."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from benchmarks.belief_calibration import (
+    FacedBid,
+    calibration,
+    faced_bids,
+    main,
+    stage_of,
+)
+from benchmarks.common import RULE_MODES
+from p2pdice.bots.registry import load_bot
+from p2pdice.bots.sim import play_game
+from p2pdice.bots.tournament import game_rng, seating
+from p2pdice.core.game import Call, Outcome, RoundResult
+from p2pdice.core.rules import Rules
+
+GAMES = 4
+SEED = 3
+
+
+def _hard_calls(rules: Rules, style: str) -> list[RoundResult]:
+    """The rounds in which hard made the call, from the same games played without recording."""
+    names = ("hard",) + (style,) * (rules.seats - 1)
+    bots = {name: load_bot(name) for name in set(names)}
+    rounds = []
+    for g in range(GAMES):
+        by_seat = seating(names, g)
+        record = play_game(rules, [bots[n] for n in by_seat], game_rng(SEED, g))
+        assert len(record.results) == record.rounds
+        seat = by_seat.index("hard")
+        rounds += [r for r in record.results if r.caller == seat and r.count is not None]
+    return rounds
+
+
+def test_hard_s_liar_calls_are_settled_as_the_engine_scored_them() -> None:
+    rules = dataclasses.replace(RULE_MODES["classic"], seats=2)
+    faced, _ = faced_bids("medium", rules, games=GAMES, seed=SEED)
+    calls = [f for f in faced if f.action == "liar"]
+    rounds = [r for r in _hard_calls(rules, "medium") if r.call == Call.CHALLENGE]
+    assert len(calls) == len(rounds)
+    assert 0 < sum(f.held for f in calls) < len(calls)  # both outcomes occur in these games
+    assert sum(f.held for f in calls) == sum(r.outcome == Outcome.BID_STANDS for r in rounds)
+
+
+def test_hard_s_exact_calls_are_settled_as_the_engine_scored_them_at_four_seats() -> None:
+    rules = dataclasses.replace(RULE_MODES["perudo"], seats=4)
+    faced, _ = faced_bids("medium", rules, games=GAMES, seed=SEED)
+    calls = [f for f in faced if f.action == "exact"]
+    rounds = [r for r in _hard_calls(rules, "medium") if r.call == Call.EXACT]
+    assert len(calls) == len(rounds)
+    assert 0 < sum(f.was_exact for f in calls) < len(calls)  # both outcomes occur
+    assert sum(f.was_exact for f in calls) == sum(r.outcome == Outcome.EXACT_HIT for r in rounds)
+
+
+def test_the_chances_recorded_are_the_believer_s() -> None:
+    rules = dataclasses.replace(RULE_MODES["classic"], seats=2)
+    faced, _ = faced_bids(
+        "medium", rules, games=2, seed=SEED, believe=lambda view, bid: (0.25, 0.125)
+    )
+    assert faced and {(f.holds, f.exact) for f in faced} == {(0.25, 0.125)}
+    cal = calibration(faced)
+    assert cal.faced["all"].n == len(faced)
+    assert cal.faced["all"].to_json()["stated"] == 0.25
+    assert set(cal.reliability) == {"0.2-0.3"}
+
+
+def test_lines_add_up_per_stage_and_in_all() -> None:
+    faced = [
+        FacedBid("both 4+", 0.2, 0.1, "liar", held=True, was_exact=False),
+        FacedBid("both 4+", 0.6, 0.3, "raise", held=False, was_exact=False),
+        FacedBid("last die", 0.9, 0.5, "exact", held=True, was_exact=True),
+    ]
+    cal = calibration(faced)
+    assert cal.faced["both 4+"].to_json() == {"n": 2, "stated": 0.4, "true": 0.5}
+    assert cal.faced["all"].to_json() == {"n": 3, "stated": round(1.7 / 3, 4), "true": 0.6667}
+    assert cal.liar_calls["all"].to_json() == {"n": 1, "stated": 0.2, "true": 1.0}
+    assert cal.exact_calls["last die"].to_json() == {"n": 1, "stated": 0.5, "true": 1.0}
+    assert "last die" not in cal.liar_calls
+
+
+def test_stages_go_by_the_fewer_dice() -> None:
+    assert stage_of(5, 4) == "both 4+"
+    assert stage_of(5, 3) == stage_of(2, 5) == "2-3"
+    assert stage_of(1, 5) == stage_of(4, 1) == "last die"
+
+
+def test_the_command_prints_its_tables(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["--style", "medium", "--games", "1", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "hard against medium" in out and "Liar calls: holds" in out
