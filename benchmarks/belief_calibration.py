@@ -121,11 +121,13 @@ def faced_bids(
     out: list[FacedBid] = []
     wins = 0
     for g in range(games):
-        by_seat = seating(names, g)
+        # `hard` is the first listed bot, wherever the rotation seats it; found by a label of
+        # its own, since the style may be `hard` too.
+        hard_seat = seating(["measured", *names[1:]], g).index("measured")
         recording = _Recording(believe or hard.believed_chances)
-        bots = [recording if name == "hard" else opponent for name in by_seat]
+        bots = [recording if s == hard_seat else opponent for s in range(rules.seats)]
         record = play_game(rules, bots, game_rng(seed, g))
-        wins += by_seat[record.ranking[0]] == "hard"
+        wins += record.ranking[0] == hard_seat
         by_round = {r.round: r for r in record.results}
         # A round forfeited or ended without a reveal shows no hands: nothing to settle.
         out.extend(
@@ -182,6 +184,8 @@ def calibration(faced: Sequence[FacedBid]) -> Calibration:
 
 
 def _table(title: str, lines: dict[str, Line], keys: Sequence[str]) -> list[str]:
+    if not lines:
+        return []  # e.g. exact calls under rules without them
     rows = [f"{title:<22} {'n':>6} {'stated':>7} {'true':>7}"]
     for key in keys:
         line = lines.get(key)
@@ -226,10 +230,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"(seed {args.seed}): hard won {wins}"
     )
     stages = (*STAGES, "all")
-    print("\n".join(_table("faced: holds", cal.faced, stages)))
-    print("\n".join(_table("Liar calls: holds", cal.liar_calls, stages)))
-    print("\n".join(_table("exact calls: exact", cal.exact_calls, stages)))
-    print("\n".join(_table("reliability: holds", cal.reliability, sorted(cal.reliability))))
+    for rows in (
+        _table("faced: holds", cal.faced, stages),
+        _table("Liar calls: holds", cal.liar_calls, stages),
+        _table("exact calls: exact", cal.exact_calls, stages),
+        _table("reliability: holds", cal.reliability, sorted(cal.reliability)),
+    ):
+        if rows:
+            print("\n".join(rows))
     return 0
 
 

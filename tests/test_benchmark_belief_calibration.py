@@ -1,9 +1,12 @@
 """benchmarks.belief_calibration: every bid hard faced is settled against the reveal of its
-own round, and its calls come out as the engine scored them."""
+own round, at the stage its own and the bidder's dice made, and its calls come out as the
+engine scored them."""
 
 from __future__ import annotations
 
 import dataclasses
+
+import pytest
 
 from benchmarks.belief_calibration import (
     FacedBid,
@@ -13,11 +16,14 @@ from benchmarks.belief_calibration import (
     stage_of,
 )
 from benchmarks.common import RULE_MODES
+from p2pdice.bots import hard
 from p2pdice.bots.registry import load_bot
 from p2pdice.bots.sim import play_game
 from p2pdice.bots.tournament import game_rng, seating
+from p2pdice.core.bids import Bid, count_matching, ones_are_wild
 from p2pdice.core.game import Call, Outcome, RoundResult
 from p2pdice.core.rules import Rules
+from p2pdice.core.view import SeatView
 
 GAMES = 4
 SEED = 3
@@ -35,6 +41,55 @@ def _hard_calls(rules: Rules, style: str) -> list[RoundResult]:
         seat = by_seat.index("hard")
         rounds += [r for r in record.results if r.caller == seat and r.count is not None]
     return rounds
+
+
+def _faced_from_the_reveals(
+    rules: Rules, style: str, games: int, seed: int
+) -> tuple[list[tuple[int, Bid, int, int, bool, bool]], int]:
+    """Worked out from the finished rounds alone: each bid hard faced (the bid before each of
+    its raises, and the bid it called) as (round, bid, hard's dice, the bidder's dice, held,
+    exactly right); and hard's wins."""
+    names = ("hard",) + (style,) * (rules.seats - 1)
+    bots = {name: load_bot(name) for name in set(names)}
+    faced = []
+    wins = 0
+    for g in range(games):
+        by_seat = seating(names, g)
+        seat = by_seat.index("hard")
+        record = play_game(rules, [bots[n] for n in by_seat], game_rng(seed, g))
+        wins += record.ranking[0] == seat
+        for r in record.results:
+            wild = ones_are_wild(rules, r.palifico_round)
+            hands = [h for h in r.hands if h]
+            for i, placed in enumerate(r.bids):
+                last = i == len(r.bids) - 1
+                if placed.seat == seat or (r.caller if last else r.bids[i + 1].seat) != seat:
+                    continue
+                count = count_matching(hands, placed.bid.face, wild_ones=wild)
+                q = placed.bid.quantity
+                dice = (r.dice_before[seat], r.dice_before[placed.seat])
+                faced.append((r.round, placed.bid, *dice, count >= q, count == q))
+    return faced, wins
+
+
+def test_every_faced_bid_is_settled_by_its_own_round_at_its_stage() -> None:
+    rules = dataclasses.replace(RULE_MODES["perudo"], seats=4)
+    games = 3
+    asked: list[tuple[int, Bid]] = []
+
+    def believe(view: SeatView, bid: Bid) -> tuple[float, float]:
+        asked.append((view.round, bid))
+        return hard.believed_chances(view, bid)
+
+    faced, wins = faced_bids("medium", rules, games=games, seed=SEED, believe=believe)
+    expected, expected_wins = _faced_from_the_reveals(rules, "medium", games, SEED)
+    assert asked == [(r, bid) for r, bid, *_ in expected]
+    assert [(f.stage, f.held, f.was_exact) for f in faced] == [
+        (stage_of(own, bidder), held, exact) for _, _, own, bidder, held, exact in expected
+    ]
+    # These games test the stage: some bids came from a seat whose dice set it, not hard's.
+    assert any(stage_of(own, own) != stage_of(own, bidder) for _, _, own, bidder, *_ in expected)
+    assert wins == expected_wins and 0 < wins < games
 
 
 def test_hard_s_liar_calls_are_settled_as_the_engine_scored_them() -> None:
@@ -89,7 +144,7 @@ def test_stages_go_by_the_fewer_dice() -> None:
     assert stage_of(1, 5) == stage_of(4, 1) == "last die"
 
 
-def test_the_command_prints_its_tables(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_the_command_prints_its_tables(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--style", "medium", "--games", "1", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert "hard against medium" in out and "Liar calls: holds" in out
