@@ -148,3 +148,23 @@ def test_the_command_prints_its_tables(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["--style", "medium", "--games", "1", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert "hard against medium" in out and "Liar calls: holds" in out
+
+
+def test_against_itself_only_the_measured_seat_is_recorded() -> None:
+    rules = dataclasses.replace(RULE_MODES["classic"], seats=2)
+    seen: list[tuple[int, int]] = []  # (round, seat) of every recorded decision, in order
+
+    def believe(view: SeatView, bid: Bid) -> tuple[float, float]:
+        assert view.seat is not None
+        seen.append((view.round, view.seat))
+        return 0.5, 0.25
+
+    faced_bids("hard", rules, games=4, seed=SEED, believe=believe)
+    games: list[set[int]] = []
+    last_round = 0
+    for round_number, seat in seen:
+        if round_number < last_round or not games:
+            games.append(set())  # the rounds start again: the next game
+        games[-1].add(seat)
+        last_round = round_number
+    assert len(games) == 4 and all(len(seats) == 1 for seats in games)
