@@ -92,24 +92,24 @@ def test_every_faced_bid_is_settled_by_its_own_round_at_its_stage() -> None:
     assert wins == expected_wins and 0 < wins < games
 
 
-def test_hard_s_liar_calls_are_settled_as_the_engine_scored_them() -> None:
-    rules = dataclasses.replace(RULE_MODES["classic"], seats=2)
+@pytest.mark.parametrize(
+    ("mode", "seats", "action", "call", "came_true", "outcome"),
+    [
+        ("classic", 2, "liar", Call.CHALLENGE, "held", Outcome.BID_STANDS),
+        ("perudo", 4, "exact", Call.EXACT, "was_exact", Outcome.EXACT_HIT),
+    ],
+)
+def test_hard_s_calls_are_settled_as_the_engine_scored_them(
+    mode: str, seats: int, action: str, call: Call, came_true: str, outcome: Outcome
+) -> None:
+    rules = dataclasses.replace(RULE_MODES[mode], seats=seats)
     faced, _ = faced_bids("medium", rules, games=GAMES, seed=SEED)
-    calls = [f for f in faced if f.action == "liar"]
-    rounds = [r for r in _hard_calls(rules, "medium") if r.call == Call.CHALLENGE]
+    calls = [f for f in faced if f.action == action]
+    rounds = [r for r in _hard_calls(rules, "medium") if r.call == call]
     assert len(calls) == len(rounds)
-    assert 0 < sum(f.held for f in calls) < len(calls)  # both outcomes occur in these games
-    assert sum(f.held for f in calls) == sum(r.outcome == Outcome.BID_STANDS for r in rounds)
-
-
-def test_hard_s_exact_calls_are_settled_as_the_engine_scored_them_at_four_seats() -> None:
-    rules = dataclasses.replace(RULE_MODES["perudo"], seats=4)
-    faced, _ = faced_bids("medium", rules, games=GAMES, seed=SEED)
-    calls = [f for f in faced if f.action == "exact"]
-    rounds = [r for r in _hard_calls(rules, "medium") if r.call == Call.EXACT]
-    assert len(calls) == len(rounds)
-    assert 0 < sum(f.was_exact for f in calls) < len(calls)  # both outcomes occur
-    assert sum(f.was_exact for f in calls) == sum(r.outcome == Outcome.EXACT_HIT for r in rounds)
+    true = sum(getattr(f, came_true) for f in calls)
+    assert 0 < true < len(calls)  # both outcomes occur in these games
+    assert true == sum(r.outcome == outcome for r in rounds)
 
 
 def test_the_chances_recorded_are_the_believer_s() -> None:
