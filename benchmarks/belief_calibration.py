@@ -58,14 +58,13 @@ class FacedBid:
     was_exact: bool
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Pending:
+    """A faced bid until its round's reveal: where it was, and FacedBid's fields so far."""
+
     round: int
     bids_before: int  #: how many bids had been placed when `hard` faced this one
-    stage: str
-    holds: float
-    exact: float
-    action: str
+    seen: tuple[str, float, float, str]  #: stage, holds, exact, action
 
 
 def stage_of(own_dice: int, bidder_dice: int) -> str:
@@ -93,7 +92,7 @@ class _Recording:
                 else "raise"
             )
             stage = stage_of(view.dice[seat], view.dice[bidder])
-            self.pending.append(_Pending(view.round, len(view.bids), stage, holds, exact, kind))
+            self.pending.append(_Pending(view.round, len(view.bids), (stage, holds, exact, kind)))
         return action
 
 
@@ -101,14 +100,7 @@ def _settled(rules: Rules, pending: _Pending, result: RoundResult) -> FacedBid:
     bid = result.bids[pending.bids_before - 1].bid
     hands = [h for h in result.hands if h]
     count = count_matching(hands, bid.face, wild_ones=ones_are_wild(rules, result.palifico_round))
-    return FacedBid(
-        pending.stage,
-        pending.holds,
-        pending.exact,
-        pending.action,
-        held=count >= bid.quantity,
-        was_exact=count == bid.quantity,
-    )
+    return FacedBid(*pending.seen, held=count >= bid.quantity, was_exact=count == bid.quantity)
 
 
 def faced_bids(
@@ -116,14 +108,13 @@ def faced_bids(
 ) -> tuple[list[FacedBid], int]:
     """Every bid `hard` faced in `games` games against `style` (every other seat), with
     its chances and the truth; and how many games `hard` won."""
-    names = ("hard",) + (style,) * (rules.seats - 1)
     opponent = load_bot(style)
     out: list[FacedBid] = []
     wins = 0
     for g in range(games):
         # `hard` is the first listed bot, wherever the rotation seats it; found by a label of
         # its own, since the style may be `hard` too.
-        hard_seat = seating(["measured", *names[1:]], g).index("measured")
+        hard_seat = seating(["measured"] + [style] * (rules.seats - 1), g).index("measured")
         recording = _Recording(believe or hard.believed_chances)
         bots = [recording if s == hard_seat else opponent for s in range(rules.seats)]
         record = play_game(rules, bots, game_rng(seed, g))

@@ -18,7 +18,7 @@ from benchmarks.belief_calibration import (
 from benchmarks.common import RULE_MODES
 from p2pdice.bots import hard
 from p2pdice.bots.registry import load_bot
-from p2pdice.bots.sim import play_game
+from p2pdice.bots.sim import GameRecord, play_game
 from p2pdice.bots.tournament import game_rng, seating
 from p2pdice.core.bids import Bid, count_matching, ones_are_wild
 from p2pdice.core.game import Call, Outcome, RoundResult
@@ -29,18 +29,28 @@ GAMES = 4
 SEED = 3
 
 
-def _hard_calls(rules: Rules, style: str) -> list[RoundResult]:
-    """The rounds in which hard made the call, from the same games played without recording."""
+def _games(rules: Rules, style: str, games: int, seed: int) -> list[tuple[int, GameRecord]]:
+    """The same games played without recording: hard's seat and the record of each."""
     names = ("hard",) + (style,) * (rules.seats - 1)
     bots = {name: load_bot(name) for name in set(names)}
-    rounds = []
-    for g in range(GAMES):
+    out = []
+    for g in range(games):
         by_seat = seating(names, g)
-        record = play_game(rules, [bots[n] for n in by_seat], game_rng(SEED, g))
-        assert len(record.results) == record.rounds
-        seat = by_seat.index("hard")
-        rounds += [r for r in record.results if r.caller == seat and r.count is not None]
-    return rounds
+        record = play_game(rules, [bots[n] for n in by_seat], game_rng(seed, g))
+        # Every round is in the record, in order (the settling finds rounds by number).
+        assert [r.round for r in record.results] == list(range(1, len(record.results) + 1))
+        out.append((by_seat.index("hard"), record))
+    return out
+
+
+def _hard_calls(rules: Rules, style: str) -> list[RoundResult]:
+    """The rounds in which hard made the call."""
+    return [
+        r
+        for seat, record in _games(rules, style, GAMES, SEED)
+        for r in record.results
+        if r.caller == seat and r.count is not None
+    ]
 
 
 def _faced_from_the_reveals(
@@ -49,14 +59,9 @@ def _faced_from_the_reveals(
     """Worked out from the finished rounds alone: each bid hard faced (the bid before each of
     its raises, and the bid it called) as (round, bid, hard's dice, the bidder's dice, held,
     exactly right); and hard's wins."""
-    names = ("hard",) + (style,) * (rules.seats - 1)
-    bots = {name: load_bot(name) for name in set(names)}
     faced = []
     wins = 0
-    for g in range(games):
-        by_seat = seating(names, g)
-        seat = by_seat.index("hard")
-        record = play_game(rules, [bots[n] for n in by_seat], game_rng(seed, g))
+    for seat, record in _games(rules, style, games, seed):
         wins += record.ranking[0] == seat
         for r in record.results:
             wild = ones_are_wild(rules, r.palifico_round)

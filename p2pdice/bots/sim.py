@@ -38,9 +38,12 @@ Printer = Callable[[str], None]
 @dataclass(slots=True)
 class GameRecord:
     ranking: tuple[int, ...]
-    rounds: int
+    results: tuple[RoundResult, ...]  #: every round, hands included
     bot_faults: int = 0
-    results: tuple[RoundResult, ...] = ()  #: every round, hands included, for analyses
+
+    @property
+    def rounds(self) -> int:
+        return len(self.results)
 
 
 @dataclass(slots=True)
@@ -143,9 +146,7 @@ def play_game(
             state = apply(state, StartNextRound(state.next_starter))
     if out:
         out("Final ranking: " + ranking_line(state.ranking, names, ", "))
-    return GameRecord(
-        ranking=state.ranking, rounds=state.round, bot_faults=faults, results=state.results
-    )
+    return GameRecord(ranking=state.ranking, results=state.results, bot_faults=faults)
 
 
 def _action_line(action: Action, names: Sequence[str], forced: bool) -> str:
