@@ -547,18 +547,11 @@ class TableServer:
         if self.frozen:
             return True  # the table is pausing: the sender resends it to the resumed host
         now = self.loop_now
-        if not conn.local and not conn.bucket.allow(now):
-            conn.strikes += 1
-            self._refuse(conn, Reason.RATE_LIMITED, "too many frames; slow down")
-            return conn.strikes < self.limits.strikes
-        if conn.budget is not None and not self._within_budget(conn, len(data), now):
-            conn.strikes += 1
-            self._refuse(
-                conn, Reason.RATE_LIMITED, "too much sent from your address lately; slow down"
-            )
+        # Paid for by its bytes: a text frame's characters may be up to four bytes each.
+        raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+        if self._refused_for_rate(conn, len(raw), now):
             return conn.strikes < self.limits.strikes
         try:
-            raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
             frame = decode_frame(raw, TO_HOST)
             self._dispatch(conn, frame, now, raw)
         except RemoteError as err:
@@ -571,6 +564,31 @@ class TableServer:
                 conn, Reason.INTERNAL, "the host could not handle that frame; nothing changed"
             )
         return True
+
+    def control_frame(self, conn: Connection, size: int) -> bool:
+        """A WebSocket ping or pong of `size` payload bytes: paid for like any frame and never
+        read; False when the connection must be closed. The adapter answers a ping only when
+        this lets it through, so a flood of pings costs its address, not the host."""
+        if self.frozen:
+            return True
+        if self._refused_for_rate(conn, size, self.loop_now):
+            return conn.strikes < self.limits.strikes
+        return True
+
+    def _refused_for_rate(self, conn: Connection, size: int, now: float) -> bool:
+        """Whether a frame of `size` bytes is over the connection's rate or its address's
+        budget; if so it is refused (`RATE_LIMITED`) and counts toward the connection's strikes."""
+        if not conn.local and not conn.bucket.allow(now):
+            conn.strikes += 1
+            self._refuse(conn, Reason.RATE_LIMITED, "too many frames; slow down")
+            return True
+        if conn.budget is not None and not self._within_budget(conn, size, now):
+            conn.strikes += 1
+            self._refuse(
+                conn, Reason.RATE_LIMITED, "too much sent from your address lately; slow down"
+            )
+            return True
+        return False
 
     def _within_budget(self, conn: Connection, size: int, now: float) -> bool:
         """A frame from a limited address, before any work on it: its address pays for it by
@@ -926,7 +944,11 @@ class TableServer:
     # ---- aiohttp -------------------------------------------------------------------------
 
     async def websocket(self, request: web.Request) -> web.StreamResponse:
-        ws = web.WebSocketResponse(max_msg_size=4 * MAX_FRAME, heartbeat=HEARTBEAT, compress=False)
+        # Pings and pongs come to this loop (autoping off) so that they are paid for like any
+        # frame; aiohttp's heartbeat counts any frame received as a sign of life either way.
+        ws = web.WebSocketResponse(
+            max_msg_size=4 * MAX_FRAME, heartbeat=HEARTBEAT, compress=False, autoping=False
+        )
         await ws.prepare(request)
         if self.closing:
             await ws.send_str(closing_frame(self.closing_reason))
@@ -966,13 +988,21 @@ class TableServer:
                             conn, Reason.HANDSHAKE_TIMEOUT, "no join, auth or spectate in time"
                         )
                     break
+                # A deadline, not receive(timeout=): aiohttp restarts that timer after each
+                # ping or pong, so a peer sending them would never reach its deadline.
                 try:
-                    msg = await ws.receive(timeout=timeout)
+                    async with asyncio.timeout(timeout):
+                        msg = await ws.receive()
                 except TimeoutError:
                     continue
                 if msg.type in (WSMsgType.TEXT, WSMsgType.BINARY):
                     if not self.receive(conn, msg.data):
                         break
+                elif msg.type in (WSMsgType.PING, WSMsgType.PONG):
+                    if not self.control_frame(conn, len(msg.data)):
+                        break
+                    if msg.type == WSMsgType.PING and not conn.closed:
+                        await ws.pong(msg.data)
                 elif msg.type == WSMsgType.CLOSE:
                     conn.said_goodbye = True
                     break

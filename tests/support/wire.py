@@ -86,16 +86,21 @@ class RawClient:
 
     @classmethod
     async def connect(
-        cls, url: str, *, read_challenge: bool = True, source: str | None = None
+        cls,
+        url: str,
+        *,
+        read_challenge: bool = True,
+        source: str | None = None,
+        autoping: bool = True,
     ) -> RawClient:
         """`source`: the local address to connect from (any 127.x.y.z on loopback), to play
-        another machine than 127.0.0.1."""
+        another machine than 127.0.0.1; `autoping` off hands the test the host's pongs."""
         # TLS as every client speaks it; a raw client pins nothing (tests send what they like).
         local = {"local_addr": (source, 0)} if source else {}
         connector = aiohttp.TCPConnector(ssl=client_context(), **local)  # type: ignore[arg-type]
         http = aiohttp.ClientSession(connector=connector)
         try:
-            ws = await http.ws_connect(url, max_msg_size=0, heartbeat=None)
+            ws = await http.ws_connect(url, max_msg_size=0, heartbeat=None, autoping=autoping)
         except BaseException:
             await http.close()
             raise
@@ -134,7 +139,10 @@ class RawClient:
     # ---- receiving ---------------------------------------------------------------------
 
     async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
-        msg = await self.ws.receive(timeout=timeout)
+        # A deadline, not receive(timeout=), whose timer aiohttp restarts on every ping or
+        # pong: a host that chatters must not keep a test waiting for ever.
+        async with asyncio.timeout(timeout):
+            msg = await self.ws.receive()
         if msg.type in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY):
             frame = json.loads(msg.data)
             self.received.append(frame)
