@@ -18,7 +18,10 @@ entry 0 that is not a genesis, and a genesis that fails the schema or names a se
 table lacks as `first_starter`; the first word of a name in the CPU form (§10.5); which seat
 an `absent` for running out of time (`stalled`, §8) may name; a message made on a history the
 log does not hold that also breaks the turn, the bid order or the phase here (`UNKNOWN_HEAD`
-before the rules, the code a peer raises as `FORK`: §7 "Order of checks", step 0).
+before the rules, the code a peer raises as `FORK`: §7 "Order of checks", step 0); a
+`beacon` whose items break different checks (item by item, in list order); a bid from a seat
+that is out (`NOT_YOUR_TURN`, not `UNKNOWN_SEAT`); an entry whose own fields and whose event's
+type are both wrong (the entry's own fields first, `SCHEMA`, §9 step 1).
 
 Like gen_example.py this uses the reference implementation (p2pdice) to play the games the
 fragments are cut from, because a game needs the whole table machine; the entries appended to
@@ -41,7 +44,7 @@ from typing import Any
 from p2pdice.bots.protosim import LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core import events
-from p2pdice.core.codec import decode
+from p2pdice.core.codec import decode, encode
 from p2pdice.core.game import Action, ExactCall, PlaceBid
 from p2pdice.core.messages import Message, sign_message
 from p2pdice.core.rules import FirstStarter, Rules
@@ -264,6 +267,27 @@ def loser_out_mid_game() -> Fragment:
     table.seat_everyone()
     _play_until(table, lambda: table.host.state.phase == TablePhase.RESULT)
     return Fragment(table.host.lines(), table.host.key, _keys(table))
+
+
+def bidding_after_an_elimination() -> tuple[Fragment, int]:
+    """Three seats, one die each: round 1's loser is out; the log stops in round 2's BIDDING
+    step before its first bid (the bids of round 2 held back). Also returns the seat out."""
+    table = _table(Rules(seats=3, starting_dice=1, first_starter=FirstStarter.SEAT0), 5)
+    acts = ("bid", "challenge", "exact")
+    table.on_send = lambda conn, msg: None if msg.type in acts and msg.body["round"] == 2 else msg
+    table.seat_everyone()
+
+    def bidding_in_round_two() -> bool:
+        state = table.host.state
+        return (
+            state.phase == TablePhase.BIDDING and state.game is not None and state.game.round == 2
+        )
+
+    _play_until(table, bidding_in_round_two)
+    game = table.host.state.game
+    assert game is not None
+    (out,) = (s for s, n in enumerate(game.dice) if n == 0)
+    return Fragment(table.host.lines(), table.host.key, _keys(table)), out
 
 
 def with_host_run_seat() -> Fragment:
@@ -904,7 +928,120 @@ def build() -> tuple[dict[str, Fragment], list[tuple[str, list[Case]]]]:
             _forked_cases(fragments["bidding_bank_180"], "bidding_bank_180"),
         )
     )
+    # Added after the first release of these vectors: last, so earlier tc_ids stay as they were.
+    groups.append(("the order of checks among a beacon's items", _beacon_item_cases(out)))
+    late, out_seat = bidding_after_an_elimination()
+    fragments["bidding_after_an_elimination"] = late
+    groups.append(
+        (
+            "a move from a seat that is out; an entry wrong in two ways",
+            _out_and_shape_cases(late, out_seat),
+        )
+    )
     return fragments, groups
+
+
+def _beacon_item_cases(out: Fragment) -> list[Case]:
+    """A beacon whose first item breaks one check and whose second breaks another: the items
+    are checked one by one in list order, each against both checks, so the first item's own
+    failure is the one reported, whichever check it is."""
+    at = _index_of(out.lines, "beacon", round=1, attempt=1)
+    honest = parse_entry(out.lines[at])
+    assert honest.event is not None
+    items = [decode(encode(item)) for item in honest.event["contributions"]]
+    assert len(items) >= 2
+
+    def resigned(b: Builder, item: dict[str, Any], **changes: Any) -> dict[str, Any]:
+        body = {k: v for k, v in item["body"].items() if k not in ("type", "seat", "table")}
+        body.update(changes)
+        head = bytes.fromhex(body.pop("head"))
+        counter = body.pop("counter")
+        msg = sign_message(
+            out.seats[item["body"]["seat"]],
+            kind="contribute",
+            table=bytes.fromhex(item["body"]["table"]),
+            seat=item["body"]["seat"],
+            counter=counter,
+            head=head,
+            **body,
+        )
+        return msg.to_json()
+
+    other = "ab" * 32  # neither the set's hash nor the contribution committed to
+    cases = []
+    for first, second, code in (
+        ({"contribution": other}, {"commit_set": other}, "OPENING_MISMATCH"),
+        ({"commit_set": other}, {"contribution": other}, "WRONG_COMMIT_SET"),
+    ):
+        b = Builder(out, at)
+        changed = [resigned(b, items[0], **first), resigned(b, items[1], **second), *items[2:]]
+        b.event({**honest.event, "contributions": changed})
+        what = {
+            "OPENING_MISMATCH": "a contribution that does not match its commitment",
+            "WRONG_COMMIT_SET": "another commitment set's hash",
+        }
+        cases.append(
+            Case(
+                f"a beacon whose first item has {what[code]} and whose second has "
+                f"{what['WRONG_COMMIT_SET' if code == 'OPENING_MISMATCH' else 'OPENING_MISMATCH']}: "
+                f"{code}, the first item's (items are checked one by one in list order, "
+                "both checks for one item before the next)",
+                "out_by_forfeit",
+                at,
+                b.lines,
+                code,
+                at,
+            )
+        )
+    return cases
+
+
+def _out_and_shape_cases(late: Fragment, out_seat: int) -> list[Case]:
+    n = len(late.lines)
+    state, _ = late.state()
+    assert state.game is not None and state.game.turn is not None
+    cases = []
+    b = Builder(late, n).message(out_seat, "bid", round=state.game.round, quantity=1, face=2)
+    cases.append(
+        Case(
+            f"a bid from seat {out_seat}, out since round 1, while seat {state.game.turn} is to "
+            "move: NOT_YOUR_TURN (UNKNOWN_SEAT is only for a seat number the table does not "
+            "have; a seat that is out never has the turn)",
+            "bidding_after_an_elimination",
+            n,
+            b.lines,
+            "NOT_YOUR_TURN",
+            n,
+        )
+    )
+    b = Builder(late, n).message(state.game.turn, "bid", round=state.game.round, quantity=1, face=2)
+    cases.append(
+        Case(
+            f"the same bid from seat {state.game.turn}, whose turn it is: accepted",
+            "bidding_after_an_elimination",
+            n,
+            b.lines,
+            None,
+        )
+    )
+    last = parse_entry(late.lines[-1])
+    unknown = {"type": "shuffle", "round": state.game.round}
+    for comment, entry, code in (
+        (
+            "an entry with an event of a type that does not exist, its own fields well formed: "
+            "UNKNOWN_TYPE",
+            {"seq": n, "prev": last.hash.hex(), "event": unknown, "sig": "00" * 64},
+            "UNKNOWN_TYPE",
+        ),
+        (
+            "the same entry without its `prev`: SCHEMA, since the entry's own fields (seq, prev, "
+            "sig, exactly one of event and msg) are checked before the type of what it carries",
+            {"seq": n, "event": unknown, "sig": "00" * 64},
+            "SCHEMA",
+        ),
+    ):
+        cases.append(Case(comment, "bidding_after_an_elimination", n, [encode(entry)], code, n))
+    return cases
 
 
 def _forked_cases(fragment: Fragment, key: str) -> list[Case]:

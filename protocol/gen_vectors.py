@@ -2328,8 +2328,10 @@ def gen_chain() -> tuple[dict, dict]:
                 "mutated copies of the valid lines. Checks per line, in this order, "
                 "give the reason: canonical encoding (JSON_NOT_CANONICAL), seq = line index "
                 "(BAD_SEQ), prev = hash of the previous line's entry or 32 zero bytes "
-                "(CHAIN_BROKEN), host signature (BAD_SIGNATURE), then the player message "
-                "signature (BAD_SIGNATURE); index is the first failing line",
+                "(CHAIN_BROKEN), host signature (BAD_SIGNATURE); a mutation these pass breaks "
+                "only the player message signature (BAD_SIGNATURE), which SPEC.md 7 checks "
+                "last (its step 4), after every other check of the entry; index is the first "
+                "failing line",
                 inv_tests,
             ),
             group(

@@ -207,8 +207,9 @@ TRANSITIONS: tuple[Transition, ...] = (
         (_P.CONTRIBUTE,),
         (_P.BIDDING,),
         beacon_event,
-        "each message valid (§4.1); seats exactly the attempt's (`BAD_EVENT`); `commit_set` "
-        "equal to the set's hash (`WRONG_COMMIT_SET`); each contribution matches its commitment "
+        "each message valid (§4.1); seats exactly the attempt's (`BAD_EVENT`); then item by "
+        "item in list order, both for one item before the next: `commit_set` equal to the "
+        "set's hash (`WRONG_COMMIT_SET`), the contribution matches its commitment "
         "(`OPENING_MISMATCH`); `beacon` = R and `starter` as §5.6 (`BEACON_MISMATCH`)",
     ),
     Transition(
@@ -324,8 +325,9 @@ TRANSITIONS: tuple[Transition, ...] = (
         "the seat survives and is not already absent; reason `stalled` only on a table with "
         "a time bank (`time_bank` > 0) and for the seat whose move the table waits for: in "
         "BIDDING the seat whose turn it is, in RESULT the next round's designated starter "
-        "(after the final round there is none, so no `stalled` absence then), never a "
-        "`host_run` seat (each `BAD_EVENT`)",
+        "(after the final round there is none, so no `stalled` absence then), and never for "
+        "a `host_run` seat, whose bank never runs (each `BAD_EVENT`); the other reasons may "
+        "name any seat that survives, a `host_run` one included",
         stays=True,
         in_seats_place=True,
     ),
