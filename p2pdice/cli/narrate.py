@@ -7,7 +7,7 @@ from collections.abc import Callable
 from ..core.describe import outcome_line
 from ..core.fairness import comparison_code
 from ..core.table import TableState
-from ..core.table_state import TablePhase
+from ..core.table_state import TablePhase, cpu_seats_owed
 
 
 class Narrator:
@@ -52,10 +52,11 @@ class Narrator:
         if seated == self._lobby:
             return
         self._lobby = seated
-        cpus = state.host_cpu
+        # Only the host-run seats still to join are kept: those that joined are among `seated`.
+        cpus = cpu_seats_owed(state)
         kept = f", {cpus} kept for host CPU{'s' if cpus > 1 else ''}" if cpus else ""
         who = ", ".join(name for _, name in seated) or "nobody"
         self.out(
-            f"waiting for the start: {len(seated) + state.host_cpu} of up to {state.rules.seats}"
+            f"waiting for the start: {len(seated) + cpus} of up to {state.rules.seats}"
             f" seats taken ({who}{kept})"
         )

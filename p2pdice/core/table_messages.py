@@ -70,8 +70,11 @@ def join_msg(state: TableState, msg: Message, seq: int, chain: ChainIndex) -> Ou
     # Names (SPEC.md 10.5): well formed, one seat per look, and the CPU form only for CPU seats.
     if (problem := name_problem(body["name"])) is not None:
         raise fail(Reason.SCHEMA, f"the name is refused: {problem}")
-    if any(name_key(s.name) == name_key(body["name"]) for s in state.joins.values()):
-        raise fail(Reason.NAME_TAKEN, f"a seat is already called {body['name']}")
+    wanted = name_key(body["name"])
+    taken = [s.name for s in state.joins.values() if name_key(s.name) == wanted]
+    if taken:
+        # The seated spelling: the joiner's may differ from it in case or by a look-alike.
+        raise fail(Reason.NAME_TAKEN, f"a seat is already called {taken[0]}")
     if not body["cpu"] and reserved_for_cpu(body["name"]):
         raise fail(Reason.NAME_RESERVED, "names starting with CPU are kept for CPU seats")
     check_message(state, msg, chain, key=key)

@@ -13,6 +13,7 @@ import pytest
 
 from p2pdice.core.errors import Reason
 from p2pdice.core.host import HostTable
+from p2pdice.core.host_outputs import Rejected
 from p2pdice.core.peer import Peer
 from p2pdice.core.signing import SigningKey
 from tests.support.joins import join, names_table, refusal
@@ -54,7 +55,11 @@ def test_a_look_alike_of_a_seated_name_is_refused_name_taken(twin: str) -> None:
     """The reveal showed two identical "Hana" rows: the second is now refused."""
     host, rng = _table()
     assert _join(host, rng, 1, "Hana") is None
-    assert _join(host, rng, 2, twin) == Reason.NAME_TAKEN
+    outputs = join(host, rng, 2, twin)
+    assert refusal(outputs) == Reason.NAME_TAKEN
+    # The refusal names the seat as it is spelled at the table, not as the joiner typed it.
+    (detail,) = [o.detail for o in outputs if isinstance(o, Rejected)]
+    assert detail.endswith("called Hana"), detail
     assert [s.name for s in host.state.joins.values()] == ["Hana"]
 
 
