@@ -25,7 +25,7 @@ state is recorded in `errors` and changes nothing. An exception escaping from he
 from __future__ import annotations
 
 import hmac
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -156,6 +156,9 @@ class _Link:
     join_sent: _PendingJoin | None = None  #: the join we sent, signed again after NAME_TAKEN
     host_proof: bytes | None = None  #: what the welcome must carry after a password join
     early: dict[int, Entry] = field(default_factory=dict)  #: entries ahead of a gap
+    #: A second, different entry for a seq held in `early`: fed after the first, so that the
+    #: two make the equivocation alarm's proof instead of the second silently replacing it.
+    early_rivals: dict[int, Entry] = field(default_factory=dict)
     resend_armed: bool = False
     #: Whether the peer proved it holds the host key (its TLS certificate, checked by
     #: `connection_opened`); None: the adapter said nothing (an in-memory link that carries
@@ -166,12 +169,34 @@ class _Link:
     faulted: bool = False  #: this connection ended in a transport fault (see `transport_fault`)
     wrong_host: bool = False  #: ... because its peer holds another key (see `wrong_host`)
     deadline: float | None = None  #: when the current state's wait runs out (`deadline`)
+    challenged: bool = False  #: a challenge came on this connection (the welcome wait runs)
 
 
 #: Refusals that say a message came after its step (SPEC.md 4.1, 7).
 _TOO_LATE = frozenset({Reason.WRONG_PHASE, Reason.WRONG_ROUND, Reason.REPLAY})
 #: Sent messages whose type a refusal is read by: a refusal answers one of the last few.
 _SENT_KINDS_KEPT = 64
+#: Errors a session keeps to show (the most recent): a host can send error or junk frames as
+#: fast as it likes, and each one kept would cost memory and a line on every screen redraw.
+ERRORS_KEPT = 200
+
+
+class RecentErrors(list[tuple[Reason, str]]):
+    """The session's errors, the most recent ERRORS_KEPT of them; `total` counts every one."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.total = 0
+
+    def append(self, error: tuple[Reason, str]) -> None:
+        self.total += 1
+        super().append(error)
+        if len(self) > ERRORS_KEPT:
+            del self[0]
+
+    def extend(self, errors: Iterable[tuple[Reason, str]]) -> None:
+        for error in errors:
+            self.append(error)
 
 
 class ClientConnection:
@@ -218,7 +243,7 @@ class ClientConnection:
         self.defer_host_signatures = defer_host_signatures
         self._host_check_armed = False
         self.peer: Peer | None = None
-        self.errors: list[tuple[Reason, str]] = []
+        self.errors = RecentErrors()
         self.fatal: tuple[Reason, str] | None = None
         #: Why the host last closed our connection (the `closing` frame), until it welcomes us
         #: again: a paused table is waited for, an ended one is not.
@@ -475,7 +500,11 @@ class ClientConnection:
             return []
         kind = frame["type"]
         if kind == "challenge":
-            self._wait(now, WELCOME_WAIT)
+            if not self._link.challenged:
+                # From the first challenge only: a host sending its challenge again and again
+                # must not hold us on a connection that never welcomes us (SPEC.md 10.1).
+                self._link.challenged = True
+                self._wait(now, WELCOME_WAIT)
             return self._on_challenge(frame)
         if kind == "welcome":
             return self._on_welcome(frame, now)
@@ -489,6 +518,15 @@ class ClientConnection:
             self.host_closing = Closing(frame["reason"])
             if self.host_closing == Closing.IDLE:  # our own silence: a refusal of sorts
                 self.errors.append((Reason.INTERNAL, f"the host closed: {frame['detail']}"))
+            if self.host_closing == Closing.ENDED and not self.finished:
+                # Closed for good (SPEC.md 10.3): nothing to resume, nothing to wait for. The
+                # host posts game_over first, so either it did not, or it did while we were
+                # away (an ended table serves no log): stop and say which we know.
+                return self._fail(
+                    Reason.MISSING_GAME_OVER,
+                    "the host has closed the table for good; our copy of the log ends before "
+                    "the end of the game",
+                )
             return []
         if kind == "accepted":
             # The message shows up in the log in due course; meanwhile the answer shows the
@@ -791,17 +829,22 @@ class ClientConnection:
         except RemoteError as err:
             if not self._trusted:
                 return self._transport_fault(err.reason, f"an unreadable entry: {err.detail}")
-            recorded = len(self.errors)
+            recorded = self.errors.total
             out = self._handle(peer.receive_line(line), now)  # the peer raises the alarm and stops
-            if len(self.errors) == recorded:  # one frame, one error: the alarm's, if it made one
+            if self.errors.total == recorded:  # one frame, one error: the alarm's, if it made one
                 self.errors.append((err.reason, f"unreadable entry from the host: {err.detail}"))
             return out
         if entry.seq > len(peer.replayer.chain) and not self.in_order:
             # A broadcast overtook the answer to our sync: hold it until the gap is filled.
-            if len(self._link.early) < MAX_EARLY:
+            held = self._link.early.get(entry.seq)
+            if held is not None and held.line != entry.line:
+                if len(self._link.early_rivals) < MAX_EARLY:
+                    self._link.early_rivals.setdefault(entry.seq, entry)
+            elif len(self._link.early) < MAX_EARLY:
                 self._link.early[entry.seq] = entry
             return []
         started = peer.state is not None
+        length = len(peer.replayer.chain)
         refused = self._not_the_hosts(peer, entry)
         if refused is not None:
             return self._transport_fault(*refused)
@@ -819,15 +862,20 @@ class ClientConnection:
                 ),
             ]
         out.append(Progressed())
-        if self._link.connected and not self._link.resumed:
-            self._wait(now, CATCH_UP_WAIT)  # catching up, and making progress
+        if self._link.connected and not self._link.resumed and len(peer.replayer.chain) > length:
+            # Catching up, and making progress: only a new entry is progress (an entry we
+            # hold already, sent again and again, must not hold the wait open for ever).
+            self._wait(now, CATCH_UP_WAIT)
         while len(peer.replayer.chain) in self._link.early and not peer.halted:
-            held = self._link.early.pop(len(peer.replayer.chain))
-            refused = self._not_the_hosts(peer, held)
-            if refused is not None:
-                return [*out, *self._transport_fault(*refused)]
-            out += self._handle(self._feed(peer, held, defer), now)
-            self._note_absence(peer)
+            seq = len(peer.replayer.chain)
+            for held in (self._link.early.pop(seq), self._link.early_rivals.pop(seq, None)):
+                if held is None or peer.halted:
+                    continue
+                refused = self._not_the_hosts(peer, held)
+                if refused is not None:
+                    return [*out, *self._transport_fault(*refused)]
+                out += self._handle(self._feed(peer, held, defer), now)
+                self._note_absence(peer)
         return [
             *out,
             *self._try_join(),
@@ -922,6 +970,10 @@ class ClientConnection:
         if frame["ref"] is None:
             self.delivery.dropped_unread()  # a frame of ours may have gone unread
         if frame["ref"] is not None and self.peer is not None:
+            if not self.delivery.sent_here(frame["ref"]):
+                # Not a message of ours on this connection: nothing of ours was refused, and
+                # nothing is recorded (a hostile host could name hashes by the million).
+                return []
             self.peer.drop_pending(bytes.fromhex(frame["ref"]))
             read = self._delivered(self.delivery.refused(frame["ref"], _ms(now)))
             record = {"at": _ms(now), "ref": frame["ref"], "rejected": str(reason)}

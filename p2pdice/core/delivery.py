@@ -117,6 +117,7 @@ class Delivery:
     def __init__(self) -> None:
         self.link = 0  #: counts connections (a new one begins at each loss)
         self._here: list[str] = []  #: hashes sent on this connection, in order (resends too)
+        self._here_set: set[str] = set()  #: the same, to look up
         self._floor = 0  #: sends before this index may have been dropped unread
         self._open: dict[str, _Sent] = {}  #: sent, neither in the log nor refused
         #: Messages the player was told did not reach the table, as it was told of them.
@@ -149,8 +150,14 @@ class Delivery:
         only its place in the order is kept (a message whose absence changes nothing, such
         as an acknowledgement: an answer to it still shows what was read before it)."""
         self._here.append(ref)
+        self._here_set.add(ref)
         entry = self._open.setdefault(ref, _Sent(kind, counter, round_, quiet=not keep))
         entry.links.add(self.link)
+
+    def sent_here(self, ref: str) -> bool:
+        """Whether `ref` was sent on the current connection (the only one its answer can
+        come on)."""
+        return ref in self._here_set
 
     def answered(self, ref: str, at_ms: int) -> list[dict[str, Any]]:
         """The host answered `ref` (`accepted` or an `error` naming it) on this connection:
@@ -200,7 +207,7 @@ class Delivery:
                 entry.lost += 1
                 lost.append(ref)
         self.link += 1
-        self._here, self._floor = [], 0
+        self._here, self._here_set, self._floor = [], set(), 0
         return [{"at": at_ms, "lost": lost}] if lost else []
 
     def reached(self, ref: str) -> bool:
