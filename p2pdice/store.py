@@ -12,6 +12,7 @@ Layout (under `data_dir()`, or $P2PDICE_HOME, or --home):
     hosted/<table id>/table.json what a restarted host needs besides the log (its name,
                                  CPU seats, password and the port it listened on)
     hosted/<table id>/host.lock  flock held while a program hosts the table
+    tables/<table id>/seat.lock  flock held while a program plays or watches the table
     hosted/<table id>/cpu/<label>/       host-run CPU seats (each its own key and records)
 
 Durability: files that are replaced (keys, secrets, seat) are written to a temporary file,
@@ -32,6 +33,7 @@ import os
 import re
 import secrets as random_source
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -312,21 +314,37 @@ class TableBusy(UserError):
     """Another program on this machine is hosting that table right now."""
 
 
-class HostLock:
-    """Held while a program hosts a table (`hosted/<id>/host.lock`, flock): a second host of
-    the same table would fork its log. The kernel drops the lock when the holder dies, even
-    by SIGKILL, so a crashed host's table can be resumed at once."""
+class _Flock:
+    """An exclusive flock on `folder/name`, taken at once or not at all (OSError). The kernel
+    drops it when the holder dies, even by SIGKILL, so a crashed program's files are free at
+    once."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, name: str) -> None:
         import fcntl
 
         folder.mkdir(parents=True, exist_ok=True)
-        self._fd: int | None = os.open(folder / "host.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        self._fd: int | None = os.open(folder / name, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(self._fd)
             self._fd = None
+            raise
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor releases the flock
+            self._fd = None
+
+
+class HostLock(_Flock):
+    """Held while a program hosts a table (`hosted/<id>/host.lock`): a second host of the
+    same table would fork its log."""
+
+    def __init__(self, folder: Path) -> None:
+        try:
+            super().__init__(folder, "host.lock")
+        except OSError:
             raise TableBusy(
                 f"the table {folder.name[:12]}... is already being hosted by another program"
                 " on this machine"
@@ -340,10 +358,46 @@ class HostLock:
             return True
         return False
 
+
+class SeatBusy(UserError):
+    """Another program plays or watches that table from the same home folder right now."""
+
+
+class SeatLock:
+    """Held while a program plays or watches a table from a home folder
+    (`tables/<id>/seat.lock`): two programs would both append to its transcript and record,
+    and the second would draw secrets over the first's. Within one program the lock is
+    shared (counted): its sessions hand the records on to each other, as they always did."""
+
+    _held: ClassVar[dict[Path, tuple[_Flock, int]]] = {}
+    _guard: ClassVar[threading.Lock] = threading.Lock()  #: sessions open on their own threads
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder.resolve()
+        self._released = False
+        with SeatLock._guard:
+            held = SeatLock._held.get(self.folder)
+            if held is None:
+                try:
+                    held = (_Flock(folder, "seat.lock"), 0)
+                except OSError:
+                    raise SeatBusy(
+                        "another p2pdice on this machine is already at this table from "
+                        f"{folder.parents[1]} (the same home folder); stop it first, or use"
+                        " another --home"
+                    ) from None
+            SeatLock._held[self.folder] = (held[0], held[1] + 1)
+
     def release(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)  # closing the descriptor releases the flock
-            self._fd = None
+        with SeatLock._guard:
+            if self._released:
+                return
+            self._released = True
+            flock, count = SeatLock._held.pop(self.folder)
+            if count > 1:
+                SeatLock._held[self.folder] = (flock, count - 1)
+            else:
+                flock.release()
 
 
 class SavedTableError(UserError):

@@ -160,7 +160,19 @@ def password_of(args: argparse.Namespace) -> str | None:
             raise CliError(
                 f"--password-file: cannot read {args.password_file}: {err.strerror}"
             ) from None
-        return text.rstrip("\r\n")
+        except UnicodeDecodeError:
+            raise CliError(
+                f"--password-file: {args.password_file} is not UTF-8 text; save it as UTF-8"
+            ) from None
+        # A byte-order mark is how some editors (Windows Notepad) begin a UTF-8 file, not a
+        # character anybody typed as part of the password.
+        password = text.removeprefix("\ufeff").rstrip("\r\n")
+        if not password:
+            raise CliError(
+                f"--password-file: {args.password_file} is empty; write the password in it, or"
+                " leave --password-file out for a table without one"
+            )
+        return password
     return os.environ.get("P2PDICE_PASSWORD") or None
 
 

@@ -148,18 +148,21 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     from ..net.client import Outcome, run_websocket
     from ..net.resolve import ResolveError, resolve
     from ..net.session import ClientSession
-    from ..store import load_or_create_key
+    from ..store import ClientStore, load_or_create_key
 
     try:
         target = await resolve(args.table, timeout=args.timeout)
     except ResolveError as err:
         raise CliError(str(err)) from None
     password = password_of(args)
-    if target.locked and password is None and not args.spectate:  # a spectator needs none
+    home = home_of(args)
+    # A spectator needs no password, nor a player taking back a seat it holds (its key is
+    # its proof: it authenticates, SPEC.md 10.2).
+    seated = ClientStore.load_seat_from(home / "tables" / target.table_id.hex()) is not None
+    if target.locked and password is None and not args.spectate and not seated:
         from .ui import password_hint
 
         raise CliError(password_hint(repr(target.name)))
-    home = home_of(args)
     key = load_or_create_key(home / "identity.key")
     session = ClientSession(
         key=key,
@@ -337,4 +340,7 @@ def refusal_words(fatal: tuple[str, str], errors: Sequence[tuple[str, str]], tab
             f"the host refused the password: it is not right for the table {table}. Check "
             "the file given with --password-file (or P2PDICE_PASSWORD) and join again"
         )
+    if reason in (Reason.INTERNAL, Reason.MISSING_GAME_OVER):
+        # Not a refusal: our own records could not be used, or the table closed for good.
+        return f"stopped: {detail}"
     return f"the host refused us: {reason}: {detail}"

@@ -7,6 +7,7 @@ this keeps the count and says how long; the adapter does the waiting (it reconne
 from __future__ import annotations
 
 from .auth import retry_after
+from .clean import clean_text
 
 #: Throttled refusals in a row a joiner waits out before it gives up (each wait is at most
 #: MAX_WAIT): with the host's defaults an honest joiner behind an attacker that does the work
@@ -16,6 +17,8 @@ MAX_RETRIES = 8
 MAX_WAIT = 120
 #: The wait when a refusal does not say (a host that does not follow SPEC.md 3.4's form).
 DEFAULT_WAIT = 10
+#: Characters of the host's words a notice shows (its detail is plain text, cleaned).
+NOTICE_WORDS = 120
 
 
 class PasswordRetry:
@@ -27,15 +30,17 @@ class PasswordRetry:
         self.notice: str | None = None  #: what to tell the player while waiting
 
     def throttled(self, detail: str, *, busy: str = "checking passwords") -> int | None:
-        """Seconds to wait before joining again, or None: retried enough, give up. `busy`
-        says what the table is busy with, for the notice."""
+        """Seconds to wait before joining again, or None: retried enough, give up. The notice
+        gives the host's own words after "retry in N s: " (whether it is this address or the
+        whole table that is throttled, say), else says the table is busy with `busy`."""
         if self.retries >= self.max_retries:
             self.notice = None
             return None
         self.retries += 1
         asked = retry_after(detail)
         wait = min(MAX_WAIT, DEFAULT_WAIT if asked is None else asked)
-        self.notice = f"the table is busy {busy}; retrying in {wait} s"
+        words = clean_text(detail.partition(": ")[2], NOTICE_WORDS) if asked is not None else ""
+        self.notice = f"{words or f'the table is busy {busy}'}; retrying in {wait} s"
         return wait
 
     def welcomed(self) -> None:

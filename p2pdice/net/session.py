@@ -65,7 +65,7 @@ from ..core.peer import Alarm, Peer, Secrets
 from ..core.signing import SigningKey
 from ..core.verify import Report
 from ..core.view import SeatView
-from ..store import ClientStore, SeatRecord, new_secrets
+from ..store import ClientStore, SeatLock, SeatRecord, new_secrets
 from .frames import MAX_FRAME, TO_CLIENT, decode_frame
 
 _ENTRY_HEAD = '{"entry":'
@@ -133,10 +133,15 @@ class _SeatFiles:
     def __init__(self, home: Path) -> None:
         self.home = home
         self.store: ClientStore | None = None
+        self.lock: SeatLock | None = None  #: held from the open to the close
 
     def open(self, table: bytes) -> SavedSeat | _Failed:
         try:
             store = ClientStore(self.home, table)
+            if self.lock is None:
+                # Before reading anything: a second program at this table from this home
+                # would append to the same records and draw secrets over ours.
+                self.lock = SeatLock(store.folder)
             record = store.load_seat()
             saved = SavedSeat(
                 secrets=store.load_secrets(),
@@ -174,6 +179,9 @@ class _SeatFiles:
                 self.store.close()
             except OSError as err:
                 log.error("could not close the records in %s: %s", self.store.folder, err)
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
 
 def _write(store: ClientStore, intent: Write) -> None:

@@ -1,16 +1,18 @@
 """A value or combination of flags the CLI cannot take is refused in one line that names the
 flag (exit status 2, no traceback): empty names, bad --cpu counts and levels, a --home that
 cannot be a folder, a player at a headless host, a headless host asked to open round 1,
-pass-and-play with one player, a bot at a password table without a password."""
+pass-and-play with one player, a bot at a password table without a password, a password
+file that is empty or not UTF-8."""
 
 from __future__ import annotations
 
+import argparse
 import os
 from pathlib import Path
 
 import pytest
 
-from p2pdice.cli.common import name_of, parse_cpu
+from p2pdice.cli.common import name_of, parse_cpu, password_of
 from p2pdice.cli.options import CliError
 
 
@@ -34,6 +36,28 @@ def test_parse_cpu() -> None:
         parse_cpu("many")
     with pytest.raises(CliError, match="--cpu: unknown bot 'genius'"):
         parse_cpu("1:genius")
+
+
+def test_a_password_file_is_read_as_typed_and_refused_in_words_when_unusable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("P2PDICE_PASSWORD", raising=False)
+    pw = tmp_path / "pw.txt"
+
+    def read(data: bytes) -> str | None:
+        pw.write_bytes(data)
+        return password_of(argparse.Namespace(password_file=str(pw)))
+
+    assert read("café\r\n".encode()) == "café"
+    # Windows Notepad begins a UTF-8 file with a byte-order mark; nobody typed it.
+    assert read("\ufeffcafé\n".encode()) == "café"
+    assert read(b" two words ") == " two words "  # spaces are the password's own
+    with pytest.raises(CliError, match=r"--password-file: .* is not UTF-8 text"):
+        read("café".encode("latin-1"))
+    for empty in (b"", b"\n", "\ufeff\r\n".encode()):
+        with pytest.raises(CliError, match=r"--password-file: .* is empty"):
+            read(empty)
+    assert password_of(argparse.Namespace(password_file=None)) is None  # no file: no password
 
 
 def test_join_with_a_bot_at_a_password_table_without_one_hints_and_exits_2(tmp_path: Path) -> None:

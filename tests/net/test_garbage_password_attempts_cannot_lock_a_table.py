@@ -121,6 +121,6 @@ def test_a_joiner_told_to_wait_waits_and_retries_until_seated(tmp_path: Path) ->
             kill_all(spam, joiner)
             stop(host)
         said = (tmp_path / "Hana.out").read_text()
-        assert "the table is busy checking passwords; retrying in" in said, said
+        assert "the table is busy checking passwords from your address; retrying in" in said, said
         refused = json.loads(out.strip().splitlines()[-1])
         assert refused.get("PASSWORD_THROTTLED", 0) >= 1, refused

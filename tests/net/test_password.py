@@ -275,6 +275,42 @@ async def test_the_cli_joins_with_the_right_password_and_says_so_for_a_wrong_one
     assert sys.executable  # the subprocesses ran this interpreter
 
 
+async def test_a_seated_player_comes_back_without_the_password(tmp_path: Path) -> None:
+    """Taking back a seat needs the seat's key, not the password (SPEC.md 10.2): `join` used
+    to stop at once asking for the password when a player restarted it without one (the
+    variable set in another terminal, say), and the seat was played for it."""
+    password_file = tmp_path / "pw.txt"
+    password_file.write_text(PASSWORD + "\n")
+    home = tmp_path / "ann"
+    async with hosted(
+        tmp_path / "h", rules=Rules(seats=2, starting_dice=5), cpu=["easy"], password=PASSWORD
+    ) as (service, table):
+        address = f"127.0.0.1:{service.port}/{table.id}"
+        common = ("join", address, "--bot", "easy", "--seed", "1", "--give-up", "30")
+        first = await asyncio.create_subprocess_exec(
+            *p2pdice(*common, "--home", str(home), "--password-file", str(password_file)),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+            env={**os.environ, "P2PDICE_PASSWORD": ""},
+        )
+        try:
+            # Once the game has started: a seat left in the lobby is given up (SPEC.md 3.2).
+            log = home / "tables" / table.id / "transcript.jsonl"
+            loop = asyncio.get_running_loop()
+            end = loop.time() + 30
+            while not (log.exists() and '"type":"start"' in log.read_text()):
+                assert loop.time() < end and first.returncode is None, "the game never started"
+                await asyncio.sleep(0.05)
+        finally:
+            first.kill()
+            await first.wait()
+        code, out = await _run_join(
+            *common, "--home", str(home), env={"P2PDICE_PASSWORD": ""}, timeout=120
+        )
+        assert code == 0, out
+        assert "needs a password" not in out and "verified transcript:" in out, out
+
+
 def _watched(table: object) -> bool:
     """Whether a spectator has finished its handshake at `table` (a HostedTable)."""
     connections = table.server.connections.values()  # type: ignore[attr-defined]

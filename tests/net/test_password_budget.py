@@ -52,8 +52,16 @@ def test_a_throttled_refusal_says_how_long_to_wait() -> None:
 
 def test_a_throttled_joiner_waits_as_told_and_gives_up_after_a_bounded_number_of_retries() -> None:
     retry = PasswordRetry()
-    assert retry.throttled("retry in 7 s: busy") == 7
-    assert retry.notice == "the table is busy checking passwords; retrying in 7 s"
+    detail = "retry in 7 s: the table is busy checking passwords from your address"
+    assert retry.throttled(detail) == 7
+    # The host's own words say who is throttled: this address (wrong passwords came from it),
+    # or the whole table; without words the notice says the table is busy.
+    assert retry.notice == (
+        "the table is busy checking passwords from your address; retrying in 7 s"
+    )
+    wordless = PasswordRetry()
+    assert wordless.throttled("retry in 7 s: \x1b]52;c;bad\x07") == 7  # nothing printable
+    assert wordless.notice == "the table is busy checking passwords; retrying in 7 s"
     assert retry.throttled("retry in 600 s: busy") == MAX_WAIT
     for _ in range(MAX_RETRIES - 2):
         assert retry.throttled("no number here") is not None
