@@ -158,7 +158,10 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     home = home_of(args)
     # A spectator needs no password, nor a player taking back a seat it holds (its key is
     # its proof: it authenticates, SPEC.md 10.2).
-    seated = ClientStore.load_seat_from(home / "tables" / target.table_id.hex()) is not None
+    seated = (
+        target.table_id is not None
+        and ClientStore.load_seat_from(home / "tables" / target.table_id.hex()) is not None
+    )
     if target.locked and password is None and not args.spectate and not seated:
         from .ui import password_hint
 
