@@ -284,10 +284,11 @@ def test_frames_of_each_kind_reach_their_handler() -> None:
 def test_a_join_refused_with_how_long_to_wait_is_retried_after_that_long() -> None:
     """A lobby that refuses a join for its address's churn bound (RATE_LIMITED "retry in N s",
     SPEC.md 10.1) or a busy password table (PASSWORD_THROTTLED, 3.4): the client reconnects
-    after N s, saying so, instead of waiting for a welcome that will not come."""
+    after N s, saying so in the host's words, instead of waiting for a welcome that will not
+    come."""
     for reason, detail, busy in (
-        ("RATE_LIMITED", "retry in 9 s: your address joined too often", "with joins from"),
-        ("PASSWORD_THROTTLED", "retry in 4 s: the table is busy", "checking passwords"),
+        ("RATE_LIMITED", "retry in 9 s: your address joined too often", "joined too often"),
+        ("PASSWORD_THROTTLED", "retry in 4 s: the table is busy", "the table is busy"),
     ):
         link = Link.table(Rules(seats=2))
 
