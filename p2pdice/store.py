@@ -314,8 +314,12 @@ class TableBusy(UserError):
     """Another program on this machine is hosting that table right now."""
 
 
+class _Held(Exception):
+    """The flock is held by another program (a failure to open the file is an OSError)."""
+
+
 class _Flock:
-    """An exclusive flock on `folder/name`, taken at once or not at all (OSError). The kernel
+    """An exclusive flock on `folder/name`, taken at once or not at all (_Held). The kernel
     drops it when the holder dies, even by SIGKILL, so a crashed program's files are free at
     once."""
 
@@ -329,7 +333,7 @@ class _Flock:
         except OSError:
             os.close(self._fd)
             self._fd = None
-            raise
+            raise _Held from None
 
     def release(self) -> None:
         if self._fd is not None:
@@ -344,7 +348,7 @@ class HostLock(_Flock):
     def __init__(self, folder: Path) -> None:
         try:
             super().__init__(folder, "host.lock")
-        except OSError:
+        except _Held:
             raise TableBusy(
                 f"the table {folder.name[:12]}... is already being hosted by another program"
                 " on this machine"
@@ -380,7 +384,7 @@ class SeatLock:
             if held is None:
                 try:
                     held = (_Flock(folder, "seat.lock"), 0)
-                except OSError:
+                except _Held:
                     raise SeatBusy(
                         "another p2pdice on this machine is already at this table from "
                         f"{folder.parents[1]} (the same home folder); stop it first, or use"

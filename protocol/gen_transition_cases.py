@@ -951,7 +951,7 @@ def _beacon_item_cases(out: Fragment) -> list[Case]:
     items = [decode(encode(item)) for item in honest.event["contributions"]]
     assert len(items) >= 2
 
-    def resigned(b: Builder, item: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    def resigned(item: dict[str, Any], **changes: Any) -> dict[str, Any]:
         body = {k: v for k, v in item["body"].items() if k not in ("type", "seat", "table")}
         body.update(changes)
         head = bytes.fromhex(body.pop("head"))
@@ -974,7 +974,7 @@ def _beacon_item_cases(out: Fragment) -> list[Case]:
         ({"commit_set": other}, {"contribution": other}, "WRONG_COMMIT_SET"),
     ):
         b = Builder(out, at)
-        changed = [resigned(b, items[0], **first), resigned(b, items[1], **second), *items[2:]]
+        changed = [resigned(items[0], **first), resigned(items[1], **second), *items[2:]]
         b.event({**honest.event, "contributions": changed})
         what = {
             "OPENING_MISMATCH": "a contribution that does not match its commitment",

@@ -148,7 +148,7 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     from ..net.client import Outcome, run_websocket
     from ..net.resolve import ResolveError, resolve
     from ..net.session import ClientSession
-    from ..store import ClientStore, load_or_create_key
+    from ..store import load_or_create_key, saved_seat
 
     try:
         target = await resolve(args.table, timeout=args.timeout)
@@ -158,10 +158,7 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     home = home_of(args)
     # A spectator needs no password, nor a player taking back a seat it holds (its key is
     # its proof: it authenticates, SPEC.md 10.2).
-    seated = (
-        target.table_id is not None
-        and ClientStore.load_seat_from(home / "tables" / target.table_id.hex()) is not None
-    )
+    seated = target.table_id is not None and saved_seat(home, target.table_id.hex()) is not None
     if target.locked and password is None and not args.spectate and not seated:
         from .ui import password_hint
 
