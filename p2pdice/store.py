@@ -211,7 +211,7 @@ class ClientStore:
             obj = json.loads(path.read_text())
             record = SeatRecord(seat=obj["seat"], host=obj["host"], address=obj.get("address"))
         except (ValueError, KeyError, TypeError, UnicodeDecodeError):
-            return None  # unreadable: join afresh, as when it is missing
+            return None  # unreadable: as when missing (the seat is in our transcript too)
         if not isinstance(record.seat, int) or not isinstance(record.host, str):
             return None
         return record

@@ -1,6 +1,7 @@
 """The store copes with damaged or foreign local files: a torn last log line is dropped before
-the next append, stray files among the secrets are ignored, an unreadable seat record means
-joining afresh, and an unreadable identity key is a clear error that never replaces the key."""
+the next append, stray files among the secrets are ignored, an unreadable seat record reads as
+none (the client then finds its seat in its own transcript), and an unreadable identity key
+is a clear error that never replaces the key."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def test_stray_files_in_the_secrets_folder_are_ignored(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("content", ["{garbage", '{"seat": "x", "host": 3}', "[]", '{"seat": 1}'])
-def test_an_unreadable_seat_record_means_joining_afresh(tmp_path: Path, content: str) -> None:
+def test_an_unreadable_seat_record_reads_as_none(tmp_path: Path, content: str) -> None:
     store = ClientStore(tmp_path, bytes(32))
     (store.folder / "seat.json").write_text(content)
     assert store.load_seat() is None

@@ -181,12 +181,13 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     narrator = Narrator(out=say)
     told = 0  # the client's alarms printed so far
     noted = 0  # the client's notices (messages that did not reach the table) printed so far
+    local = 0  # the client's problems with its own records printed so far
     waiting: str | None = None  # the wait for a busy password table last said
     paused = False  # whether we last said the host paused the table
     watching_late = False  # we came to play, found the game started and watch it (SPEC.md 3.3)
 
     def on_update() -> None:
-        nonlocal told, noted, waiting, paused, watching_late
+        nonlocal told, noted, local, waiting, paused, watching_late
         state = session.peer.state if session.peer else None
         if (
             not watching_late
@@ -224,6 +225,9 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
             where = f" (entry {undelivered.seq})" if undelivered.seq is not None else ""
             say(f"note: {undelivered.describe()}{where}")
         noted = len(session.core.notices)
+        for problem in session.core.local_problems[local:]:  # ours: nobody is accused
+            say(f"note: {problem}")
+        local = len(session.core.local_problems)
 
     session.on_update = on_update
     stop = asyncio.Event()

@@ -70,7 +70,7 @@ from .messages import Message
 from .names import free_name, reserved_for_cpu
 from .pake import ENTROPY_BYTES, Binding, JoinerAnswer, joiner_answer
 from .password_retry import PasswordRetry
-from .peer import Alarm, Applied, NeedSecrets, Peer, PeerOutput, Secrets, Send
+from .peer import Alarm, Applied, LostSecrets, NeedSecrets, Peer, PeerOutput, Secrets, Send
 from .signing import SigningKey
 from .table import TablePhase
 from .table_state import genesis_state
@@ -273,6 +273,9 @@ class ClientConnection:
         #: Messages of ours the host acted without and never showed it read, as the player
         #: is told of them: information about the link, not alarms (SPEC.md 7.1).
         self.notices: list[Undelivered] = []
+        #: Problems with this device's own records that the game goes on through (lost
+        #: secrets), in words: nobody at the table is accused.
+        self.local_problems: list[str] = []
         #: Our unposted messages of the step a host act in our place is about (see `_feed`).
         self._act_candidates: list[Message] = []
         self._now = 0.0  #: the latest `now` an input brought (for records made on a loss)
@@ -607,6 +610,11 @@ class ClientConnection:
         self.lines.extend(restored.lines)
         self.errors.extend(restored.errors)
         self._seat_record = restored.seat_record
+        if self._seat_record is None and self.seat_hint is None:
+            # The seat record is gone or unreadable, but our own verified transcript shows
+            # the seat our key holds: authenticate for it (and save the record again once
+            # welcomed) rather than come back as a stranger.
+            self.seat_hint = restored.transcript_seat
         return restored.peer
 
     def _answer_challenge(self, frame: Mapping[str, Any]) -> list[Intent]:
@@ -1197,6 +1205,10 @@ class ClientConnection:
                 out += self._transmit(output, now)
             elif isinstance(output, NeedSecrets):
                 out.append(DrawSecrets(output.round, output.attempt))
+            elif isinstance(output, LostSecrets):
+                # Our records' fault, not the host's: said, and the game followed on.
+                self.local_problems.append(output.describe())
+                self.errors.append((Reason.INTERNAL, output.describe()))
             elif isinstance(output, Alarm):
                 if output.reason == Reason.MESSAGE_DROPPED and self._not_dropped(output):
                     continue

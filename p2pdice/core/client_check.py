@@ -118,11 +118,17 @@ def judge(peer: Peer, report: Report, *, seated: bool, complete: bool) -> FinalC
             # The host's word that our message for that step never came. Had the host shown
             # it read one, `verify --mine` above says MESSAGE_DROPPED; otherwise nobody can
             # tell who lost it, and the forfeit is what the protocol does then (SPEC.md 8).
+            # Unless our own records lost the secrets that step needed: then we know.
+            why = (
+                "this device had lost its secrets for that round, so it could not send it"
+                if any(round_ == note.round for round_, _ in peer.lost)
+                else "the host says your message for that step never arrived"
+            )
             notes.append(
                 CheckNote(
                     "forfeit",
                     f"round {note.round}: your seat {seat.name} was forfeited ({note.detail}): "
-                    "the host says your message for that step never arrived",
+                    + why,
                     round=note.round,
                 )
             )

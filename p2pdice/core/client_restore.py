@@ -17,6 +17,9 @@ class RestoredSeat:
     peer: Peer
     lines: list[bytes]  #: the saved transcript as far as it verified
     seat_record: tuple[int, str] | None  #: (seat, host key hex), when one was saved
+    #: The seat our key signs for in the saved transcript: where a seat record was lost, the
+    #: seat is still ours, and the transcript says which.
+    transcript_seat: int | None = None
     errors: list[tuple[Reason, str]] = field(default_factory=list)
 
 
@@ -45,9 +48,11 @@ def restore_seat(key: SigningKey, saved: SavedSeat) -> RestoredSeat:
     seat_record = None
     if saved.seat is not None and saved.seat_host is not None:
         seat_record = (saved.seat, saved.seat_host)
+    state = peer.state
     return RestoredSeat(
         peer=peer,
         lines=list(saved.transcript[: len(peer.replayer.chain)]),
         seat_record=seat_record,
+        transcript_seat=None if state is None else state.seat_of_key(key.public),
         errors=errors,
     )

@@ -84,6 +84,27 @@ class Alarm:
 
 
 @dataclass(frozen=True, slots=True)
+class LostSecrets:
+    """Our own records no longer hold the secrets of an attempt we committed to (a damaged or
+    deleted file; they are written before the commitment leaves). Nobody else is at fault:
+    we cannot contribute or show our dice for that attempt, so the table counts our seat
+    absent for those steps, and the rules decide what that costs (RULES.md R4.1, R6: a forfeit
+    unless the round is decided without our dice). We follow the game on, accusing nobody."""
+
+    round: int
+    attempt: int
+
+    def describe(self) -> str:
+        """One sentence for a person."""
+        return (
+            f"this device's secrets for round {self.round} (attempt {self.attempt}) are missing "
+            "or unreadable in its own records, so this seat cannot finish that round (send its "
+            "share of the randomness, show its dice): nobody at the table is at fault, and "
+            "unless the round is decided without its dice the rules make the seat forfeit"
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Applied:
     """An entry was verified and applied."""
 
@@ -91,7 +112,7 @@ class Applied:
     notes: tuple[Note, ...]
 
 
-PeerOutput = Send | NeedSecrets | Alarm | Applied
+PeerOutput = Send | NeedSecrets | Alarm | Applied | LostSecrets
 
 
 @dataclass(slots=True)
@@ -114,6 +135,9 @@ class Peer:
     halted: bool = False  #: set by the first alarm about the host's log: we stop following it
     hand: tuple[int, ...] = ()
     _hand_for: tuple[int, int] | None = None
+    #: Attempts we committed to whose secrets our records lost (`LostSecrets`): we sit their
+    #: steps out instead of taking the gap for the host's doing.
+    lost: set[tuple[int, int]] = field(default_factory=set)
     #: While catching up with a log after a reconnect: verify only, owe nothing yet
     #: (`resume()` then does what the current phase needs).
     quiet: bool = False
@@ -407,7 +431,8 @@ class Peer:
         elif kind == "commit_set" and attempt is not None and self.seat in attempt.seats:
             out += self._after_commit_set(state, entry.seq)
         elif kind == "beacon" and attempt is not None and self.seat in attempt.seats:
-            self._derive_hand(state)
+            if (attempt.round, attempt.attempt) in self.secrets:
+                self._derive_hand(state)
         elif state.phase == TablePhase.SHOWDOWN and (
             before is None or before.phase != TablePhase.SHOWDOWN
         ):
@@ -468,6 +493,8 @@ class Peer:
         attempt = state.attempt
         assert attempt is not None and attempt.commit_set is not None and self.seat is not None
         secrets = self.secrets.get((attempt.round, attempt.attempt))
+        if secrets is None and (attempt.round, attempt.attempt) in self.lost:
+            return []  # said when it was found (`LostSecrets`): nothing of ours to contribute
         if secrets is None:
             return self._alarm(
                 Reason.COMMIT_SET_MISMATCH,
@@ -637,10 +664,17 @@ class Peer:
                 else [NeedSecrets(attempt.round, attempt.attempt)]
             )
         if secrets is None:
-            if state.phase in (TablePhase.CONTRIBUTE, TablePhase.BIDDING, TablePhase.SHOWDOWN):
-                return self._alarm(
-                    Reason.COMMIT_SET_MISMATCH, "our secrets for this round are lost", None
-                )
+            committed = state.phase in (
+                TablePhase.CONTRIBUTE,
+                TablePhase.BIDDING,
+                TablePhase.SHOWDOWN,
+            ) or (state.phase == TablePhase.COMMIT and MessageType.COMMIT in pending)
+            if committed and (attempt.round, attempt.attempt) not in self.lost:
+                # Our commitment is posted (or on its way) and our records lost what backs
+                # it: a local loss to say, not the host's doing; the table goes on without us
+                # for this attempt's remaining steps.
+                self.lost.add((attempt.round, attempt.attempt))
+                return [LostSecrets(attempt.round, attempt.attempt)]
             return []
         if state.phase == TablePhase.CONTRIBUTE and MessageType.CONTRIBUTE not in pending:
             return self._after_commit_set(state, len(self.replayer.chain) - 1)
