@@ -161,14 +161,19 @@ class AppendLog:
 
     @staticmethod
     def read(path: Path) -> list[bytes]:
+        return AppendLog.read_with_tail(path)[0]
+
+    @staticmethod
+    def read_with_tail(path: Path) -> tuple[list[bytes], bytes]:
+        """The complete lines, and the torn part after the last newline (b"" when none)."""
         try:
             fd = open_no_follow(path, os.O_RDONLY)
         except FileNotFoundError:
-            return []
+            return [], b""
         with os.fdopen(fd, "rb") as handle:
             data = handle.read()
         lines = data.split(b"\n")
-        return [line for line in lines[:-1] if line]  # the part after the last \n is torn
+        return [line for line in lines[:-1] if line], lines[-1]
 
 
 @dataclass(slots=True)
@@ -525,6 +530,19 @@ class SavedTable:
     cpu: list[str]
     port: int = 0  #: the port it listened on (0: unknown, any free port)
     cpu_think: float | None = None  #: its CPU seats' pause before each move, when recorded
+    #: Bytes after the log's last complete line: an entry a crash cut off mid-write. The
+    #: host writes an entry before it sends it, so nobody received it; resuming drops it.
+    torn: int = 0
+
+    def torn_words(self) -> str | None:
+        """What resuming drops, for the person who resumes (None: nothing)."""
+        if not self.torn:
+            return None
+        return (
+            f"the saved log ended in an incomplete line ({self.torn} bytes, cut off when the "
+            f"host stopped mid-write); it is dropped, and the table resumes after entry "
+            f"{len(self.lines) - 1}"
+        )
 
 
 def load_saved_table(home: Path, table_id: str) -> SavedTable:
@@ -535,7 +553,7 @@ def load_saved_table(home: Path, table_id: str) -> SavedTable:
         HostLock(folder)  # raises TableBusy, which says so
     log = folder / "log.jsonl"
     try:
-        lines = AppendLog.read(log)
+        lines, tail = AppendLog.read_with_tail(log)
     except OSError as err:
         raise SavedTableError(f"cannot read {log}: {err.strerror or err}") from None
     if not lines:
@@ -547,6 +565,7 @@ def load_saved_table(home: Path, table_id: str) -> SavedTable:
         cpu=list(record.cpu),
         port=record.port,
         cpu_think=record.cpu_think,
+        torn=len(tail),
     )
 
 

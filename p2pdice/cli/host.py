@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import sys
 from typing import TYPE_CHECKING, Any
 
 from ..bots.estimate import how_long_help
@@ -192,6 +193,9 @@ def run(args: argparse.Namespace) -> int:
     if args.resume is not None:  # read first: a bad save or a changed rule starts nothing
         saved = load_saved_table(home_of(args), args.resume)
         refuse_what_a_resumed_table_keeps(args, saved)
+        torn = saved.torn_words()
+        if torn is not None:  # stderr: --json keeps stdout to its one object
+            print(f"note: {torn}", file=sys.stderr, flush=True)
     if args.seats is None:
         args.seats = MAX_SEATS  # the most; the game is played by the seats taken at the start
     kept = saved_rules(saved) if saved is not None else None

@@ -45,8 +45,12 @@ def wait_for_lines(path: Path, count: int, timeout: float = 30.0) -> int:
     raise AssertionError(f"{path} never reached {count} lines")
 
 
-@pytest.mark.parametrize("kill_at", [14, 45])
-def test_a_host_killed_mid_game_resumes_from_its_log(tmp_path: Path, kill_at: int) -> None:
+@pytest.mark.parametrize(("kill_at", "torn"), [(14, False), (45, True)])
+def test_a_host_killed_mid_game_resumes_from_its_log(
+    tmp_path: Path, kill_at: int, torn: bool
+) -> None:
+    """With `torn`, the kill also left half an entry at the log's end (as a crash mid-write
+    does): the resumed host drops it and says so."""
     port = free_port()
     common = [
         "--headless",
@@ -79,13 +83,21 @@ def test_a_host_killed_mid_game_resumes_from_its_log(tmp_path: Path, kill_at: in
         host.wait(timeout=10)
         saved = AppendLog.read(log)
         assert len(saved) >= killed_at and b'"game_over"' not in saved[-1]
+        if torn:
+            with log.open("ab") as handle:
+                handle.write(b'{"entry":{"seq":')
         again = spawn(
-            *["host", "--resume", ready["table_id"], *common, "--home", str(tmp_path / "h")]
+            *["host", "--resume", ready["table_id"], *common, "--home", str(tmp_path / "h")],
+            log=tmp_path / "resumed.out",
         )
         try:
             assert player.wait(timeout=120) == 0, (tmp_path / "player.out").read_text()
         finally:
             stop(again)
+        said = (tmp_path / "resumed.out").read_text()
+        note = "note: the saved log ended in an incomplete line (16 bytes"
+        assert (note in said) == torn, said
+        assert (f"resumes after entry {len(saved) - 1}" in said) == torn, said
     finally:
         stop(host)
         if player.poll() is None:
