@@ -231,3 +231,84 @@ async def crash_and_restart(tmp_path: Path, phase: str) -> bool:
     for bad in ("abort", "absent", "forfeit", "stand_in", "forced"):
         assert bad not in kinds, (bad, kinds)
     return True
+
+
+async def test_a_client_restarted_without_its_secrets_says_so_and_follows_the_game_to_its_end(
+    tmp_path: Path,
+) -> None:
+    """The victim is killed in the bidding, as above, and its secrets for that round are
+    deleted before it starts again (a damaged disk, a hand that cleaned up): it cannot show
+    its dice at the call. It says that the loss is its own, raises no alarm about the host,
+    and follows the game to its end; the forfeit the rules give for an unopened hand is
+    explained by the lost secrets."""
+    for attempt in range(ATTEMPTS):
+        if await restart_without_secrets(tmp_path / f"game-{attempt}"):
+            return
+    pytest.fail(f"{ATTEMPTS} games ended before the bidding hold came")
+
+
+async def restart_without_secrets(tmp_path: Path) -> bool:
+    tmp_path.mkdir()
+    host, ready = start_headless_host(tmp_path / "h", grace=5)
+    folder = tmp_path / "victim" / "tables" / ready["table_id"]
+    join_args = bot_join(
+        f"127.0.0.1:{ready['port']}", name="victim", seed=3, home=tmp_path / "victim"
+    )
+    holder = ClientSession(
+        key=load_or_create_key(tmp_path / "holder" / "identity.key"),
+        name="holder",
+        home=tmp_path / "holder",
+        bot=load_bot("medium"),
+        rng=random.Random(4),
+    )
+
+    def after_victim_bid(frame: dict[str, Any]) -> bool:
+        body = frame.get("msg", {}).get("body", {}) if frame["type"] == "send" else {}
+        return body.get("type") in ("bid", "challenge", "exact") and any(
+            m["type"] == "bid" and m.get("round") == body.get("round") for m in sent_bodies(folder)
+        )
+
+    gate = Gate(holder, after_victim_bid)
+    playing = asyncio.create_task(
+        run_websocket(holder, f"wss://127.0.0.1:{ready['port']}{ready['path']}", give_up_after=60)
+    )
+    victim = spawn(*join_args, log=tmp_path / "victim-1.out")
+    restarted: subprocess.Popen[str] | None = None
+    try:
+        await until(lambda: gate.caught.is_set() or playing.done(), 90, "the bidding hold")
+        if not gate.caught.is_set():
+            assert playing.result() == Outcome.OVER, table_story(tmp_path, "victim-1.out")
+            return False
+        await asyncio.sleep(0.2)  # the victim's bid reaches the host
+        kill9(victim)
+        held_round = json.loads(gate.held[0])["msg"]["body"]["round"]
+        lost = list((folder / "secrets").glob(f"{held_round}-*.json"))
+        assert lost
+        for path in lost:
+            path.unlink()
+        status_before = holder.status
+        restarted = spawn(*join_args, log=tmp_path / "victim-2.out")
+        await until(
+            lambda: holder.status is not status_before and len(holder.status.connected) == 3,
+            20,
+            "the victim's reconnection",
+        )
+        gate.release()
+        await asyncio.to_thread(restarted.wait, 120)
+        output = (tmp_path / "victim-2.out").read_text()
+        assert restarted.returncode == 0, output
+        assert await asyncio.wait_for(playing, 30) == Outcome.OVER
+        host.wait(15)
+    finally:
+        kill_all(victim, restarted)
+        if not playing.done():
+            playing.cancel()
+        holder.close()
+        stop(host)
+    assert f"note: this device's secrets for round {held_round}" in output, output
+    assert "nobody at the table is at fault" in output and "ALARM" not in output, output
+    assert "verified transcript:" in output, output
+    forfeits = [e for e in log_entries(host_log(tmp_path / "h")) if kind(e) == "forfeit"]
+    if forfeits:  # unless the round was decided without the victim's dice
+        assert "lost its secrets for that round" in output, output
+    return True
