@@ -63,6 +63,38 @@ class Gate:
         self.held.clear()
 
 
+def seat_holder(
+    tmp_path: Path, ready: dict[str, Any], catch: Callable[[dict[str, Any]], bool]
+) -> tuple[ClientSession, Gate, asyncio.Task[str]]:
+    """The third seat, played in the test by `medium`, its frames held from the first that
+    `catch` matches: the holder, its gate and its game."""
+    holder = ClientSession(
+        key=load_or_create_key(tmp_path / "holder" / "identity.key"),
+        name="holder",
+        home=tmp_path / "holder",
+        bot=load_bot("medium"),
+        rng=random.Random(4),
+    )
+    gate = Gate(holder, catch)
+    playing = asyncio.create_task(
+        run_websocket(holder, f"wss://127.0.0.1:{ready['port']}{ready['path']}", give_up_after=60)
+    )
+    return holder, gate, playing
+
+
+def tear_down(
+    host: subprocess.Popen[str],
+    holder: ClientSession,
+    playing: asyncio.Task[str],
+    *victims: subprocess.Popen[str] | None,
+) -> None:
+    kill_all(*victims)
+    if not playing.done():
+        playing.cancel()
+    holder.close()
+    stop(host)
+
+
 def table_story(tmp_path: Path, victim_out: str) -> str:
     """What a failed wait leaves to read: the last entries the host posted and the victim's
     own output (a load-starved run is told apart from a stuck table by these)."""
@@ -107,13 +139,6 @@ async def crash_and_restart(tmp_path: Path, phase: str) -> bool:
     victim_home = tmp_path / "victim"
     folder = victim_home / "tables" / table_id
     join_args = bot_join(f"127.0.0.1:{ready['port']}", name="victim", seed=3, home=victim_home)
-    holder = ClientSession(
-        key=load_or_create_key(tmp_path / "holder" / "identity.key"),
-        name="holder",
-        home=tmp_path / "holder",
-        bot=load_bot("medium"),
-        rng=random.Random(4),
-    )
 
     def victim_bid_in(round_: int) -> bool:
         return any(m["type"] == "bid" and m.get("round") == round_ for m in sent_bodies(folder))
@@ -136,10 +161,7 @@ async def crash_and_restart(tmp_path: Path, phase: str) -> bool:
         "bidding": holder_action_after_victim_bid,
         "beacon": lambda f: False,  # no hold: the kill races the table
     }[phase]
-    gate = Gate(holder, catch)
-    playing = asyncio.create_task(
-        run_websocket(holder, f"wss://127.0.0.1:{ready['port']}{ready['path']}", give_up_after=60)
-    )
+    holder, gate, playing = seat_holder(tmp_path, ready, catch)
     victim = spawn(*join_args, log=tmp_path / "victim-1.out")
     restarted: subprocess.Popen[str] | None = None
     try:
@@ -211,11 +233,7 @@ async def crash_and_restart(tmp_path: Path, phase: str) -> bool:
         assert outcome == Outcome.OVER
         host.wait(15)
     finally:
-        kill_all(victim, restarted)
-        if not playing.done():
-            playing.cancel()
-        holder.close()
-        stop(host)
+        tear_down(host, holder, playing, victim, restarted)
 
     assert seat_file.read_bytes() == seat_before
     log = host_log(tmp_path / "h").read_bytes()
@@ -254,13 +272,6 @@ async def restart_without_secrets(tmp_path: Path) -> bool:
     join_args = bot_join(
         f"127.0.0.1:{ready['port']}", name="victim", seed=3, home=tmp_path / "victim"
     )
-    holder = ClientSession(
-        key=load_or_create_key(tmp_path / "holder" / "identity.key"),
-        name="holder",
-        home=tmp_path / "holder",
-        bot=load_bot("medium"),
-        rng=random.Random(4),
-    )
 
     def after_victim_bid(frame: dict[str, Any]) -> bool:
         body = frame.get("msg", {}).get("body", {}) if frame["type"] == "send" else {}
@@ -268,10 +279,7 @@ async def restart_without_secrets(tmp_path: Path) -> bool:
             m["type"] == "bid" and m.get("round") == body.get("round") for m in sent_bodies(folder)
         )
 
-    gate = Gate(holder, after_victim_bid)
-    playing = asyncio.create_task(
-        run_websocket(holder, f"wss://127.0.0.1:{ready['port']}{ready['path']}", give_up_after=60)
-    )
+    holder, gate, playing = seat_holder(tmp_path, ready, after_victim_bid)
     victim = spawn(*join_args, log=tmp_path / "victim-1.out")
     restarted: subprocess.Popen[str] | None = None
     try:
@@ -300,11 +308,7 @@ async def restart_without_secrets(tmp_path: Path) -> bool:
         assert await asyncio.wait_for(playing, 30) == Outcome.OVER
         host.wait(15)
     finally:
-        kill_all(victim, restarted)
-        if not playing.done():
-            playing.cancel()
-        holder.close()
-        stop(host)
+        tear_down(host, holder, playing, victim, restarted)
     assert f"note: this device's secrets for round {held_round}" in output, output
     assert "nobody at the table is at fault" in output and "ALARM" not in output, output
     assert "verified transcript:" in output, output
