@@ -129,7 +129,11 @@ def cautious(view: SeatView, rng: random.Random) -> Action:
         action = medium(view, rng)
         if isinstance(action, PlaceBid) and view.is_legal_bid(action.bid):
             return action
-        if isinstance(action, (Challenge, ExactCall)) and view.can_challenge:
+        if isinstance(action, ExactCall) and view.can_exact:
+            # Its own reason: an exact count that likely means the bid stands, where a Liar
+            # call in its place would mostly lose (docs/playing.md: medium's move, as it is).
+            return ExactCall(view.seat)
+        if isinstance(action, Challenge) and view.can_challenge:
             return Challenge(view.seat)
     except Exception:
         log.exception("cautious move failed")

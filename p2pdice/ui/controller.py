@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -57,6 +58,11 @@ _UNREAD = Snapshot()  #: the facts of a session not read yet: connecting
 ENDED_NOT_SENT = "the connection to the table has ended: nothing was sent"
 RECONNECTING_NOT_SENT = "not connected to the table (reconnecting): nothing was sent"
 
+#: Pass-and-play: seconds without a key press before Enter may lift a pass screen. The key
+#: that places a bid or starts a round is Enter too: pressed twice, or held, the second
+#: press must not show the next person's dice to the one still holding the device.
+PASS_PAUSE = 0.6
+
 
 class Controller:
     def __init__(
@@ -83,6 +89,15 @@ class Controller:
         #: with the changes the finished table given made; set by the command line.
         self.ratings_source: Callable[[str | None], RatingBook] | None = None
         self._ratings_asked: set[str] = set()  #: finished tables whose changes were asked
+        self.clock: Callable[[], float] = time.monotonic  #: for the pauses between keys
+        self._last_key_at = -float("inf")  #: when the last key was pressed (`clock`)
+        #: Seconds between the key being handled and the one before it.
+        self.key_gap = float("inf")
+
+    def key_pressed(self) -> None:
+        """A key is about to be handled: note how long after the one before it."""
+        now = self.clock()
+        self.key_gap, self._last_key_at = now - self._last_key_at, now
 
     # ---- background work -------------------------------------------------------------------
 
@@ -533,6 +548,13 @@ class Controller:
             self.lobby.enter(mode)
         elif mode == "pass":
             seat = self.pass_to(self.snap())
+            if self.key_gap < PASS_PAUSE:
+                name = self.snap().names[seat] if seat is not None else "the next player"
+                self.say(
+                    f"{safe_text(name, 24)}: press Enter once you hold the device (a key "
+                    "pressed right after another does not count here)"
+                )
+                return
             ui.holder = seat
             ui.entry, ui.entry_key = EntryState(show_odds=ui.entry.show_odds), None
         elif mode == "reveal":

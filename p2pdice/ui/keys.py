@@ -42,6 +42,7 @@ def build_keys(c: Controller) -> KeyBindings:
         def register(fn: Action) -> Action:
             @kb.add(*keys, filter=filter, eager=eager)
             def _(event: KeyPressEvent) -> None:
+                c.key_pressed()
                 try:
                     fn()
                 except Exception as err:  # never let a key press take the app down
@@ -205,6 +206,7 @@ def build_keys(c: Controller) -> KeyBindings:
 
     @kb.add(Keys.Any)
     def _typed(event: KeyPressEvent) -> None:
+        c.key_pressed()
         data = event.data
         if len(data) == 1 and data.isprintable():
             try:

@@ -29,6 +29,7 @@ from .viewmodel import (
     finding_line,
     link_note,
     next_round_line,
+    palifico_words,
     seat_alarm_label,
     timer_text,
 )
@@ -107,6 +108,7 @@ class PassModel:
     prompt: str
     undo_line: str
     keys: tuple[tuple[str, str], ...]
+    clock: str = ""  #: the turn timer of the seat taking the device, when the table has one
 
 
 def history_line(snap: Snapshot) -> str:
@@ -433,13 +435,20 @@ def pass_model(snap: Snapshot, to_seat: int, *, previous: int | None) -> PassMod
     view = snap.view
     names = snap.names
     name = names[to_seat]
-    last = ""
+    last = clock = ""
     if view is not None:
         bid = view.standing_bid
         if bid is not None and view.standing_bidder is not None:
             last = f"Last bid: {bid_words(bid)} by {names[view.standing_bidder]}"
         else:
             last = f"No bid yet: {name} opens round {view.round}."
+        if view.palifico_round:
+            last += f"  ({palifico_words(view.rules)})"
+        left = timer_text(snap.turn_left)
+        if left:
+            # The turn timer runs while the device changes hands: whoever takes it knows
+            # how long they have (a careful move is played for them when it runs out).
+            clock = f"{name}'s turn: {left}"
     undo_line = ""
     keys = [("Enter", f"I am {name}")]
     if previous is not None and previous != to_seat:
@@ -454,6 +463,7 @@ def pass_model(snap: Snapshot, to_seat: int, *, previous: int | None) -> PassMod
         prompt=f"{name}: press Enter when only you can see the screen. Your dice appear then.",
         undo_line=undo_line,
         keys=tuple(keys),
+        clock=clock,
     )
 
 

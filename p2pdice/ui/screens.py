@@ -390,6 +390,8 @@ def render_pass(
     b.blank()
     if model.last_bid:
         b.add(("class:standing", fit(model.last_bid, columns, align="center")))
+    if model.clock:
+        b.add(("class:standing", fit(model.clock, columns, align="center")))
     b.blank()
     for line in wrap(model.prompt, columns - 8):
         b.add(("class:label", fit(line, columns, align="center")))

@@ -18,7 +18,7 @@ from ..bots.odds import bid_true_chance
 from ..core.bids import Bid
 from ..core.describe import amount, bid_words
 from ..core.game import Phase
-from ..core.rules import MIN_SEATS, FirstStarter, Rules, TableKind
+from ..core.rules import MIN_SEATS, FirstStarter, Palifico, PalificoKind, Rules, TableKind
 from ..core.table import TablePhase
 from ..core.transitions import BUFFERED_MESSAGES, CHOSEN_MESSAGES, ENTRY_ROWS, MESSAGE_PHASE
 from ..core.view import SeatView
@@ -256,6 +256,17 @@ def bank_text(snap: Snapshot, names: Sequence[str]) -> str:
         return ""
     who = "Your" if view.turn == snap.me else f"{names[view.turn]}'s"
     return f"  ({who} time bank: out of time in {max(int(snap.bank_left + 0.999), 0)} s)"
+
+
+def palifico_words(rules: Rules) -> str:
+    """What a palifico round changes at this table (RULES.md R5), in a few words."""
+    parts = []
+    if rules.palifico_kind != PalificoKind.ONES_NOT_WILD:
+        free = rules.palifico == Palifico.FREE
+        parts.append("face fixed" + (" (a one-die player may change it)" if free else ""))
+    if rules.palifico_kind != PalificoKind.FACE_FIXED:
+        parts.append("ones not wild")
+    return "palifico: " + ", ".join(parts)
 
 
 def timer_text(seconds: float | None) -> str:
@@ -522,14 +533,14 @@ def _standing(snap: Snapshot) -> str:
     if view is None:
         return waiting_length(snap)
     bid = view.standing_bid
+    palifico = f"  ({palifico_words(view.rules)})" if view.palifico_round else ""
     if view.phase == Phase.BIDDING and bid is None and view.starter is not None:
         who = "you open" if view.starter == snap.me else f"{names[view.starter]} opens"
-        return f"No bid yet: {who} round {view.round}."
+        return f"No bid yet: {who} round {view.round}.{palifico}"
     if bid is None:
         return ""
     bidder = view.standing_bidder
     who = names[bidder] if bidder is not None else "?"
-    palifico = "  (palifico: face fixed, ones not wild)" if view.palifico_round else ""
     return f"Current bid: {bid_words(bid)} by {who}{palifico}"
 
 

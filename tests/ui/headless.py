@@ -14,7 +14,7 @@ from prompt_toolkit.output import DummyOutput
 
 from p2pdice.cli.lobby import CliLobby
 from p2pdice.ui.app import run_app
-from p2pdice.ui.controller import Controller
+from p2pdice.ui.controller import PASS_PAUSE, Controller
 from p2pdice.ui.frame import render_screen
 from p2pdice.ui.screens import plain
 from p2pdice.ui.text import ASCII
@@ -41,6 +41,11 @@ class Driver:
     async def press(self, keys: str) -> None:
         self.send(keys)
         await asyncio.sleep(0.05)
+
+    async def take_the_device(self) -> None:
+        """Pass-and-play: Enter on a pass screen, after the pause it asks for."""
+        await asyncio.sleep(PASS_PAUSE + 0.05)
+        await self.press("\r")
 
 
 @contextlib.asynccontextmanager

@@ -114,7 +114,7 @@ async def test_pass_and_play_covers_the_table_between_people_and_undoes(tmp_path
         screen = d.screen()
         assert "Pass the device to Ann" in screen and "Last bid:" in screen
         assert "Your dice (" not in screen and "+-------+" not in screen
-        await d.press("\r")
+        await d.take_the_device()
         await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
         assert f"Your dice (Ann, seat {ann}):" in d.screen()
         await d.press("\r")  # Ann raises with the suggested bid
@@ -127,7 +127,7 @@ async def test_pass_and_play_covers_the_table_between_people_and_undoes(tmp_path
         await d.until(lambda: d.c.mode() == "pass" and d.c.snap().view.turn == ann)
         screen = d.screen()
         assert "Pass the device to Ann" in screen and "+-------+" not in screen
-        await d.press("\r")
+        await d.take_the_device()
         await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
         view = d.c.snap().view
         assert view.turn == ann and len(view.bids) == 1  # Ann's bid is gone, her turn again
@@ -154,7 +154,7 @@ async def test_pass_and_play_covers_the_next_hand_after_a_reveal(tmp_path: Path)
     async with headless(tmp_path, setup) as d:
         await d.until(lambda: d.c.mode() == "pass")
         ann = d.c.snap().names.index("Ann")
-        await d.press("\r")
+        await d.take_the_device()
         await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
         await d.press("l")  # Ann calls Liar on the CPU's opening
         await d.until(lambda: d.c.mode() == "reveal")
@@ -169,7 +169,7 @@ async def test_pass_and_play_covers_the_next_hand_after_a_reveal(tmp_path: Path)
         screen = d.screen()
         assert d.c.mode() == "pass", screen
         assert "Pass the device to Ann" in screen and "+-------+" not in screen
-        await d.press("\r")
+        await d.take_the_device()
         await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
         assert f"Your dice (Ann, seat {ann}):" in d.screen()
 

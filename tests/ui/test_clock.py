@@ -1,12 +1,14 @@
-"""When the turn timer is about to run out, the client's own careful move is legal."""
+"""When the turn timer is about to run out, the client's own careful move is legal, and it is
+the medium CPU's move as it is: an exact call stays an exact call."""
 
 from __future__ import annotations
 
 import random
 
+from p2pdice.bots.medium import medium
 from p2pdice.core.bids import Bid
-from p2pdice.core.game import Challenge, PlaceBid
-from p2pdice.core.rules import Rules
+from p2pdice.core.game import Challenge, ExactCall, PlaceBid
+from p2pdice.core.rules import ExactReward, Rules
 from p2pdice.core.view import seat_view
 from p2pdice.ui.clock import cautious
 
@@ -28,3 +30,19 @@ def test_cautious_moves_are_legal() -> None:
         bidding(Rules(seats=3, first_starter="seat0"), bids=((0, Bid(15, 6)),)), 1, HANDS[1]
     )
     assert cautious(top, rng) == Challenge(1)
+
+
+def test_a_careful_move_keeps_mediums_exact_call() -> None:
+    """One die each and `others-lose`: against 1 x 2s, holding a 3, medium calls exact (two
+    unseen dice, ones wild: exactly one 2 is 4/9 likely), where a Liar call would win only
+    4/9 of the time (the bid stands 5/9)."""
+    rules = Rules(
+        seats=3,
+        first_starter="seat0",
+        starting_dice=1,
+        exact_call=True,
+        exact_reward=ExactReward.OTHERS_LOSE,
+    )
+    view = seat_view(bidding(rules, bids=((0, Bid(1, 2)),)), 1, HANDS[1][:1])
+    assert medium(view, random.Random(1)) == ExactCall(1)
+    assert cautious(view, random.Random(1)) == ExactCall(1)
