@@ -24,7 +24,7 @@ from .panels import (
     render_prompt,
 )
 from .reveal import game_over_model, pass_model, reveal_model
-from .review import COACH_KEY, COACH_KEYS, render_coach
+from .review import COACH_KEY, COACH_KEYS, coached_seats, render_coach
 from .screens import (
     Line,
     keys_line,
@@ -123,7 +123,7 @@ def body(c: Controller, columns: int, height: int) -> tuple[list[Line], Keys]:
             keys = reveal.keys
             if mode == "review":
                 keys = (("left/right", "other rounds"), ("Esc", "back"), ("q", "quit"))
-            if mode != "live" and snap.me is not None:  # a watcher has no decisions
+            if mode != "live" and coached_seats(snap):  # a watcher has no decisions
                 keys = (*keys[:1], COACH_KEY, *keys[1:])
             return render_reveal(reveal, **size, glyphs=g), keys
     if mode == "over":
@@ -134,7 +134,7 @@ def body(c: Controller, columns: int, height: int) -> tuple[list[Line], Keys]:
             behind=c.players_behind(),
         )
         keys = over.keys
-        if snap.view is not None and snap.view.results and snap.me is not None:
+        if snap.view is not None and snap.view.results and coached_seats(snap):
             keys = (*keys[:1], COACH_KEY, *keys[1:])
         return render_game_over(over, **size, glyphs=g), keys
     table = table_model(snap, ui.entry, columns=columns)

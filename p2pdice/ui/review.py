@@ -30,7 +30,8 @@ HEAD_ROWS = 2
 
 @dataclass
 class CoachPage:
-    """The coach's text for one seat and where it is scrolled to."""
+    """The coach's text (for one seat, or each person's at a pass-and-play device) and where
+    it is scrolled to."""
 
     seat: int
     lines: tuple[str, ...]
@@ -44,19 +45,35 @@ class CoachPage:
         self.top = max(0, min(self.top + step, max(len(self.lines) - self.rows, 0)))
 
 
+def coached_seats(snap: Snapshot) -> tuple[int, ...]:
+    """The seats whose decisions the coach reviews on this screen: the seat it speaks for;
+    on a pass-and-play device nobody holds (a reveal, the final ranking), every person's
+    seat here, since finished rounds hide nothing any more; none for a spectator."""
+    if snap.me is not None:
+        return (snap.me,)
+    return snap.mine
+
+
 def coach_page(snap: Snapshot) -> CoachPage | None:
-    """The review of the rounds finished so far for the seat the screen speaks for, or None
-    when there is none yet (a spectator, or no round over)."""
+    """The review of the rounds finished so far for the seats `coached_seats` gives, or
+    None when there is none yet (a spectator, or no round over)."""
     view = snap.view
-    seat = snap.me
-    if view is None or seat is None or not view.results:
+    seats = coached_seats(snap)
+    if view is None or not seats or not view.results:
         return None
     names = [
         safe_name(s.name, f"seat {i}")[:16] if s is not None else f"seat {i}"
         for i, s in enumerate(snap.seats)
     ]
-    rounds = list(review_rounds(view.rules, view.results, seat, movers_from_notes(snap.notes)))
-    return CoachPage(seat, tuple(review_text(rounds, names, seat)))
+    movers = movers_from_notes(snap.notes)
+    lines: list[str] = []
+    for seat in seats:
+        if len(seats) > 1:
+            lines += [*([""] if lines else []), f"== {names[seat]} =="]
+        lines += review_text(
+            list(review_rounds(view.rules, view.results, seat, movers)), names, seat
+        )
+    return CoachPage(seats[0], tuple(lines))
 
 
 def render_coach(
@@ -79,7 +96,7 @@ def open_coach(c: Controller) -> None:
     """Open the coach's page for the seat on screen (`v`)."""
     snap = c.snap()
     page = coach_page(snap)
-    if page is None and snap.me is None:
+    if page is None and not coached_seats(snap):
         c.say(WATCHING_NO_COACH, error=True)
         return
     if page is None:

@@ -613,6 +613,8 @@ def _turn_line(snap: Snapshot) -> str:
     return ""
 
 
+#: Pass-and-play, where the dice would be while nobody holds the device (a CPU's turn).
+PASSED_ROUND = "Dice stay hidden until the next player takes the device."
 #: What a player who came after the start reads where their dice would be.
 LATE_ARRIVAL = "The game started before you sat down: you are watching; dice stay hidden."
 
@@ -801,6 +803,10 @@ def table_model(
         label = f"Your dice ({names[snap.me]}, seat {snap.me}):"
     elif snap.watching:
         label = "You are watching: players' dice stay hidden until the reveal."
+    elif snap.mine:
+        # Pass-and-play with the device on the table: whoever plays next takes it through a
+        # pass screen, and only then are their dice shown.
+        label = PASSED_ROUND
     elif snap.phase not in ("connecting", "lobby") and snap.link == "connected":
         # A late arrival: the start fixed the seats (SPEC.md 3.3), so the host offered none.
         label = LATE_ARRIVAL

@@ -16,7 +16,9 @@ from p2pdice.core.rules import FirstStarter, Rules, TableKind
 from p2pdice.ui import modes
 from p2pdice.ui.controller import Controller
 from p2pdice.ui.frame import render_screen
+from p2pdice.ui.review import coach_page, coached_seats
 from p2pdice.ui.state import UiState
+from p2pdice.ui.viewmodel import PASSED_ROUND, table_model
 
 from .helpers import HANDS, bidding, revealed, snap_of
 
@@ -136,3 +138,23 @@ async def test_a_pass_and_play_round_changes_the_state_only_in_event_steps(
     finally:
         c.set_runtime(None)
         await runtime.close()
+
+
+def test_a_pass_and_play_device_on_the_table_says_whose_dice_are_hidden_not_watching() -> None:
+    """A CPU's turn at a pass-and-play table: nobody holds the device, and the table says
+    the dice wait for the next player, not that a latecomer is watching."""
+    rules = Rules(seats=3, kind=PNP, first_starter="seat2")
+    snap = snap_of(bidding(rules, bids=()), me=None, mine=(0, 1), phase="bidding")
+    assert table_model(snap).hand_label == PASSED_ROUND
+
+
+def test_the_coach_at_a_pass_and_play_reveal_reviews_each_persons_moves() -> None:
+    """At the reveal everyone looks at the device: `v` reviews every person's decisions
+    here, each under their name (the rounds are over: nothing is hidden any more); a
+    spectator still has none."""
+    rules = Rules(seats=3, kind=PNP, first_starter="seat0")
+    snap = snap_of(revealed(rules), me=None, mine=(0, 1))
+    page = coach_page(snap)
+    assert page is not None and coached_seats(snap) == (0, 1)
+    assert "== Ann ==" in page.lines and "== Bob ==" in page.lines
+    assert coach_page(snap_of(revealed(rules), me=None, mine=())) is None
