@@ -739,10 +739,12 @@ def table_keys(
     snap: Snapshot, entry: EntryModel | None, *, undo: bool, several: bool
 ) -> tuple[tuple[str, str], ...]:
     keys: list[tuple[str, str]] = []
+    if entry is not None and entry.typed:
+        # While a bid is typed every letter goes into it (keys.py: `free`): only these act.
+        keys += [("Enter", "bid typed"), ("Esc", "clear"), ("Backspace", "erase")]
+        return (*keys, ("Tab", "seat")) if several else tuple(keys)
     if entry is not None:
-        if entry.typed:
-            keys += [("Enter", "bid typed"), ("Esc", "clear")]
-        elif entry.can_bid:
+        if entry.can_bid:
             keys += [("up/down", "qty"), ("left/right", "face"), ("Enter", "bid")]
         if entry.can_challenge:
             keys.append(("l", "Liar"))

@@ -79,6 +79,15 @@ def test_typed_bid_preview() -> None:
     assert dict(table_model(snap, EntryState(typed="4")).keys)["Enter"] == "bid typed"
 
 
+def test_while_a_bid_is_typed_the_key_bar_lists_only_the_keys_that_act() -> None:
+    """Letters go into the typed bid, so l, x, r, ? and q are not offered then."""
+    snap = snap_of(bidding(), me=1)
+    typed = [key for key, _ in table_model(snap, EntryState(typed="2 5")).keys]
+    assert typed == ["Enter", "Esc", "Backspace"]
+    untyped = [key for key, _ in table_model(snap).keys]
+    assert {"l", "?", "q"} <= set(untyped)
+
+
 def test_a_sent_move_is_pending_and_hides_the_entry() -> None:
     snap = snap_of(bidding(), me=1, pending=frozenset({"bid"}), pending_action="3 x 4s")
     model = table_model(snap)
