@@ -119,9 +119,12 @@ async def run_app(
         runtime = ui.runtime
         ui.runtime = None
         if runtime is not None:
+            # Still open: Ctrl-C, not a chosen leave. A hosted game stays resumable; a game
+            # on this machine only (practice, pass-and-play) cannot be resumed, so it ends
+            # for the record as `q` would end it, instead of leaving a log cut short.
+            local = runtime.kind in ("practice", "pass_and_play")
             with contextlib.suppress(Exception):
-                # Still open: Ctrl-C, not a chosen leave; a hosted game stays resumable.
-                await asyncio.wait_for(runtime.close(end_game=False), 5.0)
+                await asyncio.wait_for(runtime.close(end_game=local), 5.0)
     if ui.farewell:
         print(ui.farewell, flush=True)
     return code if isinstance(code, int) else ui.exit_code

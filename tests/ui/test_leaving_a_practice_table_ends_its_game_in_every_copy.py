@@ -1,4 +1,4 @@
-"""Leaving a practice table (`q`, which says the game ends, then `y`) in the middle of a
+"""Leaving a practice table (`q`, which says the game ends, then `y`; or Ctrl-C) in the middle of a
 round ends its game for the record: the table's log, the player's transcript and the CPU's
 copy each end with the signed `game_over` (`abandoned`) and verify as a whole game
 (`p2pdice verify` exit status 0), and `p2pdice review` lists the round the game stopped in,
@@ -6,18 +6,20 @@ with the player's moves in it, instead of saying there is nothing to review yet.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
 
 from p2pdice.cli import main
-from p2pdice.cli.runtime import start_practice
+from p2pdice.cli.runtime import start_pass_and_play, start_practice
 from p2pdice.core.rules import Rules
 from p2pdice.core.verify import split_lines, verify_lines
 from p2pdice.ui.controller import Controller
 from p2pdice.ui.frame import quit_question
 from tests.support.procs import transcript_files
+from tests.ui.headless import headless
 from tests.ui.test_lobby_actions import lobby_at, opened, until
 
 
@@ -80,3 +82,29 @@ async def test_y_at_a_practice_table_ends_its_game_in_every_transcript(
         "round 1: not finished, no cup opened: your 1 move not reviewed",
         "none of your decisions is in a finished round: nothing to review",
     ], review
+
+
+async def test_ctrl_c_at_a_pass_and_play_table_ends_its_game_for_the_record(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C leaves at once, with no question; a game on this machine only cannot be
+    resumed, so it ends as `q` would end it: every copy holds the signed end."""
+    rules = Rules(seats=2, starting_dice=2, kind="pass_and_play", first_starter="seat0")
+
+    def setup(c, lobby) -> None:
+        lobby.open_table(
+            lambda: start_pass_and_play(tmp_path, rules, ["Ann", "Bob"], [], cpu_think=0), "pnp"
+        )
+
+    async with headless(tmp_path, setup) as d:
+        await d.until(lambda: d.c.mode() == "pass")
+        runtime = d.c.runtime
+        assert runtime is not None and runtime.service is not None
+        [table] = runtime.service.tables.values()
+        d.send("\x03")
+        assert await asyncio.wait_for(d.task, 20) == 130
+    log = _ended_game(table.folder / "log.jsonl")
+    copies = [
+        path for seat in ("1", "2") for path in transcript_files(tmp_path / "pass-and-play" / seat)
+    ]
+    assert len(copies) == 2 and all(_ended_game(path) == log for path in copies)
