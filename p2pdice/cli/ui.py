@@ -168,9 +168,12 @@ def run_practice(args: argparse.Namespace) -> int:
 
 
 def run_pass_and_play(args: argparse.Namespace) -> int:
-    from ..core.clean import clean_name
+    from ..core.clean import clean_name, long_name_problem
     from ..core.names import same_name_problem
 
+    too_long = long_name_problem(args.players.split(","))
+    if too_long:
+        raise CliError(f"--players: {too_long}")
     players = [clean_name(p) for p in args.players.split(",") if clean_name(p)]
     if not players:
         raise CliError("--players: name at least one player")

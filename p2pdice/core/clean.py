@@ -49,3 +49,17 @@ def clean_name(text: str, limit: int = MAX_NAME) -> str:
             return name
         name = repaired
     raise AssertionError("unreachable: each pass shortens the name")
+
+
+def long_name_problem(typed: list[str]) -> str | None:
+    """Why people cannot sit under these typed names: one longer than MAX_NAME characters,
+    named (cut silently, two names with one long start could become one name, or look
+    alike at the table); None when each fits."""
+    for text in typed:
+        cleaned = clean_text(text, len(text))
+        if len(cleaned) > MAX_NAME:
+            return (
+                f"{cleaned!r} has {len(cleaned)} characters; a name may have at most "
+                f"{MAX_NAME}: shorten it"
+            )
+    return None

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..bots.estimate import how_long
 from ..bots.names import BOT_NAMES, DEFAULT_LEVEL, STYLE_NAMES
+from ..core.clean import long_name_problem
 from ..core.errors import OptionError
 from ..core.names import same_name_problem
 from ..core.rules import (
@@ -266,7 +267,8 @@ class HostForm:
             if len(names) > rules.seats:
                 self.error = f"{len(names)} players but only {rules.seats} seats: add seats"
                 return None
-            problem = same_name_problem(names)
+            problem = long_name_problem(str(self.values["players"]).split(","))
+            problem = problem or same_name_problem(names)
             if problem:
                 self.error = problem
                 return None

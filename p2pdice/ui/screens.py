@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from .reveal import GameOverModel, PassModel, RevealModel
-from .text import ASCII, JOINER, Glyphs, dice_rows, fit, unbreakable, width
+from .text import ASCII, JOINER, Glyphs, dice_rows, fit, fit_apart, unbreakable, width
 from .viewmodel import STATUS_WIDTH, TableModel
 
 Fragment = tuple[str, str]
@@ -150,7 +150,7 @@ NAME_COLUMNS = 18  #: a name's columns in the seat list
 SEAT_COLUMNS = 3 + NAME_COLUMNS + 6 + STATUS_WIDTH  #: the seat list, left of the bids
 
 
-def _seat_line(row, glyphs: Glyphs) -> Line:
+def _seat_line(row, glyphs: Glyphs, names: Sequence[str]) -> Line:
     marker = glyphs.pointer if row.is_turn else " "
     style = "class:seat"
     if row.out:
@@ -164,7 +164,7 @@ def _seat_line(row, glyphs: Glyphs) -> Line:
     rating = f" {row.rating}" if row.rating else ""
     return [
         (style, f" {marker} "),
-        (name_style, fit(row.name, NAME_COLUMNS - len(rating))),
+        (name_style, fit_apart(row.name, NAME_COLUMNS - len(rating), names)),
         ("class:dim", rating),
         (style, fit(row.dice, 4, align="right") + "  "),
         (style, fit(row.status, STATUS_WIDTH)),
@@ -177,7 +177,8 @@ def render_table(
     b = _Builder(columns, keep=[row.name for row in model.seats])
     b.add(*header(model.title, model.code, columns, model.subtitle))
     b.extend(rule_or_alarm(model.alarm, glyphs, columns))
-    rows = [_seat_line(r, glyphs) for r in model.seats]
+    names = [row.name for row in model.seats]
+    rows = [_seat_line(r, glyphs, names) for r in model.seats]
     block = max(len(rows), 3)
     bids = list(model.bids)
     bid_lines: list[Line] = []
@@ -190,7 +191,8 @@ def render_table(
         tail = " (pending)" if bid.pending else ""
         # The name gives way to the bid: the whole bid and its marker always show.
         room = columns - SEAT_COLUMNS - 2 - width(bid.bid + tail) - 1
-        bid_lines.append([(style, fit(bid.name, max(min(14, room), 4)) + " " + bid.bid + tail)])
+        name = fit_apart(bid.name, max(min(14, room), 4), names)
+        bid_lines.append([(style, name + " " + bid.bid + tail)])
     b.add(
         (
             "class:heading",
@@ -257,8 +259,8 @@ def render_table(
 # ---- the reveal and game over -------------------------------------------------------------------
 
 
-def _hand_line(row, glyphs: Glyphs) -> Line:
-    line: Line = [("class:seat", " " + fit(row.name, 14) + " ")]
+def _hand_line(row, glyphs: Glyphs, names: Sequence[str]) -> Line:
+    line: Line = [("class:seat", " " + fit_apart(row.name, 14, names) + " ")]
     if row.cells:
         for cell in row.cells:
             line.append((f"class:{cell.kind}", cell.text))
@@ -304,7 +306,7 @@ def render_reveal(
         )
     )
     for row in model.rows:
-        b.add(*_hand_line(row, glyphs))
+        b.add(*_hand_line(row, glyphs, [r.name for r in model.rows]))
     b.blank()
     if model.legend:
         b.add(("class:dim", " " + model.legend))

@@ -73,6 +73,29 @@ def fit(text: str, columns: int, *, align: str = "left") -> str:
     return text + " " * pad
 
 
+def fit_apart(text: str, columns: int, among: Iterable[str]) -> str:
+    """`text` fitted as `fit` does, unless that would look the same as another of `among`
+    fitted alike ("Alexandra Konstantinova" and "...Konstantinidis" both "Alexandra Ko~"):
+    then its start and its end, with the ellipsis between, so that two players' names stay
+    two names on a narrow column."""
+    plain = fit(text, columns)
+    if not any(other != text and fit(other, columns) == plain for other in among):
+        return plain
+    tail_room = max(1, (columns - 1) // 3)
+    tail: list[str] = []
+    used = 0
+    for ch in reversed(text):
+        if used + char_width(ch) > tail_room:
+            break
+        tail.append(ch)
+        used += char_width(ch)
+    end = "".join(reversed(tail))
+    head = fit(text, columns - used).rstrip(" ")
+    if head.endswith("~"):
+        return fit(head + end, columns)
+    return plain
+
+
 @dataclass(frozen=True, slots=True)
 class Glyphs:
     """Characters for boxes, pips and ticks; ASCII ones work in any terminal."""

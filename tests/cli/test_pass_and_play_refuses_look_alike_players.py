@@ -41,3 +41,22 @@ def test_the_new_table_form_refuses_look_alike_players_naming_both() -> None:
     assert form.error == 'two players have the same name: "Ian" and "lan" look alike'
     form.values["players"] = "Ian, Bob"
     assert form.check() is not None
+
+
+LONG = "Bartholomew-Maximilian-Fitzgerald"
+
+
+def test_a_name_too_long_to_keep_whole_is_refused_not_cut() -> None:
+    """Cut to 24 characters, two long names could become one ("two players have the same
+    name" for names typed differently): the longer one is named and refused instead."""
+    proc = subprocess.run(
+        p2pdice("pass-and-play", "--players", f"Ann,{LONG}"), capture_output=True, text=True,
+        timeout=30, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stderr.strip().endswith(
+        f"--players: '{LONG}' has 33 characters; a name may have at most 24: shorten it"
+    ), proc.stderr
+    form = HostForm(kind=TableKind.PASS_AND_PLAY)
+    form.values["players"] = f"Ann, {LONG}"
+    assert form.check() is None and form.error is not None and LONG in form.error

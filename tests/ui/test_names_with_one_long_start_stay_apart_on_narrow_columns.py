@@ -1,0 +1,38 @@
+"""Two names that share a start longer than a column (the seat list, the bids, the reveal)
+must not be drawn alike: where cutting the end would make them one name, the column keeps
+the start and the end of each instead."""
+
+from __future__ import annotations
+
+from p2pdice.core.rules import Rules
+from p2pdice.ui.reveal import reveal_model
+from p2pdice.ui.screens import plain, render_reveal, render_table
+from p2pdice.ui.text import fit, fit_apart, width
+from p2pdice.ui.viewmodel import table_model
+
+from .helpers import opened, revealed, snap_of
+
+ALIKE = ("Alexandra Konstantinova", "Alexandra Konstantinidis", "Cid")
+
+
+def test_only_names_that_would_look_alike_are_cut_in_the_middle() -> None:
+    for name in ALIKE[:2]:
+        apart = fit_apart(name, 14, ALIKE)
+        assert width(apart) == 14 and "~" in apart and apart.rstrip().endswith(name[-4:])
+    assert fit_apart(ALIKE[0], 14, ALIKE) != fit_apart(ALIKE[1], 14, ALIKE)
+    assert fit_apart("Cid", 14, ALIKE) == fit("Cid", 14)
+    assert fit_apart(ALIKE[0], 14, ("Bob", ALIKE[0])) == fit(ALIKE[0], 14)  # no look-alike
+    wide = ("李小龍李小龍李小龍甲", "李小龍李小龍李小龍乙")
+    assert fit_apart(wide[0], 9, wide) != fit_apart(wide[1], 9, wide)
+    assert all(width(fit_apart(name, 9, wide)) == 9 for name in wide)
+
+
+def test_the_table_and_the_reveal_tell_the_two_apart() -> None:
+    rules = Rules(seats=3, first_starter="seat0")
+    state = revealed(rules)
+    table = plain(render_table(table_model(snap_of(state, me=2, names=ALIKE))))
+    assert "nova" in table and "idis" in table, table
+    reveal = reveal_model(snap_of(state, me=2, names=ALIKE, notes=opened(1, (0, 1, 2))))
+    assert reveal is not None
+    text = plain(render_reveal(reveal))
+    assert "nova" in text and "idis" in text, text
