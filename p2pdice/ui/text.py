@@ -8,9 +8,10 @@ sequence in a hostile name shows as harmless text instead of steering the termin
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from prompt_toolkit.utils import get_cwidth
 
 from ..core.clean import clean_name, clean_text
 
@@ -42,9 +43,10 @@ def unbreakable(text: str, phrases: Iterable[str] = ()) -> str:
 
 
 def char_width(ch: str) -> int:
-    if unicodedata.combining(ch):
-        return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    """Columns one character takes, counted as prompt_toolkit counts them when it draws
+    (wcwidth): 0 for marks, joiners and variation selectors, 2 for wide characters. Counted
+    otherwise, a joined emoji or a vowel sign shifts every column after it."""
+    return get_cwidth(ch)
 
 
 def width(text: str) -> int:

@@ -36,3 +36,20 @@ def test_the_table_and_the_reveal_tell_the_two_apart() -> None:
     assert reveal is not None
     text = plain(render_reveal(reveal))
     assert "nova" in text and "idis" in text, text
+
+
+def test_a_joined_emoji_or_a_vowel_sign_keeps_the_columns_after_it_in_line() -> None:
+    """A name with a joined emoji (a family: four emoji and three joiners) or with vowel
+    signs: the seat list's separator stands in the same column on every row, measured as
+    prompt_toolkit measures what it draws (wcwidth)."""
+    from prompt_toolkit.utils import get_cwidth
+
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466Fam"
+    names = (family, "\u0928\u093f\u0924\u093f\u0928", "Cid")
+    text = plain(render_table(table_model(snap_of(revealed(), me=2, names=names))))
+    columns = set()
+    for name in names:
+        [line] = [line for line in text.splitlines() if name in line and "|" in line]
+        before = line[: line.index("|")]
+        columns.add(sum(get_cwidth(ch) for ch in before))
+    assert len(columns) == 1, (columns, text)
