@@ -17,7 +17,7 @@ from ..core.game import Call, Outcome, Phase, RoundResult
 from ..core.messages import MessageType
 from ..core.rules import TableKind
 from .ratings import change_text
-from .text import die_cell, safe_text
+from .text import die_cell, fit, safe_text
 from .viewmodel import (
     Snapshot,
     alarm_line,
@@ -430,6 +430,10 @@ def behind_words(behind: Sequence[str]) -> str:
     )
 
 
+#: Columns a name may take in the pass screen's key bar.
+KEY_NAME_COLUMNS = 12
+
+
 def pass_model(snap: Snapshot, to_seat: int, *, previous: int | None) -> PassModel:
     """The screen that covers the table while the device changes hands."""
     view = snap.view
@@ -450,12 +454,14 @@ def pass_model(snap: Snapshot, to_seat: int, *, previous: int | None) -> PassMod
             # how long they have (a careful move is played for them when it runs out).
             clock = f"{name}'s turn: {left}"
     undo_line = ""
-    keys = [("Enter", f"I am {name}")]
+    # The key bar holds every key: a long name (24 wide characters fill 48 columns) is cut
+    # there, and said whole in the title and the prompt.
+    keys = [("Enter", f"I am {fit(name, KEY_NAME_COLUMNS).rstrip()}")]
     if previous is not None and previous != to_seat:
         prev_snap = _as_seat(snap, previous)
         if can_undo(prev_snap):
             undo_line = f"{names[previous]}: press u to take back your bid before passing."
-            keys.append(("u", f"undo {names[previous]}'s bid"))
+            keys.append(("u", f"undo {fit(names[previous], KEY_NAME_COLUMNS).rstrip()}'s bid"))
     keys += [("?", "help"), ("q", "quit")]
     return PassModel(
         title=f"Pass the device to {name}",

@@ -399,5 +399,6 @@ def render_pass(
         b.add(("class:label", fit(line, columns, align="center")))
     if model.undo_line:
         b.blank()
-        b.add(("class:dim", fit(model.undo_line, columns, align="center")))
+        for line in wrap(model.undo_line, columns - 8):
+            b.add(("class:dim", fit(line, columns, align="center")))
     return b.done(height)

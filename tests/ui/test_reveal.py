@@ -173,3 +173,22 @@ def test_a_game_ended_early_shows_the_seats_still_in_sharing_first() -> None:
     model = game_over_model(snap_of(state, me=0, names=("Ann", "Bob", "Cid")))
     assert model.title == "Game over"
     assert [line.split("  ")[0] for line in model.ranking] == ["1. Ann", "1. Bob", "1. Cid"]
+
+
+def test_a_long_name_leaves_the_pass_screens_keys_and_undo_line_whole() -> None:
+    """Two names of 24 wide characters (48 columns each): the key bar still lists undo, help
+    and quit on 80 columns, and the undo line is wrapped, not cut."""
+    from p2pdice.ui.screens import keys_line, plain, render_pass
+    from p2pdice.ui.text import width
+
+    long_names = ("龍" * 23 + "甲", "龍" * 23 + "乙", "Cid")
+    rules = Rules(seats=3, undo=True, kind="pass_and_play", first_starter="seat0")
+    snap = snap_of(bidding(rules), me=0, mine=(0, 1), names=long_names)
+    model = pass_model(snap, 1, previous=0)
+    bar = plain([keys_line(model.keys, 80)])
+    assert all(f" {word}" in bar for word in ("undo", "help", "quit")), bar
+    assert width(bar) <= 80
+    screen = plain(render_pass(model, columns=80, height=24))
+    words = " ".join(screen.split())
+    assert "press u to take back your bid before passing." in words, screen
+    assert "~" not in words.split("Pass the device")[1], screen
