@@ -25,6 +25,9 @@ from .text import safe_text
 
 log = logging.getLogger("p2pdice.ui")
 
+#: Characters of one paste looked at (every field takes fewer).
+PASTE_LIMIT = 400
+
 
 def build_keys(c: Controller) -> KeyBindings:
     kb = KeyBindings()
@@ -203,6 +206,19 @@ def build_keys(c: Controller) -> KeyBindings:
     @on("/", filter=lobby)
     def _search() -> None:
         _lobby(c).search()
+
+    @kb.add(Keys.BracketedPaste)
+    def _pasted(event: KeyPressEvent) -> None:
+        """Pasted text is typed character by character where typing goes (a bid, a form, a
+        prompt such as a password); a pasted line break presses nothing."""
+        c.key_pressed()
+        try:
+            for ch in event.data[:PASTE_LIMIT]:
+                if ch.isprintable():
+                    c.type_char(ch)
+        except Exception as err:
+            c.say(f"internal error: {safe_text(err, 160)}", error=True)
+        c.refresh()
 
     @kb.add(Keys.Any)
     def _typed(event: KeyPressEvent) -> None:

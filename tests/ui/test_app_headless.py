@@ -269,3 +269,15 @@ async def test_game_over_offers_a_new_game_with_the_same_table(tmp_path: Path) -
         view = d.c.snap().view
         assert view.round == 1 and not view.results and d.c.mode() in ("table", "pass")
         assert d.c.snap().rules == rules
+
+
+async def test_a_pasted_bid_is_typed_and_a_pasted_line_break_presses_nothing(
+    tmp_path: Path,
+) -> None:
+    rules = Rules(seats=2, starting_dice=2, kind="practice", first_starter="seat0")
+    async with headless(tmp_path, practice_setup(tmp_path, rules, ["medium"])) as d:
+        await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())
+        await d.press("\x1b[200~3 x 6s\n\x1b[201~")  # a terminal's bracketed paste
+        assert d.c.ui.entry.typed == "3 x 6s", d.screen()
+        assert d.c.my_turn() and not d.c.snap().view.bids  # the line break bid nothing
+        assert "= 3 x 6s" in d.screen()
