@@ -960,7 +960,8 @@ class ClientConnection:
         self._link.resumed = True
         peer.quiet = False
         self._link.deadline = None  # every wait of the handshake is over
-        return [*self._resend_pending(), *self._handle(peer.resume(), now)]
+        lost = self._handle(peer.check_lost_secrets(), now)  # before what it would resend
+        return [*lost, *self._resend_pending(), *self._handle(peer.resume(), now)]
 
     def _on_error(self, frame: Mapping[str, Any], now: float) -> list[Intent]:
         reason = Reason(frame["reason"])

@@ -95,12 +95,12 @@ class LostSecrets:
     attempt: int
 
     def describe(self) -> str:
-        """One sentence for a person."""
+        """Words for a person, the essential first (a message line may show no more)."""
         return (
-            f"this device's secrets for round {self.round} (attempt {self.attempt}) are missing "
-            "or unreadable in its own records, so this seat cannot finish that round (send its "
-            "share of the randomness, show its dice): nobody at the table is at fault, and "
-            "unless the round is decided without its dice the rules make the seat forfeit"
+            f"this device lost its secrets for round {self.round} (attempt {self.attempt}), so "
+            "this seat cannot play that round to its end. Nobody at the table is at fault: "
+            "the rules replay the round, or make the seat forfeit if its dice are needed at "
+            "the call"
         )
 
 
@@ -644,8 +644,46 @@ class Peer:
         self._prune_pending()
         return alarms
 
+    def check_lost_secrets(self) -> list[PeerOutput]:
+        """For a restarted seat, before it resends what it had pending: an attempt we
+        committed to whose secrets our records lost is marked lost (`LostSecrets`, said
+        once), and our messages of that attempt still pending are dropped. Resent, a
+        commitment nobody can open would be posted and the round voided, and a contribution
+        would carry the round on to a showdown we cannot open (a forfeit); held back, the
+        table aborts the attempt or voids the round, which costs the seat less."""
+        state = self.state
+        if (
+            state is None
+            or state.attempt is None
+            or not self.holds_seat
+            or self.seat not in state.attempt.seats
+        ):
+            return []
+        attempt = state.attempt
+        key = (attempt.round, attempt.attempt)
+        if key in self.secrets or key in self.lost:
+            return []
+        ours = {
+            digest: p
+            for digest, p in self.pending.items()
+            if p.message.type in (MessageType.COMMIT, MessageType.CONTRIBUTE, MessageType.OPEN)
+            and (p.message.body.get("round"), p.message.body.get("attempt")) == key
+        }
+        committed = state.phase in (
+            TablePhase.CONTRIBUTE,
+            TablePhase.BIDDING,
+            TablePhase.SHOWDOWN,
+        ) or (state.phase == TablePhase.COMMIT and (ours or self.seat in attempt.commits))
+        if not committed:
+            return []  # nothing of ours binds this attempt yet: new secrets will do
+        self.lost.add(key)
+        for digest in ours:
+            del self.pending[digest]
+        return [LostSecrets(*key)]
+
     def resume(self) -> list[PeerOutput]:
-        """What a restarted seat owes the current phase (pending messages are resent separately)."""
+        """What a restarted seat owes the current phase (pending messages are resent
+        separately, after `check_lost_secrets`)."""
         state = self.state
         if (
             state is None
@@ -658,27 +696,20 @@ class Peer:
         pending = {p.message.type for p in self.pending.values()}
         secrets = self.secrets.get((attempt.round, attempt.attempt))
         if state.phase == TablePhase.COMMIT and MessageType.COMMIT not in pending:
+            if (attempt.round, attempt.attempt) in self.lost or self.seat in attempt.commits:
+                return []  # our commitment is posted, or may still be: none other may
             return (
                 self.provide_secrets(attempt.round, attempt.attempt, secrets)
                 if secrets
                 else [NeedSecrets(attempt.round, attempt.attempt)]
             )
-        if secrets is None:
-            committed = state.phase in (
-                TablePhase.CONTRIBUTE,
-                TablePhase.BIDDING,
-                TablePhase.SHOWDOWN,
-            ) or (state.phase == TablePhase.COMMIT and MessageType.COMMIT in pending)
-            if committed and (attempt.round, attempt.attempt) not in self.lost:
-                # Our commitment is posted (or on its way) and our records lost what backs
-                # it: a local loss to say, not the host's doing; the table goes on without us
-                # for this attempt's remaining steps.
-                self.lost.add((attempt.round, attempt.attempt))
-                return [LostSecrets(attempt.round, attempt.attempt)]
+        if secrets is None and state.phase != TablePhase.RESULT:
+            # Nothing we can send for this attempt (`check_lost_secrets` said why); the
+            # result's acknowledgement below needs no secrets.
             return []
         if state.phase == TablePhase.CONTRIBUTE and MessageType.CONTRIBUTE not in pending:
             return self._after_commit_set(state, len(self.replayer.chain) - 1)
-        if state.phase in (TablePhase.BIDDING, TablePhase.SHOWDOWN):
+        if state.phase in (TablePhase.BIDDING, TablePhase.SHOWDOWN) and secrets is not None:
             self._derive_hand(state)
         if state.phase == TablePhase.SHOWDOWN and MessageType.OPEN not in pending:
             return self._open(state)

@@ -117,9 +117,16 @@ def timer_moves(c: Controller) -> None:
             continue
         c.ui.auto_moved.add(key)
         action = cautious(view, c.rng)
-        what = bid_words(action.bid) if isinstance(action, PlaceBid) else "Liar!"
+        what = move_words(action)
         if c.act(session, action, what):
             c.say(f"time ran out: played {what} for {safe_text(facts.my_name, 24)}")
+
+
+def move_words(action: Action) -> str:
+    """A move as the message line and the pending line say it."""
+    if isinstance(action, PlaceBid):
+        return bid_words(action.bid)
+    return "Exact!" if isinstance(action, ExactCall) else "Liar!"
 
 
 def cautious(view: SeatView, rng: random.Random) -> Action:

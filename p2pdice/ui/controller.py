@@ -58,9 +58,9 @@ _UNREAD = Snapshot()  #: the facts of a session not read yet: connecting
 ENDED_NOT_SENT = "the connection to the table has ended: nothing was sent"
 RECONNECTING_NOT_SENT = "not connected to the table (reconnecting): nothing was sent"
 
-#: Pass-and-play: seconds without a key press before Enter may lift a pass screen. The key
-#: that places a bid or starts a round is Enter too: pressed twice, or held, the second
-#: press must not show the next person's dice to the one still holding the device.
+#: Pass-and-play: a pass screen is lifted with Space, not Enter (which places a bid and
+#: starts a round, so a second press or a held key would show the next person's dice to the
+#: one still holding the device), and only after this many seconds without a key press.
 PASS_PAUSE = 0.6
 
 
@@ -547,16 +547,9 @@ class Controller:
         elif mode in ("lobby", "form", "confirm") and self.lobby is not None:
             self.lobby.enter(mode)
         elif mode == "pass":
-            seat = self.pass_to(self.snap())
-            if self.key_gap < PASS_PAUSE:
-                name = self.snap().names[seat] if seat is not None else "the next player"
-                self.say(
-                    f"{safe_text(name, 24)}: press Enter once you hold the device (a key "
-                    "pressed right after another does not count here)"
-                )
-                return
-            ui.holder = seat
-            ui.entry, ui.entry_key = EntryState(show_odds=ui.entry.show_odds), None
+            # Enter also places a bid and starts a round: pressed twice or held, it must
+            # not show the next hand to the person still holding the device.
+            self.say(f"{self._pass_name()}: press Space to take the device (not Enter)")
         elif mode == "reveal":
             snap = self.snap()
             view = snap.view
@@ -569,6 +562,26 @@ class Controller:
             ui.coach = None
         elif mode == "table" and not self.start_next_round(self.snap()):
             self.bid()  # Enter at a finished round starts the next one when it is ours
+
+    def take_device(self) -> None:
+        """Space on a pass screen: the person named takes the device and their dice show.
+        Only after a pause with no key, so that no key meant for the table before it lifts
+        it by accident."""
+        if self.mode() != "pass":
+            return
+        if self.key_gap < PASS_PAUSE:
+            self.say(
+                f"{self._pass_name()}: press Space once you hold the device (a key pressed "
+                "right after another does not count here)"
+            )
+            return
+        ui = self.ui
+        ui.holder = self.pass_to(self.snap())
+        ui.entry, ui.entry_key = EntryState(show_odds=ui.entry.show_odds), None
+
+    def _pass_name(self) -> str:
+        seat = self.pass_to(self.snap())
+        return safe_text(self.snap().names[seat], 24) if seat is not None else "the next player"
 
     def escape(self) -> None:
         mode = self.mode()

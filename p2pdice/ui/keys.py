@@ -66,6 +66,10 @@ def build_keys(c: Controller) -> KeyBindings:
     def _enter() -> None:
         c.enter()
 
+    @on(" ", filter=modes("pass"))
+    def _take_device() -> None:
+        c.take_device()
+
     @on("escape", eager=True)
     def _escape() -> None:
         c.escape()

@@ -456,7 +456,7 @@ def pass_model(snap: Snapshot, to_seat: int, *, previous: int | None) -> PassMod
     undo_line = ""
     # The key bar holds every key: a long name (24 wide characters fill 48 columns) is cut
     # there, and said whole in the title and the prompt.
-    keys = [("Enter", f"I am {fit(name, KEY_NAME_COLUMNS).rstrip()}")]
+    keys = [("Space", f"I am {fit(name, KEY_NAME_COLUMNS).rstrip()}")]
     if previous is not None and previous != to_seat:
         prev_snap = _as_seat(snap, previous)
         if can_undo(prev_snap):
@@ -466,7 +466,7 @@ def pass_model(snap: Snapshot, to_seat: int, *, previous: int | None) -> PassMod
     return PassModel(
         title=f"Pass the device to {name}",
         last_bid=last,
-        prompt=f"{name}: press Enter when only you can see the screen. Your dice appear then.",
+        prompt=f"{name}: press Space when only you can see the screen. Your dice appear then.",
         undo_line=undo_line,
         keys=tuple(keys),
         clock=clock,

@@ -42,6 +42,10 @@ def unbreakable(text: str, phrases: Iterable[str] = ()) -> str:
     return text
 
 
+#: Characters that join or vary the one before them: a cut never leaves one at its edge.
+ZERO_WIDTH = "\u200d\u200c\ufe0e\ufe0f"
+
+
 def char_width(ch: str) -> int:
     """Columns one character takes, counted as prompt_toolkit counts them when it draws
     (wcwidth): 0 for marks, joiners and variation selectors, 2 for wide characters. Counted
@@ -66,7 +70,7 @@ def fit(text: str, columns: int, *, align: str = "left") -> str:
                 break
             out.append(ch)
             used += w
-        text = "".join(out) + "~"
+        text = "".join(out).rstrip(ZERO_WIDTH) + "~"  # no joiner left hanging before it
     pad = columns - width(text)
     if align == "right":
         return " " * pad + text
@@ -78,12 +82,23 @@ def fit(text: str, columns: int, *, align: str = "left") -> str:
 def fit_apart(text: str, columns: int, among: Iterable[str]) -> str:
     """`text` fitted as `fit` does, unless that would look the same as another of `among`
     fitted alike ("Alexandra Konstantinova" and "...Konstantinidis" both "Alexandra Ko~"):
-    then its start and its end, with the ellipsis between, so that two players' names stay
-    two names on a narrow column."""
+    then the start and the end of each, with the ellipsis between, keeping the shortest end
+    that tells all of them apart (as every one of them is drawn by the same rule, they come
+    out different), so that two players' names stay two names on a narrow column. Names
+    that differ only where no end can show keep `fit`'s form."""
     plain = fit(text, columns)
-    if not any(other != text and fit(other, columns) == plain for other in among):
+    alike = sorted({other for other in among if fit(other, columns) == plain} | {text})
+    if len(alike) == 1:
         return plain
-    tail_room = max(1, (columns - 1) // 3)
+    for tail_room in range(max(1, (columns - 1) // 3), columns - 1):
+        drawn = [_start_and_end(name, columns, tail_room) for name in alike]
+        if len(set(drawn)) == len(drawn):
+            return drawn[alike.index(text)]
+    return plain
+
+
+def _start_and_end(text: str, columns: int, tail_room: int) -> str:
+    """`text` as its start, `~` and its last `tail_room` columns or fewer, in `columns`."""
     tail: list[str] = []
     used = 0
     for ch in reversed(text):
@@ -91,11 +106,9 @@ def fit_apart(text: str, columns: int, among: Iterable[str]) -> str:
             break
         tail.append(ch)
         used += char_width(ch)
-    end = "".join(reversed(tail))
-    head = fit(text, columns - used).rstrip(" ")
-    if head.endswith("~"):
-        return fit(head + end, columns)
-    return plain
+    end = "".join(reversed(tail)).lstrip(ZERO_WIDTH)  # never a joiner cut from its emoji
+    head = fit(text, columns - width(end)).rstrip(" ")
+    return fit(head + end, columns)
 
 
 @dataclass(frozen=True, slots=True)

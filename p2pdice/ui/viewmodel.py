@@ -615,6 +615,8 @@ def _turn_line(snap: Snapshot) -> str:
 
 #: Pass-and-play, where the dice would be while nobody holds the device (a CPU's turn).
 PASSED_ROUND = "Dice stay hidden until the next player takes the device."
+#: Pass-and-play, once every person at this device is out and CPUs play on.
+ALL_OUT = "Everyone at this device is out: the CPUs play the game to its end."
 #: What a player who came after the start reads where their dice would be.
 LATE_ARRIVAL = "The game started before you sat down: you are watching; dice stay hidden."
 
@@ -808,7 +810,8 @@ def table_model(
     elif snap.mine:
         # Pass-and-play with the device on the table: whoever plays next takes it through a
         # pass screen, and only then are their dice shown.
-        label = PASSED_ROUND
+        out = view is not None and all(view.dice[seat] == 0 for seat in snap.mine)
+        label = ALL_OUT if out else PASSED_ROUND
     elif snap.phase not in ("connecting", "lobby") and snap.link == "connected":
         # A late arrival: the start fixed the seats (SPEC.md 3.3), so the host offered none.
         label = LATE_ARRIVAL

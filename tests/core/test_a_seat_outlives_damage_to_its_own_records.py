@@ -6,6 +6,7 @@ forfeit for a hand that cannot be shown is explained by that loss."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from p2pdice.core.bids import Bid
 from p2pdice.core.client import ClientConnection
 from p2pdice.core.client_intents import RaiseAlarm, SavedSeat, SaveSeat
+from p2pdice.core.client_restore import seat_of_our_key
 from p2pdice.core.errors import Reason
 from p2pdice.core.game import Challenge, PlaceBid
 from p2pdice.core.rules import Rules
@@ -101,7 +103,7 @@ def assert_said_as_our_own_loss(link: Link, after: ClientConnection) -> None:
     assert after.peer is not None and not after.peer.halted and not after.stopped
     assert len(after.local_problems) == 1
     problem = after.local_problems[0]
-    assert "round 1" in problem and "nobody at the table is at fault" in problem
+    assert "round 1" in problem and "Nobody at the table is at fault" in problem
     assert list(after.errors) == [(Reason.INTERNAL, problem)]
 
 
@@ -147,3 +149,44 @@ def test_secrets_lost_before_the_contribution_are_our_loss_not_a_changed_commitm
     assert after.peer is not None and after.peer.replayer.chain.hashes == link.host.chain.hashes
     assert after.alarms == [] and not after.peer.halted
     assert len(after.local_problems) == 1  # said once, not again at each entry
+
+
+def test_the_seat_is_found_in_the_transcript_also_while_a_stand_in_signs_for_it() -> None:
+    link = started()
+    before = link.clients[1]
+    state = link.host.state
+    stood_in = replace(state, keys={**state.keys, before.seat: bytes(range(32))})
+    assert stood_in.seat_of_key(before.key.public) is None
+    assert seat_of_our_key(stood_in, before.key.public) == before.seat
+    assert seat_of_our_key(state, bytes(32)) is None
+
+
+def test_secrets_lost_with_a_contribution_still_pending_hold_it_back() -> None:
+    """A contribution that would carry the round on to a showdown the seat cannot open (a
+    forfeit: the seat out of the game) is not resent: the table voids the round instead
+    (a `no_contribution` forfeit: replayed, nobody loses a die)."""
+    link = Link.table(Rules(seats=2, starting_dice=2))
+    receive = link.host.receive
+
+    def lose_seat_0s_contribution(conn: int, message: dict[str, Any], now: float) -> list:
+        if conn == 1 and message["body"]["type"] == "contribute":
+            return []  # lost with the connection
+        return receive(conn, message, now)
+
+    link.host.receive = lose_seat_0s_contribution  # type: ignore[method-assign]
+    link.connect(1, client(0))
+    link.connect(2, client(1))
+    assert link.host.phase == TablePhase.CONTRIBUTE
+    link.host.receive = receive  # type: ignore[method-assign]
+    before = link.clients[1]
+    assert any(
+        r.get("msg", {}).get("body", {}).get("type") == "contribute" for r in before.sent_log
+    )
+    after = restarted(link, before, records(link, before, secrets={}))
+    assert_said_as_our_own_loss(link, after)
+    assert not link.sent(3, "send")  # neither resent nor made up
+    run_out_the_clock(link)
+    forfeits = [e.host_event for e in link.host.entries if e.kind == "event:forfeit"]
+    reasons = [getattr(event, "reason", None) for event in forfeits]
+    assert reasons[:1] == ["no_contribution"], reasons  # void: replayed, nobody loses a die
+    assert "no_opening" not in reasons, reasons

@@ -26,7 +26,15 @@ from p2pdice.core.verify import split_lines, verify_lines
 from p2pdice.net.client import Outcome, run_websocket
 from p2pdice.net.session import ClientSession
 from p2pdice.store import load_or_create_key
-from tests.support.faults import kill9, kind, log_entries, sent_bodies, sent_records, until
+from tests.support.faults import (
+    body,
+    kill9,
+    kind,
+    log_entries,
+    sent_bodies,
+    sent_records,
+    until,
+)
 from tests.support.procs import bot_join, host_log, kill_all, spawn, start_headless_host, stop
 
 pytestmark = pytest.mark.usefixtures("private_network")
@@ -309,10 +317,13 @@ async def restart_without_secrets(tmp_path: Path) -> bool:
         host.wait(15)
     finally:
         tear_down(host, holder, playing, victim, restarted)
-    assert f"note: this device's secrets for round {held_round}" in output, output
-    assert "nobody at the table is at fault" in output and "ALARM" not in output, output
+    assert f"note: this device lost its secrets for round {held_round}" in output, output
+    assert "Nobody at the table is at fault" in output and "ALARM" not in output, output
     assert "verified transcript:" in output, output
-    forfeits = [e for e in log_entries(host_log(tmp_path / "h")) if kind(e) == "forfeit"]
-    if forfeits:  # unless the round was decided without the victim's dice
+    entries = log_entries(host_log(tmp_path / "h"))
+    in_round = [e for e in entries if body(e).get("round") == held_round]
+    if any(kind(e) == "forfeit" and body(e)["reason"] == "no_opening" for e in in_round):
         assert "lost its secrets for that round" in output, output
+    else:  # the opened hands decided the round without the victim's dice
+        assert any(kind(e) == "result" for e in in_round), [kind(e) for e in in_round]
     return True

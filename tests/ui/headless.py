@@ -43,9 +43,9 @@ class Driver:
         await asyncio.sleep(0.05)
 
     async def take_the_device(self) -> None:
-        """Pass-and-play: Enter on a pass screen, after the pause it asks for."""
+        """Pass-and-play: Space on a pass screen, after the pause it asks for."""
         await asyncio.sleep(PASS_PAUSE + 0.05)
-        await self.press("\r")
+        await self.press(" ")
 
 
 @contextlib.asynccontextmanager

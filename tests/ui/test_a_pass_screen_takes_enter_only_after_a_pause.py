@@ -1,7 +1,8 @@
-"""Pass-and-play: Enter places a bid and lifts a pass screen, so an Enter pressed twice, or
-held down, would show the next person's dice to the one still holding the device. A pass
-screen takes Enter only after a pause with no key; and the pass screen tells whoever takes
-the device how long their turn timer has left, and that a palifico round is one."""
+"""Pass-and-play: Enter places a bid, so an Enter pressed twice, or held down, must not lift
+the next pass screen and show the next person's dice to the one still holding the device.
+A pass screen is lifted with Space, and only after a pause with no key; and it tells
+whoever takes the device how long their turn timer has left, and that a palifico round is
+one."""
 
 from __future__ import annotations
 
@@ -46,9 +47,14 @@ def press_enter(c: Controller) -> None:
     c.refresh()
 
 
-async def test_enter_right_after_a_bid_or_held_down_leaves_the_pass_screen_up(
-    tmp_path: Path,
-) -> None:
+def press_space(c: Controller) -> None:
+    """What keys.py does for Space on a pass screen."""
+    c.key_pressed()
+    c.take_device()
+    c.refresh()
+
+
+async def test_enter_pressed_twice_or_held_leaves_the_pass_screen_up(tmp_path: Path) -> None:
     rules = Rules(
         seats=2, starting_dice=2, kind=TableKind.PASS_AND_PLAY, first_starter=FirstStarter.SEAT0
     )
@@ -58,21 +64,21 @@ async def test_enter_right_after_a_bid_or_held_down_leaves_the_pass_screen_up(
     try:
         c.set_runtime(runtime)
         await until_mode(c, "pass")
-        press_enter(c)  # the first key of the game: nothing was pressed before it
+        press_space(c)  # the first key of the game: nothing was pressed before it
         assert c.ui.holder == 0 and c.mode() == "table"
         clock.now += 5
         press_enter(c)  # Ann bids the suggested bid
         await until_mode(c, "pass")
-        clock.now += PASS_PAUSE / 2  # pressed twice
-        press_enter(c)
-        assert c.mode() == "pass" and c.ui.holder == 0, "Bob's dice were shown to Ann"
-        assert "press Enter once you hold the device" in c.ui.message
-        for _ in range(20):  # held down: the keyboard repeats it
-            clock.now += 0.03
+        for gap in (PASS_PAUSE / 2, 0.7, 1.2, 0.03, 0.03):  # pressed again, or held down
+            clock.now += gap
             press_enter(c)
-            assert c.mode() == "pass" and c.ui.holder == 0
-        clock.now += PASS_PAUSE + 0.01  # Bob has the device and presses Enter
-        press_enter(c)
+            assert c.mode() == "pass" and c.ui.holder == 0, "Bob's dice were shown to Ann"
+        assert "press Space to take the device (not Enter)" in c.ui.message
+        clock.now += PASS_PAUSE / 2  # Space right after another key does not count either
+        press_space(c)
+        assert c.mode() == "pass" and c.ui.holder == 0
+        clock.now += PASS_PAUSE + 0.01  # Bob has the device and presses Space
+        press_space(c)
         assert c.ui.holder == 1 and c.mode() == "table"
     finally:
         c.set_runtime(None)

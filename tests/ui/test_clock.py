@@ -10,7 +10,7 @@ from p2pdice.core.bids import Bid
 from p2pdice.core.game import Challenge, ExactCall, PlaceBid
 from p2pdice.core.rules import ExactReward, Rules
 from p2pdice.core.view import seat_view
-from p2pdice.ui.clock import cautious
+from p2pdice.ui.clock import cautious, move_words
 
 from .helpers import HANDS, bidding
 
@@ -46,3 +46,9 @@ def test_a_careful_move_keeps_mediums_exact_call() -> None:
     view = seat_view(bidding(rules, bids=((0, Bid(1, 2)),)), 1, HANDS[1][:1])
     assert medium(view, random.Random(1)) == ExactCall(1)
     assert cautious(view, random.Random(1)) == ExactCall(1)
+
+
+def test_a_careful_move_is_said_as_the_move_it_is() -> None:
+    assert move_words(ExactCall(1)) == "Exact!"
+    assert move_words(Challenge(1)) == "Liar!"
+    assert move_words(PlaceBid(1, Bid(3, 4))) == "3 x 4s"

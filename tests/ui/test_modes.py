@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from p2pdice.ui.controller import Controller
 from p2pdice.ui.frame import render_screen
 from p2pdice.ui.review import coach_page, coached_seats
 from p2pdice.ui.state import UiState
-from p2pdice.ui.viewmodel import PASSED_ROUND, table_model
+from p2pdice.ui.viewmodel import ALL_OUT, PASSED_ROUND, table_model
 
 from .helpers import HANDS, bidding, revealed, snap_of
 
@@ -117,13 +117,13 @@ async def test_a_pass_and_play_round_changes_the_state_only_in_event_steps(
     try:
         c.set_runtime(runtime)
         await _until(c, "pass")  # Ann opens: the device goes to her first
-        c.enter()
+        c.take_device()  # Space
         c.refresh()  # the key's step: what keys.py does after each key
         assert c.ui.holder == 0 and _look(c) == "table"
         c.bid()
         c.refresh()
         await _until(c, "pass")
-        c.enter()
+        c.take_device()
         c.refresh()
         assert c.ui.holder == 1
         c.liar()
@@ -146,6 +146,10 @@ def test_a_pass_and_play_device_on_the_table_says_whose_dice_are_hidden_not_watc
     rules = Rules(seats=3, kind=PNP, first_starter="seat2")
     snap = snap_of(bidding(rules, bids=()), me=None, mine=(0, 1), phase="bidding")
     assert table_model(snap).hand_label == PASSED_ROUND
+    both_out = bidding(Rules(seats=3, kind=PNP, first_starter="seat2", starting_dice=1), bids=())
+    both_out = replace(both_out, dice=(0, 0, 1))
+    out_snap = snap_of(both_out, me=None, mine=(0, 1), phase="bidding")
+    assert table_model(out_snap).hand_label == ALL_OUT
 
 
 def test_the_coach_at_a_pass_and_play_reveal_reviews_each_persons_moves() -> None:

@@ -22,6 +22,14 @@ def test_only_names_that_would_look_alike_are_cut_in_the_middle() -> None:
     assert fit_apart(ALIKE[0], 14, ALIKE) != fit_apart(ALIKE[1], 14, ALIKE)
     assert fit_apart("Cid", 14, ALIKE) == fit("Cid", 14)
     assert fit_apart(ALIKE[0], 14, ("Bob", ALIKE[0])) == fit(ALIKE[0], 14)  # no look-alike
+    # They differ only a few characters before the end: the end kept grows until it shows.
+    near = ("Christopher Johnson Jr", "Christopher Johnston Jr")
+    assert fit_apart(near[0], 14, near) != fit_apart(near[1], 14, near)
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    emoji = (f"Fam {family}{family}{family}1", f"Fam {family}{family}{family}2")
+    drawn = [fit_apart(name, 8, emoji) for name in emoji]
+    assert drawn[0] != drawn[1] and all(width(d) == 8 for d in drawn)
+    assert not any("\u200d~" in d or "~\u200d" in d for d in drawn), drawn
     wide = ("李小龍李小龍李小龍甲", "李小龍李小龍李小龍乙")
     assert fit_apart(wide[0], 9, wide) != fit_apart(wide[1], 9, wide)
     assert all(width(fit_apart(name, 9, wide)) == 9 for name in wide)
