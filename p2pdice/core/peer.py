@@ -24,6 +24,7 @@ from .game import Action, Challenge, ExactCall, PlaceBid, StartNextRound, Undo
 from .messages import Message, MessageType, sign_message
 from .signing import SigningKey
 from .table import ForeignHistory, Note, Replayer, TableError, TablePhase, TableState
+from .table_state import Attempt
 from .transcript import Entry, host_signature_ok, messages_in, parse_entry
 from .transitions import DROPPED_BY, MESSAGE_PHASE
 from .view import SeatView, seat_view
@@ -644,6 +645,13 @@ class Peer:
         self._prune_pending()
         return alarms
 
+    def _our_attempt(self) -> tuple[TableState, Attempt] | None:
+        """The table and its attempt in play, when our key signs for a seat in it."""
+        state = self.state
+        if state is None or state.attempt is None or not self.holds_seat:
+            return None
+        return (state, state.attempt) if self.seat in state.attempt.seats else None
+
     def check_lost_secrets(self) -> list[PeerOutput]:
         """For a restarted seat, before it resends what it had pending: an attempt we
         committed to whose secrets our records lost is marked lost (`LostSecrets`, said
@@ -651,15 +659,10 @@ class Peer:
         commitment nobody can open would be posted and the round voided, and a contribution
         would carry the round on to a showdown we cannot open (a forfeit); held back, the
         table aborts the attempt or voids the round, which costs the seat less."""
-        state = self.state
-        if (
-            state is None
-            or state.attempt is None
-            or not self.holds_seat
-            or self.seat not in state.attempt.seats
-        ):
+        in_play = self._our_attempt()
+        if in_play is None:
             return []
-        attempt = state.attempt
+        state, attempt = in_play
         key = (attempt.round, attempt.attempt)
         if key in self.secrets or key in self.lost:
             return []
@@ -684,15 +687,10 @@ class Peer:
     def resume(self) -> list[PeerOutput]:
         """What a restarted seat owes the current phase (pending messages are resent
         separately, after `check_lost_secrets`)."""
-        state = self.state
-        if (
-            state is None
-            or state.attempt is None
-            or not self.holds_seat
-            or self.seat not in state.attempt.seats
-        ):
+        in_play = self._our_attempt()
+        if in_play is None:
             return []
-        attempt = state.attempt
+        state, attempt = in_play
         pending = {p.message.type for p in self.pending.values()}
         secrets = self.secrets.get((attempt.round, attempt.attempt))
         if state.phase == TablePhase.COMMIT and MessageType.COMMIT not in pending:

@@ -13,6 +13,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from p2pdice.cli.lobby import CliLobby
+from p2pdice.cli.runtime import start_pass_and_play
+from p2pdice.core.rules import Rules
 from p2pdice.ui.app import run_app
 from p2pdice.ui.controller import PASS_PAUSE, Controller
 from p2pdice.ui.frame import render_screen
@@ -64,3 +66,14 @@ async def headless(home: Path, setup) -> AsyncIterator[Driver]:
             if not task.done():
                 c.exit_app(0)
             await asyncio.wait_for(task, 10)
+
+
+def pass_and_play_setup(home: Path, rules: Rules, players: list[str], cpu: list[str] = []):  # noqa: B006
+    """The setup of `headless` that opens a pass-and-play table whose CPUs answer at once."""
+
+    def setup(c, lobby) -> None:
+        lobby.open_table(
+            lambda: start_pass_and_play(home, rules, players, cpu, cpu_think=0), "pass and play"
+        )
+
+    return setup

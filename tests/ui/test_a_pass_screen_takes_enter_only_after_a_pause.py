@@ -17,7 +17,7 @@ from p2pdice.ui.reveal import pass_model
 from p2pdice.ui.state import UiState
 from p2pdice.ui.viewmodel import palifico_words
 
-from .headless import headless
+from .headless import headless, pass_and_play_setup
 from .helpers import bidding, snap_of
 
 
@@ -88,12 +88,7 @@ async def test_enter_pressed_twice_or_held_leaves_the_pass_screen_up(tmp_path: P
 async def test_the_real_app_never_shows_the_next_hand_to_a_double_enter(tmp_path: Path) -> None:
     rules = Rules(seats=2, starting_dice=2, kind="pass_and_play", first_starter="seat0")
 
-    def setup(c, lobby) -> None:
-        lobby.open_table(
-            lambda: start_pass_and_play(tmp_path, rules, ["Ann", "Bob"], [], cpu_think=0), "pnp"
-        )
-
-    async with headless(tmp_path, setup) as d:
+    async with headless(tmp_path, pass_and_play_setup(tmp_path, rules, ["Ann", "Bob"])) as d:
         await d.until(lambda: d.c.mode() == "pass")
         await d.take_the_device()
         await d.until(lambda: d.c.mode() == "table" and d.c.my_turn())

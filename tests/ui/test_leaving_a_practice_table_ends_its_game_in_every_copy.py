@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from p2pdice.cli import main
-from p2pdice.cli.runtime import start_pass_and_play, start_practice
+from p2pdice.cli.runtime import start_practice
 from p2pdice.core.rules import Rules
 from p2pdice.core.verify import split_lines, verify_lines
 from p2pdice.ui.controller import Controller
 from p2pdice.ui.frame import quit_question
 from tests.support.procs import transcript_files
-from tests.ui.headless import headless
+from tests.ui.headless import headless, pass_and_play_setup
 from tests.ui.test_lobby_actions import lobby_at, opened, until
 
 
@@ -91,12 +91,7 @@ async def test_ctrl_c_at_a_pass_and_play_table_ends_its_game_for_the_record(
     resumed, so it ends as `q` would end it: every copy holds the signed end."""
     rules = Rules(seats=2, starting_dice=2, kind="pass_and_play", first_starter="seat0")
 
-    def setup(c, lobby) -> None:
-        lobby.open_table(
-            lambda: start_pass_and_play(tmp_path, rules, ["Ann", "Bob"], [], cpu_think=0), "pnp"
-        )
-
-    async with headless(tmp_path, setup) as d:
+    async with headless(tmp_path, pass_and_play_setup(tmp_path, rules, ["Ann", "Bob"])) as d:
         await d.until(lambda: d.c.mode() == "pass")
         runtime = d.c.runtime
         assert runtime is not None and runtime.service is not None
