@@ -676,7 +676,7 @@ class Peer:
             TablePhase.CONTRIBUTE,
             TablePhase.BIDDING,
             TablePhase.SHOWDOWN,
-        ) or (state.phase == TablePhase.COMMIT and (ours or self.seat in attempt.commits))
+        ) or (state.phase == TablePhase.COMMIT and bool(ours))
         if not committed:
             return []  # nothing of ours binds this attempt yet: new secrets will do
         self.lost.add(key)
@@ -694,8 +694,8 @@ class Peer:
         pending = {p.message.type for p in self.pending.values()}
         secrets = self.secrets.get((attempt.round, attempt.attempt))
         if state.phase == TablePhase.COMMIT and MessageType.COMMIT not in pending:
-            if (attempt.round, attempt.attempt) in self.lost or self.seat in attempt.commits:
-                return []  # our commitment is posted, or may still be: none other may
+            if (attempt.round, attempt.attempt) in self.lost:
+                return []  # our commitment may still reach the set: none other may
             return (
                 self.provide_secrets(attempt.round, attempt.attempt, secrets)
                 if secrets
