@@ -10,7 +10,6 @@ from .errors import Reason, RemoteError
 from .messages import parse_message
 from .peer import Peer
 from .signing import SigningKey
-from .table_state import TableState
 
 
 @dataclass(slots=True)
@@ -22,18 +21,6 @@ class RestoredSeat:
     #: seat is still ours, and the transcript says which.
     transcript_seat: int | None = None
     errors: list[tuple[Reason, str]] = field(default_factory=list)
-
-
-def seat_of_our_key(state: TableState, key: bytes) -> int | None:
-    """The seat `key` joined (the roster, or a join in the lobby), also while a stand-in
-    signs for it: the seat's own key takes it back by authenticating (SPEC.md 8)."""
-    seat = state.seat_of_key(key)
-    if seat is not None:
-        return seat
-    for info in (*state.roster, *state.joins.values()):
-        if info.key == key:
-            return info.seat
-    return None
 
 
 def restore_seat(key: SigningKey, saved: SavedSeat) -> RestoredSeat:
@@ -66,6 +53,6 @@ def restore_seat(key: SigningKey, saved: SavedSeat) -> RestoredSeat:
         peer=peer,
         lines=list(saved.transcript[: len(peer.replayer.chain)]),
         seat_record=seat_record,
-        transcript_seat=None if state is None else seat_of_our_key(state, key.public),
+        transcript_seat=None if state is None else state.seat_joined_by(key.public),
         errors=errors,
     )

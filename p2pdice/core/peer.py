@@ -89,8 +89,9 @@ class LostSecrets:
     """Our own records no longer hold the secrets of an attempt we committed to (a damaged or
     deleted file; they are written before the commitment leaves). Nobody else is at fault:
     we cannot contribute or show our dice for that attempt, so the table counts our seat
-    absent for those steps, and the rules decide what that costs (RULES.md R4.1, R6: a forfeit
-    unless the round is decided without our dice). We follow the game on, accusing nobody."""
+    absent for those steps, and the rules decide what that costs (an abort, a void as in
+    RULES.md R4.2, or past the call a forfeit unless the round is decided without our dice,
+    R4.1). We follow the game on, accusing nobody."""
 
     round: int
     attempt: int

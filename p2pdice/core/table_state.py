@@ -152,6 +152,17 @@ class TableState:
                 return seat
         return None
 
+    def seat_joined_by(self, key: bytes) -> int | None:
+        """The seat `key` joined (the roster, or a join in the lobby), also while a stand-in
+        signs for it: the seat's own key takes it back by authenticating (SPEC.md 8)."""
+        seat = self.seat_of_key(key)
+        if seat is not None:
+            return seat
+        for info in (*self.roster, *self.joins.values()):
+            if info.key == key:
+                return info.seat
+        return None
+
 
 class ChainIndex:
     """Append-only: the hash of every entry so far, and where each one stands."""

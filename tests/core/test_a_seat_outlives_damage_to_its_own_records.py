@@ -14,7 +14,6 @@ import pytest
 from p2pdice.core.bids import Bid
 from p2pdice.core.client import ClientConnection
 from p2pdice.core.client_intents import RaiseAlarm, SavedSeat, SaveSeat
-from p2pdice.core.client_restore import seat_of_our_key
 from p2pdice.core.errors import Reason
 from p2pdice.core.game import Challenge, PlaceBid
 from p2pdice.core.rules import Rules
@@ -157,8 +156,8 @@ def test_the_seat_is_found_in_the_transcript_also_while_a_stand_in_signs_for_it(
     state = link.host.state
     stood_in = replace(state, keys={**state.keys, before.seat: bytes(range(32))})
     assert stood_in.seat_of_key(before.key.public) is None
-    assert seat_of_our_key(stood_in, before.key.public) == before.seat
-    assert seat_of_our_key(state, bytes(32)) is None
+    assert stood_in.seat_joined_by(before.key.public) == before.seat
+    assert state.seat_joined_by(bytes(32)) is None
 
 
 def test_secrets_lost_with_a_contribution_still_pending_hold_it_back() -> None:
