@@ -193,6 +193,22 @@ def saved_seat(home: Path, table_id: str) -> SeatRecord | None:
     return ClientStore.load_seat_from(home / "tables" / table_id)
 
 
+def seat_in_transcript(home: Path, table_id: str, key: SigningKey) -> int | None:
+    """The seat `key` joined at `table_id` (hex) as this device's own transcript of the table
+    shows it, verified: where the seat record was lost or cannot be read, the seat is still
+    ours. Reads without creating anything; replays the whole log (up to a second)."""
+    from .core.client_intents import SavedSeat
+    from .core.client_restore import restore_seat
+
+    if not all(ch in "0123456789abcdef" for ch in table_id) or len(table_id) != 64:
+        return None  # an announced id is not a path to follow
+    path = home / "tables" / table_id / "transcript.jsonl"
+    if not path.is_file():
+        return None
+    lines = tuple(AppendLog.read(path))
+    return restore_seat(key, SavedSeat(transcript=lines)).transcript_seat
+
+
 class ClientStore:
     """One identity's files for one table it plays at or watches."""
 

@@ -121,7 +121,7 @@ def judge(peer: Peer, report: Report, *, seated: bool, complete: bool) -> FinalC
             # Unless our own records lost the secrets that step needed: then we know.
             why = (
                 "this device had lost its secrets for that round, so it could not send it"
-                if any(round_ == note.round for round_, _ in peer.lost)
+                if (note.round, note.attempt) in peer.lost
                 else "the host says your message for that step never arrived"
             )
             notes.append(

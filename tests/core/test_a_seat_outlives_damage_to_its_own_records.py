@@ -13,9 +13,10 @@ import pytest
 
 from p2pdice.core.bids import Bid
 from p2pdice.core.client import ClientConnection
-from p2pdice.core.client_intents import RaiseAlarm, SavedSeat, SaveSeat
+from p2pdice.core.client_intents import RaiseAlarm, SavedSeat, SaveSeat, SendMessage
 from p2pdice.core.errors import Reason
 from p2pdice.core.game import Challenge, PlaceBid
+from p2pdice.core.messages import MessageType
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
 from p2pdice.core.table import TablePhase
@@ -84,7 +85,7 @@ def play_to_the_call(link: Link) -> None:
         state = link.host.state
         assert state.game is not None
         turn = state.game.turn
-        conn = next(c for c, cl in link.clients.items() if cl.seat == turn and c != 1)
+        conn = next(c for c, cl in link.clients.items() if cl.seat == turn and cl.connected)
         seat_client = link.clients[conn]
         action = PlaceBid(turn, Bid(1, 2)) if move == 0 else Challenge(turn)
         link.run(conn, seat_client.act(action, link.now))
@@ -122,6 +123,14 @@ def test_secrets_lost_in_the_bidding_are_our_loss_and_the_game_is_followed_to_it
     assert check is not None and check.verified and check.alarms == ()
     forfeits = [n.detail for n in check.notes if n.kind == "forfeit"]
     assert len(forfeits) == 1 and "lost its secrets for that round" in forfeits[0]
+    # Had the secrets lost been another attempt's of the round (one aborted before), the loss
+    # was not this forfeit's cause: the note then says only what the host says.
+    after.peer.lost = {(1, 2)}
+    again = after.self_check(complete=True)
+    assert again is not None
+    forfeits = [n.detail for n in again.notes if n.kind == "forfeit"]
+    assert len(forfeits) == 1 and "lost its secrets" not in forfeits[0]
+    assert "never arrived" in forfeits[0]
 
 
 def test_secrets_lost_before_the_contribution_are_our_loss_not_a_changed_commitment() -> None:
@@ -189,3 +198,31 @@ def test_secrets_lost_with_a_contribution_still_pending_hold_it_back() -> None:
     reasons = [getattr(event, "reason", None) for event in forfeits]
     assert reasons[:1] == ["no_contribution"], reasons  # void: replayed, nobody loses a die
     assert "no_opening" not in reasons, reasons
+
+
+def test_secrets_lost_before_a_missed_result_still_acknowledge_it() -> None:
+    """The acknowledgement of a result needs no secrets: a seat that died before the result
+    reached it, and came back without its secrets, acknowledges it as any seat would, so the
+    table is not left waiting on it."""
+    link = started()
+    before = link.clients[1]
+    link.rewrite = lambda conn, frame: (
+        None
+        if conn == 1
+        and frame["type"] == "entry"
+        and frame["entry"].get("event", {}).get("type") == "result"
+        else frame
+    )
+    play_to_the_call(link)
+    link.rewrite = None
+    assert link.host.phase == TablePhase.RESULT
+    assert before.seat not in link.host.state.acks
+    after = restarted(link, before, records(link, before, secrets={}))
+    acks = [
+        i
+        for i in link.sent(3, "send")
+        if isinstance(i, SendMessage) and i.message.type == MessageType.ACK
+    ]
+    assert len(acks) == 1
+    assert link.host.phase != TablePhase.RESULT or before.seat in link.host.state.acks
+    assert after.alarms == [] and after.peer is not None and not after.peer.halted
