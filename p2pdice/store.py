@@ -87,20 +87,43 @@ class CorruptFile(UserError):
     prints it as a one-line error, not a traceback)."""
 
 
+def create_once(path: Path, data: bytes, *, private: bool = False) -> bool:
+    """Write `path` whole with `data` unless it exists: False (and nothing written) when it
+    does, also when another process creates it at the same moment. Readers never see it
+    half written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        if private:
+            os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        # A hard link, unlike a rename, never replaces a file already there.
+        os.link(tmp, path)
+    except FileExistsError:
+        return False
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+    _fsync_dir(path.parent)
+    return True
+
+
 def load_or_create_key(path: Path) -> SigningKey:
-    """The identity key at `path`, created (mode 0600) on first use."""
-    if path.exists():
-        try:
-            return SigningKey(bytes.fromhex(path.read_text().strip()))
-        except (ValueError, UnicodeDecodeError):
-            # Never replaced silently: the key is who this player is at every table it sat at.
-            raise CorruptFile(
-                f"the identity key {path} is not 32 bytes of hex; move it away to start afresh"
-                " with a new identity"
-            ) from None
-    secret = random_source.token_bytes(32)
-    atomic_write(path, secret.hex().encode() + b"\n", private=True)
-    return SigningKey(secret)
+    """The identity key at `path`, created (mode 0600) on first use. Two programs starting
+    together on a new data folder get the same key: the first to create it wins, and the
+    other reads it."""
+    if not path.exists():
+        create_once(path, random_source.token_bytes(32).hex().encode() + b"\n", private=True)
+    try:
+        return SigningKey(bytes.fromhex(path.read_text().strip()))
+    except (ValueError, UnicodeDecodeError):
+        # Never replaced silently: the key is who this player is at every table it sat at.
+        raise CorruptFile(
+            f"the identity key {path} is not 32 bytes of hex; move it away to start afresh"
+            " with a new identity"
+        ) from None
 
 
 def new_secrets() -> Secrets:

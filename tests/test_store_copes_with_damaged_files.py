@@ -1,12 +1,15 @@
 """The store copes with damaged or foreign local files: a torn last log line is dropped before
 the next append, stray files among the secrets are ignored, an unreadable seat record reads as
 none (the client then finds its seat in its own transcript), and an unreadable identity key
-is a clear error that never replaces the key."""
+is a clear error that never replaces the key, nor does a second program making one at the
+same moment."""
 
 from __future__ import annotations
 
 import json
+import multiprocessing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,3 +48,31 @@ def test_an_unreadable_identity_key_is_a_clear_error_not_replaced(tmp_path: Path
         load_or_create_key(path)
     assert str(path) in str(info.value) and isinstance(info.value, UserError)
     assert path.read_text() == "not a key\n"
+
+
+def _key_after_barrier(path: str, barrier: Any, out: Any) -> None:
+    barrier.wait(10)
+    out.put(load_or_create_key(Path(path)).public.hex())
+
+
+def test_programs_starting_together_on_a_new_data_folder_share_one_identity(
+    tmp_path: Path,
+) -> None:
+    """Two programs started at once on a new data folder (two practice tables, say) must not
+    each make a key: the one the file kept would orphan the other's games."""
+    context = multiprocessing.get_context("fork")
+    for attempt in range(4):
+        path = tmp_path / str(attempt) / "identity.key"
+        starters = 6
+        barrier, out = context.Barrier(starters), context.Queue()
+        procs = [
+            context.Process(target=_key_after_barrier, args=(str(path), barrier, out))
+            for _ in range(starters)
+        ]
+        for proc in procs:
+            proc.start()
+        keys = {out.get(timeout=20) for _ in procs}
+        for proc in procs:
+            proc.join(20)
+        assert keys == {load_or_create_key(path).public.hex()}
+        assert [p.name for p in path.parent.iterdir()] == ["identity.key"]  # no temporary left

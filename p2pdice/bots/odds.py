@@ -1,4 +1,6 @@
-"""Probabilities a seat can compute from what it sees: binomial tails over the unseen dice."""
+"""Probabilities a seat can compute from what it sees: binomial tails over the unseen dice
+(`at_least` and `face_probability` are core/chance.py's, here for the bots that import them
+from this module)."""
 
 from __future__ import annotations
 
@@ -6,12 +8,8 @@ from functools import lru_cache
 from math import comb
 
 from ..core.bids import Bid
+from ..core.chance import at_least, face_probability
 from ..core.view import SeatView
-
-
-def face_probability(face: int, *, wild_ones: bool) -> float:
-    """Chance that one unseen die counts toward a bid on `face`."""
-    return 1 / 3 if wild_ones and face != 1 else 1 / 6
 
 
 def unsupported(matching: int, dice: int, face: int, *, wild_ones: bool) -> bool:
@@ -19,16 +17,6 @@ def unsupported(matching: int, dice: int, face: int, *, wild_ones: bool) -> bool
     it than an average hand of its size: a bid on `face` from it is a bluff (hard's decoys,
     and the bluff shares its calibration is read from)."""
     return matching <= dice * face_probability(face, wild_ones=wild_ones)
-
-
-@lru_cache(maxsize=65536)
-def at_least(needed: int, unseen: int, p: float) -> float:
-    """P(X >= needed) for X ~ Binomial(unseen, p)."""
-    if needed <= 0:
-        return 1.0
-    if needed > unseen:
-        return 0.0
-    return sum(comb(unseen, k) * p**k * (1 - p) ** (unseen - k) for k in range(needed, unseen + 1))
 
 
 @lru_cache(maxsize=65536)

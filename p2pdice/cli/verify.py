@@ -218,6 +218,8 @@ def run(args: argparse.Namespace) -> int:
             results.append({"file": str(path), **report_json(report, lines)})
         else:
             print(human(path, report, stop_of(report, lines), last_code(lines[: report.entries])))
+    if mine and not any(report.mine_checked for report, _ in verified):
+        _mine_elsewhere(Path(args.mine), mine)
     comparisons = compare_transcripts(read) if len(read) > 1 else []
     if any(not c.agree for c in comparisons):
         status = _worse(status, EXIT_FORK)
@@ -234,6 +236,27 @@ def run(args: argparse.Namespace) -> int:
         for comparison in comparisons:
             print("\n".join(comparison.lines()))
     return status
+
+
+def _mine_elsewhere(path: Path, mine: list[dict[str, Any]]) -> None:
+    """A record of messages none of which was sent at a table given: a wrong file, which
+    would otherwise pass as "nothing missing" (checked against no message at all)."""
+    tables = sorted(
+        {
+            record["msg"]["body"]["table"]
+            for record in mine
+            if isinstance(record.get("msg"), dict)
+            and isinstance(record["msg"].get("body"), dict)
+            and isinstance(record["msg"]["body"].get("table"), str)
+        }
+    )
+    if not tables:
+        return  # no message sent at all (a spectator's record): nothing to check
+    where = ", ".join(table[:16] for table in tables)
+    raise CliError(
+        f"--mine: none of the messages in {path} was sent at the table given (they were sent "
+        f"at table {where}): give the sent.jsonl of the same table's folder as the transcript"
+    )
 
 
 def _worse(status: int, other: int) -> int:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bids import Bid, count_matching, die_counts, ones_are_wild
+from .chance import at_least, face_probability
 from .errors import Reason, RuleError
 from .frozen import replace
 from .game import (
@@ -204,7 +205,7 @@ def _seen_and_chance(
 ) -> tuple[int, float]:
     w = wild(rules, state)
     seen = sum(1 for d in hand if die_counts(d, face, wild_ones=w))
-    return seen, (1 / 3 if w and face != 1 else 1 / 6)
+    return seen, face_probability(face, wild_ones=w)
 
 
 def estimate(rules: Rules, state: GameState, hand: tuple[int, ...], face: int) -> float:
@@ -212,6 +213,18 @@ def estimate(rules: Rules, state: GameState, hand: tuple[int, ...], face: int) -
     unseen dice times the chance that one counts (lesson 9 teaches it)."""
     seen, p = _seen_and_chance(rules, state, hand, face)
     return seen + unseen(state) * p
+
+
+def chance_text(rules: Rules, state: GameState, hand: tuple[int, ...], bid: Bid) -> str:
+    """The chance that `bid` holds from the learner's own dice, as a percentage ('52%'; never
+    '0%' or '100%' for what is merely unlikely or likely)."""
+    seen, p = _seen_and_chance(rules, state, hand, bid.face)
+    chance = at_least(bid.quantity - seen, unseen(state), p)
+    if 0.0 < chance < 0.005:
+        return "less than 1%"
+    if 0.995 <= chance < 1.0:
+        return "more than 99%"
+    return f"{chance:.0%}"
 
 
 def estimate_text(rules: Rules, state: GameState, hand: tuple[int, ...], face: int) -> str:
@@ -237,10 +250,13 @@ def poor_move(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move)
         about = estimate(rules, state, hand, bid.face)
         if bid.quantity <= about + 1e-9:
             return None
+        # Just over the estimate a bid can still hold about half the time (the count's median
+        # may sit above its mean), so the words give its chance rather than call it false.
         return (
             f"{bid} is more than you can expect. "
             + estimate_text(rules, state, hand, bid.face)
-            + f" A Liar call on {bid} would likely win: bid no more than you expect."
+            + f" From what you see it holds {chance_text(rules, state, hand, bid)} of the time,"
+            " and each raise after it only gets harder: bid no more than you expect."
         )
     assert prev is not None  # the engine refuses a call with no bid standing
     about = estimate(rules, state, hand, prev.face)
@@ -257,8 +273,9 @@ def poor_move(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move)
             instead = " Raise instead."
         return (
             estimate_text(rules, state, hand, prev.face)
-            + f" {prev} claims no more than that, so it is likely true and a Liar call would "
-            "likely lose." + instead
+            + f" {prev} claims no more than that, so it is likely true (it holds "
+            f"{chance_text(rules, state, hand, prev)} of the time from what you see) and a Liar "
+            "call would likely lose." + instead
         )
     if prev.quantity == nearest:
         return None

@@ -1,7 +1,8 @@
 """`p2pdice verify` on what a user's shell hands it: a file that cannot be read is a bad
-command line (status 2, SPEC.md 9), a client's record of sent messages caught by a `*.jsonl`
-pattern is left out with a note, and a game the host ended shows the seats still in sharing
-1st, as the record does (docs/stats.md)."""
+command line (status 2, SPEC.md 9), and so is a record of sent messages (`--mine`) from
+another table; a client's record of sent messages caught by a `*.jsonl` pattern is left out
+with a note, and a game the host ended shows the seats still in sharing 1st, as the record
+does (docs/stats.md)."""
 
 from __future__ import annotations
 
@@ -50,3 +51,19 @@ def test_a_game_nobody_survived_keeps_its_places(capsys: pytest.CaptureFixture[s
     assert main(["verify", str(EXAMPLES / "no-survivor.jsonl")]) == 0
     out = capsys.readouterr().out
     assert "ranking: 1. P0  2. P1" in out
+
+
+def test_a_record_of_messages_sent_at_another_table_is_a_bad_command_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Checked against a transcript of another table, a record of sent messages would find
+    nothing missing because it checked nothing: the wrong file is said, not passed."""
+    sent = str(EXAMPLES / "faults-1.seat2.sent.ndjson")
+    assert main(["verify", "--mine", sent, str(EXAMPLES / "game.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert f"none of the messages in {sent} was sent at the table given" in err
+    # Beside its own table's transcript (among others) it is checked as usual.
+    assert main(["verify", "--mine", sent, str(EXAMPLES / "faults-1.jsonl")]) == 0
+    assert "your messages:" in capsys.readouterr().out
+    both = [str(EXAMPLES / "faults-1.jsonl"), str(EXAMPLES / "game.jsonl")]
+    assert main(["verify", "--mine", sent, *both]) == 0

@@ -5,11 +5,13 @@ estimate, a Liar call on a bid no higher than it, an Exact call off the estimate
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
-from p2pdice.core.bids import Bid
-from p2pdice.core.game import legal_bids_of
+from p2pdice.core.bids import Bid, count_matching, ones_are_wild
+from p2pdice.core.chance import at_least, face_probability
+from p2pdice.core.game import GameState, legal_bids_of
 from p2pdice.core.lessons import COURSE, YOU, Move, course, estimate, judge, start
 from p2pdice.core.rules import ChallengePenalty, Ones, Palifico, PalificoKind, Rules
 
@@ -61,3 +63,44 @@ def test_every_lesson_accepts_exactly_the_moves_the_estimate_allows_and_what_its
         for bid in COACHED.get(lesson.key, []):
             verdict = judge(lesson, rules, state, Move("bid", bid))
             assert verdict.accepted, (lesson.key, bid, verdict.text)
+
+
+def held_chance(rules: Rules, state: GameState, hand: tuple[int, ...], bid: Bid) -> float:
+    """The chance `bid` holds from `hand`, the unseen dice at chance."""
+    wild = ones_are_wild(rules, state.palifico_round)
+    seen = count_matching((hand,), bid.face, wild_ones=wild)
+    unseen = state.dice_in_play - state.dice[YOU]
+    return at_least(bid.quantity - seen, unseen, face_probability(bid.face, wild_ones=wild))
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.summary())
+def test_a_refused_move_states_the_chance_its_bid_holds_and_never_calls_an_even_bid_false(
+    rules: Rules,
+) -> None:
+    """Just over the estimate a bid can hold half the time or more (5 x 1s with 3 seen and 10
+    unseen at 1 in 6: 52%), so the words give the chance, from the learner's dice, instead of
+    saying a Liar call on it would likely win."""
+    for lesson in course(rules):
+        state = start(lesson, rules)
+        moves = [Move("bid", bid) for bid in legal_bids_of(state, YOU)]
+        if state.standing_bid is not None:
+            moves.append(Move("liar"))
+        for move in moves:
+            verdict = judge(lesson, rules, state, move)
+            if verdict.accepted or "expect" not in verdict.text:
+                continue  # accepted, or refused for the lesson's own point (a conversion)
+            bid = move.bid if move.bid is not None else state.standing_bid
+            assert bid is not None
+            assert "would likely win" not in verdict.text, verdict.text
+            said = re.search(r"holds (less than 1%|more than 99%|\d+%) of the time", verdict.text)
+            assert said is not None, verdict.text
+            p = held_chance(rules, state, lesson.hands[YOU], bid)
+            figure = said.group(1)
+            if figure == "less than 1%":
+                assert 0 < p < 0.005
+            elif figure == "more than 99%":
+                assert 0.995 <= p < 1
+            else:
+                assert int(figure[:-1]) == round(100 * p), (verdict.text, p)
+            if move.kind == "liar":
+                assert p >= 0.5, verdict.text  # "likely true" is true
