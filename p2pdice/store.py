@@ -56,8 +56,8 @@ def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
     return Path(platformdirs.user_data_dir("p2pdice", appauthor=False))
 
 
-def atomic_write(path: Path, data: bytes, *, private: bool = False) -> None:
-    """Replace `path` with `data` so that a crash leaves either the old or the new file."""
+def _written_beside(path: Path, data: bytes, *, private: bool) -> Path:
+    """A temporary file beside `path` holding `data`, on disk (mode 0600 when `private`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
@@ -67,9 +67,19 @@ def atomic_write(path: Path, data: bytes, *, private: bool = False) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
+        raise
+    return Path(tmp)
+
+
+def atomic_write(path: Path, data: bytes, *, private: bool = False) -> None:
+    """Replace `path` with `data` so that a crash leaves either the old or the new file."""
+    tmp = _written_beside(path, data, private=private)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
         raise
     _fsync_dir(path.parent)
 
@@ -91,21 +101,14 @@ def create_once(path: Path, data: bytes, *, private: bool = False) -> bool:
     """Write `path` whole with `data` unless it exists: False (and nothing written) when it
     does, also when another process creates it at the same moment. Readers never see it
     half written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    tmp = _written_beside(path, data, private=private)
     try:
-        if private:
-            os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
         # A hard link, unlike a rename, never replaces a file already there.
         os.link(tmp, path)
     except FileExistsError:
         return False
     finally:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
     _fsync_dir(path.parent)
     return True
 

@@ -6,6 +6,7 @@ forfeit for a hand that cannot be shown is explained by that loss."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -79,6 +80,16 @@ def test_a_seat_record_that_reads_is_used_as_it_is_and_not_written_again() -> No
     assert saves == []  # nothing was lost, so nothing is written again
 
 
+def withhold_from_seat_0(event: str) -> Callable[[int, dict[str, Any]], dict[str, Any] | None]:
+    """A rewrite that loses every `event` entry on its way to seat 0's first connection."""
+
+    def rewrite(conn: int, frame: dict[str, Any]) -> dict[str, Any] | None:
+        withheld = frame["type"] == "entry" and frame["entry"].get("event", {}).get("type") == event
+        return None if conn == 1 and withheld else frame
+
+    return rewrite
+
+
 def play_to_the_call(link: Link) -> None:
     """Whoever is on turn opens low; the other calls it."""
     for move in range(2):
@@ -137,13 +148,7 @@ def test_secrets_lost_before_the_contribution_are_our_loss_not_a_changed_commitm
     link = Link.table(Rules(seats=2, starting_dice=2))
     # The commitment set never reaches seat 0's process before it dies: the table waits in
     # the contribution step for it.
-    link.rewrite = lambda conn, frame: (
-        None
-        if conn == 1
-        and frame["type"] == "entry"
-        and frame["entry"].get("event", {}).get("type") == "commit_set"
-        else frame
-    )
+    link.rewrite = withhold_from_seat_0("commit_set")
     link.connect(1, client(0))
     link.connect(2, client(1))
     assert link.host.phase == TablePhase.CONTRIBUTE
@@ -206,13 +211,7 @@ def test_secrets_lost_before_a_missed_result_still_acknowledge_it() -> None:
     table is not left waiting on it."""
     link = started()
     before = link.clients[1]
-    link.rewrite = lambda conn, frame: (
-        None
-        if conn == 1
-        and frame["type"] == "entry"
-        and frame["entry"].get("event", {}).get("type") == "result"
-        else frame
-    )
+    link.rewrite = withhold_from_seat_0("result")
     play_to_the_call(link)
     link.rewrite = None
     assert link.host.phase == TablePhase.RESULT
