@@ -206,7 +206,10 @@ def add_stats_options(parser: argparse.ArgumentParser) -> None:
         help="practice and pass-and-play games: shown in their own section, or left out",
     )
     parser.add_argument(
-        "--plot", action="store_true", help="draw each rated key's rating history in the terminal"
+        "--plot",
+        action="store_true",
+        help="draw each rated key's rating history in the terminal (plain text, without "
+        "colour, into a file or a pipe; not with --json)",
     )
     parser.add_argument(
         "--import",
@@ -221,8 +224,8 @@ def add_stats_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--export",
         metavar="DIR",
-        help="write every verified game this device holds into DIR, one file per table, "
-        "for a friend to --import",
+        help="write every verified game this device holds into DIR (made if missing), one "
+        "file per table, for a friend to --import",
     )
     parser.add_argument(
         "--no-cache",

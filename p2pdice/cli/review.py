@@ -17,6 +17,7 @@ from ..bots.review import (
     summarize,
     unfinished_round,
 )
+from ..core.describe import KEY_DIGITS_SHOWN, short_key
 from ..core.errors import P2PDiceError
 from ..core.events import SeatInfo
 from ..core.table import Replayer
@@ -41,7 +42,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     parser.add_argument("file", metavar="FILE", help="a transcript (JSON Lines)")
     who = parser.add_mutually_exclusive_group()
     who.add_argument("--seat", type=int, metavar="N", help="the seat to review")
-    who.add_argument("--key", metavar="HEX", help="the player key to review")
+    who.add_argument(
+        "--key",
+        metavar="HEX",
+        help=f"the player key to review, or its start (at least {KEY_DIGITS_SHOWN} hex digits, as "
+        "`stats` shows it)",
+    )
     who.add_argument("--name", metavar="NAME", help="the player name to review")
     parser.add_argument("--json", action="store_true", help="print a JSON object")
     parser.set_defaults(run=run)
@@ -57,10 +63,7 @@ def pick_seat(
             raise CliError(f"--seat: no seat {seat} at this table (seats: {listing})")
         return seat
     if key is not None:
-        for s in roster:
-            if s.key.hex() == key.lower():
-                return s.seat
-        raise CliError(f"--key: no seat has key {key} (seats: {listing})")
+        return seat_of_key(roster, key)
     if name is not None:
         named = [s.seat for s in roster if s.name == name]
         if len(named) != 1:
@@ -73,6 +76,25 @@ def pick_seat(
     if len(people) != 1:
         raise CliError(f"choose a player with --seat, --key or --name (seats: {listing})")
     return people[0]
+
+
+def seat_of_key(roster: tuple[SeatInfo, ...], key: str) -> int:
+    """The one seat whose key is `key` or starts with it (as `stats` shows keys, by their
+    first KEY_DIGITS_SHOWN hex digits, the fewest taken)."""
+    listing = ", ".join(f"{s.seat} {s.name} [{short_key(s.key.hex())}]" for s in roster)
+    start = key.lower()
+    if len(start) < KEY_DIGITS_SHOWN or any(c not in "0123456789abcdef" for c in start):
+        raise CliError(
+            f"--key: {key} is not a key nor its start: give at least {KEY_DIGITS_SHOWN} hex digits "
+            f"(seats: {listing})"
+        )
+    matches = [s for s in roster if s.key.hex().startswith(start)]
+    if not matches:
+        raise CliError(f"--key: no seat has a key starting {key} (seats: {listing})")
+    if len(matches) > 1:
+        seats = ", ".join(f"{s.seat} {s.name} [{s.key.hex()}]" for s in matches)
+        raise CliError(f"--key: {key} starts the keys of more than one seat: {seats}")
+    return matches[0].seat
 
 
 def replayed(lines: list[bytes]) -> Replayer:

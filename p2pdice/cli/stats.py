@@ -8,11 +8,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core.describe import amount
+from ..core.describe import amount, short_key
 from ..core.errors import P2PDiceError, Reason
 from ..core.verify import complete_lines
 from ..stats.cache import CACHE_VERSION, from_record, record_of
@@ -189,9 +190,37 @@ def write_log(path: Path, game: Game) -> None:
     atomic_write(path, b"".join(line + b"\n" for line in game.lines))
 
 
+def export_folder(name: str) -> Path:
+    """The folder `--export` writes into, made now: a path that cannot be one is refused
+    before anything is read or imported."""
+    folder = Path(name)
+    if folder.exists() and not folder.is_dir():
+        raise CliError(f"--export: {name} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise CliError(f"--export: cannot make the folder {name}: {err.strerror}") from None
+    return folder
+
+
+def export_games(folder: Path, games: list[Game]) -> None:
+    try:
+        for game in games:
+            write_log(folder / f"{game.table_id}.jsonl", game)
+    except OSError as err:
+        raise CliError(f"--export: cannot write into {folder}: {err.strerror}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     from ..store import data_dir
 
+    if args.json and args.plot:
+        # Printed after the JSON, the plot would leave stdout no program can parse.
+        raise CliError(
+            "--plot: not with --json (the plot would spoil the JSON; each rating's `history` "
+            "in it holds every point the plot draws)"
+        )
+    folder = export_folder(args.export) if args.export else None
     home = data_dir(args.home)
     use_cache = not args.no_cache
     games, skipped = load_games(home, use_cache=use_cache)
@@ -202,10 +231,8 @@ def run(args: argparse.Namespace) -> int:
         if any(a.verdict == FORK for a in arrivals):
             status = EXIT_FORK
         games, skipped = load_games(home, use_cache=use_cache)
-    if args.export:
-        folder = Path(args.export)
-        for game in games:
-            write_log(folder / f"{game.table_id}.jsonl", game)
+    if folder is not None:
+        export_games(folder, games)
         if not args.json:
             print(f"exported {len(games)} game(s) to {folder}")
     if args.practice == "omit":
@@ -222,7 +249,8 @@ def run(args: argparse.Namespace) -> int:
         print(human(body))
     if args.plot:
         rated = [r for r in body["ratings"] if r["history"]]
-        print(plot(rated) if rated else "no rated games yet: nothing to plot")
+        colour = sys.stdout.isatty()  # a file or a pipe gets the plot without colour codes
+        print(plot(rated, colour=colour) if rated else "no rated games yet: nothing to plot")
     return status
 
 
@@ -258,7 +286,8 @@ def human(body: dict[str, Any]) -> str:
         kind += "not a contest)" if kind else ""
         out.append(f"\n{group['preset']} rules{kind}")
         for p in group["players"]:
-            who = f"{'/'.join(p['names'])} [{p['key'][:8]}]{' CPU' if p['kind'] != 'human' else ''}"
+            cpu = " CPU" if p["kind"] != "human" else ""
+            who = f"{'/'.join(p['names'])} [{short_key(p['key'])}]{cpu}"
             per = p["dice_lost_per_round"]
             out.append(
                 f"  {who}: {amount(p['games'], 'game')}, {amount(p['wins'], 'win')}, places "
@@ -272,7 +301,7 @@ def human(body: dict[str, Any]) -> str:
             out += _not_its_own(p)
             for key, h in p["head_to_head"].items():
                 out.append(
-                    f"    vs [{key[:8]}]: {amount(h['games'], 'game')}, ahead {h['ahead']}, "
+                    f"    vs [{short_key(key)}]: {amount(h['games'], 'game')}, ahead {h['ahead']}, "
                     f"behind {h['behind']}"
                 )
     out.append(
@@ -285,7 +314,8 @@ def human(body: dict[str, Any]) -> str:
         mark = " (provisional)" if r["provisional"] else ""
         cpu = " CPU" if r["kind"] != "human" else ""
         out.append(
-            f"  {r['name']} [{r['key'][:8]}]{cpu}: {r['rating']:.2f}{mark} after {amount(r['games'], 'game')}"
+            f"  {r['name']} [{short_key(r['key'])}]{cpu}: {r['rating']:.2f}{mark} "
+            f"after {amount(r['games'], 'game')}"
         )
     copied = sum(1 for s in body["skipped"] if s["reason"] == DUPLICATE)
     if copied:
@@ -322,8 +352,11 @@ def _not_its_own(p: dict[str, Any]) -> list[str]:
     return out
 
 
-def plot(ratings: list[dict[str, Any]], width: int = 80, height: int = 20) -> str:
-    """Every rated key's rating after each of its games, as terminal text."""
+def plot(
+    ratings: list[dict[str, Any]], width: int = 80, height: int = 20, *, colour: bool = True
+) -> str:
+    """Every rated key's rating after each of its games, as terminal text: with terminal
+    colour codes, or with `colour` False as plain text (for a file or a pipe)."""
     import plotext as plt
 
     plt.clear_figure()
@@ -333,8 +366,8 @@ def plot(ratings: list[dict[str, Any]], width: int = 80, height: int = 20) -> st
     for r in ratings:
         ys = [point["rating"] for point in r["history"]]
         if ys:
-            plt.plot(list(range(1, len(ys) + 1)), ys, label=f"{r['name']} [{r['key'][:8]}]")
-    text: str = plt.build()
+            plt.plot(list(range(1, len(ys) + 1)), ys, label=f"{r['name']} [{short_key(r['key'])}]")
+    text: str = plt.build() if colour else plt.uncolorize(plt.build())
     return text
 
 

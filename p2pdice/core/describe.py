@@ -8,6 +8,15 @@ from .bids import Bid, ones_are_wild
 from .game import Call, Outcome, RoundResult
 from .rules import Rules
 
+#: How many hex digits of a player key are shown beside its name (`stats`): enough to tell
+#: keys apart in practice, and so the fewest `review --key` takes.
+KEY_DIGITS_SHOWN = 8
+
+
+def short_key(key: str) -> str:
+    """The start of a key (hex) as shown beside a name: "fc448c02"."""
+    return key[:KEY_DIGITS_SHOWN]
+
 
 def amount(n: int, one: str, many: str | None = None) -> str:
     """A count and its noun, singular or plural: "1 game", "2 games", "1 die", "3 dice"."""

@@ -9,6 +9,7 @@ every file again).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
@@ -20,8 +21,9 @@ from .games import HOST, OWN, STAND_IN, Game, Movers, Player, Skipped, preset_of
 #: Bump when what a record holds changes, or what a figure is computed from: a record of
 #: another version is never read, so its games are verified and read afresh. 2: who made
 #: each move (`movers`), so a move the host or a CPU stand-in made for a seat is no longer
-#: counted as the player's.
-CACHE_VERSION = 2
+#: counted as the player's. 3: the places of a game whose last seats forfeited together
+#: (a draw among them).
+CACHE_VERSION = 3
 
 
 def _pairs(value: Any) -> Any:
@@ -82,7 +84,10 @@ def record_of(item: Game | Skipped) -> dict[str, Any]:
 def from_record(source: str, record: dict[str, Any], lines: tuple[bytes, ...]) -> Game | Skipped:
     """The verdict a record holds, for the file at `source` whose lines are `lines`."""
     if "skipped" in record:
-        return Skipped(source, record["skipped"]["reason"], record["skipped"]["detail"])
+        reason, detail = record["skipped"]["reason"], record["skipped"]["detail"]
+        if not isinstance(reason, str) or not isinstance(detail, str):
+            raise ValueError("a skipped record without a reason and a detail")
+        return Skipped(source, reason, detail)
     obj = record["game"]
     rules = Rules.from_json(obj["rules"])
     results = tuple(result_from_json(r) for r in obj["results"])
@@ -92,7 +97,7 @@ def from_record(source: str, record: dict[str, Any], lines: tuple[bytes, ...]) -
         for m, r in zip(movers, results, strict=True)
     ):
         raise ValueError("a record whose movers do not match its rounds")
-    return Game(
+    game = Game(
         source=source,
         table_id=obj["table_id"],
         start_hash=obj["start_hash"],
@@ -106,4 +111,60 @@ def from_record(source: str, record: dict[str, Any], lines: tuple[bytes, ...]) -
         winner=obj["winner"],
         movers=movers,
         lines=lines,
+    )
+    check_fits(game)
+    return game
+
+
+def check_fits(game: Game) -> None:
+    """ValueError unless every seat, place and count the figures and ratings read from
+    `game` fits its table: a record the cache holds is read with no verifier behind it, and
+    one that does not fit would stop every later run rather than be verified afresh."""
+    seats = game.rules.seats
+
+    def seat(value: object, optional: bool = False) -> None:
+        if not (optional and value is None) and (not _whole(value) or value not in range(seats)):
+            raise ValueError(f"seat {value!r} at a table of {seats}")
+
+    def per_seat(values: tuple[Any, ...], fits: Callable[[Any], bool], what: str) -> None:
+        if len(values) != seats or not all(fits(v) for v in values):
+            raise ValueError(f"{what} {values!r} at a table of {seats}")
+
+    if not (_hex_id(game.table_id) and _hex_id(game.start_hash)):
+        raise ValueError("a table id or start hash that is no hash")
+    if [p.seat for p in game.players] != list(range(seats)) or not all(
+        isinstance(text, str) for p in game.players for text in (p.key, p.name, p.kind)
+    ):
+        raise ValueError(f"players {game.players!r} at a table of {seats}")
+    per_seat(game.places, lambda place: _whole(place) and 1 <= place <= seats, "places")
+    seat(game.winner, optional=True)
+    if not isinstance(game.finished, bool):
+        raise ValueError(f"finished {game.finished!r}")
+    for result, movers in zip(game.results, game.movers, strict=True):
+        for held in (result.dice_before, result.dice_after):
+            per_seat(held, lambda n: _whole(n) and n >= 0, "dice")
+        per_seat(result.hands, lambda hand: hand is None or all(map(_die, hand)), "hands")
+        for placed in result.bids:
+            seat(placed.seat)
+            if not (_whole(placed.bid.quantity) and _die(placed.bid.face)):
+                raise ValueError(f"bid {placed.bid!r}")
+        for optional in (result.caller, result.loser, result.gainer, result.starter):
+            seat(optional, optional=True)
+        for each in (*result.eliminated, *result.forfeited, *movers.stood_in):
+            seat(each)
+        if not isinstance(result.palifico_round, bool):
+            raise ValueError(f"palifico_round {result.palifico_round!r}")
+
+
+def _whole(value: object) -> bool:
+    return type(value) is int  # not bool, which JSON keeps apart from a number
+
+
+def _die(value: object) -> bool:
+    return _whole(value) and value in range(1, 7)
+
+
+def _hex_id(value: object) -> bool:
+    return (
+        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
     )

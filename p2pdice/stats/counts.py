@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.game import Call, Outcome
-from .games import HOST, OWN, STAND_IN, Game, is_bluff
+from ..core.game import Call, Outcome, RoundResult
+from .games import HOST, OWN, STAND_IN, Game, Movers, is_bluff
 
 
 @dataclass(slots=True)
@@ -128,9 +128,11 @@ def _count_game(group: dict[str, PlayerStats], game: Game) -> None:
         record.stand_in_games += player.seat in stood_in
         stats.append(record)
     for result, movers in zip(game.results, game.movers, strict=True):
+        # A void round was never dealt, so nobody played it: its replay is the round played.
+        void = result.outcome == Outcome.FORFEIT and not result.forfeited
         for record, player in zip(stats, game.players, strict=True):
             seat = player.seat
-            if result.dice_before[seat] > 0 and seat not in movers.stood_in:
+            if not void and result.dice_before[seat] > 0 and seat not in movers.stood_in:
                 record.rounds += 1
                 record.dice_lost += max(0, result.dice_before[seat] - result.dice_after[seat])
         for placed, who in zip(result.bids, movers.bids, strict=True):
@@ -145,19 +147,12 @@ def _count_game(group: dict[str, PlayerStats], game: Game) -> None:
                 record.bluffs += bluff
         if result.caller is None or movers.call is None:
             continue
-        caller = stats[result.caller]
         if movers.call != OWN:
-            caller.made_for_it[movers.call] += 1
-        elif result.call == Call.CHALLENGE:
-            caller.calls += 1
-            caller.calls_right += result.outcome == Outcome.BID_FAILS
-        elif result.call == Call.EXACT:
-            caller.exact_calls += 1
-            caller.exact_right += result.outcome == Outcome.EXACT_HIT
-        # The bid called is its bidder's only when its own key made it (whoever called).
-        if result.call == Call.CHALLENGE and result.bidder is not None and movers.bids[-1] == OWN:
-            stats[result.bidder].bids_called += 1
-            stats[result.bidder].bids_held += result.outcome == Outcome.BID_STANDS
+            stats[result.caller].made_for_it[movers.call] += 1
+        # A forfeited round opened no hand and counted nothing: its call proved nobody right
+        # or wrong, and its bid neither held nor failed (docs/stats.md).
+        if result.outcome != Outcome.FORFEIT:
+            _count_judged_call(stats, result, movers)
     for me, mine in zip(game.players, stats, strict=True):
         for other in game.players:
             if other.key == me.key or me.seat in stood_in or other.seat in stood_in:
@@ -166,3 +161,19 @@ def _count_game(group: dict[str, PlayerStats], game: Game) -> None:
             h2h.games += 1
             h2h.ahead += game.places[me.seat] < game.places[other.seat]
             h2h.behind += game.places[me.seat] > game.places[other.seat]
+
+
+def _count_judged_call(stats: list[PlayerStats], result: RoundResult, movers: Movers) -> None:
+    """A call its reveal judged: for its caller when its own key made it, and for the bidder
+    called when its own key made that bid (whoever called)."""
+    assert result.caller is not None  # a round with a call has a caller
+    caller = stats[result.caller]
+    if movers.call == OWN and result.call == Call.CHALLENGE:
+        caller.calls += 1
+        caller.calls_right += result.outcome == Outcome.BID_FAILS
+    elif movers.call == OWN and result.call == Call.EXACT:
+        caller.exact_calls += 1
+        caller.exact_right += result.outcome == Outcome.EXACT_HIT
+    if result.call == Call.CHALLENGE and result.bidder is not None and movers.bids[-1] == OWN:
+        stats[result.bidder].bids_called += 1
+        stats[result.bidder].bids_held += result.outcome == Outcome.BID_STANDS

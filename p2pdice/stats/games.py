@@ -61,9 +61,11 @@ class Game:
     preset: str  #: the rules group: the nearest preset and what differs from it (preset_of)
     players: tuple[Player, ...]
     results: tuple[RoundResult, ...]
-    #: Each seat's place, 1 best. A finished game places its winner 1 and the eliminated by
-    #: when they went out; an abandoned one places every seat still in at 1 (a draw among
-    #: them), the eliminated below.
+    #: Each seat's place, 1 best, in the order of the game's ranking (RULES.md R6). A
+    #: finished game places its winner 1 and the eliminated by when they went out; an
+    #: abandoned one places every seat still in at 1 (a draw among them), the eliminated
+    #: below; one whose last seats forfeited together places them alike (a draw), where the
+    #: rules rank those forfeits: below every seat already out.
     places: tuple[int, ...]
     finished: bool  #: False when abandoned (no winner)
     winner: int | None
@@ -169,7 +171,12 @@ def read_game(source: str, data: bytes) -> Game | Skipped:
         preset=preset_of(state.rules),
         players=players,
         results=tuple(game.results),
-        places=_places(game.ranking, game.dice, finished=game.winner is not None),
+        places=_places(
+            game.ranking,
+            game.dice,
+            game.results[-1].forfeited if game.results else (),
+            finished=game.winner is not None,
+        ),
         finished=game.winner is not None,
         winner=game.winner,
         movers=tuple(seen.rounds),
@@ -223,12 +230,23 @@ class _MoveSigners:
 _BIDDING = frozenset({MessageType.BID, MessageType.CHALLENGE, MessageType.EXACT, MessageType.UNDO})
 
 
-def _places(ranking: Sequence[int], dice: Sequence[int], *, finished: bool) -> tuple[int, ...]:
+def _places(
+    ranking: Sequence[int], dice: Sequence[int], last_forfeited: Sequence[int], *, finished: bool
+) -> tuple[int, ...]:
+    """Each seat's place, 1 best, in the order of the game's ranking (RULES.md R6). A game
+    without a winner is a draw among the seats still in or, when nobody is, among the seats
+    whose forfeit together ended it: they share the best of their places."""
+    tied: set[int] = set()
+    if not finished:
+        tied = {seat for seat in ranking if dice[seat] > 0} or set(last_forfeited)
     places = [0] * len(dice)
-    still_in = [seat for seat in ranking if dice[seat] > 0]
-    tied = 0 if finished else len(still_in)
-    for position, seat in enumerate(ranking):
-        places[seat] = 1 if position < tied else position + 1
+    shared: int | None = None
+    for position, seat in enumerate(ranking, 1):
+        if seat in tied:
+            shared = shared or position
+            places[seat] = shared
+        else:
+            places[seat] = position
     return tuple(places)
 
 

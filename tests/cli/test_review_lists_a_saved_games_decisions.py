@@ -1,6 +1,6 @@
 """`p2pdice review FILE`: a saved game that verifies is reviewed decision by decision for
-the seat asked for, in 80 columns or as JSON; a file that does not verify is refused with
-its reason."""
+the seat asked for (by seat, name, key, or the start of a key as `stats` shows it), in 80
+columns or as JSON; a file that does not verify is refused with its reason."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 
 from p2pdice.cli import main
+from p2pdice.cli.options import CliError
+from p2pdice.cli.review import pick_seat
+from p2pdice.core.events import SeatInfo
 from p2pdice.core.table import Replayer
 from p2pdice.core.transcript import parse_entry
 from tests.support.played import honest_game
@@ -92,3 +95,35 @@ def test_the_review_in_the_playing_guide_is_what_the_command_prints(
     printed = capsys.readouterr().out.splitlines()
     block = "\n".join(["$ p2pdice review game.jsonl --seat 1", *printed])
     assert block in guide, "re-capture the review in docs/playing.md"
+
+
+def test_a_player_is_found_by_the_start_of_its_key_as_stats_shows_it(
+    saved: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["review", str(saved), "--seat", "1", "--json"]) == 0
+    by_seat = json.loads(capsys.readouterr().out)
+    key = by_seat["key"]
+    for start in (key[:8], key[:12].upper()):
+        assert main(["review", str(saved), "--key", start, "--json"]) == 0
+        assert json.loads(capsys.readouterr().out) == by_seat
+    assert main(["review", str(saved), "--key", key[:7]]) == 2
+    assert "--key: " in (err := capsys.readouterr().err) and "at least 8 hex digits" in err
+
+
+def test_a_key_start_that_several_seats_share_is_refused_naming_them() -> None:
+    def seat(number: int, key: str) -> SeatInfo:
+        return SeatInfo(
+            seat=number, key=bytes.fromhex(key), name=f"P{number}", cpu=False, host_run=False
+        )
+
+    roster = (
+        seat(0, "12345678" + "00" * 28),
+        seat(1, "12345678" + "11" * 28),
+        seat(2, "87654321" + "00" * 28),
+    )
+    with pytest.raises(CliError, match="more than one seat") as refused:
+        pick_seat(roster, seat=None, key="12345678", name=None)
+    assert "0 P0" in str(refused.value) and "1 P1" in str(refused.value)
+    assert "P2" not in str(refused.value)
+    assert pick_seat(roster, seat=None, key="1234567811", name=None) == 1
+    assert pick_seat(roster, seat=None, key="87654321", name=None) == 2

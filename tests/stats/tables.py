@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from p2pdice.bots.names import DEFAULT_LEVEL
-from p2pdice.bots.protosim import LocalTable
+from p2pdice.bots.protosim import Faults, LocalTable
 from p2pdice.bots.registry import load_bot
 from p2pdice.core.rules import Rules, preset
 from p2pdice.core.table import TablePhase
@@ -116,5 +116,47 @@ def play_with_a_leaver(
     else:
         raise AssertionError("never the leaver's turn with a bid standing")
     table.disconnect(conns[leaver])  # and never back
+    table.play()
+    return table.host.lines()
+
+
+def play_to_no_survivor(number: int, rules: Rules, keys: Sequence[bytes]) -> list[bytes]:
+    """A game of people in which, once a seat is knocked out, every opening is lost on its
+    way to the host: at the next call the seats still in all forfeit together and nobody
+    survives (RULES.md R6: the game ends abandoned). Its host's log."""
+    rng = PooledKeys(number)
+    bot = load_bot(DEFAULT_LEVEL)
+    table = LocalTable(rules, [bot] * len(keys), rng=rng, name=f"game {number}", faults=Faults())
+    rng.queued = list(keys)
+    for seat in range(len(keys)):
+        table.add_player(bot, name=f"P{seat}", cpu=False)
+    table.run_until_idle(decide=False)  # seated; no bot has moved yet
+    for _ in range(100_000):  # one step at a time, to stop right after the knock-out
+        game = table.host.state.game
+        if game is not None and any(result.eliminated for result in game.results):
+            break
+        with contextlib.suppress(RuntimeError):
+            table.run_until_idle(max_steps=1)
+    else:
+        raise AssertionError("nobody was knocked out")
+    table.faults = Faults(open=1.0, limit=len(keys))
+    table.play()
+    return table.host.lines()
+
+
+def play_with_faults(
+    number: int, rules: Rules, keys: Sequence[bytes], faults: Faults
+) -> list[bytes]:
+    """A game of people that goes wrong as `simulate --protocol --faults` does, in the ways
+    `faults` gives: lost openings (forfeits), lost contributions (voids), seats that drop and
+    come back or are stood in for. Its host's log."""
+    rng = PooledKeys(number)
+    bot = load_bot(DEFAULT_LEVEL)
+    table = LocalTable(rules, [bot] * len(keys), rng=rng, name=f"game {number}", faults=faults)
+    rng.queued = list(keys)
+    for seat in range(len(keys)):
+        table.add_player(bot, name=f"P{seat}", cpu=False)
+    table.run_until_idle()
+    assert not rng.queued, "every seat key came from the pool"
     table.play()
     return table.host.lines()

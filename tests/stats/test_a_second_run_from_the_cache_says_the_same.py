@@ -1,12 +1,15 @@
 """The second `stats` run reads each file's verdict from the cache kept by file hash, and
 says exactly what verifying every file again says (who made each move included); a file
 changed since (a new hash) is verified afresh, so an edit made after the cache was written is
-still caught; and a cache written before records kept who made each move is not read."""
+still caught; a cache written before records kept who made each move is not read; and a
+record that does not fit its table (a seat, place or die out of range) is verified afresh."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,3 +92,66 @@ def test_a_cache_from_before_moves_were_read_by_key_is_read_afresh(
     mended = json.loads((home / CACHE_FILE).read_text())
     assert mended["version"] != saved["version"]
     assert all("movers" in record["game"] for record in mended["files"].values())
+
+
+@pytest.fixture(scope="module")
+def two_games() -> list[list[bytes]]:
+    return league(2)
+
+
+def _set(path: tuple[object, ...], value: object) -> Callable[[dict[str, Any]], None]:
+    def damage(game: dict[str, Any]) -> None:
+        *into, last = path
+        target: Any = game
+        for step in into:
+            target = target[step]
+        target[last] = value
+
+    return damage
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        _set(("players", 0, 0), 9),
+        _set(("places",), [1]),
+        _set(("places", 0), 0),
+        _set(("winner",), 7),
+        _set(("results", 0, "bids", 0, 0), 5),
+        _set(("results", 0, "caller"), -1),
+        _set(("results", 0, "dice_before"), [2]),
+        _set(("results", 0, "dice_after", 0), "2"),
+        _set(("results", 0, "hands", 0), [9, 9]),
+        _set(("results", 0, "eliminated"), [3]),
+        _set(("movers", 0, 2), [4]),
+        _set(("start_hash",), 5),
+    ],
+    ids=[
+        "a seat beyond the table",
+        "fewer places than seats",
+        "a place of 0",
+        "a winner beyond the table",
+        "a bid from a seat beyond the table",
+        "a caller below seat 0",
+        "dice for fewer seats",
+        "dice that are no number",
+        "a hand of no dice",
+        "a seat out beyond the table",
+        "a stand-in in a seat beyond the table",
+        "a start hash that is no hash",
+    ],
+)
+def test_a_cache_record_that_does_not_fit_its_table_is_verified_afresh(
+    damage: Callable[[dict[str, Any]], None],
+    two_games: list[list[bytes]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    home = save_home(tmp_path, two_games, ["a", "b"])
+    first = stats(home, capsys)
+    written = json.loads((home / CACHE_FILE).read_text())
+    saved = json.loads((home / CACHE_FILE).read_text())
+    damage(next(iter(saved["files"].values()))["game"])
+    (home / CACHE_FILE).write_text(json.dumps(saved))
+    assert stats(home, capsys) == first
+    assert json.loads((home / CACHE_FILE).read_text()) == written

@@ -1,4 +1,5 @@
-"""`p2pdice stats --plot`, run as a process, draws the rating history as terminal text."""
+"""`p2pdice stats --plot`, run as a process, draws the rating history as terminal text; into
+a pipe (not a terminal) without colour codes."""
 
 from __future__ import annotations
 
@@ -27,3 +28,4 @@ def test_the_plot_draws_every_rated_key(tmp_path: Path) -> None:
     assert "games played" in drawn
     assert drawn.count("\n") >= 10 and any(ch in drawn for ch in "⢀⣀•▞▚⠁⠂⠄⡀")
     assert drawn.count("[") >= 4  # one legend line per key: "P0 [1a2b3c4d]"
+    assert "\x1b" not in proc.stdout  # captured through a pipe: no terminal to colour
