@@ -120,7 +120,8 @@ def split_round(result: RoundResult, seat: int) -> tuple[PublicRound, tuple[int,
         call=result.call,
         caller=result.caller,
     )
-    hand = result.hands[seat] if seat < len(result.hands) else None
+    # A round forfeited before its showdown records an empty hand per seat: never opened.
+    hand = (result.hands[seat] or None) if seat < len(result.hands) else None
     cost = Cost(
         change=result.dice_after[seat] - result.dice_before[seat],
         caller=result.caller,

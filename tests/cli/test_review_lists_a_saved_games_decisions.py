@@ -127,3 +127,16 @@ def test_a_key_start_that_several_seats_share_is_refused_naming_them() -> None:
     assert "P2" not in str(refused.value)
     assert pick_seat(roster, seat=None, key="1234567811", name=None) == 1
     assert pick_seat(roster, seat=None, key="87654321", name=None) == 2
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_round_forfeited_before_its_showdown_is_listed_as_never_opened(
+    seat: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A forfeit records no hand for anyone: there is no hand to judge the moves from."""
+    game = Path(__file__).resolve().parents[2] / "protocol" / "examples" / "no-survivor.jsonl"
+    assert main(["review", str(game), "--seat", str(seat)]) == 0
+    assert "your hand was never opened: not reviewed" in capsys.readouterr().out
+    assert main(["review", str(game), "--seat", str(seat), "--json"]) == 0
+    (only,) = json.loads(capsys.readouterr().out)["rounds"]
+    assert only["hand"] is None and only["outcome"] == "forfeit" and only["decisions"] == []
