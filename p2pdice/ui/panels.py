@@ -10,12 +10,14 @@ from collections.abc import Callable
 from ..bots.estimate import how_long
 from ..core.describe import amount
 from ..core.errors import OptionError
-from ..core.rules import OPTIONS, Ones, Palifico, Rules, TableKind
+from ..core.lessons import exact_reward_text, penalty_text
+from ..core.rules import OPTIONS, Ones, Palifico, PalificoKind, Rules, TableKind
 from .hostform import HostForm
 from .lobbymodel import DETAIL_INDENT, LobbyRow
 from .screens import Line, _Builder, header, wrap
 from .state import Prompt
 from .text import ASCII, Glyphs, fit, width
+from .viewmodel import palifico_words
 
 #: Every key the lobby answers to: (key, its name on the key bar or None, what it does), in
 #: order of use. The key bar and the lobby's help screen are both made from it.
@@ -240,26 +242,31 @@ def _dice_and_ones(rules: Rules) -> str:
     return f"{rules.seats} seats, {amount(rules.starting_dice, 'die', 'dice')} each. {ones}"
 
 
+def _raise_and_liar(rules: Rules) -> str:
+    return (
+        "A raise is a higher quantity, or the same quantity on a higher face. "
+        f"Liar: the bid is too high; {penalty_text(rules)}."
+    )
+
+
 def _exact_call(rules: Rules) -> str:
     if not rules.exact_call:
         return ""
-    return "Exact call on: bet the bid is spot on; right regains a die, wrong loses one."
+    return (
+        "Exact call on: bet the bid is spot on; if right, "
+        f"{exact_reward_text(rules)}; if wrong, you lose one die."
+    )
 
 
 def _palifico(rules: Rules) -> str:
     if rules.palifico == Palifico.OFF:
         return ""
+    changes = palifico_words(rules).removeprefix("palifico: ")
     return (
-        f"Palifico {rules.palifico}: when a player first drops to one die, the next round has "
-        "no wild ones and a fixed face"
-        + (" (one-die players may change it)." if rules.palifico == Palifico.FREE else ".")
+        f"Palifico {rules.palifico}: when a player first drops to one die, the next round is "
+        f"a palifico round: {changes}."
     )
 
-
-_RAISE = (
-    "A raise is a higher quantity, or the same quantity on a higher face. "
-    "Liar: the bid is too high; the loser of the count gives up one die."
-)
 
 Explainer = tuple[tuple[str, ...], Callable[[Rules], str]]
 
@@ -267,8 +274,9 @@ Explainer = tuple[tuple[str, ...], Callable[[Rules], str]]
 #: option needs no sentence at that value).
 _SENTENCES: tuple[Explainer, ...] = (
     (("seats", "starting_dice", "ones"), _dice_and_ones),
-    (("exact_call",), _exact_call),
-    (("palifico",), _palifico),
+    (("challenge_penalty",), _raise_and_liar),
+    (("exact_call", "exact_reward"), _exact_call),
+    (("palifico", "palifico_kind"), _palifico),
 )
 #: Short phrases gathered into the help's last sentence, each with the option it explains.
 _PHRASES: tuple[Explainer, ...] = (
@@ -285,12 +293,19 @@ EXPLAINED = frozenset(key for keys, _ in (*_SENTENCES, *_PHRASES) for key in key
 
 
 def _rule_lines(rules: Rules) -> list[str]:
-    first, *more = (say(rules) for _, say in _SENTENCES)
-    lines = [first, _RAISE, *(line for line in more if line)]
-    extra = [phrase for phrase in (say(rules) for _, say in _PHRASES) if phrase]
+    lines: list[str] = []
+    extra: list[str] = []
+    said: set[str] = set()
+    for explainers, out in ((_SENTENCES, lines), (_PHRASES, extra)):
+        for keys, say in explainers:
+            if words := say(rules):
+                out.append(words)
+                said.update(keys)
     for option in OPTIONS:
         value = getattr(rules, option.key)
-        if option.key not in EXPLAINED and value != option.default:
+        # Also an option whose sentence is silent (palifico kind without palifico): set, it
+        # is still shown, for it is part of the table's identity.
+        if option.key not in said and value != option.default:
             extra.append(f"{option.label.lower()} {option.shown(value)}")
     if extra:
         lines.append("; ".join(extra).capitalize() + ".")
@@ -413,12 +428,25 @@ def render_help(
         return b.done(height)  # the odds and codes below are the game's, for later
     b.blank()
     b.text(
-        "Odds: the binomial tail over the dice you cannot see, with p = 1/3 for a face other "
-        "than one when ones are wild (not in palifico), else 1/6. The comparison code must be "
-        "the same on every screen at the table; a tick means that hand matched its commitment.",
+        f"Odds: the binomial tail over the dice you cannot see, with {_odds_chance(rules)}. The "
+        "comparison code must be the same on every screen at the table; a tick means that hand "
+        "matched its commitment.",
         "class:dim",
     )
     return b.done(height)
+
+
+def _odds_chance(rules: Rules | None) -> str:
+    """The chance one unseen die counts, as the odds use it at this table."""
+    if rules is None:
+        return "p = 1/3 for a face other than one when ones are wild, else 1/6"
+    if rules.ones == Ones.NATURAL:
+        return "p = 1/6 for every face"
+    when = ""
+    if rules.palifico != Palifico.OFF:
+        kept = rules.palifico_kind == PalificoKind.FACE_FIXED
+        when = " (in a palifico round too)" if kept else " (not in a palifico round)"
+    return f"p = 1/3 for a face other than one, as ones are wild{when}, else 1/6"
 
 
 def render_prompt(

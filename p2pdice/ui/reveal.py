@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..core.bids import Bid, count_matching, die_counts, ones_are_wild
-from ..core.describe import bid_words, outcome_line
+from ..core.describe import amount, bid_words, outcome_line
 from ..core.game import Call, Outcome, Phase, RoundResult
 from ..core.messages import MessageType
 from ..core.rules import TableKind
@@ -162,10 +162,12 @@ def _change(result: RoundResult, seat: int) -> str:
         return "forfeited"
     if seat in result.eliminated:
         return "OUT"
-    if seat == result.loser:
-        return f"-1 die: {after}"
-    if seat == result.gainer:
-        return f"+1 die: {after}"
+    # From the dice themselves: a loser may give up several (`difference`), and several
+    # seats may each lose one (`others-lose`), where the result names no single loser.
+    if after < before:
+        return f"-{amount(before - after, 'die', 'dice')}: {after}"
+    if after > before:
+        return f"+{amount(after - before, 'die', 'dice')}: {after}"
     if seat == result.caller and result.outcome == Outcome.EXACT_HIT:
         return f"exact, at {before}"
     return ""
@@ -246,7 +248,11 @@ def reveal_model(
         bidder = names[result.bidder] if result.bidder is not None else "?"
         call_line = f"{names[result.caller]} called {call} on {bid_words(bid)} (bid by {bidder})."
         wild_note = " (ones wild)" if wild and bid.face != 1 else ""
-        palifico = "  Palifico round: ones not wild." if result.palifico_round else ""
+        palifico = (
+            f"  Palifico round ({palifico_words(rules).removeprefix('palifico: ')})."
+            if result.palifico_round
+            else ""
+        )
         if result.call == Call.EXACT:
             exact = result.count == bid.quantity
             there = "There was" if result.count == 1 else "There were"
