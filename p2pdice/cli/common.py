@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -363,11 +364,19 @@ def saved_table_id(home: Path, given: str) -> str:
 
 def install_stop_signals(stop: Any) -> None:
     """SIGINT and SIGTERM set the asyncio.Event `stop` (graceful shutdown)."""
+    on_signals(("SIGINT", "SIGTERM"), lambda sig: stop.set())
+
+
+def on_signals(names: Iterable[str], act: Callable[[int], None]) -> None:
+    """Each signal named (those this platform has: Windows has no SIGHUP) calls `act` with
+    its number on the running event loop, instead of its default action."""
     import asyncio
     import contextlib
     import signal
 
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
+    for name in names:
+        sig = getattr(signal, name, None)
+        if sig is not None:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, act, int(sig))

@@ -22,6 +22,7 @@ from .common import (
     home_flag,
     home_of,
     name_of,
+    on_signals,
     password_of,
     person_name_of,
 )
@@ -361,19 +362,22 @@ def run_screen(home: Path, setup: Setup, services: CliLobby | None = None) -> in
     """Run the terminal client on `setup` (what it opens first) until it exits; its code."""
     _need_terminal()
     import asyncio
+    from functools import partial
 
-    from ..ui.app import quiet_logging, run_app
+    from ..ui.app import leave_on_signal, quiet_logging, run_app
 
     quiet_logging(home)
 
-    def with_ratings(c: Controller, lobby: LobbyActions) -> None:
-        from functools import partial
-
+    def opening(c: Controller, lobby: LobbyActions) -> None:
         from .stats import ratings_book
 
+        # A closed terminal or a SIGTERM must not cut a practice game's log short: it cannot
+        # be resumed, so it is ended as Ctrl-C ends it (hosted and joined tables keep the
+        # signals' default action, which leaves them to be resumed).
+        on_signals(("SIGHUP", "SIGTERM"), partial(leave_on_signal, c))
         # Ratings from this device's verified games, read off the loop after the first frame.
         c.ratings_source = partial(ratings_book, home)
         c.load_ratings()
         setup(c, lobby)
 
-    return asyncio.run(run_app(services or _services(home), with_ratings))
+    return asyncio.run(run_app(services or _services(home), opening))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import os
 from collections.abc import Callable
@@ -19,7 +20,7 @@ from pathlib import Path
 from prompt_toolkit.application import Application
 from prompt_toolkit.patch_stdout import patch_stdout
 
-from .controller import Controller
+from .controller import LOCAL_KINDS, Controller
 from .keys import build_keys
 from .layout import STYLE, build_layout
 from .lobby import LobbyActions
@@ -81,6 +82,26 @@ def build_app(
     return app, c, lobby
 
 
+def terminal_gone(err: BaseException) -> bool:
+    """`err` says the terminal was closed under the application: its input ended, or
+    writing to it fails (EIO, a hung-up terminal)."""
+    return isinstance(err, EOFError) or getattr(err, "errno", None) == errno.EIO
+
+
+def leave_on_signal(c: Controller, sig: int) -> None:
+    """The terminal closed (SIGHUP) or the program was told to stop (SIGTERM). With a table
+    on this machine only open, or none, leave as Ctrl-C does: the game ends for the record in
+    every copy (nobody could resume it) and the screen is restored. A table hosted or joined
+    here stops as the signal has always stopped it, at once, its log left open: the seat is
+    taken back, or the table resumed, later."""
+    runtime = c.runtime
+    if runtime is not None and runtime.kind not in LOCAL_KINDS:
+        asyncio.get_running_loop().remove_signal_handler(sig)  # the default action again
+        os.kill(os.getpid(), sig)
+        return
+    c.leave_at_once(128 + sig)  # the shell's status for a program the signal ended
+
+
 async def run_app(
     services: LobbyServices,
     setup: Callable[[Controller, LobbyActions], None],
@@ -111,6 +132,10 @@ async def run_app(
     try:
         with patch_stdout(raw=True):
             code = await app.run_async(pre_run=pre_run)
+    except (EOFError, OSError) as err:
+        if not terminal_gone(err):
+            raise
+        code = ui.exit_code  # a closed terminal: nothing is left to draw on or to tell
     finally:
         for task in tasks:
             task.cancel()
@@ -119,12 +144,14 @@ async def run_app(
         runtime = ui.runtime
         ui.runtime = None
         if runtime is not None:
-            # Still open: Ctrl-C, not a chosen leave. A hosted game stays resumable; a game
-            # on this machine only (practice, pass-and-play) cannot be resumed, so it ends
-            # for the record as `q` would end it, instead of leaving a log cut short.
-            local = runtime.kind in ("practice", "pass_and_play")
+            # Still open: Ctrl-C (or a closed terminal, a SIGTERM), not a chosen leave. A
+            # hosted game stays resumable; a game on this machine only (practice,
+            # pass-and-play) cannot be resumed, so it ends for the record as `q` would end
+            # it, instead of leaving a log cut short.
+            local = runtime.kind in LOCAL_KINDS
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(runtime.close(end_game=local), 5.0)
     if ui.farewell:
-        print(ui.farewell, flush=True)
+        with contextlib.suppress(OSError):  # the terminal may be gone
+            print(ui.farewell, flush=True)
     return code if isinstance(code, int) else ui.exit_code

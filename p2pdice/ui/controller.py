@@ -54,6 +54,9 @@ log = logging.getLogger("p2pdice.ui")
 
 _UNREAD = Snapshot()  #: the facts of a session not read yet: connecting
 
+#: The kinds of table on this machine only, whose games nobody can resume.
+LOCAL_KINDS = ("practice", modes.PASS_AND_PLAY)
+
 #: What a move made while the link to the table is down says (see `Controller._unreachable`).
 ENDED_NOT_SENT = "the connection to the table has ended: nothing was sent"
 RECONNECTING_NOT_SENT = "not connected to the table (reconnecting): nothing was sent"
@@ -692,6 +695,18 @@ class Controller:
         """We host the open table for players on other machines: leaving it pauses or ends
         their game, which `q` asks about."""
         return self.kind == "host"
+
+    @property
+    def local(self) -> bool:
+        """The open table is on this machine only (practice, pass-and-play): nobody can
+        resume its game, so leaving it in any way ends the game for the record."""
+        return self.kind in LOCAL_KINDS
+
+    def leave_at_once(self, code: int) -> None:
+        """Close the screen without asking (Ctrl-C, a closed terminal): `ui.app.run_app`
+        then closes the open table, pausing a hosted one and ending a local one's game."""
+        self.ui.quitting = False
+        self.exit_app(code)
 
     def leave(self, *, end_game: bool = True) -> None:
         """Leave the table; a table we host is ended for everyone, or with `end_game` False

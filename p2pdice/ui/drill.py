@@ -42,6 +42,10 @@ from .screens import Line, header, keys_line, rule_or_alarm, wrap
 from .text import ASCII, Glyphs
 
 NAMES = ("Ada", "Bo", "Cy", "Di", "Eve", "Flo")  #: the other seats, by seat number
+#: The smallest terminal (columns, rows) that shows every line of every drill screen whole:
+#: the longest answer takes 21 rows of 80 columns (every other screen's width; on fewer
+#: columns its lines wrap into more rows).
+DRILL_SIZE = (80, 21)
 
 
 @dataclass
@@ -246,7 +250,7 @@ def build(ds: DrillState, glyphs: Glyphs) -> Application[int]:
         if len(data) == 1 and data.isprintable():
             type_key(ds, data.lower())
 
-    return whole_screen_app(lambda columns, rows: render(ds, columns, rows, glyphs), kb)
+    return whole_screen_app(lambda columns, rows: render(ds, columns, rows, glyphs), kb, DRILL_SIZE)
 
 
 def run_drill(

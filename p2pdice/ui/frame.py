@@ -159,7 +159,7 @@ def quit_question(c: Controller) -> tuple[str, str, Keys]:
     if c.hosting:
         return "Leave your table?", HOST_QUIT_TEXT, HOST_QUIT_KEYS
     text = "Leave this table? Your seat keeps its dice for the grace period if you come back."
-    if c.kind in ("practice", "pass_and_play"):
+    if c.local:
         text = "Leave this table? It is on this machine only, so the game ends."
     return "Leave the table?", text, QUIT_KEYS
 
@@ -173,12 +173,25 @@ def too_small(c: Controller, columns: int, rows: int) -> list[Line]:
         elif c.hosting:
             text = "Leave your table? p pauses it, e ends the game, n stays."
     else:
-        text = (
-            f"Terminal too small: {columns}x{rows}. p2pdice needs at least "
-            f"{MIN_COLUMNS}x{MIN_ROWS}; make the window larger (the table carries on)."
-        )
-    lines = [[("class:error", line)] for line in wrap(text, max(columns - 1, 1))]
+        text = too_small_words(columns, rows) + " (the table carries on)."
     keys = quit_question(c)[2] if c.mode() == "quit" else (("q", "quit"),)
+    return too_small_screen(text, keys, columns, rows)
+
+
+def too_small_words(
+    columns: int, rows: int, needs: tuple[int, int] = (MIN_COLUMNS, MIN_ROWS)
+) -> str:
+    """Why a terminal of `columns` x `rows` shows no screen, when the screen `needs` more."""
+    return (
+        f"Terminal too small: {columns}x{rows}. p2pdice needs at least {needs[0]}x{needs[1]};"
+        " make the window larger"
+    )
+
+
+def too_small_screen(text: str, keys: Keys, columns: int, rows: int) -> list[Line]:
+    """The screen that replaces one the terminal is too small for: `text`, then the keys
+    that still act there."""
+    lines = [[("class:error", line)] for line in wrap(text, max(columns - 1, 1))]
     body_rows = max(rows - 1, 0)
     lines = (lines + [[("", "")]] * body_rows)[:body_rows]
     return [*lines, keys_line(keys, columns)]

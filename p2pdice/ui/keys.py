@@ -9,6 +9,7 @@ other letter or digit starts a typed bid. That is why Exact is `x`, not `e` ("ei
 from __future__ import annotations
 
 import logging
+import signal
 from collections.abc import Callable
 
 from prompt_toolkit.filters import Condition, FilterOrBool
@@ -59,8 +60,7 @@ def build_keys(c: Controller) -> KeyBindings:
 
     @on("c-c")
     def _quit_now() -> None:
-        c.ui.quitting = False
-        c.exit_app(130)
+        c.leave_at_once(128 + signal.SIGINT)  # the shell's status for Ctrl-C
 
     @on("enter")
     def _enter() -> None:

@@ -10,14 +10,20 @@ from collections.abc import Callable
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
-from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.key_binding import (
+    ConditionalKeyBindings,
+    KeyBindings,
+    KeyPressEvent,
+    merge_key_bindings,
+)
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
 from .controller import Controller
-from .frame import MIN_COLUMNS, MIN_ROWS, render_screen
+from .frame import MIN_COLUMNS, MIN_ROWS, render_screen, too_small_screen, too_small_words
 from .screens import Line, fragments
 
 STYLE = Style.from_dict(
@@ -74,19 +80,45 @@ def build_layout(c: Controller) -> Layout:
     return Layout(Window(control, wrap_lines=False, always_hide_cursor=True))
 
 
+#: What the course's and the drill's too-small screen offers: q leaves them, as it does on
+#: each of their screens (Ctrl-C as well).
+LEAVE_KEYS = (("q", "leave"),)
+
+
 def whole_screen_app(
-    render: Callable[[int, int], list[Line]], keys: KeyBindings
+    render: Callable[[int, int], list[Line]],
+    keys: KeyBindings,
+    minimum: tuple[int, int] = (MIN_COLUMNS, MIN_ROWS),
 ) -> Application[int]:
     """A full-screen application of one window that draws `render(columns, rows)` afresh at
-    every redraw, at the terminal's size then (the course and the drill)."""
+    every redraw, at the terminal's size then (the course and the drill). Below `minimum`
+    (columns, rows) the too-small screen replaces it, and no key acts but q and Ctrl-C, which
+    leave (exit code 0, as these apps' own q does): nothing is done on a screen one cannot
+    read."""
+
+    def too_small() -> bool:
+        size = get_app().output.get_size()
+        return size.columns < minimum[0] or size.rows < minimum[1]
 
     def text() -> StyleAndTextTuples:
         size = get_app().output.get_size()
-        return list(fragments(render(size.columns, size.rows)))
+        columns, rows = max(size.columns, 1), max(size.rows, 1)
+        if too_small():
+            words = too_small_words(columns, rows, minimum) + "."
+            return list(fragments(too_small_screen(words, LEAVE_KEYS, columns, rows)))
+        return list(fragments(render(columns, rows)))
+
+    small = Condition(too_small)
+    leave = KeyBindings()
+
+    @leave.add("q", filter=small)
+    @leave.add("c-c", filter=small)
+    def _leave(event: KeyPressEvent) -> None:
+        event.app.exit(result=0)
 
     return Application(
         layout=Layout(Window(FormattedTextControl(text))),
-        key_bindings=keys,
+        key_bindings=merge_key_bindings([ConditionalKeyBindings(keys, ~small), leave]),
         style=STYLE,
         full_screen=True,
     )

@@ -12,7 +12,7 @@ locked, with why, until every lesson is done; then `t` plays it, and its results
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition
@@ -224,10 +224,22 @@ def table_model(ls: LearnState, columns: int = 80) -> TableModel:
     )
 
 
+def lesson_table(ls: LearnState, columns: int, height: int, glyphs: Glyphs) -> list[Line]:
+    """The lesson's table in `height` lines. A long refusal under the coach's words can
+    need one line more than 80x24 leaves: then the turn line goes (the seat list says whose
+    turn it is), never the line the learner types on, which is the last."""
+    model = table_model(ls, columns)
+    whole = render_table(model, columns=columns, height=1_000, glyphs=glyphs)  # none squeezed
+    drawn = [line for line in whole if any(text.strip() for _, text in line)]
+    if len(drawn) > height and ls.finish is None:
+        model = replace(model, turn_line="")
+    return render_table(model, columns=columns, height=height, glyphs=glyphs)
+
+
 def render(ls: LearnState, columns: int = 80, rows: int = 24, glyphs: Glyphs = ASCII) -> list[Line]:
     if ls.listing:
         return list_lines(ls, columns)
-    lines = render_table(table_model(ls, columns), columns=columns, height=rows - 1, glyphs=glyphs)
+    lines = lesson_table(ls, columns, rows - 1, glyphs)
     if ls.answered:
         keys = " Enter: go on   d drill   Tab list   q leave"
     else:
@@ -356,6 +368,7 @@ def build(ls: LearnState, save: Callable[[Progress], None], glyphs: Glyphs) -> A
         if len(data) == 1 and data.isprintable():
             type_key(ls, data.lower())
 
+    # The lessons are the table screen and need its 80x24 (the default), the list less.
     return whole_screen_app(lambda columns, rows: render(ls, columns, rows, glyphs), kb)
 
 

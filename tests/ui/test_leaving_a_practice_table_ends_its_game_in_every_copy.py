@@ -28,7 +28,7 @@ def _now(c: Controller) -> Controller:
     return c
 
 
-def _ended_game(path: Path) -> bytes:
+def ended_game(path: Path) -> bytes:
     """The bytes of a log that verifies whole, ended early."""
     data = path.read_bytes()
     lines, cut = split_lines(data)
@@ -68,11 +68,11 @@ async def test_y_at_a_practice_table_ends_its_game_in_every_transcript(
         await c.finish_tasks(20)
     finally:
         await runtime.close()
-    log = _ended_game(table.folder / "log.jsonl")
+    log = ended_game(table.folder / "log.jsonl")
     (mine,) = transcript_files(tmp_path / "practice" / "1")
-    assert _ended_game(mine) == log  # the player's own copy holds the end
+    assert ended_game(mine) == log  # the player's own copy holds the end
     (cpu,) = transcript_files(table.folder / "cpu" / "1")
-    assert _ended_game(cpu) == log
+    assert ended_game(cpu) == log
     capsys.readouterr()
     assert main(["verify", str(mine)]) == 0, capsys.readouterr().out
     capsys.readouterr()
@@ -98,8 +98,8 @@ async def test_ctrl_c_at_a_pass_and_play_table_ends_its_game_for_the_record(
         [table] = runtime.service.tables.values()
         d.send("\x03")
         assert await asyncio.wait_for(d.task, 20) == 130
-    log = _ended_game(table.folder / "log.jsonl")
+    log = ended_game(table.folder / "log.jsonl")
     copies = [
         path for seat in ("1", "2") for path in transcript_files(tmp_path / "pass-and-play" / seat)
     ]
-    assert len(copies) == 2 and all(_ended_game(path) == log for path in copies)
+    assert len(copies) == 2 and all(ended_game(path) == log for path in copies)
