@@ -255,8 +255,8 @@ def poor_move(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move)
         return (
             f"{bid} is more than you can expect. "
             + estimate_text(rules, state, hand, bid.face)
-            + f" From what you see it holds {chance_text(rules, state, hand, bid)} of the time,"
-            " and each raise after it only gets harder: bid no more than you expect."
+            + f" It holds {chance_text(rules, state, hand, bid)} of the time given your dice:"
+            " bid no more than you expect."
         )
     assert prev is not None  # the engine refuses a call with no bid standing
     about = estimate(rules, state, hand, prev.face)
@@ -266,15 +266,15 @@ def poor_move(rules: Rules, state: GameState, hand: tuple[int, ...], move: Move)
             return None
         if rules.exact_call and prev.quantity == nearest:
             instead = (
-                f" It is the count you expect, so call Exact (x): if it is right, "
+                f" It is the count you expect: call Exact (x); if right, "
                 f"{exact_reward_text(rules)}."
             )
         else:
             instead = " Raise instead."
         return (
             estimate_text(rules, state, hand, prev.face)
-            + f" {prev} claims no more than that, so it is likely true (it holds "
-            f"{chance_text(rules, state, hand, prev)} of the time from what you see) and a Liar "
+            + f" {prev} claims no more than that: it holds "
+            f"{chance_text(rules, state, hand, prev)} of the time given your dice, so a Liar "
             "call would likely lose." + instead
         )
     if prev.quantity == nearest:
