@@ -34,6 +34,7 @@ import re
 import secrets as random_source
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -107,10 +108,41 @@ def create_once(path: Path, data: bytes, *, private: bool = False) -> bool:
         os.link(tmp, path)
     except FileExistsError:
         return False
+    except OSError as err:
+        if err.errno not in _NO_HARD_LINKS:
+            raise
+        return _create_exclusively(path, data, private=private)
     finally:
         tmp.unlink(missing_ok=True)
     _fsync_dir(path.parent)
     return True
+
+
+#: What os.link raises on a filesystem without hard links (FAT on a USB stick, some network
+#: and FUSE filesystems).
+_NO_HARD_LINKS = frozenset(
+    {errno.EPERM, errno.EACCES, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS, errno.EMLINK}
+)
+
+
+def _create_exclusively(path: Path, data: bytes, *, private: bool) -> bool:
+    """create_once where there are no hard links: created by its first writer alone, though a
+    reader may find it empty for a moment (load_or_create_key waits that out)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if private else 0o644)
+    except FileExistsError:
+        return False
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    _fsync_dir(path.parent)
+    return True
+
+
+#: How many times (20 ms apart) an empty identity key file is read again before it is taken
+#: as damaged.
+KEY_WRITE_WAITS = 50
 
 
 def load_or_create_key(path: Path) -> SigningKey:
@@ -119,8 +151,14 @@ def load_or_create_key(path: Path) -> SigningKey:
     other reads it."""
     if not path.exists():
         create_once(path, random_source.token_bytes(32).hex().encode() + b"\n", private=True)
+    data = path.read_bytes()
+    for _ in range(KEY_WRITE_WAITS):
+        if data:
+            break
+        time.sleep(0.02)  # another program is writing it (a filesystem without hard links)
+        data = path.read_bytes()
     try:
-        return SigningKey(bytes.fromhex(path.read_text().strip()))
+        return SigningKey(bytes.fromhex(data.decode().strip()))
     except (ValueError, UnicodeDecodeError):
         # Never replaced silently: the key is who this player is at every table it sat at.
         raise CorruptFile(
@@ -233,6 +271,18 @@ def seat_in_transcript(home: Path, table_id: str, key: SigningKey) -> int | None
         return None
     lines = tuple(AppendLog.read(path))
     return restore_seat(key, SavedSeat(transcript=lines)).transcript_seat
+
+
+def holds_seat_at(home: Path, table_id: str) -> bool:
+    """Whether the identity under `home` holds a seat at `table_id` (hex), so that it takes it
+    back by its key, with no password: by its seat record or, where that was lost or cannot
+    be read, by its own verified transcript (up to a second's replay)."""
+    if saved_seat(home, table_id) is not None:
+        return True
+    identity = home / "identity.key"
+    if not identity.exists():
+        return False  # no identity yet: no table has seen this device
+    return seat_in_transcript(home, table_id, load_or_create_key(identity)) is not None
 
 
 class ClientStore:

@@ -148,7 +148,7 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
     from ..net.client import Outcome, run_websocket
     from ..net.resolve import ResolveError, resolve
     from ..net.session import ClientSession
-    from ..store import load_or_create_key, saved_seat, seat_in_transcript
+    from ..store import load_or_create_key
 
     try:
         target = await resolve(args.table, timeout=args.timeout)
@@ -156,24 +156,10 @@ async def _join(args: argparse.Namespace, name: str, bot) -> int:
         raise CliError(str(err)) from None
     password = password_of(args)
     home = home_of(args)
-    identity = home / "identity.key"
-    # A spectator needs no password, nor a player taking back a seat it holds (its key is
-    # its proof: it authenticates, SPEC.md 10.2), by its seat record or, where that was lost,
-    # by its own transcript (kept only under an identity that exists already).
-    if target.locked and password is None and not args.spectate:
-        table_id = target.table_id.hex() if target.table_id is not None else None
-        seated = table_id is not None and (
-            saved_seat(home, table_id) is not None
-            or (
-                identity.exists()
-                and seat_in_transcript(home, table_id, load_or_create_key(identity)) is not None
-            )
-        )
-        if not seated:
-            from .ui import password_hint
+    from .ui import refuse_without_password
 
-            raise CliError(password_hint(repr(target.name)))
-    key = load_or_create_key(identity)
+    refuse_without_password(home, target, password, watch=args.spectate)
+    key = load_or_create_key(home / "identity.key")
     session = ClientSession(
         key=key,
         name=name,

@@ -36,6 +36,7 @@ from .options import (
 
 if TYPE_CHECKING:
     from ..core.rules import Rules
+    from ..net.resolve import Target
     from ..store import SavedTable
     from ..ui.controller import Controller
     from ..ui.lobby import LobbyActions
@@ -240,6 +241,20 @@ def password_hint(table: str) -> str:
     )
 
 
+def refuse_without_password(
+    home: Path, target: Target, password: str | None, *, watch: bool
+) -> None:
+    """Before connecting: a table with a password that this join cannot enter is one line and
+    exit status 2. A spectator needs no password, nor a player taking back a seat it holds
+    (its key is its proof, SPEC.md 10.2)."""
+    if not target.locked or password is not None or watch:
+        return
+    from ..store import holds_seat_at
+
+    if target.table_id is None or not holds_seat_at(home, target.table_id.hex()):
+        raise CliError(password_hint(repr(target.name)))
+
+
 def run_interactive_join(args: argparse.Namespace) -> int:
     """`p2pdice join TABLE` (or `--spectate`) in the terminal client."""
     name = person_name_of(args.name) if getattr(args, "name", None) else ""
@@ -260,8 +275,7 @@ def run_interactive_join(args: argparse.Namespace) -> int:
         target = asyncio.run(resolve(args.table, timeout=timeout))
     except ResolveError as err:
         raise CliError(str(err)) from None
-    if target.locked and password is None and not spectate:  # a spectator needs none
-        raise CliError(password_hint(repr(target.name)))
+    refuse_without_password(home, target, password, watch=spectate)
 
     def setup(c: Controller, lobby: LobbyActions) -> None:
         from ..ui.text import safe_text

@@ -208,6 +208,8 @@ def run(args: argparse.Namespace) -> int:
             paths, jobs=jobs_for(_total_size(paths), jobs), partial=args.partial, mine=mine
         )
     )
+    if mine:
+        _mine_of_a_table_given(Path(args.mine), mine, {r.table_id for r, _ in verified})
     for path, (report, lines) in zip(paths, verified, strict=True):
         if not report.ok:
             status = _worse(status, EXIT_INCOMPLETE if incomplete(report) else EXIT_FAILED)
@@ -218,8 +220,6 @@ def run(args: argparse.Namespace) -> int:
             results.append({"file": str(path), **report_json(report, lines)})
         else:
             print(human(path, report, stop_of(report, lines), last_code(lines[: report.entries])))
-    if mine and not any(report.mine_checked for report, _ in verified):
-        _mine_elsewhere(Path(args.mine), mine)
     comparisons = compare_transcripts(read) if len(read) > 1 else []
     if any(not c.agree for c in comparisons):
         status = _worse(status, EXIT_FORK)
@@ -238,21 +238,22 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _mine_elsewhere(path: Path, mine: list[dict[str, Any]]) -> None:
-    """A record of messages none of which was sent at a table given: a wrong file, which
-    would otherwise pass as "nothing missing" (checked against no message at all)."""
-    tables = sorted(
-        {
-            record["msg"]["body"]["table"]
-            for record in mine
-            if isinstance(record.get("msg"), dict)
-            and isinstance(record["msg"].get("body"), dict)
-            and isinstance(record["msg"]["body"].get("table"), str)
-        }
-    )
-    if not tables:
-        return  # no message sent at all (a spectator's record): nothing to check
-    where = ", ".join(table[:16] for table in tables)
+def _mine_of_a_table_given(path: Path, mine: list[dict[str, Any]], tables: set[str]) -> None:
+    """Refuse a record of sent messages none of which was sent at a table given (by the
+    table ids the files' genesis entries named; a file that names none, or a record with no
+    message, proves nothing either way): checked against another table's log it would find
+    nothing missing only because it checked nothing."""
+    sent_at = {
+        record["msg"]["body"]["table"]
+        for record in mine
+        if isinstance(record.get("msg"), dict)
+        and isinstance(record["msg"].get("body"), dict)
+        and isinstance(record["msg"]["body"].get("table"), str)
+    }
+    given = {table for table in tables if table}
+    if not sent_at or not given or sent_at & given:
+        return
+    where = ", ".join(sorted(table[:16] for table in sent_at))
     raise CliError(
         f"--mine: none of the messages in {path} was sent at the table given (they were sent "
         f"at table {where}): give the sent.jsonl of the same table's folder as the transcript"

@@ -67,3 +67,23 @@ def test_a_record_of_messages_sent_at_another_table_is_a_bad_command_line(
     assert "your messages:" in capsys.readouterr().out
     both = [str(EXAMPLES / "faults-1.jsonl"), str(EXAMPLES / "game.jsonl")]
     assert main(["verify", "--mine", sent, *both]) == 0
+
+
+def test_a_record_of_the_tables_own_messages_leaves_a_failed_or_cut_log_its_status(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A log that stops early or fails a check is not checked against the record (it is not
+    the game the record's messages went to, as far as anyone can tell), yet the record is of
+    its table: the status is the log's, not a bad command line."""
+    sent = str(EXAMPLES / "faults-1.seat2.sent.ndjson")
+    lines = (EXAMPLES / "faults-1.jsonl").read_bytes().splitlines(keepends=True)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"".join(lines[:20]))
+    assert main(["verify", "--mine", sent, str(cut)]) == 3
+    assert "--mine" not in capsys.readouterr().err
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_bytes(
+        b"".join([*lines[:20], lines[20].replace(b'"counter":4', b'"counter":5', 1), *lines[21:]])
+    )
+    assert main(["verify", "--json", "--mine", sent, str(tampered)]) == 1
+    assert json.loads(capsys.readouterr().out)["failure"] is not None
