@@ -369,7 +369,8 @@ def install_stop_signals(stop: Any) -> None:
 
 def on_signals(names: Iterable[str], act: Callable[[int], None]) -> None:
     """Each signal named (those this platform has: Windows has no SIGHUP) calls `act` with
-    its number on the running event loop, instead of its default action."""
+    its number on the running event loop, instead of its default action; not one the program
+    was started to ignore (`nohup` ignores SIGHUP: the game is to go on without a terminal)."""
     import asyncio
     import contextlib
     import signal
@@ -377,6 +378,6 @@ def on_signals(names: Iterable[str], act: Callable[[int], None]) -> None:
     loop = asyncio.get_running_loop()
     for name in names:
         sig = getattr(signal, name, None)
-        if sig is not None:
+        if sig is not None and signal.getsignal(sig) is not signal.SIG_IGN:
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, act, int(sig))

@@ -385,9 +385,8 @@ def run_screen(home: Path, setup: Setup, services: CliLobby | None = None) -> in
     def opening(c: Controller, lobby: LobbyActions) -> None:
         from .stats import ratings_book
 
-        # A closed terminal or a SIGTERM must not cut a practice game's log short: it cannot
-        # be resumed, so it is ended as Ctrl-C ends it (hosted and joined tables keep the
-        # signals' default action, which leaves them to be resumed).
+        # A closed terminal or a SIGTERM must not cut a practice game's log short (it cannot
+        # be resumed) nor leave a hosted table's unpaused: each leaves as Ctrl-C does.
         on_signals(("SIGHUP", "SIGTERM"), partial(leave_on_signal, c))
         # Ratings from this device's verified games, read off the loop after the first frame.
         c.ratings_source = partial(ratings_book, home)

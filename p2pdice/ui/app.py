@@ -89,16 +89,10 @@ def terminal_gone(err: BaseException) -> bool:
 
 
 def leave_on_signal(c: Controller, sig: int) -> None:
-    """The terminal closed (SIGHUP) or the program was told to stop (SIGTERM). With a table
-    on this machine only open, or none, leave as Ctrl-C does: the game ends for the record in
-    every copy (nobody could resume it) and the screen is restored. A table hosted or joined
-    here stops as the signal has always stopped it, at once, its log left open: the seat is
-    taken back, or the table resumed, later."""
-    runtime = c.runtime
-    if runtime is not None and runtime.kind not in LOCAL_KINDS:
-        asyncio.get_running_loop().remove_signal_handler(sig)  # the default action again
-        os.kill(os.getpid(), sig)
-        return
+    """The terminal closed (SIGHUP) or the program was told to stop (SIGTERM): leave as
+    Ctrl-C does. A game on this machine only ends for the record in every copy (nobody could
+    resume it); a hosted table is paused and a seat left to be taken back; the screen is
+    restored when there is still one to restore."""
     c.leave_at_once(128 + sig)  # the shell's status for a program the signal ended
 
 

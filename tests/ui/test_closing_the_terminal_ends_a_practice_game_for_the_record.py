@@ -97,6 +97,29 @@ def test_closing_the_terminal_or_sigterm_ends_a_local_game_in_every_copy(
     assert "Traceback" not in (tmp_path / "stderr.txt").read_text()
 
 
+def test_a_program_started_to_ignore_a_closed_terminal_plays_on(tmp_path: Path) -> None:
+    """Under `nohup` (SIGHUP ignored from the start) the game is meant to outlive its
+    terminal: the signal neither stops it nor ends its game."""
+    ignoring = (
+        "import os, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_IGN); "
+        "os.execv(sys.executable, sys.argv[1:])"
+    )
+    t = tmux.Tmux()
+    t.start([sys.executable, "-c", ignoring, sys.executable, "-m", "p2pdice", *PRACTICE,
+             "--home", str(tmp_path)], stderr=tmp_path / "stderr.txt")  # fmt: skip
+    try:
+        t.wait_for(lambda s: "Your turn." in s, 30, "the game")
+        pid = tmux.child_pid(t.pane_pid())
+        assert pid is not None, t.screen()
+        os.kill(pid, signal.SIGHUP)
+        time.sleep(1.0)
+        assert not gone(pid) and "Your turn." in t.screen()
+        copies = every_copy(tmp_path, "practice")
+        assert copies and all('"game_over"' not in path.read_text() for path in copies)
+    finally:
+        t.kill()
+
+
 @pytest.mark.usefixtures("private_network")
 def test_a_table_hosted_here_stopped_by_sigterm_stays_resumable(tmp_path: Path) -> None:
     """Unlike a practice game, a hosted game is not ended by the signal: its log stops
