@@ -42,6 +42,7 @@ from typing import Any, ClassVar
 # The core's rule, not this module's: importable here still for a test that does so.
 from .core.codec import CodecError, decode, encode
 from .core.errors import UserError
+from .core.hashing import is_hash_hex
 from .core.peer import Secrets
 from .core.signing import SigningKey
 
@@ -250,7 +251,7 @@ class SeatRecord:
 def saved_seat(home: Path, table_id: str) -> SeatRecord | None:
     """The seat this device's identity under `home` holds at `table_id` (hex), if any; reads
     without creating anything (the lobby asks this of every table it lists)."""
-    if not all(ch in "0123456789abcdef" for ch in table_id) or len(table_id) != 64:
+    if not is_hash_hex(table_id):
         return None  # an announced id is not a path to follow
     if not (home / "tables" / table_id / "seat.json").is_file():
         return None
@@ -264,7 +265,7 @@ def seat_in_transcript(home: Path, table_id: str, key: SigningKey) -> int | None
     from .core.client_intents import SavedSeat
     from .core.client_restore import restore_seat
 
-    if not all(ch in "0123456789abcdef" for ch in table_id) or len(table_id) != 64:
+    if not is_hash_hex(table_id):
         return None  # an announced id is not a path to follow
     path = home / "tables" / table_id / "transcript.jsonl"
     if not path.is_file():

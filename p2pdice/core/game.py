@@ -140,7 +140,9 @@ class RoundResult:
     bids: tuple[PlacedBid, ...]
     call: Call | None
     caller: int | None
-    hands: tuple[tuple[int, ...] | None, ...]  #: per seat; () when out, None when not opened
+    #: per seat: None when not opened; () when out, and for every seat of a forfeited or
+    #: voided round (no hand is shown then)
+    hands: tuple[tuple[int, ...] | None, ...]
     count: int | None  #: matching dice among the opened hands; None when forfeited
     outcome: Outcome
     loser: int | None  #: the one seat that lost dice (None when none did, or several did)

@@ -33,6 +33,14 @@ class Tag(StrEnum):
     SIG_AUTH = "p2pdice/v1/sig/auth"  #: signature context of connection authentication
 
 
+def is_hash_hex(value: object) -> bool:
+    """`value` is a hash (a table id, say) as the protocol writes one: 64 lower-case hex
+    digits, so also never a path to follow."""
+    return (
+        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+    )
+
+
 def entry_context(table_id: bytes) -> str:
     """The signature context of the host's entries at one table (SPEC.md 2.5): an entry
     signed for one table never verifies at another, even under the same host key."""

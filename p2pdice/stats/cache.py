@@ -15,6 +15,7 @@ from typing import Any
 
 from ..core.bids import Bid
 from ..core.game import Call, Outcome, PlacedBid, RoundResult
+from ..core.hashing import is_hash_hex
 from ..core.rules import Rules
 from .games import HOST, OWN, STAND_IN, Game, Movers, Player, Skipped, preset_of
 
@@ -130,7 +131,7 @@ def check_fits(game: Game) -> None:
         if len(values) != seats or not all(fits(v) for v in values):
             raise ValueError(f"{what} {values!r} at a table of {seats}")
 
-    if not (_hex_id(game.table_id) and _hex_id(game.start_hash)):
+    if not (is_hash_hex(game.table_id) and is_hash_hex(game.start_hash)):
         raise ValueError("a table id or start hash that is no hash")
     if [p.seat for p in game.players] != list(range(seats)) or not all(
         isinstance(text, str) for p in game.players for text in (p.key, p.name, p.kind)
@@ -162,9 +163,3 @@ def _whole(value: object) -> bool:
 
 def _die(value: object) -> bool:
     return _whole(value) and value in range(1, 7)
-
-
-def _hex_id(value: object) -> bool:
-    return (
-        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
-    )
