@@ -381,3 +381,16 @@ def on_signals(names: Iterable[str], act: Callable[[int], None]) -> None:
         if sig is not None and signal.getsignal(sig) is not signal.SIG_IGN:
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, act, int(sig))
+
+
+def output_folder(flag: str, name: str) -> Path:
+    """The folder an option (`flag`) writes into, made now: a path that cannot be one is
+    refused in one line before any work is done."""
+    folder = Path(name)
+    if folder.exists() and not folder.is_dir():
+        raise CliError(f"{flag}: {name} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise CliError(f"{flag}: cannot make the folder {name}: {err.strerror}") from None
+    return folder

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..bots.registry import BotLoadError, load_bot
 from ..bots.sim import simulate
 from ..core.describe import amount
+from .common import output_folder
 from .options import CliError, rules_from_args
 
 
@@ -24,13 +25,7 @@ def transcript_writer(folder: str, games: int) -> Callable[[int, list[bytes]], N
     """Saves game `number`'s log as `folder/game-NNNN.jsonl` (the folder made first). A folder
     that cannot be made, or that already holds one of those files (an earlier run's games,
     which would be written over), is refused before any game is played."""
-    path = Path(folder)
-    if path.exists() and not path.is_dir():
-        raise CliError(f"--transcripts: {folder} is a file: name a folder")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise CliError(f"--transcripts: cannot use {folder} as a folder: {err.strerror}") from None
+    path = output_folder("--transcripts", folder)
     taken = [p.name for p in (transcript_path(path, n) for n in range(1, games + 1)) if p.exists()]
     if taken:
         raise CliError(

@@ -21,7 +21,7 @@ from ..stats.counts import PlayerStats, tally
 from ..stats.games import DUPLICATE, Game, Skipped, distinct_games
 from ..stats.league import FORK, Arrival, judge
 from ..stats.ratings import PROVISIONAL_GAMES, Rating, rate
-from .common import add_home_option, game_homes
+from .common import add_home_option, game_homes, output_folder
 from .options import CliError, add_stats_options
 from .parallel_verify import default_jobs, jobs_for, read_games
 from .verify_exits import EXIT_FORK
@@ -190,19 +190,6 @@ def write_log(path: Path, game: Game) -> None:
     atomic_write(path, b"".join(line + b"\n" for line in game.lines))
 
 
-def export_folder(name: str) -> Path:
-    """The folder `--export` writes into, made now: a path that cannot be one is refused
-    before anything is read or imported."""
-    folder = Path(name)
-    if folder.exists() and not folder.is_dir():
-        raise CliError(f"--export: {name} is a file, not a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise CliError(f"--export: cannot make the folder {name}: {err.strerror}") from None
-    return folder
-
-
 def export_games(folder: Path, games: list[Game]) -> None:
     try:
         for game in games:
@@ -220,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
             "--plot: not with --json (the plot would spoil the JSON; each rating's `history` "
             "in it holds every point the plot draws)"
         )
-    folder = export_folder(args.export) if args.export else None
+    folder = output_folder("--export", args.export) if args.export else None
     home = data_dir(args.home)
     use_cache = not args.no_cache
     games, skipped = load_games(home, use_cache=use_cache)

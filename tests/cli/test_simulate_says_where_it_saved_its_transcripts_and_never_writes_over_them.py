@@ -37,4 +37,4 @@ def test_a_file_for_a_folder_is_one_line(
     err = capsys.readouterr().err
     assert f"--transcripts: {path} is a file" in err and "Traceback" not in err, err
     assert main([*ARGS, "--transcripts", str(path / "inside")]) == 2
-    assert "--transcripts: cannot use" in capsys.readouterr().err
+    assert "--transcripts: cannot make the folder" in capsys.readouterr().err

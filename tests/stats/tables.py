@@ -69,6 +69,19 @@ def save_home(home: Path, games: Sequence[list[bytes]], names: Sequence[str]) ->
     return home
 
 
+def until_a_knock_out(table: LocalTable) -> None:
+    """Play the seated table one step at a time until a seat is knocked out."""
+    table.run_until_idle(decide=False)  # seated; no bot has moved yet
+    for _ in range(100_000):
+        game = table.host.state.game
+        if game is not None and any(result.eliminated for result in game.results):
+            return
+        # One step taken with more to come is what max_steps=1 says by raising.
+        with contextlib.suppress(RuntimeError):
+            table.run_until_idle(max_steps=1)
+    raise AssertionError("nobody was knocked out")
+
+
 def play_abandoned(number: int, rules: Rules, keys: Sequence[bytes]) -> list[bytes]:
     """A game its host ends (shutting down) just after the first seat is knocked out."""
     rng = PooledKeys(number)
@@ -77,16 +90,7 @@ def play_abandoned(number: int, rules: Rules, keys: Sequence[bytes]) -> list[byt
     rng.queued = list(keys)
     for seat in range(len(keys)):
         table.add_player(bot, name=f"P{seat}", cpu=False)
-    table.run_until_idle(decide=False)  # seated; no bot has moved yet
-    for _ in range(100_000):  # one step at a time, to stop right after the knock-out
-        game = table.host.state.game
-        if game is not None and any(result.eliminated for result in game.results):
-            break
-        # One step taken with more to come is what max_steps=1 says by raising.
-        with contextlib.suppress(RuntimeError):
-            table.run_until_idle(max_steps=1)
-    else:
-        raise AssertionError("nobody was knocked out")
+    until_a_knock_out(table)
     table._host_outputs(table.host.abandon(table.now))
     table.run_until_idle(decide=False)
     assert table.host.phase == TablePhase.OVER
@@ -130,15 +134,7 @@ def play_to_no_survivor(number: int, rules: Rules, keys: Sequence[bytes]) -> lis
     rng.queued = list(keys)
     for seat in range(len(keys)):
         table.add_player(bot, name=f"P{seat}", cpu=False)
-    table.run_until_idle(decide=False)  # seated; no bot has moved yet
-    for _ in range(100_000):  # one step at a time, to stop right after the knock-out
-        game = table.host.state.game
-        if game is not None and any(result.eliminated for result in game.results):
-            break
-        with contextlib.suppress(RuntimeError):
-            table.run_until_idle(max_steps=1)
-    else:
-        raise AssertionError("nobody was knocked out")
+    until_a_knock_out(table)
     table.faults = Faults(open=1.0, limit=len(keys))
     table.play()
     return table.host.lines()
