@@ -65,7 +65,7 @@ def _name(names: Sequence[str] | Mapping[int, str], seat: int) -> str:
 
 def outcome_line(result: RoundResult, name: Sequence[str], rules: Rules) -> str:
     """One sentence: what was called, what was counted and who paid."""
-    if result.outcome == Outcome.FORFEIT and not result.forfeited:
+    if result.void:
         return "a contribution never arrived: the round is void and replayed, nobody loses a die"
     if result.outcome == Outcome.FORFEIT:
         who = ", ".join(name[s] for s in result.forfeited)

@@ -162,6 +162,12 @@ class RoundResult:
     def bidder(self) -> int | None:
         return self.bids[-1].seat if self.bids else None
 
+    @property
+    def void(self) -> bool:
+        """The round could not be dealt (a contribution never came): nobody forfeited or
+        lost anything, and it is replayed."""
+        return self.outcome == Outcome.FORFEIT and not self.forfeited
+
 
 # ---- state ----------------------------------------------------------------------------------
 

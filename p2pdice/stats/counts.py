@@ -129,10 +129,9 @@ def _count_game(group: dict[str, PlayerStats], game: Game) -> None:
         stats.append(record)
     for result, movers in zip(game.results, game.movers, strict=True):
         # A void round was never dealt, so nobody played it: its replay is the round played.
-        void = result.outcome == Outcome.FORFEIT and not result.forfeited
         for record, player in zip(stats, game.players, strict=True):
             seat = player.seat
-            if not void and result.dice_before[seat] > 0 and seat not in movers.stood_in:
+            if not result.void and result.dice_before[seat] > 0 and seat not in movers.stood_in:
                 record.rounds += 1
                 record.dice_lost += max(0, result.dice_before[seat] - result.dice_after[seat])
         for placed, who in zip(result.bids, movers.bids, strict=True):

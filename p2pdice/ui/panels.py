@@ -17,7 +17,7 @@ from .lobbymodel import DETAIL_INDENT, LobbyRow
 from .screens import Line, _Builder, header, wrap
 from .state import Prompt
 from .text import ASCII, Glyphs, fit, width
-from .viewmodel import palifico_words
+from .viewmodel import palifico_changes
 
 #: Every key the lobby answers to: (key, its name on the key bar or None, what it does), in
 #: order of use. The key bar and the lobby's help screen are both made from it.
@@ -261,10 +261,9 @@ def _exact_call(rules: Rules) -> str:
 def _palifico(rules: Rules) -> str:
     if rules.palifico == Palifico.OFF:
         return ""
-    changes = palifico_words(rules).removeprefix("palifico: ")
     return (
         f"Palifico {rules.palifico}: when a player first drops to one die, the next round is "
-        f"a palifico round: {changes}."
+        f"a palifico round: {palifico_changes(rules)}."
     )
 
 

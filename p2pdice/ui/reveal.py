@@ -29,6 +29,7 @@ from .viewmodel import (
     finding_line,
     link_note,
     next_round_line,
+    palifico_changes,
     palifico_words,
     seat_alarm_label,
     timer_text,
@@ -248,11 +249,7 @@ def reveal_model(
         bidder = names[result.bidder] if result.bidder is not None else "?"
         call_line = f"{names[result.caller]} called {call} on {bid_words(bid)} (bid by {bidder})."
         wild_note = " (ones wild)" if wild and bid.face != 1 else ""
-        palifico = (
-            f"  Palifico round ({palifico_words(rules).removeprefix('palifico: ')})."
-            if result.palifico_round
-            else ""
-        )
+        palifico = f"  Palifico round ({palifico_changes(rules)})." if result.palifico_round else ""
         if result.call == Call.EXACT:
             exact = result.count == bid.quantity
             there = "There was" if result.count == 1 else "There were"

@@ -305,8 +305,9 @@ def render_reveal(
             + "Dice",
         )
     )
+    names = [row.name for row in model.rows]
     for row in model.rows:
-        b.add(*_hand_line(row, glyphs, [r.name for r in model.rows]))
+        b.add(*_hand_line(row, glyphs, names))
     b.blank()
     if model.legend:
         b.add(("class:dim", " " + model.legend))

@@ -259,14 +259,19 @@ def bank_text(snap: Snapshot, names: Sequence[str]) -> str:
 
 
 def palifico_words(rules: Rules) -> str:
-    """What a palifico round changes at this table (RULES.md R5), in a few words."""
+    """What a palifico round changes at this table (RULES.md R5), in a few words, named."""
+    return "palifico: " + palifico_changes(rules)
+
+
+def palifico_changes(rules: Rules) -> str:
+    """What a palifico round changes at this table: "face fixed, ones not wild"."""
     parts = []
     if rules.palifico_kind != PalificoKind.ONES_NOT_WILD:
         free = rules.palifico == Palifico.FREE
         parts.append("face fixed" + (" (a one-die player may change it)" if free else ""))
     if rules.palifico_kind != PalificoKind.FACE_FIXED:
         parts.append("ones not wild")
-    return "palifico: " + ", ".join(parts)
+    return ", ".join(parts)
 
 
 def timer_text(seconds: float | None) -> str:
