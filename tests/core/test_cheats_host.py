@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from p2pdice.core.errors import Reason
-from p2pdice.core.events import make_event
+from p2pdice.core.events import Absent, make_event
 from p2pdice.core.fairness import beacon, draw_starter
 from p2pdice.core.game import PlaceBid, blind_action, check
 from p2pdice.core.host import Rejected
@@ -22,7 +22,7 @@ from p2pdice.core.messages import Message
 from p2pdice.core.peer import Alarm
 from p2pdice.core.rules import Rules
 from p2pdice.core.signing import SigningKey
-from p2pdice.core.table import TablePhase
+from p2pdice.core.table import TablePhase, expected_forfeit, expected_result, result_decided
 from p2pdice.core.transcript import Entry, build_entry, is_equivocation
 from p2pdice.core.verify import verify_lines
 from tests.support.cheats import DROP, Game, kinds
@@ -537,6 +537,67 @@ def test_result_before_every_hand_is_opened() -> None:
     forged = g.forge(event=make_event("result", **ev))
     g.refused_by_peer(forged.line, Reason.BAD_EVENT, peer=g.peer(VICTIM))
     g.refused_by_verify(forged.line, Reason.BAD_EVENT)
+
+
+def forged_after_the_log(g: Game, *events: dict) -> list[Entry]:
+    """Host-signed entries carrying `events`, in order, continuing the host's log."""
+    entries: list[Entry] = []
+    for event in events:
+        seq, prev = len(g.host.entries) + len(entries), entries[-1].hash if entries else None
+        entries.append(g.forge(event=event, seq=seq, prev=prev))
+    return entries
+
+
+def absences(g: Game, *seats: int) -> list[bytes]:
+    """The host's log followed by forged `absent` events for `seats` (a claim the log cannot
+    contradict, so verify and every peer take it)."""
+    forged = forged_after_the_log(
+        g, *(Absent(round=1, seat=s, reason="no_reply").to_json() for s in seats)
+    )
+    lines = [*g.host.lines(), *(e.line for e in forged)]
+    assert verify_lines(lines, partial=True).ok
+    return lines
+
+
+def test_a_result_leaving_an_unopened_seat_undeclared_is_refused_when_the_openings_decide() -> None:
+    """Seats 0 and 1 opened and their hands decide the call; seat 2 has not opened and was
+    never declared absent. A result that skips the absence (every other field what the
+    openings give) is refused: SPEC.md 7, every unopened seat declared absent."""
+    g = held_game(kinds("open", seat=2), seed=9)
+    state = g.host.state
+    assert sorted(state.attempt.openings) == [0, 1] and 2 not in state.absent
+    assert result_decided(state)
+    result = expected_result(state).to_json()
+    forged = g.forge(event=result)
+    alarm = g.refused_by_peer(forged.line, Reason.BAD_EVENT, peer=g.peer(VICTIM))
+    assert "seat 2 has not opened and was not declared absent" in alarm.detail
+    g.refused_by_verify(forged.line, Reason.BAD_EVENT)
+    # After the absence the very same result is the honest one.
+    lines = absences(g, 2)
+    peer = g.follower(lines)
+    assert expected_result(peer.replayer.state).to_json() == result
+    honest = g.forge(event=result, seq=len(lines), prev=peer.head)
+    assert verify_lines([*lines, honest.line], partial=True).ok
+
+
+def test_a_forfeit_naming_a_seat_that_opened_is_refused() -> None:
+    """Seats 0 and 1 opened, seat 2 has not, and the openings do not decide the call. A host
+    that declares seat 0 absent too and forfeits seats 0 and 2 (dice and next starter as an
+    honest forfeit of both gives) is refused: a `no_opening` forfeit names exactly the
+    unopened seats (SPEC.md 7, "Who a host act in a seat's place may name")."""
+    g = held_game(kinds("open", seat=2))
+    state = g.host.state
+    assert sorted(state.attempt.openings) == [0, 1] and not result_decided(state)
+    lines = absences(g, 0, 2)
+    peer = g.follower(lines)
+    forfeit = g.forge(
+        event=expected_forfeit(peer.replayer.state, (0, 2), "no_opening").to_json(),
+        seq=len(lines),
+        prev=peer.head,
+    )
+    alarm = g.refused_by_peer(forfeit.line, Reason.BAD_EVENT, peer=peer)
+    assert "the unopened seats are [2]" in alarm.detail
+    g.refused_by_verify(forfeit.line, Reason.BAD_EVENT, prefix=lines)
 
 
 def test_wrong_ranking_at_game_over() -> None:

@@ -587,10 +587,10 @@ def test_second_opening_from_one_seat() -> None:
 # ---- a commitment reused from an earlier round -----------------------------------------------
 
 
-def test_commitment_reused_from_an_earlier_round_cannot_be_opened() -> None:
-    """Seat 1 re-sends its round-1 commitments in round 2. They bind round 1's context, so its
-    round-1 contribution cannot answer them: the host refuses it (OPENING_MISMATCH), so does
-    every peer inside a beacon, and the seat ends up forfeiting the round, by its own doing."""
+def _round_two_with_a_reused_commitment() -> tuple[Game, Message, Message]:
+    """Round 2 waits for seat 1's commitment (its honest one is held); seats 0 and 2 have
+    committed. Returns the game, seat 1's round-1 commit, and its two values re-signed by
+    seat 1 as a round-2 commit."""
     g = Game(seed=3, rules=TWO_DICE)
     g.hold(lambda s, m: s == 1 and m.type == "commit" and m.body["round"] == 2)
     g.start()
@@ -604,44 +604,40 @@ def test_commitment_reused_from_an_earlier_round_cannot_be_opened() -> None:
         seed_commit=old.body["seed_commit"],
         contrib_commit=old.body["contrib_commit"],
     )
-    outputs = g.offer(1, reused)
-    if any(isinstance(o, Rejected) for o in outputs):
-        assert [o.reason for o in outputs if isinstance(o, Rejected)] == [
-            Reason.DUPLICATE_COMMITMENT
-        ]
-        return
-    # Accepted: the set holds the reused values, and seat 1's own client says so.
-    assert g.phase == TablePhase.CONTRIBUTE
-    assert [a.reason for a in g.alarms(1)] == [Reason.COMMIT_SET_MISMATCH]
-    old_t = g.peer(1).secrets[(1, 1)].contribution
-    commit_set = g.host.state.attempt.commit_set
-    cheat = g.sign(1, "contribute", round=2, attempt=1, commit_set=commit_set, contribution=old_t)
-    g.refused_by_host(1, cheat, Reason.OPENING_MISMATCH)
+    return g, old, reused
+
+
+def test_commitment_reused_from_an_earlier_round_cannot_be_opened() -> None:
+    """Seat 1 re-sends its round-1 commitments in round 2. The host refuses them: both values
+    were used at this table before (DUPLICATE_COMMITMENT). Nor could the seat have opened
+    them: they bind round 1's context, so its round-1 salt, seed and contribution do not
+    answer them in round 2. Its honest round-2 commitment is still welcome afterwards."""
+    g, old, reused = _round_two_with_a_reused_commitment()
+    g.refused_by_host(1, reused, Reason.DUPLICATE_COMMITMENT)
+    secrets = g.peer(1).secrets[(1, 1)]
     ctx = g.host.state.attempt.context(g.host.table_id, 1, g.key(1).public)
-    assert contrib_commitment(ctx, contribution=old_t) != bytes.fromhex(old.body["contrib_commit"])
-    # Inside a beacon, every peer and verify refuse it too.
-    msgs = [sent(g, "contribute", 0, round_=2), cheat, sent(g, "contribute", 2, round_=2)]
-    ts = [bytes.fromhex(m.body["contribution"]) for m in msgs]
-    r = beacon(g.host.table_id, 2, 1, commit_set, ts)
-    starter = g.host.state.attempt.starter
-    event = make_event(
-        "beacon",
-        round=2,
-        attempt=1,
-        contributions=[m.to_json() for m in msgs],
-        beacon=r,
-        starter=starter if starter is not None else 0,
+    assert ctx.round == 2
+    assert seed_commitment(ctx, salt=secrets.salt, seed=secrets.seed) != bytes.fromhex(
+        old.body["seed_commit"]
     )
+    assert contrib_commitment(ctx, contribution=secrets.contribution) != bytes.fromhex(
+        old.body["contrib_commit"]
+    )
+    finishes_clean(g)
+
+
+def test_a_commitment_set_holding_a_commitment_from_an_earlier_round_is_refused() -> None:
+    """A colluding host posts seat 1's round-1 values, re-signed by seat 1 for round 2, in the
+    round-2 commitment set: every peer and verify refuse the set (SPEC.md 7: no commitment
+    value already posted earlier at this table, DUPLICATE_COMMITMENT)."""
+    g, _, reused = _round_two_with_a_reused_commitment()
+    commits = [sent(g, "commit", 0, round_=2), reused, sent(g, "commit", 2, round_=2)]
+    event = make_event("commit_set", round=2, attempt=1, commits=[m.to_json() for m in commits])
     line = g.forge(event=event).line
-    g.refused_by_peer(line, Reason.OPENING_MISMATCH)
-    g.refused_by_verify(line, Reason.OPENING_MISMATCH)
-    # Nothing else can come: seat 1 is declared absent and forfeits; the others are not hurt.
-    g.run_until(lambda: bool(g.entries_of("event:forfeit")))
-    forfeit = g.last("event:forfeit").event
-    assert forfeit["seats"] == [1] and forfeit["reason"] == "no_contribution"
-    assert verify_lines(g.host.lines(), partial=True).ok
-    for s in (0, 2):
-        assert g.alarms(s) == []
+    alarm = g.refused_by_peer(line, Reason.DUPLICATE_COMMITMENT)
+    assert "already used" in alarm.detail
+    g.refused_by_verify(line, Reason.DUPLICATE_COMMITMENT)
+    finishes_clean(g)
 
 
 # ---- a signed join relayed to another table or connection ------------------------------------

@@ -23,13 +23,21 @@ from p2pdice.bots.registry import Bot, load_bot
 from p2pdice.core.bids import Bid, count_matching, legal_bids
 from p2pdice.core.delivery import Undelivered
 from p2pdice.core.errors import Reason
-from p2pdice.core.events import make_event
+from p2pdice.core.events import Absent, make_event
 from p2pdice.core.game import Challenge, PlaceBid
 from p2pdice.core.host import ACK_WAIT, COMMIT_WAIT, TIMER_SLACK, Accepted, Output, Rejected
 from p2pdice.core.messages import Message, sign_message
-from p2pdice.core.peer import Peer
+from p2pdice.core.peer import Alarm, Peer
 from p2pdice.core.rules import TIME_BANK_FREE_PER_TURN, Rules
-from p2pdice.core.table import Replayer, TableError, TablePhase, advance
+from p2pdice.core.signing import SigningKey
+from p2pdice.core.table import (
+    Replayer,
+    TableError,
+    TablePhase,
+    advance,
+    expected_forfeit,
+    result_decided,
+)
 from p2pdice.core.transcript import Entry, build_entry, parse_entry
 from p2pdice.core.verify import Report, verify_lines
 from p2pdice.core.view import SeatView
@@ -552,6 +560,44 @@ def test_missing_opening_when_the_opened_hands_decide(mode: str, outcome: str, l
     finish(lt)
     assert [a for a in host_acts(lt) if a[0] != "forced"] == [("absent", 1, "no_reply")]
     check_log(lt)
+
+
+def test_a_forfeit_when_the_opened_hands_decide_is_refused() -> None:
+    """Seat 1's opening is missing but seats 0 and 2's hands already make the bid stand: the
+    round must be resolved, not forfeited (fairness-design.md, round step 7; SPEC.md 7). A host
+    that declares seat 1 absent and posts a `no_opening` forfeit instead, with the dice and
+    next starter an honest forfeit would give, is refused by a fresh peer and by verify."""
+    lt = _withheld_opening("enough")
+    state = lt.host.state
+    assert state.phase == TablePhase.SHOWDOWN and sorted(state.attempt.openings) == [0, 2]
+    assert result_decided(state)
+    absent = build_entry(
+        lt.host.key,
+        len(lt.host.entries),
+        lt.host.head,
+        event=Absent(round=1, seat=1, reason="no_reply").to_json(),
+        table=lt.host.table_id,
+    )
+    lines = [*lt.host.lines(), absent.line]
+    assert verify_lines(lines, partial=True).ok  # the absence alone is the host's claim
+    peer = Peer(key=SigningKey(b"\x51" * 32))
+    for line in lines:
+        assert not [o for o in peer.receive_line(line) if isinstance(o, Alarm)]
+    forfeit = build_entry(
+        lt.host.key,
+        len(lines),
+        absent.hash,
+        event=expected_forfeit(peer.replayer.state, (1,), "no_opening").to_json(),
+        table=lt.host.table_id,
+    )
+    outputs = peer.receive_line(forfeit.line)
+    alarms = [o for o in outputs if isinstance(o, Alarm)]
+    assert len(outputs) == 1 and [a.reason for a in alarms] == [Reason.BAD_EVENT], outputs
+    assert "the opened hands decide the round" in alarms[0].detail
+    assert peer.halted and peer.head == absent.hash
+    report = verify_lines([*lines, forfeit.line], partial=True)
+    assert report.failure is not None
+    assert (report.failure.index, report.failure.reason) == (len(lines), Reason.BAD_EVENT)
 
 
 def test_missing_opening_when_undecided_forfeits_and_the_others_replay() -> None:

@@ -8,7 +8,9 @@ attempts that were never opened), and the recording is scanned:
 
 - a seat's `salt` and `seed` of an attempt appear nowhere before the entry posting that seat's
   own `open` of that attempt, except in the owner's own `send` of that opening to the host;
-- a seat's `contribution` appears nowhere before that attempt's `commit_set` was posted.
+- a seat's `contribution` of an attempt appears nowhere before the entry posting that
+  attempt's `beacon` (SPEC.md 5.4: the host forwards no contribution until it holds all of
+  them, then posts them together), except in the owner's own `send` of it to the host.
 
 Every frame is also checked by the code's parsers and against the JSON Schemas of
 protocol/schemas/v1 (the schema part is skipped while those files do not exist).
@@ -186,9 +188,9 @@ def allowed_from(game_log: list[bytes], seen: list[Seen]) -> dict[tuple[str, int
             body = entry["msg"]["body"]
             for what in ("salt", "seed"):
                 out[(what, body["round"], body["attempt"], body["seat"])] = post.index
-        elif "event" in entry and entry["event"]["type"] == "commit_set":
+        elif "event" in entry and entry["event"]["type"] == "beacon":
             event = entry["event"]
-            for raw in event["commits"]:
+            for raw in event["contributions"]:
                 seat = raw["body"]["seat"]
                 out[("contribution", event["round"], event["attempt"], seat)] = post.index
     return out
@@ -259,7 +261,8 @@ def test_no_secret_travels_before_its_time(game: Game) -> None:
 
 
 def test_the_scan_catches_a_planted_leak(game: Game) -> None:
-    """The scanner itself works: a seed copied into an early status frame is reported."""
+    """The scanner itself works: a seed copied into an early status frame is reported, and
+    so is a contribution copied into a frame before the beacon that posts it."""
     seen = list(game.recording.seen)
     seed = next(h for h, (what, r, a, s) in game.secrets.items() if what == "seed" and r == 1)
     first_entry = next(
@@ -270,6 +273,29 @@ def test_the_scan_catches_a_planted_leak(game: Game) -> None:
     contribution = next(h for h, (what, *_r) in game.secrets.items() if what == "contribution")
     leak = Seen(seen[first_entry].index, "to_host", "conn 99", f'{{"leak":"{contribution}"}}')
     assert early_secrets(game, [*seen[:first_entry], leak, *seen[first_entry:]])
+    # A contribution forwarded after the commitment set but before the beacon is a leak too:
+    # the host holds every contribution back until it has them all (SPEC.md 5.4).
+    posted = [(i, decode(item.data.encode())) for i, item in enumerate(seen) if item.kind == "post"]
+    beacon, event = next(
+        (i, e["event"]) for i, e in posted if e.get("event", {}).get("type") == "beacon"
+    )
+    attempt = (event["round"], event["attempt"])
+    commit_set = next(
+        i
+        for i, e in posted
+        if e.get("event", {}).get("type") == "commit_set"
+        and (e["event"]["round"], e["event"]["attempt"]) == attempt
+    )
+    contribution = next(
+        h
+        for h, (what, r, a, _s) in game.secrets.items()
+        if what == "contribution" and (r, a) == attempt
+    )
+    between = commit_set + 1
+    assert between < beacon
+    for kind, who in (("client_recv", "watcher"), ("to_client", "conn 99")):
+        leak = Seen(seen[between].index, kind, who, f'{{"leak":"{contribution}"}}')
+        assert len(early_secrets(game, [*seen[:between], leak, *seen[between:]])) == 1
 
 
 def test_every_frame_passes_the_codes_own_checks(game: Game) -> None:
