@@ -33,12 +33,15 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..core.bids import Bid
+from ..core.cache_tokens import rules_of_token, rules_token
 from ..core.rules import Rules
 from .belief import (
     CHALLENGE_BELOW,
     FACE_LIST,
     PICK_SHARPNESS,
     Seen,
+    bid_key,
+    bid_of_key,
     convolve,
     face_marginals,
     tail_table,
@@ -53,7 +56,6 @@ READER_SHARPNESS = PICK_SHARPNESS
 READER_TRUST = 0.5
 
 
-@lru_cache(maxsize=8192)
 def seen_by(
     rules: Rules,
     palifico_round: bool,
@@ -64,10 +66,25 @@ def seen_by(
     """What a Bayesian reader at `seat` expects of the others' dice after `bids` (this
     round's (seat, bid) pairs in order): per face 1..6, P(the others' matching dice >= k)
     for k = 0.. (one entry past the most they can hold, 0)."""
+    keyed = tuple((bidder, bid_key(bid)) for bidder, bid in bids)
+    return _seen_by(rules_token(rules), palifico_round, dice, keyed, seat)
+
+
+@lru_cache(maxsize=8192)  # keyed by numbers, out of the garbage collector's walks (belief.py)
+def _seen_by(
+    rules_key: int,
+    palifico_round: bool,
+    dice: tuple[int, ...],
+    bids: tuple[tuple[int, int], ...],
+    seat: int,
+) -> Seen:
+    rules = rules_of_token(rules_key)
     in_play = sum(dice)
     histories: dict[int, list[tuple[Bid | None, Bid]]] = {}
     previous: Bid | None = None
-    for bidder, bid in bids:
+    for bidder, key in bids:
+        bid = bid_of_key(key)
+        assert bid is not None
         histories.setdefault(bidder, []).append((previous, bid))
         previous = bid
     per_seat = [

@@ -43,6 +43,7 @@ from itertools import combinations_with_replacement
 from operator import add, mul, truediv
 
 from ..core.bids import Bid, lowest_bids_per_face, ones_are_wild, shared_bid
+from ..core.cache_tokens import rules_of_token, rules_token
 from ..core.rules import Rules
 from .medium import (
     CHALLENGE_BELOW,  # the modelled player calls bids less likely than this
@@ -74,6 +75,28 @@ Seen = tuple[tuple[float, ...], ...]
 #: bidder had been shown by the others' bids before it, and (optionally) what it expected of
 #: the others' dice as a Bayesian reader (None: not computed, it reads as its hand alone).
 Step = tuple[Bid | None, Bid, Credit] | tuple[Bid | None, Bid, Credit, Seen | None]
+#: A history as the caches key it: each step with its two bids as bid_key numbers. The
+#: beliefs' caches hold tens of thousands of entries, and a key holding Bids or Rules stays
+#: in every full walk of the garbage collector, a pause that lands in whichever player's
+#: decision is running; a key of numbers leaves its view (docs/bots.md, "Decision time").
+HistoryKey = tuple[
+    tuple[int, int] | tuple[int, int, Credit] | tuple[int, int, Credit, Seen | None], ...
+]
+
+
+def bid_key(bid: Bid | None) -> int:
+    """A bid as one number for a cache key (0: no bid); bid_of_key turns it back."""
+    return 0 if bid is None else bid.quantity * 8 + bid.face
+
+
+def bid_of_key(key: int) -> Bid | None:
+    """The bid bid_key made `key` of (None for 0)."""
+    return None if key == 0 else shared_bid(key >> 3, key & 7)
+
+
+def history_key(history: tuple[Step | tuple[Bid | None, Bid], ...]) -> HistoryKey:
+    """`history` with its bids as bid_key numbers, for the beliefs' cache keys."""
+    return tuple((bid_key(step[0]), bid_key(step[1]), *step[2:]) for step in history)  # type: ignore[misc]
 
 
 def shown_by(previous: Bid | None, bid: Bid) -> int:
@@ -216,7 +239,6 @@ def _support_row(
     return tuple((1 - kappa) * a + kappa * b for a, b in zip(plain, credited, strict=True))
 
 
-@lru_cache(maxsize=32768)
 def bid_likelihood(
     rules: Rules,
     palifico_round: bool,
@@ -237,6 +259,29 @@ def bid_likelihood(
     others' bids showed them (`credit`), all as read by bots/reads.py; `seen`, for a
     Bayesian reader, what it expects of the others' dice (then `credit` is unused).
     """
+    return _bid_likelihood(
+        rules_token(rules), palifico_round, dice_in_play, bidder_dice, bid_key(previous),
+        bid_key(bid), call_below, sharpness, credit, kappa, seen,
+    )  # fmt: skip
+
+
+@lru_cache(maxsize=32768)
+def _bid_likelihood(
+    rules_key: int,
+    palifico_round: bool,
+    dice_in_play: int,
+    bidder_dice: int,
+    previous_key: int,
+    bid_key_: int,
+    call_below: float,
+    sharpness: float,
+    credit: Credit,
+    kappa: float,
+    seen: Seen | None,
+) -> tuple[float, ...]:
+    rules = rules_of_token(rules_key)
+    previous, bid = bid_of_key(previous_key), bid_of_key(bid_key_)
+    assert bid is not None
     n = bidder_dice
     wild = ones_are_wild(rules, palifico_round)
     unseen = dice_in_play - n
@@ -294,7 +339,6 @@ def _opening_likelihood(
     return tuple(out)
 
 
-@lru_cache(maxsize=16384)
 def hand_weights(
     rules: Rules,
     palifico_round: bool,
@@ -320,18 +364,29 @@ def hand_weights(
     what the others' bids showed it too (a rider), else by its hand alone. The round's bids
     themselves shift the weight between these models, as Bayes' rule says.
     """
-    parts = credit_weights(
-        rules,
-        palifico_round,
-        dice_in_play,
-        dice,
-        history,
-        call_below,
-        sharpness,
-        trust,
-        credit,
-        bayes,
-    )
+    return _hand_weights(
+        rules_token(rules), palifico_round, dice_in_play, dice, history_key(history),
+        call_below, sharpness, trust, credit, bayes,
+    )  # fmt: skip
+
+
+@lru_cache(maxsize=16384)
+def _hand_weights(
+    rules_key: int,
+    palifico_round: bool,
+    dice_in_play: int,
+    dice: int,
+    history: HistoryKey,
+    call_below: float,
+    sharpness: float,
+    trust: float,
+    credit: float,
+    bayes: float,
+) -> tuple[float, ...]:
+    parts = _credit_weights(
+        rules_key, palifico_round, dice_in_play, dice, history, call_below, sharpness, trust,
+        credit, bayes,
+    )  # fmt: skip
     # A model without prior weight is all zeros, so the plain sum is exact.
     return tuple(sum(ws) for ws in zip(*parts, strict=True))
 
@@ -341,7 +396,6 @@ def model_priors(credit: float, bayes: float) -> tuple[float, float, float]:
     return (1.0 - bayes) * (1.0 - credit), (1.0 - bayes) * credit, bayes
 
 
-@lru_cache(maxsize=16384)
 def credit_weights(
     rules: Rules,
     palifico_round: bool,
@@ -357,16 +411,36 @@ def credit_weights(
     """The joint belief over (how the seat judges bids, its count vector): one weight vector
     for each model, by its own hand, riding (crediting bids) and as a Bayesian reader,
     summing to 1 together (the arguments are hand_weights')."""
+    return _credit_weights(
+        rules_token(rules), palifico_round, dice_in_play, dice, history_key(history),
+        call_below, sharpness, trust, credit, bayes,
+    )  # fmt: skip
 
+
+@lru_cache(maxsize=16384)
+def _credit_weights(
+    rules_key: int,
+    palifico_round: bool,
+    dice_in_play: int,
+    dice: int,
+    history: HistoryKey,
+    call_below: float,
+    sharpness: float,
+    trust: float,
+    credit: float,
+    bayes: float,
+) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
     def model(kappa: float, reader: bool) -> list[float]:
-        led = _history_weights(
-            rules, palifico_round, dice_in_play, dice, history, call_below, sharpness, kappa, reader
-        )
+        led = _history_weights_of_keys(
+            rules_key, palifico_round, dice_in_play, dice, history, call_below, sharpness,
+            kappa, reader,
+        )  # fmt: skip
         if trust >= 1.0 or sharpness == 0.0:
             return list(led)
-        blind = _history_weights(
-            rules, palifico_round, dice_in_play, dice, history, call_below, 0.0, kappa, reader
-        )
+        blind = _history_weights_of_keys(
+            rules_key, palifico_round, dice_in_play, dice, history, call_below, 0.0, kappa,
+            reader,
+        )  # fmt: skip
         # The unnormalised products are the joint chance of the hand and the bids under
         # each model, so mixing them before normalising weighs each model by how well it
         # explains the bids.
@@ -382,7 +456,6 @@ def credit_weights(
     return plain, riding, reading
 
 
-@lru_cache(maxsize=16384)
 def _history_weights(
     rules: Rules,
     palifico_round: bool,
@@ -394,20 +467,37 @@ def _history_weights(
     kappa: float = 0.0,
     reader: bool = False,
 ) -> tuple[float, ...]:
-    # Prior times the likelihood of every bid in `history`: unnormalised.
+    """Prior times the likelihood of every bid in `history`: unnormalised."""
+    return _history_weights_of_keys(
+        rules_token(rules), palifico_round, dice_in_play, dice, history_key(history),
+        call_below, sharpness, kappa, reader,
+    )  # fmt: skip
+
+
+@lru_cache(maxsize=16384)
+def _history_weights_of_keys(
+    rules_key: int,
+    palifico_round: bool,
+    dice_in_play: int,
+    dice: int,
+    history: HistoryKey,
+    call_below: float,
+    sharpness: float,
+    kappa: float,
+    reader: bool,
+) -> tuple[float, ...]:
     _, prior = hand_space(dice)
     weights = list(prior)
     for step in history:
-        previous, bid = step[0], step[1]
-        credit = step[2] if len(step) > 2 else NO_CREDIT  # type: ignore[misc]
-        seen = step[3] if reader and len(step) > 3 else None  # type: ignore[misc]
-        like = bid_likelihood(
-            rules,
+        credit = step[2] if len(step) > 2 else NO_CREDIT
+        seen = step[3] if reader and len(step) > 3 else None
+        like = _bid_likelihood(
+            rules_key,
             palifico_round,
             dice_in_play,
             dice,
-            previous,
-            bid,
+            step[0],
+            step[1],
             call_below,
             sharpness,
             credit,
@@ -450,7 +540,6 @@ def model_chances(
     return sum(riding), sum(reading)
 
 
-@lru_cache(maxsize=16384)
 def face_marginals(
     rules: Rules,
     palifico_round: bool,
@@ -467,21 +556,32 @@ def face_marginals(
 
     The arguments are those of hand_weights.
     """
-    wild = ones_are_wild(rules, palifico_round)
+    return _face_marginals(
+        rules_token(rules), palifico_round, dice_in_play, dice, history_key(history),
+        call_below, sharpness, trust, credit, bayes,
+    )  # fmt: skip
+
+
+@lru_cache(maxsize=16384)
+def _face_marginals(
+    rules_key: int,
+    palifico_round: bool,
+    dice_in_play: int,
+    dice: int,
+    history: HistoryKey,
+    call_below: float,
+    sharpness: float,
+    trust: float,
+    credit: float,
+    bayes: float,
+) -> tuple[tuple[float, ...], ...]:
+    wild = ones_are_wild(rules_of_token(rules_key), palifico_round)
     if not history:
         return tuple(_binomial(dice, face_probability(f, wild_ones=wild)) for f in FACE_LIST)
-    weights = hand_weights(
-        rules,
-        palifico_round,
-        dice_in_play,
-        dice,
-        history,
-        call_below,
-        sharpness,
-        trust,
-        credit,
-        bayes,
-    )
+    weights = _hand_weights(
+        rules_key, palifico_round, dice_in_play, dice, history, call_below, sharpness, trust,
+        credit, bayes,
+    )  # fmt: skip
     out = []
     for face in FACE_LIST:
         dist = [0.0] * (dice + 1)
@@ -490,7 +590,6 @@ def face_marginals(
     return tuple(out)
 
 
-@lru_cache(maxsize=8192)
 def reply_model(
     rules: Rules,
     palifico_round: bool,
@@ -518,9 +617,37 @@ def reply_model(
     same model as bid_likelihood, without its noise floor (a look-ahead needs a proper
     distribution over replies, not a likelihood).
     """
+    call, option_keys, picks = _reply_model(
+        rules_token(rules), palifico_round, dice_in_play, bidder_dice, bid_key(previous),
+        call_below, sharpness, credit, kappa, seen, cornered,
+    )  # fmt: skip
+    return call, _bids_of_keys(option_keys), picks
+
+
+@lru_cache(maxsize=1024)
+def _bids_of_keys(keys: tuple[int, ...]) -> tuple[Bid, ...]:
+    # One tuple of Bids per set of raises (a few hundred at most), shared by every entry of
+    # _reply_model's cache, whose values then hold numbers only.
+    return tuple(bid_of_key(key) for key in keys)  # type: ignore[misc]
+
+
+@lru_cache(maxsize=8192)
+def _reply_model(
+    rules_key: int,
+    palifico_round: bool,
+    dice_in_play: int,
+    bidder_dice: int,
+    previous_key: int,
+    call_below: float,
+    sharpness: float,
+    credit: Credit,
+    kappa: float,
+    seen: Seen | None,
+    cornered: float,
+) -> tuple[tuple[float, ...], tuple[int, ...], tuple[tuple[float, ...], ...]]:
     doubt, options, rows, totals, stuck = _reply_parts(
-        rules, palifico_round, dice_in_play, bidder_dice, previous, call_below, sharpness,
-        credit, kappa, seen,
+        rules_key, palifico_round, dice_in_play, bidder_dice, previous_key, call_below,
+        sharpness, credit, kappa, seen,
     )  # fmt: skip
     if not options:
         return doubt, (), ()
@@ -534,7 +661,7 @@ def reply_model(
 
 ReplyParts = tuple[
     tuple[float, ...],
-    tuple[Bid, ...],
+    tuple[int, ...],  # the raises, as bid_key numbers
     tuple[tuple[float, ...], ...],
     tuple[float, ...],
     tuple[float, ...],
@@ -543,11 +670,11 @@ ReplyParts = tuple[
 
 @lru_cache(maxsize=8192)
 def _reply_parts(
-    rules: Rules,
+    rules_key: int,
     palifico_round: bool,
     dice_in_play: int,
     bidder_dice: int,
-    previous: Bid,
+    previous_key: int,
     call_below: float,
     sharpness: float,
     credit: Credit,
@@ -558,6 +685,9 @@ def _reply_parts(
     seat's call rate, bid by bid): per vector the chance of a call from doubt, each small
     raise's softmax weight and their total, and the chance of a cornered call (its likeliest
     raise is unlikely to it)."""
+    rules = rules_of_token(rules_key)
+    previous = bid_of_key(previous_key)
+    assert previous is not None
     n = bidder_dice
     wild = ones_are_wild(rules, palifico_round)
     unseen = dice_in_play - n
@@ -595,7 +725,7 @@ def _reply_parts(
     # `best` takes few distinct values (each is some option's chance at some count).
     stuck_of = {b: challenge_chance(b, RAISE_AT_LEAST) for b in set(best)}
     stuck = tuple(map(stuck_of.__getitem__, best))
-    return doubt, tuple(options), tuple(rows), tuple(totals), stuck
+    return doubt, tuple(map(bid_key, options)), tuple(rows), tuple(totals), stuck
 
 
 @lru_cache(maxsize=64)

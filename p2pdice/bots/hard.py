@@ -68,6 +68,7 @@ from functools import lru_cache, reduce
 from operator import add, mul
 
 from ..core.bids import Bid, lowest_bids_per_face, shared_bid
+from ..core.cache_tokens import rules_of_token, rules_token
 from ..core.game import Action, Challenge, ExactCall, PlaceBid
 from ..core.rules import ChallengePenalty, ExactReward, Ones, Rules, preset
 from ..core.view import SeatView
@@ -271,6 +272,7 @@ class _Follower:
         return self.read.calls_below
 
 
+@lru_cache(maxsize=8192)  # the look-ahead asks for the same few thousand a decision
 def _call_chance(
     quantity: int,
     m: int,
@@ -1021,16 +1023,28 @@ def _raise_again(
     return best if best > -math.inf else -stakes.own_loss * mass
 
 
-@lru_cache(maxsize=65536)  # keyed by the rules too: a tournament mixes tables
 def _lowest_after(
     rules: Rules, bid: Bid, dice_in_play: int, palifico: bool, my_dice: int
 ) -> tuple[tuple[int, int], ...]:
-    """Per face with a legal raise over `bid`, (face, its lowest legal quantity). Plain ints,
-    not Bids: tuples of ints leave the garbage collector's view once it has seen them, and
-    this cache holds tens of thousands of entries that every full collection would walk
-    (docs/bots.md, "Decision time")."""
+    """Per face with a legal raise over `bid`, (face, its lowest legal quantity)."""
+    return _lowest_after_cached(
+        rules_token(rules), bid.quantity, bid.face, dice_in_play, palifico, my_dice
+    )
+
+
+@lru_cache(maxsize=65536)  # keyed by the rules too: a tournament mixes tables
+def _lowest_after_cached(
+    rules_key: int, quantity: int, face: int, dice_in_play: int, palifico: bool, my_dice: int
+) -> tuple[tuple[int, int], ...]:
+    # Plain ints in and out, not Rules and Bids: keys and values of ints leave the garbage
+    # collector's view once it has seen them, and this cache holds tens of thousands of
+    # entries that every full collection would walk (docs/bots.md, "Decision time").
     lowest = lowest_bids_per_face(
-        rules, bid, dice_in_play=dice_in_play, palifico_round=palifico, bidder_dice=my_dice
+        rules_of_token(rules_key),
+        shared_bid(quantity, face),
+        dice_in_play=dice_in_play,
+        palifico_round=palifico,
+        bidder_dice=my_dice,
     )
     return tuple((face, low.quantity) for face, low in lowest.items())
 

@@ -30,6 +30,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from ..core.bids import Bid, count_matching, lowest_bids_per_face, ones_are_wild, shared_bid
+from ..core.cache_tokens import rules_of_token, rules_token
 from ..core.game import Action, Call, Challenge, ExactCall, PlaceBid, RoundResult
 from ..core.rules import ExactReward, Rules
 from ..core.view import SeatView
@@ -179,14 +180,30 @@ def _vectors(n: int, wild: bool) -> tuple[tuple[int, ...], ...]:
     )
 
 
-@lru_cache(maxsize=4096)
-def _legal_faces(
+def _lowest_raises(
     rules: Rules, previous: Bid | None, dice_in_play: int, palifico: bool, bidder_dice: int
-) -> tuple[tuple[int, Bid], ...]:
-    lowest = lowest_bids_per_face(
-        rules, previous, dice_in_play=dice_in_play, palifico_round=palifico, bidder_dice=bidder_dice
+) -> tuple[Bid, ...]:
+    """The lowest legal bid on each face that has one, in face order."""
+    quantity, face = (0, 0) if previous is None else (previous.quantity, previous.face)
+    return _lowest_raises_cached(
+        rules_token(rules), quantity, face, dice_in_play, palifico, bidder_dice
     )
-    return tuple(lowest.items())
+
+
+@lru_cache(maxsize=4096)
+def _lowest_raises_cached(
+    rules_key: int, quantity: int, face: int, dice_in_play: int, palifico: bool, bidder_dice: int
+) -> tuple[Bid, ...]:
+    # Keyed by numbers (a quantity of 0: no bid yet) to keep the keys out of the garbage
+    # collector's walks; the shared Bids of the value are a handful of objects in all.
+    lowest = lowest_bids_per_face(
+        rules_of_token(rules_key),
+        None if quantity == 0 else shared_bid(quantity, face),
+        dice_in_play=dice_in_play,
+        palifico_round=palifico,
+        bidder_dice=bidder_dice,
+    )
+    return tuple(lowest.values())
 
 
 def _chance(matching: int, bid: Bid, unseen: int, wild: bool) -> float:
@@ -345,8 +362,8 @@ def hand_posterior(view: SeatView, seat: int, read: SeatRead) -> list[float]:
     for placed in view.bids:
         if placed.seat == seat:
             faces = tuple(
-                f
-                for f, _ in _legal_faces(
+                low.face
+                for low in _lowest_raises(
                     view.rules, previous, view.dice_in_play, view.palifico_round, n
                 )
             )
@@ -387,7 +404,6 @@ def sample_deals(view: SeatView, rng: random.Random, samples: int = SAMPLES) -> 
     return Deals(picks=picks, counts=counts)
 
 
-@lru_cache(maxsize=65536)
 def _reply(
     rules: Rules,
     palifico: bool,
@@ -399,6 +415,29 @@ def _reply(
 ) -> tuple[float, Bid | None]:
     """The next seat's modelled answer to `bid` holding hand number `hand` of `n` dice: the
     chance it calls, and the raise it makes otherwise (its most likely small raise)."""
+    call, quantity, face = _reply_cached(
+        rules_token(rules), palifico, dice_in_play, n, hand, bid.quantity, bid.face, calls_below
+    )
+    return call, None if quantity == 0 else shared_bid(quantity, face)
+
+
+@lru_cache(maxsize=65536)
+def _reply_cached(
+    rules_key: int,
+    palifico: bool,
+    dice_in_play: int,
+    n: int,
+    hand: int,
+    quantity: int,
+    face: int,
+    calls_below: float,
+) -> tuple[float, int, int]:
+    # Plain numbers in and out (a quantity of 0: no raise): the cache holds tens of thousands
+    # of entries, and keys and values of numbers leave the garbage collector's view, where
+    # Rules and Bids would keep every entry in each full collection's walk, a pause that
+    # lands in whichever player's decision is running (docs/bots.md, "Decision time").
+    rules = rules_of_token(rules_key)
+    bid = shared_bid(quantity, face)
     wild = ones_are_wild(rules, palifico)
     m = _vectors(n, wild)[hand]
     unseen = dice_in_play - n
@@ -406,16 +445,16 @@ def _reply(
     call = NOISE / 2 + (1 - NOISE) * _logistic((calls_below - seen) / CALL_WIDTH)
     options = [
         b
-        for _, low in _legal_faces(rules, bid, dice_in_play, palifico, n)
+        for low in _lowest_raises(rules, bid, dice_in_play, palifico, n)
         for b in (low, shared_bid(low.quantity + 1, low.face))
         if b.quantity <= dice_in_play
     ]
     if not options:
-        return 1.0, None
+        return 1.0, 0, 0
     raise_to = max(
         options, key=lambda b: (_chance(m[b.face], b, unseen, wild), -b.quantity, b.face)
     )
-    return call, raise_to
+    return call, raise_to.quantity, raise_to.face
 
 
 class _Judge:
@@ -465,7 +504,7 @@ class _Judge:
         best = self.call(bid, members)
         if view.rules.exact_call:
             best = max(best, self.exact(bid, members))
-        for _, low in _legal_faces(
+        for low in _lowest_raises(
             view.rules, bid, view.dice_in_play, view.palifico_round, view.my_dice
         ):
             best = max(best, 2 * self.holds_share(low, members) - 1)

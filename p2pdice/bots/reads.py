@@ -339,6 +339,15 @@ def stay_chance(
 
 def opponent_reads(rules: Rules, results: tuple[RoundResult, ...]) -> dict[int, OpponentRead]:
     """The read of every seat with evidence in `results` (others: use ANCHOR)."""
+    return dict(_opponent_reads(rules, results))
+
+
+# Cached: a player asks at every decision, and the reveals change once a round. Few entries,
+# as their keys hold a game's results.
+@lru_cache(maxsize=64)
+def _opponent_reads(
+    rules: Rules, results: tuple[RoundResult, ...]
+) -> tuple[tuple[int, OpponentRead], ...]:
     calls: dict[int, list[list[float]]] = {}
     picks: dict[int, list[list[float]]] = {}
     habits: dict[int, float] = {}
@@ -363,7 +372,7 @@ def opponent_reads(rules: Rules, results: tuple[RoundResult, ...]) -> dict[int, 
                 chance = (1 - NOISE) * rate / same_kind + NOISE / n_options
                 habits[seat] += weight * math.log(chance)
                 seen[kind] = seen.get(kind, 0) + 1
-    return {seat: _read(acc, picks[seat], habits[seat]) for seat, acc in calls.items()}
+    return tuple((seat, _read(acc, picks[seat], habits[seat])) for seat, acc in calls.items())
 
 
 def _read(calls: list[list[float]], picks: list[list[float]], habit: float) -> OpponentRead:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .cache_tokens import rules_of_token, rules_token
 from .errors import Reason, RuleError
 from .rules import Ones, Palifico, PalificoKind, Rules
 
@@ -125,13 +126,15 @@ def lowest_legal_quantity(
     # Keyed by the standing bid's fields, typed: a bid of 2.0 (refused by the engine) must
     # not share an entry with the bid of 2 it equals.
     quantity, faced = (None, 0) if previous is None else (previous.quantity, previous.face)
-    lowest = _lowest_below_any_cap(rules, quantity, faced, face, palifico_round, bidder_dice)
+    lowest = _lowest_below_any_cap(
+        rules_token(rules), quantity, faced, face, palifico_round, bidder_dice
+    )
     return lowest if lowest is not None and lowest <= dice_in_play else None
 
 
 @lru_cache(maxsize=65536, typed=True)
 def _lowest_below_any_cap(
-    rules: Rules,
+    rules_key: int,
     previous_quantity: int | None,
     previous_face: int,
     face: int,
@@ -145,6 +148,7 @@ def _lowest_below_any_cap(
     bound without restating the rules. No rule asks for more than 2q + 1 after a bid of q
     (leaving aces), so with that many dice in play the cap never decides.
     """
+    rules = rules_of_token(rules_key)
     previous = None if previous_quantity is None else Bid(previous_quantity, previous_face)
     roof = 1 if previous_quantity is None else max(1, 2 * math.ceil(previous_quantity) + 1)
 

@@ -7,7 +7,16 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pdice.bots.belief import add_by_match, hand_space, match_column, match_groups, reply_model
+from p2pdice.bots.belief import (
+    add_by_match,
+    bid_key,
+    bid_of_key,
+    hand_space,
+    history_key,
+    match_column,
+    match_groups,
+    reply_model,
+)
 from p2pdice.core.bids import Bid, lowest_bids_per_face, shared_bid
 from p2pdice.core.rules import preset
 
@@ -64,3 +73,18 @@ def test_a_shared_bid_is_one_object_equal_to_a_new_one() -> None:
     # An equal quantity of another type gets its own object: True must not stand for 1.
     shared_bid(True, 2)  # type: ignore[arg-type]
     assert type(shared_bid(1, 2).quantity) is int
+
+
+@given(quantity=st.integers(1, 60), face=st.integers(1, 6))
+def test_a_bid_keyed_as_a_number_comes_back_as_the_same_bid(quantity: int, face: int) -> None:
+    key = bid_key(Bid(quantity, face))
+    assert bid_of_key(key) == Bid(quantity, face) and key != bid_key(None)
+    assert bid_of_key(bid_key(None)) is None
+
+
+def test_a_history_keyed_by_numbers_keeps_every_step_apart() -> None:
+    credit = (2, 0, 0, 2, 0, 0, 0)
+    history = ((None, Bid(2, 3), credit), (Bid(2, 3), Bid(3, 3), credit, None))
+    assert history_key(history) == ((0, bid_key(Bid(2, 3)), credit), (19, 27, credit, None))
+    other = ((None, Bid(2, 3), credit), (Bid(2, 3), Bid(2, 4), credit, None))
+    assert history_key(other) != history_key(history)
