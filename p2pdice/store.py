@@ -258,10 +258,11 @@ def saved_seat(home: Path, table_id: str) -> SeatRecord | None:
     return ClientStore.load_seat_from(home / "tables" / table_id)
 
 
-def seat_in_transcript(home: Path, table_id: str, key: SigningKey) -> int | None:
-    """The seat `key` joined at `table_id` (hex) as this device's own transcript of the table
-    shows it, verified: where the seat record was lost or cannot be read, the seat is still
-    ours. Reads without creating anything; replays the whole log (up to a second)."""
+def seat_in_transcript(home: Path, table_id: str, key: SigningKey) -> SeatRecord | None:
+    """The seat `key` joined at `table_id` (hex), and the host's key (hex), as this device's
+    own transcript of the table shows them, verified: where the seat record was lost or
+    cannot be read, the seat is still ours. Reads without creating anything; replays the
+    whole log (up to a second)."""
     from .core.client_intents import SavedSeat
     from .core.client_restore import restore_seat
 
@@ -271,19 +272,29 @@ def seat_in_transcript(home: Path, table_id: str, key: SigningKey) -> int | None
     if not path.is_file():
         return None
     lines = tuple(AppendLog.read(path))
-    return restore_seat(key, SavedSeat(transcript=lines)).transcript_seat
+    restored = restore_seat(key, SavedSeat(transcript=lines))
+    state = restored.peer.state
+    if restored.transcript_seat is None or state is None:
+        return None
+    return SeatRecord(seat=restored.transcript_seat, host=state.host_key.hex())
+
+
+def held_seat(home: Path, table_id: str) -> SeatRecord | None:
+    """The seat the identity under `home` holds at `table_id` (hex), which it takes back by
+    its key, with no password: by its seat record or, where that was lost or cannot be read,
+    by its own verified transcript (up to a second's replay)."""
+    record = saved_seat(home, table_id)
+    if record is not None:
+        return record
+    identity = home / "identity.key"
+    if not identity.exists():
+        return None  # no identity yet: no table has seen this device
+    return seat_in_transcript(home, table_id, load_or_create_key(identity))
 
 
 def holds_seat_at(home: Path, table_id: str) -> bool:
-    """Whether the identity under `home` holds a seat at `table_id` (hex), so that it takes it
-    back by its key, with no password: by its seat record or, where that was lost or cannot
-    be read, by its own verified transcript (up to a second's replay)."""
-    if saved_seat(home, table_id) is not None:
-        return True
-    identity = home / "identity.key"
-    if not identity.exists():
-        return False  # no identity yet: no table has seen this device
-    return seat_in_transcript(home, table_id, load_or_create_key(identity)) is not None
+    """Whether held_seat finds a seat at `table_id`."""
+    return held_seat(home, table_id) is not None
 
 
 class ClientStore:

@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any
 from ..core.advert import Advert
 from ..core.errors import UserError
 from ..core.rules import Rules
-from ..store import HostedTableSummary, load_saved_table, saved_seat, unfinished_hosted_tables
+from ..store import (
+    HostedTableSummary,
+    SeatRecord,
+    held_seat,
+    load_saved_table,
+    saved_seat,
+    unfinished_hosted_tables,
+)
 from ..ui.controller import Controller
 from ..ui.lobby import LobbyActions
 from ..ui.lobbymodel import LobbyEntry, listed_players
@@ -80,6 +87,9 @@ class CliLobby:
         #: The unfinished tables this device hosted, as last scanned off the loop (the lobby
         #: asks for them on every note; the scan reads and locks a file of each).
         self._hosted: list[HostedTableSummary] = []
+        #: Seats found only in this device's transcripts (their seat record lost or
+        #: unreadable), by table id: look_for_seat writes them, from the browse's thread.
+        self._seats_in_transcripts: dict[str, SeatRecord] = {}
 
     # ---- background: browse and probe ---------------------------------------------------
 
@@ -132,7 +142,7 @@ class CliLobby:
                     prefix = t.advert.host_key_prefix or ""
                     if (t.table_id, prefix) not in asked and len(asked) < 4 * len(book.entries):
                         asked.add((t.table_id, prefix))
-                        if await asyncio.to_thread(self.holds_seat, t.table_id, prefix):
+                        if await asyncio.to_thread(self.look_for_seat, t.table_id, prefix):
                             book.seated.add(t.table_id)
                 if dict(browser.ignored) != book.unlisted:
                     book.unlisted = dict(browser.ignored)
@@ -223,10 +233,23 @@ class CliLobby:
         self._hosted = await asyncio.to_thread(unfinished_hosted_tables, self.home)
 
     def holds_seat(self, table_id: str, host_prefix: str) -> bool:
-        # Reads one small file (seat.json), never writes: the browse asks it on a thread for
-        # every table it hears of; the ui's port asks it on the loop, once per key press.
+        # Reads one small file (seat.json), never writes: the ui's port asks it on the loop,
+        # once per key press. A seat the browse found only in the transcript (the seat record
+        # lost or unreadable) was remembered by look_for_seat.
         record = saved_seat(self.home, table_id)
+        if record is None:
+            record = self._seats_in_transcripts.get(table_id)
         return record is not None and bool(host_prefix) and record.host.startswith(host_prefix)
+
+    def look_for_seat(self, table_id: str, host_prefix: str) -> bool:
+        """holds_seat, and where the seat record is missing or unreadable, this device's own
+        verified transcript of the table (up to a second's replay): the browse asks it on a
+        thread, once for each table it hears of."""
+        if saved_seat(self.home, table_id) is None:
+            record = held_seat(self.home, table_id)
+            if record is not None:
+                self._seats_in_transcripts[table_id] = record
+        return self.holds_seat(table_id, host_prefix)
 
     async def find(self, address: str) -> FoundTable:
         from ..net.resolve import ResolveError, resolve

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from p2pdice.cli.lobby import CliLobby
+from p2pdice.core.advert import key_prefix
+from p2pdice.store import load_or_create_key
 from tests.support.procs import bot_join, kill_all, password_host, spawn, wait_until
 
 
@@ -33,6 +36,7 @@ def test_a_seat_shown_only_by_the_transcript_is_taken_back_without_the_password(
             first.wait(10)
             (seat_record,) = home.glob("tables/*/seat.json")
             seat_record.write_text('{"seat": ')  # torn by a failing disk
+            assert_the_lobby_finds_the_seat(home, seat_record.parent.name, tmp_path / "h")
             again = spawn(*ann, log=tmp_path / "ann-2.out")
             try:
                 assert again.wait(120) == 0, (tmp_path / "ann-2.out").read_text()
@@ -43,6 +47,18 @@ def test_a_seat_shown_only_by_the_transcript_is_taken_back_without_the_password(
             assert "--password-file" not in said and "refused" not in said, said
         finally:
             kill_all(first, again, other)
+
+
+def assert_the_lobby_finds_the_seat(home: Path, table_id: str, host_home: Path) -> None:
+    """The lobby lists the table as one to go back to, without the password: its browse
+    looks in the transcript once the seat record cannot be read, for that host's table only."""
+    lobby = CliLobby(home)
+    host = key_prefix(load_or_create_key(host_home / "identity.key").public)
+    assert not lobby.holds_seat(table_id, host)  # the torn record alone shows no seat
+    assert lobby.look_for_seat(table_id, host)
+    assert lobby.holds_seat(table_id, host)  # a key press asks again without a replay
+    impostor = ("0" if host[0] != "0" else "1") + host[1:]
+    assert not lobby.look_for_seat(table_id, impostor)
 
 
 def transcript(home: Path) -> bytes:
