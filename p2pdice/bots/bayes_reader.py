@@ -67,11 +67,11 @@ def seen_by(
     round's (seat, bid) pairs in order): per face 1..6, P(the others' matching dice >= k)
     for k = 0.. (one entry past the most they can hold, 0)."""
     keyed = tuple((bidder, bid_key(bid)) for bidder, bid in bids)
-    return _seen_by(rules_token(rules), palifico_round, dice, keyed, seat)
+    return _seen_by_cached(rules_token(rules), palifico_round, dice, keyed, seat)
 
 
 @lru_cache(maxsize=8192)  # keyed by numbers, out of the garbage collector's walks (belief.py)
-def _seen_by(
+def _seen_by_cached(
     rules_key: int,
     palifico_round: bool,
     dice: tuple[int, ...],

@@ -259,20 +259,20 @@ def bid_likelihood(
     others' bids showed them (`credit`), all as read by bots/reads.py; `seen`, for a
     Bayesian reader, what it expects of the others' dice (then `credit` is unused).
     """
-    return _bid_likelihood(
+    return _bid_likelihood_cached(
         rules_token(rules), palifico_round, dice_in_play, bidder_dice, bid_key(previous),
         bid_key(bid), call_below, sharpness, credit, kappa, seen,
     )  # fmt: skip
 
 
 @lru_cache(maxsize=32768)
-def _bid_likelihood(
+def _bid_likelihood_cached(
     rules_key: int,
     palifico_round: bool,
     dice_in_play: int,
     bidder_dice: int,
     previous_key: int,
-    bid_key_: int,
+    bid_number: int,
     call_below: float,
     sharpness: float,
     credit: Credit,
@@ -280,7 +280,7 @@ def _bid_likelihood(
     seen: Seen | None,
 ) -> tuple[float, ...]:
     rules = rules_of_token(rules_key)
-    previous, bid = bid_of_key(previous_key), bid_of_key(bid_key_)
+    previous, bid = bid_of_key(previous_key), bid_of_key(bid_number)
     assert bid is not None
     n = bidder_dice
     wild = ones_are_wild(rules, palifico_round)
@@ -364,14 +364,14 @@ def hand_weights(
     what the others' bids showed it too (a rider), else by its hand alone. The round's bids
     themselves shift the weight between these models, as Bayes' rule says.
     """
-    return _hand_weights(
+    return _hand_weights_cached(
         rules_token(rules), palifico_round, dice_in_play, dice, history_key(history),
         call_below, sharpness, trust, credit, bayes,
     )  # fmt: skip
 
 
 @lru_cache(maxsize=16384)
-def _hand_weights(
+def _hand_weights_cached(
     rules_key: int,
     palifico_round: bool,
     dice_in_play: int,
@@ -383,7 +383,7 @@ def _hand_weights(
     credit: float,
     bayes: float,
 ) -> tuple[float, ...]:
-    parts = _credit_weights(
+    parts = _credit_weights_cached(
         rules_key, palifico_round, dice_in_play, dice, history, call_below, sharpness, trust,
         credit, bayes,
     )  # fmt: skip
@@ -411,14 +411,14 @@ def credit_weights(
     """The joint belief over (how the seat judges bids, its count vector): one weight vector
     for each model, by its own hand, riding (crediting bids) and as a Bayesian reader,
     summing to 1 together (the arguments are hand_weights')."""
-    return _credit_weights(
+    return _credit_weights_cached(
         rules_token(rules), palifico_round, dice_in_play, dice, history_key(history),
         call_below, sharpness, trust, credit, bayes,
     )  # fmt: skip
 
 
 @lru_cache(maxsize=16384)
-def _credit_weights(
+def _credit_weights_cached(
     rules_key: int,
     palifico_round: bool,
     dice_in_play: int,
@@ -431,13 +431,13 @@ def _credit_weights(
     bayes: float,
 ) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
     def model(kappa: float, reader: bool) -> list[float]:
-        led = _history_weights_of_keys(
+        led = _history_weights_cached(
             rules_key, palifico_round, dice_in_play, dice, history, call_below, sharpness,
             kappa, reader,
         )  # fmt: skip
         if trust >= 1.0 or sharpness == 0.0:
             return list(led)
-        blind = _history_weights_of_keys(
+        blind = _history_weights_cached(
             rules_key, palifico_round, dice_in_play, dice, history, call_below, 0.0, kappa,
             reader,
         )  # fmt: skip
@@ -468,14 +468,14 @@ def _history_weights(
     reader: bool = False,
 ) -> tuple[float, ...]:
     """Prior times the likelihood of every bid in `history`: unnormalised."""
-    return _history_weights_of_keys(
+    return _history_weights_cached(
         rules_token(rules), palifico_round, dice_in_play, dice, history_key(history),
         call_below, sharpness, kappa, reader,
     )  # fmt: skip
 
 
 @lru_cache(maxsize=16384)
-def _history_weights_of_keys(
+def _history_weights_cached(
     rules_key: int,
     palifico_round: bool,
     dice_in_play: int,
@@ -491,7 +491,7 @@ def _history_weights_of_keys(
     for step in history:
         credit = step[2] if len(step) > 2 else NO_CREDIT
         seen = step[3] if reader and len(step) > 3 else None
-        like = _bid_likelihood(
+        like = _bid_likelihood_cached(
             rules_key,
             palifico_round,
             dice_in_play,
@@ -556,14 +556,14 @@ def face_marginals(
 
     The arguments are those of hand_weights.
     """
-    return _face_marginals(
+    return _face_marginals_cached(
         rules_token(rules), palifico_round, dice_in_play, dice, history_key(history),
         call_below, sharpness, trust, credit, bayes,
     )  # fmt: skip
 
 
 @lru_cache(maxsize=16384)
-def _face_marginals(
+def _face_marginals_cached(
     rules_key: int,
     palifico_round: bool,
     dice_in_play: int,
@@ -578,7 +578,7 @@ def _face_marginals(
     wild = ones_are_wild(rules_of_token(rules_key), palifico_round)
     if not history:
         return tuple(_binomial(dice, face_probability(f, wild_ones=wild)) for f in FACE_LIST)
-    weights = _hand_weights(
+    weights = _hand_weights_cached(
         rules_key, palifico_round, dice_in_play, dice, history, call_below, sharpness, trust,
         credit, bayes,
     )  # fmt: skip
@@ -617,7 +617,7 @@ def reply_model(
     same model as bid_likelihood, without its noise floor (a look-ahead needs a proper
     distribution over replies, not a likelihood).
     """
-    call, option_keys, picks = _reply_model(
+    call, option_keys, picks = _reply_model_cached(
         rules_token(rules), palifico_round, dice_in_play, bidder_dice, bid_key(previous),
         call_below, sharpness, credit, kappa, seen, cornered,
     )  # fmt: skip
@@ -627,12 +627,12 @@ def reply_model(
 @lru_cache(maxsize=1024)
 def _bids_of_keys(keys: tuple[int, ...]) -> tuple[Bid, ...]:
     # One tuple of Bids per set of raises (a few hundred at most), shared by every entry of
-    # _reply_model's cache, whose values then hold numbers only.
+    # _reply_model_cached's cache, whose values then hold numbers only.
     return tuple(bid_of_key(key) for key in keys)  # type: ignore[misc]
 
 
 @lru_cache(maxsize=8192)
-def _reply_model(
+def _reply_model_cached(
     rules_key: int,
     palifico_round: bool,
     dice_in_play: int,

@@ -1046,7 +1046,7 @@ def _lowest_after_cached(
         palifico_round=palifico,
         bidder_dice=my_dice,
     )
-    return tuple((face, low.quantity) for face, low in lowest.items())
+    return tuple((lowest_face, low.quantity) for lowest_face, low in lowest.items())
 
 
 def _raise_value(

@@ -598,6 +598,15 @@ def test_a_forfeit_naming_a_seat_that_opened_is_refused() -> None:
     alarm = g.refused_by_peer(forfeit.line, Reason.BAD_EVENT, peer=peer)
     assert "the unopened seats are [2]" in alarm.detail
     g.refused_by_verify(forfeit.line, Reason.BAD_EVENT, prefix=lines)
+    # The honest forfeit, of seat 2 alone after its absence, is taken.
+    lines = absences(g, 2)
+    peer = g.follower(lines)
+    honest = g.forge(
+        event=expected_forfeit(peer.replayer.state, (2,), "no_opening").to_json(),
+        seq=len(lines),
+        prev=peer.head,
+    )
+    assert verify_lines([*lines, honest.line], partial=True).ok
 
 
 def test_wrong_ranking_at_game_over() -> None:

@@ -624,6 +624,10 @@ def test_commitment_reused_from_an_earlier_round_cannot_be_opened() -> None:
         old.body["contrib_commit"]
     )
     finishes_clean(g)
+    # Its honest round-2 commitment was taken: seat 1 is in round 2's set, nobody forfeited.
+    (round_two,) = (e for e in g.entries_of("event:commit_set") if e.event["round"] == 2)
+    assert 1 in [commit["body"]["seat"] for commit in round_two.event["commits"]]
+    assert not g.entries_of("event:forfeit")
 
 
 def test_a_commitment_set_holding_a_commitment_from_an_earlier_round_is_refused() -> None:

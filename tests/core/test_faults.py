@@ -564,7 +564,7 @@ def test_missing_opening_when_the_opened_hands_decide(mode: str, outcome: str, l
 
 def test_a_forfeit_when_the_opened_hands_decide_is_refused() -> None:
     """Seat 1's opening is missing but seats 0 and 2's hands already make the bid stand: the
-    round must be resolved, not forfeited (fairness-design.md, round step 7; SPEC.md 7). A host
+    round must be resolved, not forfeited (docs/fairness.md; SPEC.md 8, "Missing opening"). A host
     that declares seat 1 absent and posts a `no_opening` forfeit instead, with the dice and
     next starter an honest forfeit would give, is refused by a fresh peer and by verify."""
     lt = _withheld_opening("enough")
