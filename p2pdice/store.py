@@ -279,13 +279,8 @@ def seat_in_transcript(home: Path, table_id: str, key: SigningKey) -> SeatRecord
     return SeatRecord(seat=restored.transcript_seat, host=state.host_key.hex())
 
 
-def held_seat(home: Path, table_id: str) -> SeatRecord | None:
-    """The seat the identity under `home` holds at `table_id` (hex), which it takes back by
-    its key, with no password: by its seat record or, where that was lost or cannot be read,
-    by its own verified transcript (up to a second's replay)."""
-    record = saved_seat(home, table_id)
-    if record is not None:
-        return record
+def seat_in_own_transcript(home: Path, table_id: str) -> SeatRecord | None:
+    """seat_in_transcript for the identity under `home`, if it has one."""
     identity = home / "identity.key"
     if not identity.exists():
         return None  # no identity yet: no table has seen this device
@@ -293,8 +288,10 @@ def held_seat(home: Path, table_id: str) -> SeatRecord | None:
 
 
 def holds_seat_at(home: Path, table_id: str) -> bool:
-    """Whether held_seat finds a seat at `table_id`."""
-    return held_seat(home, table_id) is not None
+    """Whether the identity under `home` holds a seat at `table_id` (hex), so that it takes it
+    back by its key, with no password: by its seat record or, where that was lost or cannot
+    be read, by its own verified transcript (up to a second's replay)."""
+    return (saved_seat(home, table_id) or seat_in_own_transcript(home, table_id)) is not None
 
 
 class ClientStore:

@@ -239,32 +239,6 @@ def _support_row(
     return tuple((1 - kappa) * a + kappa * b for a, b in zip(plain, credited, strict=True))
 
 
-def bid_likelihood(
-    rules: Rules,
-    palifico_round: bool,
-    dice_in_play: int,
-    bidder_dice: int,
-    previous: Bid | None,
-    bid: Bid,
-    call_below: float = CHALLENGE_BELOW,
-    sharpness: float = PICK_SHARPNESS,
-    credit: Credit = NO_CREDIT,
-    kappa: float = 0.0,
-    seen: Seen | None = None,
-) -> tuple[float, ...]:
-    """For each count vector of the bidder's dice: the modelled chance of `bid` after `previous`.
-
-    `call_below` is the bidder's calling threshold, `sharpness` how strongly their bids
-    follow their hand (negative: away from it) and `kappa` how far they credit what the
-    others' bids showed them (`credit`), all as read by bots/reads.py; `seen`, for a
-    Bayesian reader, what it expects of the others' dice (then `credit` is unused).
-    """
-    return _bid_likelihood_cached(
-        rules_token(rules), palifico_round, dice_in_play, bidder_dice, bid_key(previous),
-        bid_key(bid), call_below, sharpness, credit, kappa, seen,
-    )  # fmt: skip
-
-
 @lru_cache(maxsize=32768)
 def _bid_likelihood_cached(
     rules_key: int,
@@ -279,6 +253,15 @@ def _bid_likelihood_cached(
     kappa: float,
     seen: Seen | None,
 ) -> tuple[float, ...]:
+    """For each count vector of the bidder's dice: the modelled chance of the bid `bid_number`
+    (a bid_key) after `previous_key` (0: an opening), with the rules `rules_key` names.
+
+    `call_below` is the bidder's calling threshold, `sharpness` how strongly their bids
+    follow their hand (negative: away from it) and `kappa` how far they credit what the
+    others' bids showed them (`credit`), all as read by bots/reads.py; `seen`, for a
+    Bayesian reader, what it expects of the others' dice (then `credit` is unused). Only
+    the history weights ask, with their keys already numbers.
+    """
     rules = rules_of_token(rules_key)
     previous, bid = bid_of_key(previous_key), bid_of_key(bid_number)
     assert bid is not None
@@ -614,7 +597,7 @@ def reply_model(
     on each face and one more) and, in the same order, the chance they make each; per
     vector the call and the raises sum to 1. The raises and their chances come apart so
     that the chances, tuples of floats, stay out of the garbage collector's walks. The
-    same model as bid_likelihood, without its noise floor (a look-ahead needs a proper
+    same model as _bid_likelihood_cached, without its noise floor (a look-ahead needs a proper
     distribution over replies, not a likelihood).
     """
     call, option_keys, picks = _reply_model_cached(

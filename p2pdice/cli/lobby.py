@@ -22,9 +22,9 @@ from ..core.rules import Rules
 from ..store import (
     HostedTableSummary,
     SeatRecord,
-    held_seat,
     load_saved_table,
     saved_seat,
+    seat_in_own_transcript,
     unfinished_hosted_tables,
 )
 from ..ui.controller import Controller
@@ -60,6 +60,11 @@ def set_joining_hints(name: str, runtime: TableRuntime) -> None:
         runtime.hint = f"open, every seat taken: others can watch with p2pdice {by_name}{where}"
     else:
         runtime.hint = f"open: others type p2pdice {by_name}{where}"
+
+
+def _at_host(record: SeatRecord | None, host_prefix: str) -> bool:
+    """A seat record of the table that host (the start of its key, as announced) runs."""
+    return record is not None and bool(host_prefix) and record.host.startswith(host_prefix)
 
 
 def _seats_left(runtime: TableRuntime) -> bool:
@@ -236,20 +241,19 @@ class CliLobby:
         # Reads one small file (seat.json), never writes: the ui's port asks it on the loop,
         # once per key press. A seat the browse found only in the transcript (the seat record
         # lost or unreadable) was remembered by look_for_seat.
-        record = saved_seat(self.home, table_id)
-        if record is None:
-            record = self._seats_in_transcripts.get(table_id)
-        return record is not None and bool(host_prefix) and record.host.startswith(host_prefix)
+        record = saved_seat(self.home, table_id) or self._seats_in_transcripts.get(table_id)
+        return _at_host(record, host_prefix)
 
     def look_for_seat(self, table_id: str, host_prefix: str) -> bool:
         """holds_seat, and where the seat record is missing or unreadable, this device's own
         verified transcript of the table (up to a second's replay): the browse asks it on a
         thread, once for each table it hears of."""
-        if saved_seat(self.home, table_id) is None:
-            record = held_seat(self.home, table_id)
+        record = saved_seat(self.home, table_id)
+        if record is None:
+            record = seat_in_own_transcript(self.home, table_id)
             if record is not None:
                 self._seats_in_transcripts[table_id] = record
-        return self.holds_seat(table_id, host_prefix)
+        return _at_host(record, host_prefix)
 
     async def find(self, address: str) -> FoundTable:
         from ..net.resolve import ResolveError, resolve

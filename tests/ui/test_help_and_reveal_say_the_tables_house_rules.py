@@ -17,13 +17,12 @@ from p2pdice.core.game import (
     Reveal,
     StartNextRound,
     apply,
-    new_game,
 )
 from p2pdice.core.rules import Rules
 from p2pdice.ui.panels import render_help
 from p2pdice.ui.reveal import reveal_model
 from p2pdice.ui.screens import plain, render_reveal
-from tests.ui.helpers import opened, snap_of
+from tests.ui.helpers import bidding, opened, snap_of
 
 
 def reveal_of(state: GameState, hand: tuple[int, ...]) -> str:
@@ -41,8 +40,7 @@ def dice_cell(screen: str, name: str) -> str:
 
 def test_a_loser_who_gives_up_the_difference_is_shown_losing_every_die() -> None:
     rules = Rules(seats=3, challenge_penalty="difference", first_starter="seat0")
-    state = apply(new_game(rules), Deal())
-    state = apply(apply(state, PlaceBid(0, Bid(4, 6))), Challenge(1))
+    state = apply(bidding(rules, ((0, Bid(4, 6)),)), Challenge(1))
     hands = ((2, 3, 4, 5, 5), (4, 5, 2, 3, 4), (2, 2, 3, 3, 6))
     state = apply(state, Reveal(hands))
     assert state.dice == (2, 5, 5)  # counted 1 of 4: the bidder gives up 3
@@ -52,8 +50,7 @@ def test_a_loser_who_gives_up_the_difference_is_shown_losing_every_die() -> None
 
 def test_every_seat_an_exact_call_makes_pay_is_shown_paying() -> None:
     rules = Rules(seats=3, exact_call=True, exact_reward="others-lose", first_starter="seat0")
-    state = apply(new_game(rules), Deal())
-    state = apply(apply(state, PlaceBid(0, Bid(2, 6))), ExactCall(1))
+    state = apply(bidding(rules, ((0, Bid(2, 6)),)), ExactCall(1))
     hands = ((6, 2, 3, 4, 5), (2, 3, 4, 5, 5), (6, 2, 3, 4, 5))
     state = apply(state, Reveal(hands))
     assert state.dice == (4, 5, 4)
@@ -70,8 +67,7 @@ def test_a_palifico_round_that_keeps_ones_wild_is_not_said_to_drop_them() -> Non
         palifico_kind="face-fixed",
         first_starter="seat0",
     )
-    state = apply(new_game(rules), Deal())
-    state = apply(apply(state, PlaceBid(0, Bid(6, 6))), Challenge(1))
+    state = apply(bidding(rules, ((0, Bid(6, 6)),)), Challenge(1))
     state = apply(state, Reveal(((2, 3), (4, 5), (2, 2))))  # Ann falls to one die
     state = apply(apply(state, StartNextRound(0)), Deal())
     state = apply(apply(state, PlaceBid(0, Bid(2, 4))), Challenge(1))
