@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..bots.registry import BotLoadError, load_bot
 from ..bots.sim import simulate
+from ..bots.tournament import BotTally, _Counted
 from ..core.describe import amount
 from .common import output_folder
 from .options import CliError, rules_from_args
@@ -53,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
         bots = [load_bot(n) for n in names]
     except BotLoadError as err:
         raise CliError(f"--bots: {err}") from None
+    # Every decision that failed and became the blind move, on the engine or the protocol.
+    faults = BotTally()
+    bots = [_Counted(bot, faults) for bot in bots]
     labels = [f"P{s} ({n})" for s, n in enumerate(names)]
     out = print if args.verbose else None
     if args.transcripts and not args.protocol:
@@ -83,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         summary = simulate(rules, bots, games=args.games, seed=args.seed, names=labels, out=out)
     if args.json:
-        print(json.dumps(summary.to_json(names), sort_keys=True))
+        print(json.dumps({**summary.to_json(names), "bot_faults": faults.faults}, sort_keys=True))
     elif not args.verbose:
         print(
             f"{amount(summary.games, 'game')}, {amount(summary.rounds, 'round')}, "
@@ -91,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
         )
         for seat, wins in enumerate(summary.wins):
             print(f"  {labels[seat]:<16} {amount(wins, 'win')} ({100 * wins / summary.games:.1f}%)")
+        if faults.faults:
+            print(
+                f"  bot faults: {amount(faults.faults, 'decision')} failed and became the blind move"
+            )
     if args.transcripts and not args.json:
         last = transcript_path(Path(args.transcripts), summary.games).name
         files = "game-0001.jsonl" + (f" to {last}" if summary.games > 1 else "")
