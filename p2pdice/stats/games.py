@@ -134,7 +134,9 @@ def read_game(source: str, data: bytes) -> Game | Skipped:
     if report.failure is not None:
         failure = report.failure
         where = "the transcript" if failure.index is None else f"entry {failure.index}"
-        return Skipped(source, str(failure.reason), f"{where}: {failure.detail}")
+        # Some of the verifier's details name their entry already: say it once.
+        detail = failure.detail.removeprefix(f"{where}: ")
+        return Skipped(source, str(failure.reason), f"{where}: {detail}")
     replayer = Replayer()
     seen = _MoveSigners()
     try:
