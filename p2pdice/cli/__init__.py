@@ -1,4 +1,7 @@
-"""The `p2pdice` command. Sub-commands import their machinery lazily so `--help` stays fast."""
+"""The `p2pdice` command. Sub-commands import their machinery inside the functions that run
+them, so building the parser (all `--help` does, and what every command does first) imports
+only the light modules that hold options and help texts and `--help` stays fast
+(tests/cli/test_building_the_parser_imports_no_machinery.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from ..__main__ import INTERRUPTED
 from ..bots.names import DEFAULT_LEVEL
 from ..core.errors import UserError
 from .options import add_rules_options, bots_help
-from .verify_exits import VERIFY_EPILOG
+from .verify_exits import VERIFY_EPILOG, default_jobs
 
 Runner = Callable[[argparse.Namespace], int]
 
@@ -146,8 +149,6 @@ def build_parser() -> argparse.ArgumentParser:
         "--mine", metavar="STORE", help="your sent-messages file: check the host posted them all"
     )
     ver.add_argument("--json", action="store_true", help="print a JSON report")
-    from .parallel_verify import default_jobs
-
     ver.add_argument(
         "--jobs",
         type=int,

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sys
 from typing import TYPE_CHECKING, Any
 
 from ..bots.estimate import how_long_help
 from ..bots.names import DEFAULT_LEVEL
-from ..core.advert import socket_url
 from ..core.describe import ranking_line
 from ..core.rules import MAX_SEATS, MIN_SEATS, OPTIONS, FirstStarter
 from .common import (
@@ -237,7 +235,9 @@ async def _host(
     args: argparse.Namespace, name: str, rules, cpu: list[str], saved: SavedTable | None = None
 ) -> int:
     import asyncio
+    import logging
 
+    from ..core.advert import socket_url
     from ..net.hostapp import HostService, TableConfig
 
     logging.basicConfig(level=logging.WARNING, format="%(message)s")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import json
 import random
@@ -12,10 +11,8 @@ from collections.abc import Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.closing import CLOSING_WORDS, Closing
-from ..core.compare import history_code, stopped_at
 from ..core.describe import amount, ranking_line
 from ..core.errors import Reason
-from ..core.table_state import TablePhase
 from .common import (
     add_home_option,
     add_password_option,
@@ -27,6 +24,8 @@ from .common import (
 from .options import CliError, bots_help, seconds
 
 if TYPE_CHECKING:
+    import asyncio
+
     from ..net.discovery import TableAd
 
 
@@ -145,6 +144,8 @@ def run_join(args: argparse.Namespace) -> int:
 async def _join(args: argparse.Namespace, name: str, bot) -> int:
     import asyncio
 
+    from ..core.compare import history_code, stopped_at
+    from ..core.table_state import TablePhase
     from ..net.client import Outcome, run_websocket
     from ..net.resolve import ResolveError, resolve
     from ..net.session import ClientSession

@@ -19,7 +19,6 @@ from ..core.grading import (
     locked_reason,
     setting_of,
 )
-from ..core.lessons import Progress, course
 from ..core.rules import OPTION_BY_KEY, OPTIONS, PRESETS, Rules, preset
 from .common import (
     CPU_THINK,
@@ -33,6 +32,7 @@ from .options import CliError, add_rules_options, rules_from_args
 
 if TYPE_CHECKING:  # the drill plays bots, the match a table: loaded only when opened
     from ..bots.drill import DrillProgress
+    from ..core.lessons import Progress  # the course loads only when a command runs
     from ..ui.controller import Controller
     from ..ui.lobby import LobbyActions
     from .runtime import TableRuntime
@@ -128,6 +128,8 @@ def progress_path(home: Path) -> Path:
 
 
 def load_progress(home: Path) -> Progress:
+    from ..core.lessons import Progress
+
     try:
         return Progress.from_json(json.loads(progress_path(home).read_bytes()))
     except (OSError, ValueError):
@@ -179,6 +181,8 @@ def _drill_command(args: argparse.Namespace, home: Path, rules: Rules) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..core.lessons import course
+
     home = home_of(args)
     refuse_fixed_options(args)
     rules = rules_from_args(args)
@@ -227,6 +231,7 @@ def graded_list_lines(
 def _course(home: Path, rules: Rules, cpu_think: float = CPU_THINK) -> int:
     """The lessons; their `d` opens the drill and `t` on the list the graded match, and
     leaving either comes back to the lessons."""
+    from ..core.lessons import course
     from ..ui.app import pick_glyphs
     from ..ui.learn import DRILL_FROM_LEARN, GRADED_FROM_LEARN, run_learn
 

@@ -13,7 +13,6 @@ sequential run.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import struct
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -44,10 +43,6 @@ PARALLEL_FROM_BYTES = 512 * 1024
 Triple = tuple[bytes, bytes, bytes]
 T = TypeVar("T")
 R = TypeVar("R")
-
-
-def default_jobs() -> int:
-    return os.cpu_count() or 1
 
 
 def jobs_for(total_bytes: int, jobs: int) -> int:

@@ -9,22 +9,16 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..bots.review import (
-    movers_from_notes,
-    review_rounds,
-    review_text,
-    summarize,
-    unfinished_round,
-)
 from ..core.describe import KEY_DIGITS_SHOWN, short_key
 from ..core.errors import P2PDiceError
-from ..core.events import SeatInfo
-from ..core.table import Replayer
-from ..core.transcript import parse_entry
-from ..core.verify import split_lines, verify_lines
 from .options import CliError
 from .verify_exits import EXIT_FAILED
+
+if TYPE_CHECKING:  # the verifier, the table and the coach load only when a review runs
+    from ..core.events import SeatInfo
+    from ..core.table import Replayer
 
 #: Version of the `--json` object's shape.
 JSON_SCHEMA = 1
@@ -98,6 +92,9 @@ def seat_of_key(roster: tuple[SeatInfo, ...], key: str) -> int:
 
 
 def replayed(lines: list[bytes]) -> Replayer:
+    from ..core.table import Replayer
+    from ..core.transcript import parse_entry
+
     replayer = Replayer()
     for line in lines:
         replayer.feed(parse_entry(line))
@@ -106,6 +103,15 @@ def replayed(lines: list[bytes]) -> Replayer:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..bots.review import (
+        movers_from_notes,
+        review_rounds,
+        review_text,
+        summarize,
+        unfinished_round,
+    )
+    from ..core.verify import split_lines, verify_lines
+
     path = Path(args.file)
     try:
         data = path.read_bytes()

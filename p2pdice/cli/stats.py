@@ -6,7 +6,6 @@ Only finds the files and prints; every figure is computed by `p2pdice.stats` (pu
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from dataclasses import replace
@@ -15,18 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.describe import amount, short_key
 from ..core.errors import P2PDiceError, Reason
-from ..core.verify import complete_lines
-from ..stats.cache import CACHE_VERSION, from_record, record_of
-from ..stats.counts import PlayerStats, tally
-from ..stats.games import DUPLICATE, Game, Skipped, distinct_games
-from ..stats.league import FORK, Arrival, judge
-from ..stats.ratings import PROVISIONAL_GAMES, Rating, rate
 from .common import add_home_option, game_homes, output_folder
 from .options import CliError, add_stats_options
-from .parallel_verify import default_jobs, jobs_for, read_games
-from .verify_exits import EXIT_FORK
+from .verify_exits import EXIT_FORK, default_jobs
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the verifier and the statistics load only when a command reads games
+    from ..stats.counts import PlayerStats
+    from ..stats.games import Game, Skipped
+    from ..stats.league import Arrival
+    from ..stats.ratings import Rating
     from ..ui.ratings import RatingBook
 
 #: The folder under the data folder that keeps games imported from other devices.
@@ -74,6 +70,13 @@ def read_files(
     were judged before is not verified again, each new verdict is added to it, and the
     hashes of the files read are added to `used`. Files of the same bytes (a seat's copy
     of a finished game beside its host's log) are verified once."""
+    import hashlib
+
+    from ..core.verify import complete_lines
+    from ..stats.cache import record_of
+    from ..stats.games import Skipped
+    from .parallel_verify import jobs_for, read_games
+
     read: list[tuple[str, bytes, str] | Skipped] = []  #: (source, data, digest), or unread
     verdicts: dict[str, Game | Skipped] = {}  #: by digest: from the cache, or verified below
     unseen: dict[str, tuple[str, bytes]] = {}  #: by digest: verified together, on every core
@@ -117,6 +120,8 @@ def read_files(
 def _cached(record: Any, source: str, data: bytes) -> Game | Skipped | None:
     """The verdict a cache record holds; None (verify afresh) when there is none or it is
     damaged: a cache is a shortcut, never a reason to fail or to count a wrong figure."""
+    from ..stats.cache import from_record
+
     if not isinstance(record, dict):
         return None
     try:
@@ -128,6 +133,7 @@ def _cached(record: Any, source: str, data: bytes) -> Game | Skipped | None:
 def cache_tag() -> str:
     """Which program wrote a cache: a cache of another version is not read."""
     from .. import __version__
+    from ..stats.cache import CACHE_VERSION
 
     return f"{CACHE_VERSION}/{__version__}"
 
@@ -153,6 +159,8 @@ def save_cache(home: Path, files: dict[str, Any]) -> None:
 def load_games(home: Path, *, use_cache: bool = False) -> tuple[list[Game], list[Skipped]]:
     """The verified games under `home` and the files skipped. With `use_cache` the verdicts
     are read from, and saved to, the cache (`cache/stats.json`): only the files seen now."""
+    from ..stats.games import distinct_games
+
     if not use_cache:
         return distinct_games(read_files(saved_transcripts(home)))
     cache = load_cache(home)
@@ -168,6 +176,8 @@ def load_games(home: Path, *, use_cache: bool = False) -> tuple[list[Game], list
 def import_files(home: Path, names: list[str], games: list[Game]) -> list[Arrival]:
     """Judge each file named (folders: every *.jsonl under them, sorted) against the games
     held, and keep the new ones as `league/<table id>.jsonl`."""
+    from ..stats.league import judge
+
     paths: list[Path] = []
     for name in names:
         path = Path(name)
@@ -199,6 +209,7 @@ def export_games(folder: Path, games: list[Game]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..stats.league import FORK
     from ..store import data_dir
 
     if args.json and args.plot:
@@ -242,6 +253,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def report(games: list[Game], skipped: list[Skipped]) -> dict[str, Any]:
+    from ..stats.counts import tally
+    from ..stats.ratings import PROVISIONAL_GAMES, rate
+
     names = {p.key: p.name for g in games for p in g.players}
     groups = [
         {"kind": kind, "preset": preset, "players": [s.to_json() for s in _ordered(players)]}
@@ -267,6 +281,8 @@ def _pct(rate: float | None) -> str:
 
 
 def human(body: dict[str, Any]) -> str:
+    from ..stats.games import DUPLICATE
+
     out = [f"{body['games']} verified game(s)"]
     for group in body["groups"]:
         kind = "" if group["kind"] == "standard" else f" ({group['kind'].replace('_', '-')}: "
@@ -373,7 +389,7 @@ def ratings_book(home: Path, finished: str | None = None) -> RatingBook:
     under `home`, served from the stats cache; with `finished` (a table id, hex), also each
     of its keys' change from that game (or, for a seat a CPU stand-in played part of, that
     the game did not rate it). Blocking: the ui runs it on a thread."""
-    from ..stats.ratings import change_of, stood_in_keys
+    from ..stats.ratings import change_of, rate, stood_in_keys
     from ..ui.ratings import RatingBook, RatingChange, RatingFigure
 
     def figure(r: Rating) -> RatingFigure:
@@ -392,4 +408,4 @@ def ratings_book(home: Path, finished: str | None = None) -> RatingBook:
     return RatingBook(figures, changes)
 
 
-__all__ = ["Rating", "add_parser", "human", "load_games", "plot", "ratings_book", "report", "run"]
+__all__ = ["add_parser", "human", "load_games", "plot", "ratings_book", "report", "run"]

@@ -1,7 +1,10 @@
-"""The exit statuses of `p2pdice verify`, apart so `--help` states them without importing
-the verifier (the command line builds its parser before any sub-command runs)."""
+"""The exit statuses of `p2pdice verify`, and its --jobs default, apart so `--help` states
+them without importing the verifier (the command line builds its parser before any
+sub-command runs)."""
 
 from __future__ import annotations
+
+import os
 
 #: Exit statuses of `verify`, worst first when several files are given (2 is a bad command
 #: line, as for every command).
@@ -18,3 +21,8 @@ differ at an entry both hold: the host showed them two histories (both entries a
 the proof). Several files of one table are compared entry by entry; a shorter one is
 reported as stopping early, not as a failure. Files of different tables are grouped by
 table id."""
+
+
+def default_jobs() -> int:
+    """`verify --jobs`'s default: the number of cores."""
+    return os.cpu_count() or 1

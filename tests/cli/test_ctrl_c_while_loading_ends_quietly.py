@@ -30,8 +30,9 @@ raise SystemExit(main(sys.argv[2:]))
     [
         "p2pdice.cli",  # the command line itself, imported by the console script
         "p2pdice.cli.options",  # one of its modules
-        "p2pdice.cli.parallel_verify",  # imported while the parser is built
+        "p2pdice.cli.verify_exits",  # imported while the parser is built
         "p2pdice.cli.verify",  # the sub-command's machinery
+        "p2pdice.cli.parallel_verify",  # imported by the sub-command's machinery
     ],
 )
 def test_ctrl_c_at_an_import_ends_with_130_and_no_traceback(module: str) -> None:
