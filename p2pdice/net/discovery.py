@@ -13,12 +13,19 @@ import logging
 import secrets
 import socket
 from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import ifaddr
-from zeroconf import DNSAddress, DNSIncoming, DNSQuestionType, IPVersion, ServiceStateChange
+from zeroconf import (
+    DNSAddress,
+    DNSIncoming,
+    DNSPointer,
+    DNSQuestionType,
+    IPVersion,
+    ServiceStateChange,
+)
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from ..core.advert import Advert, short_id
@@ -296,11 +303,16 @@ class SenderLedger:
     from 10.0.0.66 vouches for nothing, so no lobby sends 10.0.0.1 a request because of it.
     When zeroconf's sockets cannot be reached (`active` False), only on-link addresses are
     kept (see `on_link`); a LAN machine spoofing its source is beyond both (docs/lan.md).
+
+    Goodbyes likewise: each table withdrawn (its PTR with TTL 0) is told to `on_farewell`
+    with the packet's sender, so that a host's own goodbye is told from one anyone could send.
     """
 
     def __init__(self) -> None:
         self._vouched: OrderedDict[tuple[str, str], None] = OrderedDict()
         self.active = False
+        #: Called with (instance name, sender) for each goodbye heard.
+        self.on_farewell: Callable[[str, str], None] | None = None
 
     def install(self, zc: Any) -> bool:
         """Tap every reading socket of `zc` (again after zeroconf adds one); whether it could."""
@@ -330,6 +342,10 @@ class SenderLedger:
         except Exception:  # zeroconf itself logs and drops a malformed packet
             return
         for record in records:
+            if isinstance(record, DNSPointer) and record.ttl == 0:
+                if self.on_farewell is not None and record.name.lower() == SERVICE_TYPE:
+                    self.on_farewell(record.alias, sender)
+                continue
             if not isinstance(record, DNSAddress) or len(record.address) != 4:
                 continue
             if socket.inet_ntoa(record.address) == sender:
@@ -391,6 +407,10 @@ class Browser:
         self._resolving: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._retries: OrderedDict[str, int] = OrderedDict()  #: name -> lookups that failed
+        #: Tables zeroconf reported removed without their host's own goodbye: looked up again,
+        #: and removed only if their host no longer answers (at most MAX_TABLES: tracked ones).
+        self._confirming: set[str] = set()
+        self.ledger.on_farewell = self._farewell
 
     async def start(self) -> None:
         with contextlib.suppress(Exception):
@@ -407,12 +427,15 @@ class Browser:
         self, zeroconf: Any, service_type: str, name: str, state_change: ServiceStateChange
     ) -> None:
         if state_change is ServiceStateChange.Removed:
-            self._retries.pop(name, None)
-            self._waiting.pop(name, None)
-            self._overflow.pop(name, None)
-            table = self.tables.pop(name, None)
-            if table is not None:
-                self._events.put_nowait(BrowseEvent("removed", table))
+            if name in self.tables:
+                # Anyone can send a goodbye for any table (its host's own was taken by
+                # `_farewell`), and records also expire: the table stays listed unless its
+                # host no longer answers a lookup.
+                self._confirming.add(name)
+                self._waiting[name] = None
+                self._pump()
+            else:
+                self._drop(name)
             return
         # A burst of changes to one name is one lookup; past MAX_WAITING the oldest waits out.
         self._waiting[name] = None
@@ -420,6 +443,21 @@ class Browser:
         while len(self._waiting) > MAX_WAITING:
             self._waiting.popitem(last=False)
         self._pump()
+
+    def _farewell(self, name: str, sender: str) -> None:
+        """A goodbye for `name` from `sender`: the table is removed when it was its own."""
+        table = self.tables.get(name)
+        if table is not None and sender in table.addresses:
+            self._drop(name)
+
+    def _drop(self, name: str) -> None:
+        self._retries.pop(name, None)
+        self._waiting.pop(name, None)
+        self._overflow.pop(name, None)
+        self._confirming.discard(name)
+        table = self.tables.pop(name, None)
+        if table is not None:
+            self._events.put_nowait(BrowseEvent("removed", table))
 
     def _pump(self) -> None:
         while self._waiting and len(self._resolving) < MAX_RESOLVING:
@@ -467,7 +505,12 @@ class Browser:
         """Whether `name` was resolved to a table (tracked, counted past the caps, or found
         to name nothing we can list: those are settled); False asks for a retry."""
         info = AsyncServiceInfo(SERVICE_TYPE, name)
+        confirming = name in self._confirming
+        self._confirming.discard(name)
         if not await info.async_request(self.azc.zeroconf, 3000, self._question_type):
+            if confirming:  # removed, and its host no longer answers: gone
+                self._drop(name)
+                return True
             return False
         self.ledger.install(self.azc.zeroconf)  # zeroconf may have opened a socket since
         announced = info.parsed_addresses(IPVersion.V4Only)
