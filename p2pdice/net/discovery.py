@@ -19,6 +19,7 @@ from typing import Any
 
 import ifaddr
 from zeroconf import (
+    BadTypeInNameException,
     DNSAddress,
     DNSIncoming,
     DNSPointer,
@@ -504,7 +505,10 @@ class Browser:
     async def _lookup(self, name: str) -> bool:
         """Whether `name` was resolved to a table (tracked, counted past the caps, or found
         to name nothing we can list: those are settled); False asks for a retry."""
-        info = AsyncServiceInfo(SERVICE_TYPE, name)
+        try:
+            info = AsyncServiceInfo(SERVICE_TYPE, name)
+        except BadTypeInNameException:  # control characters: no table, and no traceback
+            return True  # (the exception's text is the stranger's raw name)
         confirming = name in self._confirming
         self._confirming.discard(name)
         if not await info.async_request(self.azc.zeroconf, 3000, self._question_type):
