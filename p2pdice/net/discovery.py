@@ -446,10 +446,12 @@ class Browser:
         self._pump()
 
     def _farewell(self, name: str, sender: str) -> None:
-        """A goodbye for `name` from `sender`: the table is removed when it was its own."""
-        table = self.tables.get(name)
-        if table is not None and sender in table.addresses:
-            self._drop(name)
+        """A goodbye for `name` from `sender`: the table (or a copy of it listed at the
+        sender's address) is removed when it was its own."""
+        for key in (name, copy_key(name, sender)):
+            table = self.tables.get(key)
+            if table is not None and sender in table.addresses:
+                self._drop(key)
 
     def _drop(self, name: str) -> None:
         self._retries.pop(name, None)
@@ -520,27 +522,36 @@ class Browser:
         announced = info.parsed_addresses(IPVersion.V4Only)
         addresses = [a for a in announced if self.ledger.vouched(info.server, a)]
         if not addresses or info.port is None:
-            self._forget(name)
+            # A tracked table stays where its host announced it: anyone can send records
+            # for its name naming an address that did not announce them.
             if announced and self._retries.get(name, 0) >= len(LOOKUP_RETRY_AFTER):
                 self.unvouched += 1  # counted once, when no retry is left
             return not announced or info.port is None
-        if name not in self.tables and not self._room_for(addresses[0]):
-            self._overflow[name] = addresses[0]  # each name once, however often it is sent
-            self._overflow.move_to_end(name)
+        key = name
+        held = self.tables.get(name)
+        if held is not None and not set(addresses) & set(held.addresses):
+            # Another machine answering for this table's name, with records of its own
+            # address: listed as a copy beside the table, never in its place (a copy gets
+            # no client: the key check). A host that really moved is listed at both places
+            # until the lobby's check drops the old one.
+            key = copy_key(name, addresses[0])
+        if key not in self.tables and not self._room_for(addresses[0]):
+            self._overflow[key] = addresses[0]  # each name once, however often it is sent
+            self._overflow.move_to_end(key)
             while len(self._overflow) > MAX_VOUCHED:
                 self._overflow.popitem(last=False)
             return True
         # Anyone on the LAN can advertise: Advert cleans every text that may reach a screen.
         advert = Advert.from_txt(_txt_text(info.properties))
         table = TableAd(
-            service=name,
+            service=key,
             name=clean_name(advert.name or name.split(".")[0]) or "(unnamed table)",
             addresses=addresses,
             port=info.port,
             advert=advert,
         )
-        kind = "updated" if name in self.tables else "added"
-        self.tables[name] = table
+        kind = "updated" if key in self.tables else "added"
+        self.tables[key] = table
         self._events.put_nowait(BrowseEvent(kind, table))
         return True
 
@@ -553,11 +564,6 @@ class Browser:
         if len(self.tables) >= MAX_TABLES:
             return False
         return sum(t.addresses[0] == address for t in self.tables.values()) < MAX_PER_SENDER
-
-    def _forget(self, name: str) -> None:
-        table = self.tables.pop(name, None)
-        if table is not None:
-            self._events.put_nowait(BrowseEvent("removed", table))
 
     async def events(self) -> AsyncIterator[BrowseEvent]:
         while True:
@@ -575,6 +581,12 @@ class Browser:
             await self._browser.async_cancel()
         for task in list(self._tasks):
             task.cancel()
+
+
+def copy_key(name: str, address: str) -> str:
+    """The key `Browser.tables` lists records for the table `name` under when they come from
+    `address`, another machine than the one the table was first heard at."""
+    return f"{name} @{address}"
 
 
 def new_zeroconf(bind: str | None = None) -> AsyncZeroconf:
