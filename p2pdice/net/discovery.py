@@ -24,6 +24,7 @@ from zeroconf import (
     DNSIncoming,
     DNSPointer,
     DNSQuestionType,
+    DNSService,
     IPVersion,
     ServiceStateChange,
 )
@@ -305,12 +306,17 @@ class SenderLedger:
     When zeroconf's sockets cannot be reached (`active` False), only on-link addresses are
     kept (see `on_link`); a LAN machine spoofing its source is beyond both (docs/lan.md).
 
+    Service records likewise: `(instance name, host name, port)` is kept with the sender of
+    each SRV, so that a stranger's SRV for a table's name leading to the table's host name at
+    another port is told from the host's own (`served`).
+
     Goodbyes likewise: each table withdrawn (its PTR with TTL 0) is told to `on_farewell`
     with the packet's sender, so that a host's own goodbye is told from one anyone could send.
     """
 
     def __init__(self) -> None:
         self._vouched: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self._served: OrderedDict[tuple[str, str, int, str], None] = OrderedDict()
         self.active = False
         #: Called with (instance name, sender) for each goodbye heard.
         self.on_farewell: Callable[[str, str], None] | None = None
@@ -347,6 +353,13 @@ class SenderLedger:
                 if self.on_farewell is not None and record.name.lower() == SERVICE_TYPE:
                     self.on_farewell(record.alias, sender)
                 continue
+            if isinstance(record, DNSService) and record.ttl:
+                served = (record.name.lower(), record.server.lower(), record.port, sender)
+                self._served[served] = None
+                self._served.move_to_end(served)
+                while len(self._served) > MAX_VOUCHED:
+                    self._served.popitem(last=False)
+                continue
             if not isinstance(record, DNSAddress) or len(record.address) != 4:
                 continue
             if socket.inet_ntoa(record.address) == sender:
@@ -355,6 +368,15 @@ class SenderLedger:
                 self._vouched.move_to_end(key)
                 while len(self._vouched) > MAX_VOUCHED:
                     self._vouched.popitem(last=False)
+
+    def served(self, name: str, server: str | None, port: int | None, addresses: list[str]) -> bool:
+        """Whether the machine at one of `addresses` itself announced that `name` is served
+        at `server` and `port` (True when the senders cannot be seen)."""
+        if not self.active:
+            return True
+        if server is None or port is None:
+            return False
+        return any((name.lower(), server.lower(), port, a) in self._served for a in addresses)
 
     def vouched(self, server: str | None, address: str) -> bool:
         """Whether the machine at `address` itself announced that `server` has it."""
@@ -521,6 +543,8 @@ class Browser:
         self.ledger.install(self.azc.zeroconf)  # zeroconf may have opened a socket since
         announced = info.parsed_addresses(IPVersion.V4Only)
         addresses = [a for a in announced if self.ledger.vouched(info.server, a)]
+        if not self.ledger.served(name, info.server, info.port, addresses):
+            addresses = []  # a stranger's SRV, leading to another machine's host name
         if not addresses or info.port is None:
             # A tracked table stays where its host announced it: anyone can send records
             # for its name naming an address that did not announce them.

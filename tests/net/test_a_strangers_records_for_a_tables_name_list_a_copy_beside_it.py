@@ -28,19 +28,24 @@ TXT = {"name": "Kitchen", "id": TABLE_ID, "path": f"/t/{TABLE_ID}", "phase": "lo
 STRANGER = "127.0.0.2"
 
 
-def copy_from(address: str, instance: str, *, at: str | None = None, seats: str = "") -> None:
+def copy_from(
+    address: str, instance: str, *, at: str | None = None, seats: str = "", server: str = ""
+) -> None:
     """The table's records (with `seats`), at address `at` (else `address`) port 9999, sent
-    unasked from `address`."""
+    unasked from `address`; with `server`, only an SRV and TXT leading to that host name."""
     info = AsyncServiceInfo(
         SERVICE_TYPE,
         instance,
         parsed_addresses=[at or address],
         port=9999,
         properties={k.encode(): v.encode() for k, v in {**TXT, "seats": seats}.items() if v},
-        server="stranger.local.",
+        server=server or "stranger.local.",
     )
     out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
-    for record in (info.dns_pointer(), info.dns_service(), info.dns_text(), *info.dns_addresses()):
+    records = [info.dns_service(), info.dns_text()]
+    if not server:
+        records += [info.dns_pointer(), *info.dns_addresses()]
+    for record in records:
         out.add_answer_at_time(record, 0)
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -105,6 +110,28 @@ async def test_a_strangers_records_naming_the_hosts_address_do_not_remove_the_ta
         real = browser.tables[instance]
         assert (real.addresses, real.port) == (["127.0.0.1"], 9000)
         assert [e.kind for e in browser.pending() if e.kind == "removed"] == []
+    finally:
+        await advert.stop()
+        await browser.stop()
+        for azc in (host_zc, lobby_zc):
+            await azc.async_close()
+
+
+async def test_a_strangers_service_record_cannot_send_the_table_to_another_port() -> None:
+    """An SRV for the table's name sent by the stranger, leading to the host's own host name
+    (whose address its machine announced) at another port: the table's row moved to that
+    port, where nothing answers, and the lobby then dropped it."""
+    host_zc, lobby_zc = new_zeroconf(), new_zeroconf()
+    advert = Advertiser(host_zc, name="Kitchen", port=9000, addresses=["127.0.0.1"], txt=TXT)
+    browser = Browser(lobby_zc)
+    await browser.start()
+    try:
+        instance = await asyncio.wait_for(advert.start(), 10)
+        assert await wait_until(lambda: instance in browser.tables, 8), "never listed"
+        for i in range(3):  # a new TXT each time: each is an update, and a lookup
+            copy_from(STRANGER, instance, seats=f"{i}/4", server=advert.server)
+            await asyncio.sleep(1.0)
+        assert [(t.addresses, t.port) for t in browser.tables.values()] == [(["127.0.0.1"], 9000)]
     finally:
         await advert.stop()
         await browser.stop()
