@@ -46,7 +46,7 @@ async def fetch_listing(http: aiohttp.ClientSession, url: str) -> list[dict[str,
             raise
     try:
         rows = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: lists nested thousands deep
         raise ListingError("a listing that is not JSON") from None
     if not isinstance(rows, list):
         raise ListingError("a listing that is not a list")
