@@ -45,6 +45,10 @@ MAX_PER_SENDER = 32
 #: Resolutions (SRV, TXT and A lookups) in flight at once, and names waiting for one.
 MAX_RESOLVING = 16
 MAX_WAITING = 2 * MAX_TABLES
+#: Of those, for names announced from one address: a machine announcing fresh names as fast
+#: as it can then cannot push a table opened meanwhile out of the queue before its lookup.
+RESOLVING_PER_SENDER = MAX_RESOLVING // 4
+WAITING_PER_SENDER = MAX_PER_SENDER
 #: (host name, address) pairs remembered as announced by the machine at that address.
 MAX_VOUCHED = 4096
 #: A lookup that timed out, or whose addresses were not yet vouched for by their sender, is
@@ -317,6 +321,7 @@ class SenderLedger:
     def __init__(self) -> None:
         self._vouched: OrderedDict[tuple[str, str], None] = OrderedDict()
         self._served: OrderedDict[tuple[str, str, int, str], None] = OrderedDict()
+        self._announcers: OrderedDict[str, str] = OrderedDict()  #: instance name -> sender
         self.active = False
         #: Called with (instance name, sender) for each goodbye heard.
         self.on_farewell: Callable[[str, str], None] | None = None
@@ -349,9 +354,14 @@ class SenderLedger:
         except Exception:  # zeroconf itself logs and drops a malformed packet
             return
         for record in records:
-            if isinstance(record, DNSPointer) and record.ttl == 0:
-                if self.on_farewell is not None and record.name.lower() == SERVICE_TYPE:
+            if isinstance(record, DNSPointer) and record.name.lower() == SERVICE_TYPE:
+                if record.ttl == 0 and self.on_farewell is not None:
                     self.on_farewell(record.alias, sender)
+                elif record.ttl:
+                    self._announcers[record.alias.lower()] = sender
+                    self._announcers.move_to_end(record.alias.lower())
+                    while len(self._announcers) > MAX_VOUCHED:
+                        self._announcers.popitem(last=False)
                 continue
             if isinstance(record, DNSService) and record.ttl:
                 served = (record.name.lower(), record.server.lower(), record.port, sender)
@@ -377,6 +387,10 @@ class SenderLedger:
         if server is None or port is None:
             return False
         return any((name.lower(), server.lower(), port, a) in self._served for a in addresses)
+
+    def announcer(self, name: str) -> str:
+        """The address that last announced the table `name` ("" when none was seen)."""
+        return self._announcers.get(name.lower(), "")
 
     def vouched(self, server: str | None, address: str) -> bool:
         """Whether the machine at `address` itself announced that `server` has it."""
@@ -426,8 +440,10 @@ class Browser:
         self.unvouched = 0  #: advertisements naming only addresses that did not send them
         self._events: asyncio.Queue[BrowseEvent] = asyncio.Queue()
         self._browser: AsyncServiceBrowser | None = None
-        self._waiting: OrderedDict[str, None] = OrderedDict()
-        self._resolving: set[str] = set()
+        #: Names waiting for a lookup, and being looked up, with the address that announced
+        #: each ("" when unknown: no cap by address then).
+        self._waiting: OrderedDict[str, str] = OrderedDict()
+        self._resolving: dict[str, str] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._retries: OrderedDict[str, int] = OrderedDict()  #: name -> lookups that failed
         #: Tables zeroconf reported removed without their host's own goodbye: looked up again,
@@ -455,17 +471,25 @@ class Browser:
                 # `_farewell`), and records also expire: the table stays listed unless its
                 # host no longer answers a lookup.
                 self._confirming.add(name)
-                self._waiting[name] = None
+                self._wait(name)
                 self._pump()
             else:
                 self._drop(name)
             return
-        # A burst of changes to one name is one lookup; past MAX_WAITING the oldest waits out.
-        self._waiting[name] = None
+        self._wait(name)
+        self._pump()
+
+    def _wait(self, name: str, sender: str | None = None) -> None:
+        """Queue `name` (announced from `sender`, else as the ledger says) for a lookup. A
+        burst of changes to one name is one lookup; past WAITING_PER_SENDER names from its
+        address, or MAX_WAITING in all, the oldest (of that address) waits out."""
+        sender = self.ledger.announcer(name) if sender is None else sender
+        self._waiting[name] = sender
         self._waiting.move_to_end(name)
+        if sender and sum(s == sender for s in self._waiting.values()) > WAITING_PER_SENDER:
+            del self._waiting[next(n for n, s in self._waiting.items() if s == sender)]
         while len(self._waiting) > MAX_WAITING:
             self._waiting.popitem(last=False)
-        self._pump()
 
     def _farewell(self, name: str, sender: str) -> None:
         """A goodbye for `name` from `sender`: the table (or a copy of it listed at the
@@ -486,11 +510,19 @@ class Browser:
 
     def _pump(self) -> None:
         while self._waiting and len(self._resolving) < MAX_RESOLVING:
-            name = next((n for n in self._waiting if n not in self._resolving), None)
+            busy = Counter(self._resolving.values())
+            name = next(
+                (
+                    n
+                    for n, sender in self._waiting.items()
+                    if n not in self._resolving
+                    and (not sender or busy[sender] < RESOLVING_PER_SENDER)
+                ),
+                None,
+            )
             if name is None:
                 return
-            del self._waiting[name]
-            self._resolving.add(name)
+            self._resolving[name] = self._waiting.pop(name)
             task = asyncio.get_running_loop().create_task(self._resolve(name))
             self._tasks.add(task)  # keep a reference until it finishes
             task.add_done_callback(self._tasks.discard)
@@ -500,14 +532,14 @@ class Browser:
         try:
             found = await self._lookup(name)
         finally:
-            self._resolving.discard(name)
+            sender = self._resolving.pop(name, "")
             if found:
                 self._retries.pop(name, None)
             else:
-                self._retry_later(name)
+                self._retry_later(name, sender)
             self._pump()
 
-    def _retry_later(self, name: str) -> None:
+    def _retry_later(self, name: str, sender: str = "") -> None:
         """Look `name` up again after a pause, a bounded number of times (and for at most
         MAX_WAITING names at once, so a flood of names that never resolve stays bounded)."""
         failed = self._retries.pop(name, 0)
@@ -516,14 +548,13 @@ class Browser:
         self._retries[name] = failed + 1
         while len(self._retries) > MAX_WAITING:
             self._retries.popitem(last=False)
-        asyncio.get_running_loop().call_later(LOOKUP_RETRY_AFTER[failed], self._requeue, name)
+        later = LOOKUP_RETRY_AFTER[failed]
+        asyncio.get_running_loop().call_later(later, self._requeue, name, sender)
 
-    def _requeue(self, name: str) -> None:
+    def _requeue(self, name: str, sender: str = "") -> None:
         if name not in self._retries or name in self.tables:
             return  # removed meanwhile, pushed out by newer names, or found by an update
-        self._waiting[name] = None
-        while len(self._waiting) > MAX_WAITING:
-            self._waiting.popitem(last=False)
+        self._wait(name, sender or None)
         self._pump()
 
     async def _lookup(self, name: str) -> bool:
