@@ -450,6 +450,7 @@ class Browser:
         #: and removed only if their host no longer answers (at most MAX_TABLES: tracked ones).
         self._confirming: set[str] = set()
         self.ledger.on_farewell = self._farewell
+        self._stopped = False  #: no lookup starts once `stop` was called
 
     async def start(self) -> None:
         with contextlib.suppress(Exception):
@@ -509,7 +510,7 @@ class Browser:
             self._events.put_nowait(BrowseEvent("removed", table))
 
     def _pump(self) -> None:
-        while self._waiting and len(self._resolving) < MAX_RESOLVING:
+        while self._waiting and len(self._resolving) < MAX_RESOLVING and not self._stopped:
             busy = Counter(self._resolving.values())
             name = next(
                 (
@@ -632,6 +633,7 @@ class Browser:
         return out
 
     async def stop(self) -> None:
+        self._stopped = True  # else each cancelled lookup starts the next, on a closed zeroconf
         if self._browser is not None:
             await self._browser.async_cancel()
         for task in list(self._tasks):
