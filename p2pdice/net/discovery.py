@@ -617,9 +617,24 @@ class Browser:
         return Counter(self._overflow.values())
 
     def _room_for(self, address: str) -> bool:
-        if len(self.tables) >= MAX_TABLES:
+        """Whether a new table from `address` is tracked: under MAX_PER_SENDER from it, and
+        under MAX_TABLES, or else the address with the most tables has more than one more
+        than `address`: its newest is then given up (counted past the caps), so that one
+        machine holding many addresses cannot crowd out the tables of others."""
+        counts = Counter(t.addresses[0] for t in self.tables.values())
+        if counts[address] >= MAX_PER_SENDER:
             return False
-        return sum(t.addresses[0] == address for t in self.tables.values()) < MAX_PER_SENDER
+        if len(self.tables) < MAX_TABLES:
+            return True
+        biggest, most = counts.most_common(1)[0]
+        if most <= counts[address] + 1:
+            return False
+        newest = next(k for k in reversed(self.tables) if self.tables[k].addresses[0] == biggest)
+        self._overflow[newest] = biggest
+        while len(self._overflow) > MAX_VOUCHED:
+            self._overflow.popitem(last=False)
+        self._events.put_nowait(BrowseEvent("removed", self.tables.pop(newest)))
+        return True
 
     async def events(self) -> AsyncIterator[BrowseEvent]:
         while True:
