@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import itertools
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -169,23 +170,40 @@ class CliLobby:
 
         # The listing is a hint over TLS (the table's own connection pins the host key).
         connector = aiohttp.TCPConnector(ssl=client_context())
+        # Hosts that answered their last probe have their own share of requests, and no probe
+        # waits for another: ports that accept and never answer (each holds a request for
+        # PROBE_TIMEOUT) cannot stretch the check of a host that answers.
+        answered, others = asyncio.Semaphore(PROBES_AT_ONCE), asyncio.Semaphore(PROBES_AT_ONCE)
+        flying: dict[str, asyncio.Task[None]] = {}  #: probe URL -> its request
+        done: list[str] = []  #: probes finished since the screen was last refreshed
+
+        def landed(url: str, _task: asyncio.Task[None]) -> None:
+            flying.pop(url, None)
+            done.append(url)
+
         async with aiohttp.ClientSession(timeout=timeout, connector=connector) as http:
-            for rounds in itertools.count():
-                if rounds % 10 == 9:  # a hosted game resumed or ended meanwhile
-                    await self.rescan_hosted()
-                    lobby.update_note()
-                due = c.ui.book.due(loop.time())
-                if due:
+            try:
+                for rounds in itertools.count():
+                    if rounds % 10 == 9:  # a hosted game resumed or ended meanwhile
+                        await self.rescan_hosted()
+                        lobby.update_note()
                     # One request per host and port, whatever number of tables it announces.
                     hosts: dict[str, list[LobbyEntry]] = {}
-                    for entry in due:
-                        hosts.setdefault(entry.probe_url, []).append(entry)
-                    gate = asyncio.Semaphore(PROBES_AT_ONCE)
-                    await asyncio.gather(
-                        *(self._probe(c, http, url, group, gate) for url, group in hosts.items())
-                    )
-                    c.refresh()
-                await asyncio.sleep(PROBE_TICK)
+                    for entry in c.ui.book.due(loop.time()):
+                        if entry.probe_url not in flying:
+                            hosts.setdefault(entry.probe_url, []).append(entry)
+                    for url, group in hosts.items():
+                        gate = answered if any(e.alive for e in group) else others
+                        flying[url] = loop.create_task(self._probe(c, http, url, group, gate))
+                        flying[url].add_done_callback(partial(landed, url))
+                    if done:
+                        done.clear()
+                        c.refresh()
+                    await asyncio.sleep(PROBE_TICK)
+            finally:
+                for task in flying.values():
+                    task.cancel()
+                await asyncio.gather(*flying.values(), return_exceptions=True)
 
     async def _probe(
         self,
