@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
@@ -30,7 +31,7 @@ from ..store import (
 )
 from ..ui.controller import Controller
 from ..ui.lobby import LobbyActions
-from ..ui.lobbymodel import LobbyEntry, listed_players
+from ..ui.lobbymodel import LOBBY_LIMIT, LobbyEntry, listed_players
 from ..ui.ports import FoundTable, TableFactory
 from ..ui.text import safe_text
 from .common import CPU_THINK
@@ -44,6 +45,8 @@ PROBES_AT_ONCE = 8  #: `GET /tables` requests in flight at once
 #: Seconds a burst of announcements is gathered for before the lobby is drawn again: 500
 #: fakes are a few redraws, not 500 (each one sorting every row).
 REDRAW_EVERY = 0.25
+#: (table id, host key) pairs the browse remembers looking for a seat at (4 per listed table).
+ASKED_KEPT = 4 * LOBBY_LIMIT
 
 
 def set_joining_hints(name: str, runtime: TableRuntime) -> None:
@@ -135,7 +138,9 @@ class CliLobby:
         browser = Browser(azc)
         loop = asyncio.get_running_loop()
         lobby.listening_on("Listening for tables on this network...")
-        asked: set[tuple[str, str]] = set()  # (table id, host prefix) already looked up
+        # (table id, host prefix) already looked up, the oldest forgotten past ASKED_KEPT (a
+        # stranger's tables announcing fresh ids cannot stop the look for our own seat).
+        asked: OrderedDict[tuple[str, str], None] = OrderedDict()
         try:
             await browser.start()
             async for first in browser.events():
@@ -146,8 +151,10 @@ class CliLobby:
                         continue
                     book.announce(t.service, t.name, t.addresses, t.port, t.advert, loop.time())
                     prefix = t.advert.host_key_prefix or ""
-                    if (t.table_id, prefix) not in asked and len(asked) < 4 * len(book.entries):
-                        asked.add((t.table_id, prefix))
+                    if (t.table_id, prefix) not in asked:
+                        asked[(t.table_id, prefix)] = None
+                        while len(asked) > ASKED_KEPT:
+                            asked.popitem(last=False)
                         if await asyncio.to_thread(self.look_for_seat, t.table_id, prefix):
                             book.seated.add(t.table_id)
                 if dict(browser.ignored) != book.unlisted:
