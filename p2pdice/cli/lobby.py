@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+from collections import OrderedDict
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +31,7 @@ from ..store import (
 )
 from ..ui.controller import Controller
 from ..ui.lobby import LobbyActions
-from ..ui.lobbymodel import LobbyEntry, listed_players
+from ..ui.lobbymodel import LOBBY_LIMIT, LobbyEntry, listed_players
 from ..ui.ports import FoundTable, TableFactory
 from ..ui.text import safe_text
 from .common import CPU_THINK
@@ -43,6 +45,8 @@ PROBES_AT_ONCE = 8  #: `GET /tables` requests in flight at once
 #: Seconds a burst of announcements is gathered for before the lobby is drawn again: 500
 #: fakes are a few redraws, not 500 (each one sorting every row).
 REDRAW_EVERY = 0.25
+#: (table id, host key) pairs the browse remembers looking for a seat at (4 per listed table).
+ASKED_KEPT = 4 * LOBBY_LIMIT
 
 
 def set_joining_hints(name: str, runtime: TableRuntime) -> None:
@@ -134,7 +138,9 @@ class CliLobby:
         browser = Browser(azc)
         loop = asyncio.get_running_loop()
         lobby.listening_on("Listening for tables on this network...")
-        asked: set[tuple[str, str]] = set()  # (table id, host prefix) already looked up
+        # (table id, host prefix) already looked up, the oldest forgotten past ASKED_KEPT (a
+        # stranger's tables announcing fresh ids cannot stop the look for our own seat).
+        asked: OrderedDict[tuple[str, str], None] = OrderedDict()
         try:
             await browser.start()
             async for first in browser.events():
@@ -145,8 +151,10 @@ class CliLobby:
                         continue
                     book.announce(t.service, t.name, t.addresses, t.port, t.advert, loop.time())
                     prefix = t.advert.host_key_prefix or ""
-                    if (t.table_id, prefix) not in asked and len(asked) < 4 * len(book.entries):
-                        asked.add((t.table_id, prefix))
+                    if (t.table_id, prefix) not in asked:
+                        asked[(t.table_id, prefix)] = None
+                        while len(asked) > ASKED_KEPT:
+                            asked.popitem(last=False)
                         if await asyncio.to_thread(self.look_for_seat, t.table_id, prefix):
                             book.seated.add(t.table_id)
                 if dict(browser.ignored) != book.unlisted:
@@ -169,23 +177,40 @@ class CliLobby:
 
         # The listing is a hint over TLS (the table's own connection pins the host key).
         connector = aiohttp.TCPConnector(ssl=client_context())
+        # Hosts that answered their last probe have their own share of requests, and no probe
+        # waits for another: ports that accept and never answer (each holds a request for
+        # PROBE_TIMEOUT) cannot stretch the check of a host that answers.
+        answered, others = asyncio.Semaphore(PROBES_AT_ONCE), asyncio.Semaphore(PROBES_AT_ONCE)
+        flying: dict[str, asyncio.Task[None]] = {}  #: probe URL -> its request
+        done: list[str] = []  #: probes finished since the screen was last refreshed
+
+        def landed(url: str, _task: asyncio.Task[None]) -> None:
+            flying.pop(url, None)
+            done.append(url)
+
         async with aiohttp.ClientSession(timeout=timeout, connector=connector) as http:
-            for rounds in itertools.count():
-                if rounds % 10 == 9:  # a hosted game resumed or ended meanwhile
-                    await self.rescan_hosted()
-                    lobby.update_note()
-                due = c.ui.book.due(loop.time())
-                if due:
+            try:
+                for rounds in itertools.count():
+                    if rounds % 10 == 9:  # a hosted game resumed or ended meanwhile
+                        await self.rescan_hosted()
+                        lobby.update_note()
                     # One request per host and port, whatever number of tables it announces.
                     hosts: dict[str, list[LobbyEntry]] = {}
-                    for entry in due:
-                        hosts.setdefault(entry.probe_url, []).append(entry)
-                    gate = asyncio.Semaphore(PROBES_AT_ONCE)
-                    await asyncio.gather(
-                        *(self._probe(c, http, url, group, gate) for url, group in hosts.items())
-                    )
-                    c.refresh()
-                await asyncio.sleep(PROBE_TICK)
+                    for entry in c.ui.book.due(loop.time()):
+                        if entry.probe_url not in flying:
+                            hosts.setdefault(entry.probe_url, []).append(entry)
+                    for url, group in hosts.items():
+                        gate = answered if any(e.alive for e in group) else others
+                        flying[url] = loop.create_task(self._probe(c, http, url, group, gate))
+                        flying[url].add_done_callback(partial(landed, url))
+                    if done:
+                        done.clear()
+                        c.refresh()
+                    await asyncio.sleep(PROBE_TICK)
+            finally:
+                for task in flying.values():
+                    task.cancel()
+                await asyncio.gather(*flying.values(), return_exceptions=True)
 
     async def _probe(
         self,

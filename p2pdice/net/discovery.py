@@ -13,12 +13,21 @@ import logging
 import secrets
 import socket
 from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import ifaddr
-from zeroconf import DNSAddress, DNSIncoming, DNSQuestionType, IPVersion, ServiceStateChange
+from zeroconf import (
+    BadTypeInNameException,
+    DNSAddress,
+    DNSIncoming,
+    DNSPointer,
+    DNSQuestionType,
+    DNSService,
+    IPVersion,
+    ServiceStateChange,
+)
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from ..core.advert import Advert, short_id
@@ -36,6 +45,10 @@ MAX_PER_SENDER = 32
 #: Resolutions (SRV, TXT and A lookups) in flight at once, and names waiting for one.
 MAX_RESOLVING = 16
 MAX_WAITING = 2 * MAX_TABLES
+#: Of those, for names announced from one address: a machine announcing fresh names as fast
+#: as it can then cannot push a table opened meanwhile out of the queue before its lookup.
+RESOLVING_PER_SENDER = MAX_RESOLVING // 4
+WAITING_PER_SENDER = MAX_PER_SENDER
 #: (host name, address) pairs remembered as announced by the machine at that address.
 MAX_VOUCHED = 4096
 #: A lookup that timed out, or whose addresses were not yet vouched for by their sender, is
@@ -296,11 +309,22 @@ class SenderLedger:
     from 10.0.0.66 vouches for nothing, so no lobby sends 10.0.0.1 a request because of it.
     When zeroconf's sockets cannot be reached (`active` False), only on-link addresses are
     kept (see `on_link`); a LAN machine spoofing its source is beyond both (docs/lan.md).
+
+    Service records likewise: `(instance name, host name, port)` is kept with the sender of
+    each SRV, so that a stranger's SRV for a table's name leading to the table's host name at
+    another port is told from the host's own (`served`).
+
+    Goodbyes likewise: each table withdrawn (its PTR with TTL 0) is told to `on_farewell`
+    with the packet's sender, so that a host's own goodbye is told from one anyone could send.
     """
 
     def __init__(self) -> None:
         self._vouched: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self._served: OrderedDict[tuple[str, str, int, str], None] = OrderedDict()
+        self._announcers: OrderedDict[str, str] = OrderedDict()  #: instance name -> sender
         self.active = False
+        #: Called with (instance name, sender) for each goodbye heard.
+        self.on_farewell: Callable[[str, str], None] | None = None
 
     def install(self, zc: Any) -> bool:
         """Tap every reading socket of `zc` (again after zeroconf adds one); whether it could."""
@@ -330,6 +354,22 @@ class SenderLedger:
         except Exception:  # zeroconf itself logs and drops a malformed packet
             return
         for record in records:
+            if isinstance(record, DNSPointer) and record.name.lower() == SERVICE_TYPE:
+                if record.ttl == 0 and self.on_farewell is not None:
+                    self.on_farewell(record.alias, sender)
+                elif record.ttl:
+                    self._announcers[record.alias.lower()] = sender
+                    self._announcers.move_to_end(record.alias.lower())
+                    while len(self._announcers) > MAX_VOUCHED:
+                        self._announcers.popitem(last=False)
+                continue
+            if isinstance(record, DNSService) and record.ttl:
+                served = (record.name.lower(), record.server.lower(), record.port, sender)
+                self._served[served] = None
+                self._served.move_to_end(served)
+                while len(self._served) > MAX_VOUCHED:
+                    self._served.popitem(last=False)
+                continue
             if not isinstance(record, DNSAddress) or len(record.address) != 4:
                 continue
             if socket.inet_ntoa(record.address) == sender:
@@ -338,6 +378,19 @@ class SenderLedger:
                 self._vouched.move_to_end(key)
                 while len(self._vouched) > MAX_VOUCHED:
                     self._vouched.popitem(last=False)
+
+    def served(self, name: str, server: str | None, port: int | None, addresses: list[str]) -> bool:
+        """Whether the machine at one of `addresses` itself announced that `name` is served
+        at `server` and `port` (True when the senders cannot be seen)."""
+        if not self.active:
+            return True
+        if server is None or port is None:
+            return False
+        return any((name.lower(), server.lower(), port, a) in self._served for a in addresses)
+
+    def announcer(self, name: str) -> str:
+        """The address that last announced the table `name` ("" when none was seen)."""
+        return self._announcers.get(name.lower(), "")
 
     def vouched(self, server: str | None, address: str) -> bool:
         """Whether the machine at `address` itself announced that `server` has it."""
@@ -387,10 +440,17 @@ class Browser:
         self.unvouched = 0  #: advertisements naming only addresses that did not send them
         self._events: asyncio.Queue[BrowseEvent] = asyncio.Queue()
         self._browser: AsyncServiceBrowser | None = None
-        self._waiting: OrderedDict[str, None] = OrderedDict()
-        self._resolving: set[str] = set()
+        #: Names waiting for a lookup, and being looked up, with the address that announced
+        #: each ("" when unknown: no cap by address then).
+        self._waiting: OrderedDict[str, str] = OrderedDict()
+        self._resolving: dict[str, str] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._retries: OrderedDict[str, int] = OrderedDict()  #: name -> lookups that failed
+        #: Tables zeroconf reported removed without their host's own goodbye: looked up again,
+        #: and removed only if their host no longer answers (at most MAX_TABLES: tracked ones).
+        self._confirming: set[str] = set()
+        self.ledger.on_farewell = self._farewell
+        self._stopped = False  #: no lookup starts once `stop` was called
 
     async def start(self) -> None:
         with contextlib.suppress(Exception):
@@ -407,27 +467,63 @@ class Browser:
         self, zeroconf: Any, service_type: str, name: str, state_change: ServiceStateChange
     ) -> None:
         if state_change is ServiceStateChange.Removed:
-            self._retries.pop(name, None)
-            self._waiting.pop(name, None)
-            self._overflow.pop(name, None)
-            table = self.tables.pop(name, None)
-            if table is not None:
-                self._events.put_nowait(BrowseEvent("removed", table))
+            if name in self.tables:
+                # Anyone can send a goodbye for any table (its host's own was taken by
+                # `_farewell`), and records also expire: the table stays listed unless its
+                # host no longer answers a lookup.
+                self._confirming.add(name)
+                self._wait(name)
+                self._pump()
+            else:
+                self._drop(name)
             return
-        # A burst of changes to one name is one lookup; past MAX_WAITING the oldest waits out.
-        self._waiting[name] = None
-        self._waiting.move_to_end(name)
-        while len(self._waiting) > MAX_WAITING:
-            self._waiting.popitem(last=False)
+        self._wait(name)
         self._pump()
 
+    def _wait(self, name: str, sender: str | None = None) -> None:
+        """Queue `name` (announced from `sender`, else as the ledger says) for a lookup. A
+        burst of changes to one name is one lookup; past WAITING_PER_SENDER names from its
+        address, or MAX_WAITING in all, the oldest (of that address) waits out."""
+        sender = self.ledger.announcer(name) if sender is None else sender
+        self._waiting[name] = sender
+        self._waiting.move_to_end(name)
+        if sender and sum(s == sender for s in self._waiting.values()) > WAITING_PER_SENDER:
+            del self._waiting[next(n for n, s in self._waiting.items() if s == sender)]
+        while len(self._waiting) > MAX_WAITING:
+            self._waiting.popitem(last=False)
+
+    def _farewell(self, name: str, sender: str) -> None:
+        """A goodbye for `name` from `sender`: the table (or a copy of it listed at the
+        sender's address) is removed when it was its own."""
+        for key in (name, copy_key(name, sender)):
+            table = self.tables.get(key)
+            if table is not None and sender in table.addresses:
+                self._drop(key)
+
+    def _drop(self, name: str) -> None:
+        self._retries.pop(name, None)
+        self._waiting.pop(name, None)
+        self._overflow.pop(name, None)
+        self._confirming.discard(name)
+        table = self.tables.pop(name, None)
+        if table is not None:
+            self._events.put_nowait(BrowseEvent("removed", table))
+
     def _pump(self) -> None:
-        while self._waiting and len(self._resolving) < MAX_RESOLVING:
-            name = next((n for n in self._waiting if n not in self._resolving), None)
+        while self._waiting and len(self._resolving) < MAX_RESOLVING and not self._stopped:
+            busy = Counter(self._resolving.values())
+            name = next(
+                (
+                    n
+                    for n, sender in self._waiting.items()
+                    if n not in self._resolving
+                    and (not sender or busy[sender] < RESOLVING_PER_SENDER)
+                ),
+                None,
+            )
             if name is None:
                 return
-            del self._waiting[name]
-            self._resolving.add(name)
+            self._resolving[name] = self._waiting.pop(name)
             task = asyncio.get_running_loop().create_task(self._resolve(name))
             self._tasks.add(task)  # keep a reference until it finishes
             task.add_done_callback(self._tasks.discard)
@@ -437,14 +533,14 @@ class Browser:
         try:
             found = await self._lookup(name)
         finally:
-            self._resolving.discard(name)
+            sender = self._resolving.pop(name, "")
             if found:
                 self._retries.pop(name, None)
             else:
-                self._retry_later(name)
+                self._retry_later(name, sender)
             self._pump()
 
-    def _retry_later(self, name: str) -> None:
+    def _retry_later(self, name: str, sender: str = "") -> None:
         """Look `name` up again after a pause, a bounded number of times (and for at most
         MAX_WAITING names at once, so a flood of names that never resolve stays bounded)."""
         failed = self._retries.pop(name, 0)
@@ -453,47 +549,65 @@ class Browser:
         self._retries[name] = failed + 1
         while len(self._retries) > MAX_WAITING:
             self._retries.popitem(last=False)
-        asyncio.get_running_loop().call_later(LOOKUP_RETRY_AFTER[failed], self._requeue, name)
+        later = LOOKUP_RETRY_AFTER[failed]
+        asyncio.get_running_loop().call_later(later, self._requeue, name, sender)
 
-    def _requeue(self, name: str) -> None:
+    def _requeue(self, name: str, sender: str = "") -> None:
         if name not in self._retries or name in self.tables:
             return  # removed meanwhile, pushed out by newer names, or found by an update
-        self._waiting[name] = None
-        while len(self._waiting) > MAX_WAITING:
-            self._waiting.popitem(last=False)
+        self._wait(name, sender or None)
         self._pump()
 
     async def _lookup(self, name: str) -> bool:
         """Whether `name` was resolved to a table (tracked, counted past the caps, or found
         to name nothing we can list: those are settled); False asks for a retry."""
-        info = AsyncServiceInfo(SERVICE_TYPE, name)
+        try:
+            info = AsyncServiceInfo(SERVICE_TYPE, name)
+        except BadTypeInNameException:  # control characters: no table, and no traceback
+            return True  # (the exception's text is the stranger's raw name)
+        confirming = name in self._confirming
+        self._confirming.discard(name)
         if not await info.async_request(self.azc.zeroconf, 3000, self._question_type):
+            if confirming:  # removed, and its host no longer answers: gone
+                self._drop(name)
+                return True
             return False
         self.ledger.install(self.azc.zeroconf)  # zeroconf may have opened a socket since
         announced = info.parsed_addresses(IPVersion.V4Only)
         addresses = [a for a in announced if self.ledger.vouched(info.server, a)]
+        if not self.ledger.served(name, info.server, info.port, addresses):
+            addresses = []  # a stranger's SRV, leading to another machine's host name
         if not addresses or info.port is None:
-            self._forget(name)
+            # A tracked table stays where its host announced it: anyone can send records
+            # for its name naming an address that did not announce them.
             if announced and self._retries.get(name, 0) >= len(LOOKUP_RETRY_AFTER):
                 self.unvouched += 1  # counted once, when no retry is left
             return not announced or info.port is None
-        if name not in self.tables and not self._room_for(addresses[0]):
-            self._overflow[name] = addresses[0]  # each name once, however often it is sent
-            self._overflow.move_to_end(name)
+        key = name
+        held = self.tables.get(name)
+        if held is not None and not set(addresses) & set(held.addresses):
+            # Another machine answering for this table's name, with records of its own
+            # address: listed as a copy beside the table, never in its place (a copy gets
+            # no client: the key check). A host that really moved is listed at both places
+            # until the lobby's check drops the old one.
+            key = copy_key(name, addresses[0])
+        if key not in self.tables and not self._room_for(addresses[0]):
+            self._overflow[key] = addresses[0]  # each name once, however often it is sent
+            self._overflow.move_to_end(key)
             while len(self._overflow) > MAX_VOUCHED:
                 self._overflow.popitem(last=False)
             return True
         # Anyone on the LAN can advertise: Advert cleans every text that may reach a screen.
         advert = Advert.from_txt(_txt_text(info.properties))
         table = TableAd(
-            service=name,
+            service=key,
             name=clean_name(advert.name or name.split(".")[0]) or "(unnamed table)",
             addresses=addresses,
             port=info.port,
             advert=advert,
         )
-        kind = "updated" if name in self.tables else "added"
-        self.tables[name] = table
+        kind = "updated" if key in self.tables else "added"
+        self.tables[key] = table
         self._events.put_nowait(BrowseEvent(kind, table))
         return True
 
@@ -503,14 +617,24 @@ class Browser:
         return Counter(self._overflow.values())
 
     def _room_for(self, address: str) -> bool:
-        if len(self.tables) >= MAX_TABLES:
+        """Whether a new table from `address` is tracked: under MAX_PER_SENDER from it, and
+        under MAX_TABLES, or else the address with the most tables has more than one more
+        than `address`: its newest is then given up (counted past the caps), so that one
+        machine holding many addresses cannot crowd out the tables of others."""
+        counts = Counter(t.addresses[0] for t in self.tables.values())
+        if counts[address] >= MAX_PER_SENDER:
             return False
-        return sum(t.addresses[0] == address for t in self.tables.values()) < MAX_PER_SENDER
-
-    def _forget(self, name: str) -> None:
-        table = self.tables.pop(name, None)
-        if table is not None:
-            self._events.put_nowait(BrowseEvent("removed", table))
+        if len(self.tables) < MAX_TABLES:
+            return True
+        biggest, most = counts.most_common(1)[0]
+        if most <= counts[address] + 1:
+            return False
+        newest = next(k for k in reversed(self.tables) if self.tables[k].addresses[0] == biggest)
+        self._overflow[newest] = biggest
+        while len(self._overflow) > MAX_VOUCHED:
+            self._overflow.popitem(last=False)
+        self._events.put_nowait(BrowseEvent("removed", self.tables.pop(newest)))
+        return True
 
     async def events(self) -> AsyncIterator[BrowseEvent]:
         while True:
@@ -524,10 +648,17 @@ class Browser:
         return out
 
     async def stop(self) -> None:
+        self._stopped = True  # else each cancelled lookup starts the next, on a closed zeroconf
         if self._browser is not None:
             await self._browser.async_cancel()
         for task in list(self._tasks):
             task.cancel()
+
+
+def copy_key(name: str, address: str) -> str:
+    """The key `Browser.tables` lists records for the table `name` under when they come from
+    `address`, another machine than the one the table was first heard at."""
+    return f"{name} @{address}"
 
 
 def new_zeroconf(bind: str | None = None) -> AsyncZeroconf:

@@ -46,7 +46,7 @@ async def fetch_listing(http: aiohttp.ClientSession, url: str) -> list[dict[str,
             raise
     try:
         rows = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: lists nested thousands deep
         raise ListingError("a listing that is not JSON") from None
     if not isinstance(rows, list):
         raise ListingError("a listing that is not a list")
@@ -184,13 +184,15 @@ def table_facts(advert: Advert) -> str:
     return f"{advert.seats_text} seats, {phase}{fill}{lock}"
 
 
-def describe(ad: TableAd) -> str:
-    """One table of an ambiguous name: what to type, then what tells it apart (its seats,
-    round, address and host: the name its host plays under, and its key)."""
+def describe(ad: TableAd, *, by_address: bool = False) -> str:
+    """One table of an ambiguous name: what to type (`by_address`: its address and id, when
+    another advert claims its id), then what tells it apart (its seats, round, address and
+    host: the name its host plays under, and its key)."""
     advert = ad.advert
     host = f", {advert.host_text}" if advert.host_text else ""
+    what = f"{ad.addresses[0]}:{ad.port}/{ad.table_id}" if by_address else join_name(ad)
     return (
-        f"  p2pdice join {shell_word(join_name(ad))}\n"
+        f"  p2pdice join {shell_word(what)}\n"
         f"      {ad.name}: {table_facts(advert)}, at {ad.addresses[0]}:{ad.port}{host}"
     )
 
@@ -208,12 +210,15 @@ async def _by_name(text: str, timeout: float) -> Target:
     # Several adverts of one table id are one table heard at several addresses (a host with
     # two interfaces, or a stranger copying its advert): the id binds the host key, and the
     # connection pins that key, so whichever answers with another key is passed over and the
-    # table looked up again (net/client.py). Only different tables make the name ambiguous.
-    if len({t.table_id for t in found}) == 1:
+    # table looked up again (net/client.py). Only different tables make the name ambiguous,
+    # and one table id claimed under two host keys (a stranger can announce any id with its
+    # own key, which the pin would then check): which is the real host, the user says.
+    if len({(t.table_id, t.advert.host_key_prefix) for t in found}) == 1:
         found = sorted(found, key=lambda t: (t.addresses[0], t.port))[:1]
     if len(found) > 1:
         shown = sorted(found, key=lambda t: (t.addresses[0], t.port, t.table_id))[:20]
-        listing = "\n".join(describe(t) for t in shown)
+        ids = [t.table_id for t in found]
+        listing = "\n".join(describe(t, by_address=ids.count(t.table_id) > 1) for t in shown)
         more = f"\n  ... and {len(found) - 20} more" if len(found) > 20 else ""
         raise ResolveError(
             f"{len(found)} tables are called {text!r}; none was joined. Type one of:\n"
