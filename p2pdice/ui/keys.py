@@ -18,7 +18,6 @@ from prompt_toolkit.keys import Keys
 
 from ..core.rules import TableKind
 from .controller import Controller
-from .learn import LEARN_FROM_LOBBY
 from .lobby import LobbyActions
 from .record import RECORD_FROM_LOBBY
 from .review import open_coach
@@ -197,6 +196,10 @@ def build_keys(c: Controller) -> KeyBindings:
 
     @on("l", filter=lobby)
     def _learn() -> None:
+        # Here, not at the top: ui.learn is the whole course (its lessons and the graded
+        # CPU), which the table screen's first frame need not wait for (docs/benchmarks.md).
+        from .learn import LEARN_FROM_LOBBY
+
         c.exit_app(LEARN_FROM_LOBBY)  # the command line opens the course, then the lobby again
 
     @on("g", filter=lobby)

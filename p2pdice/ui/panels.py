@@ -10,7 +10,6 @@ from collections.abc import Callable
 from ..bots.estimate import how_long
 from ..core.describe import amount
 from ..core.errors import OptionError
-from ..core.lessons import exact_reward_text, penalty_text
 from ..core.rules import OPTIONS, Ones, Palifico, PalificoKind, Rules, TableKind
 from .hostform import HostForm
 from .lobbymodel import DETAIL_INDENT, LobbyRow
@@ -243,6 +242,10 @@ def _dice_and_ones(rules: Rules) -> str:
 
 
 def _raise_and_liar(rules: Rules) -> str:
+    # Imported when a form explains its rules, not with the table screen: core.lessons is
+    # the course's (its lesson tables), which a first frame need not wait for.
+    from ..core.lessons import penalty_text
+
     return (
         "A raise is a higher quantity, or the same quantity on a higher face. "
         f"Liar: the bid is too high; {penalty_text(rules)}."
@@ -252,6 +255,8 @@ def _raise_and_liar(rules: Rules) -> str:
 def _exact_call(rules: Rules) -> str:
     if not rules.exact_call:
         return ""
+    from ..core.lessons import exact_reward_text  # lazily, as in _raise_and_liar
+
     return (
         "Exact call on: bet the bid is spot on; if right, "
         f"{exact_reward_text(rules)}; if wrong, you lose one die."

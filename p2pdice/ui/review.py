@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..bots.review import movers_from_notes, review_rounds, review_text
 from .screens import Line, header
 from .text import ASCII, Glyphs, fit, safe_name
 from .viewmodel import Snapshot
@@ -61,6 +60,11 @@ def coach_page(snap: Snapshot) -> CoachPage | None:
     seats = coached_seats(snap)
     if view is None or not seats or not view.results:
         return None
+    # Imported when a review is made, not with the table screen: the coach (with the strong
+    # bot's tables and the drills) is about 85 ms of imports, which the first frame of a
+    # practice game would wait for (docs/benchmarks.md, "First paint and `--help`").
+    from ..bots.review import movers_from_notes, review_rounds, review_text
+
     names = [
         safe_name(s.name, f"seat {i}")[:16] if s is not None else f"seat {i}"
         for i, s in enumerate(snap.seats)
