@@ -41,7 +41,6 @@ if TYPE_CHECKING:
 
 PROBE_TIMEOUT = 1.5  #: seconds a host has to answer GET /tables
 PROBE_TICK = 0.5  #: seconds between looks for tables due a probe
-PROBES_AT_ONCE = 8  #: `GET /tables` requests in flight at once
 #: Seconds a burst of announcements is gathered for before the lobby is drawn again: 500
 #: fakes are a few redraws, not 500 (each one sorting every row).
 REDRAW_EVERY = 0.25
@@ -175,12 +174,13 @@ class CliLobby:
         timeout = aiohttp.ClientTimeout(total=PROBE_TIMEOUT)
         from ..net.tls import client_context
 
-        # The listing is a hint over TLS (the table's own connection pins the host key).
-        connector = aiohttp.TCPConnector(ssl=client_context())
-        # Hosts that answered their last probe have their own share of requests, and no probe
-        # waits for another: ports that accept and never answer (each holds a request for
-        # PROBE_TIMEOUT) cannot stretch the check of a host that answers.
-        answered, others = asyncio.Semaphore(PROBES_AT_ONCE), asyncio.Semaphore(PROBES_AT_ONCE)
+        # The listing is a hint over TLS (the table's own connection pins the host key). Each
+        # host and port has one request in flight at most, and no probe waits for another:
+        # ports that accept and never answer (each holds its request for PROBE_TIMEOUT), or
+        # answer only every other time, cannot stretch the check of a host that answers. The
+        # book's LOBBY_LIMIT entries bound the requests in flight, so the connector's own
+        # limit (100 by default) must not: LOBBY_LIMIT connections at once.
+        connector = aiohttp.TCPConnector(ssl=client_context(), limit=LOBBY_LIMIT)
         flying: dict[str, asyncio.Task[None]] = {}  #: probe URL -> its request
         done: list[str] = []  #: probes finished since the screen was last refreshed
 
@@ -200,8 +200,7 @@ class CliLobby:
                         if entry.probe_url not in flying:
                             hosts.setdefault(entry.probe_url, []).append(entry)
                     for url, group in hosts.items():
-                        gate = answered if any(e.alive for e in group) else others
-                        flying[url] = loop.create_task(self._probe(c, http, url, group, gate))
+                        flying[url] = loop.create_task(self._probe(c, http, url, group))
                         flying[url].add_done_callback(partial(landed, url))
                     if done:
                         done.clear()
@@ -218,16 +217,14 @@ class CliLobby:
         http: Any,
         url: str,
         entries: list[LobbyEntry],
-        gate: asyncio.Semaphore,
     ) -> None:
         from ..net.resolve import fetch_listing
 
         tables: list[dict[str, Any]] | None
-        async with gate:
-            try:
-                tables = await fetch_listing(http, url)
-            except Exception:  # no answer, or not one a p2pdice host gives
-                tables = None
+        try:
+            tables = await fetch_listing(http, url)
+        except Exception:  # no answer, or not one a p2pdice host gives
+            tables = None
         now = asyncio.get_running_loop().time()
         # A stranger's listing may hold anything: only rows that name an id can match one.
         by_id = {
