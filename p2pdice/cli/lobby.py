@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import logging
 from collections import OrderedDict
 from collections.abc import Sequence
 from functools import partial
@@ -46,6 +47,9 @@ PROBE_TICK = 0.5  #: seconds between looks for tables due a probe
 REDRAW_EVERY = 0.25
 #: (table id, host key) pairs the browse remembers looking for a seat at (4 per listed table).
 ASKED_KEPT = 4 * LOBBY_LIMIT
+
+#: The lobby's log (ui.log in the data home while the app runs; never the terminal).
+log = logging.getLogger("p2pdice.ui")
 
 
 def set_joining_hints(name: str, runtime: TableRuntime) -> None:
@@ -184,9 +188,13 @@ class CliLobby:
         flying: dict[str, asyncio.Task[None]] = {}  #: probe URL -> its request
         done: list[str] = []  #: probes finished since the screen was last refreshed
 
-        def landed(url: str, _task: asyncio.Task[None]) -> None:
+        def landed(url: str, task: asyncio.Task[None]) -> None:
             flying.pop(url, None)
             done.append(url)
+            # Read, so that asyncio does not print "Task exception was never retrieved" over
+            # the screen: a failure outside the request's own handling goes to the log.
+            if not task.cancelled() and (err := task.exception()) is not None:
+                log.error("probing %s failed", safe_text(url, 80), exc_info=err)
 
         async with aiohttp.ClientSession(timeout=timeout, connector=connector) as http:
             try:
