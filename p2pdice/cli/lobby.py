@@ -38,6 +38,7 @@ from ..ui.text import safe_text
 from .common import CPU_THINK
 
 if TYPE_CHECKING:
+    from ..net.discovery import Browser
     from .runtime import TableRuntime
 
 PROBE_TIMEOUT = 1.5  #: seconds a host has to answer GET /tables
@@ -102,6 +103,9 @@ class CliLobby:
         #: Seats found only in this device's transcripts (their seat record lost or
         #: unreadable), by table id: look_for_seat writes them, from the browse's thread.
         self._seats_in_transcripts: dict[str, SeatRecord] = {}
+        #: The browse's mDNS browser while it runs: told of each row the probes drop, so that
+        #: a table gone without a goodbye (a copy, above all) counts toward none of its caps.
+        self.browser: Browser | None = None
 
     # ---- background: browse and probe ---------------------------------------------------
 
@@ -138,7 +142,7 @@ class CliLobby:
                 f"cannot listen for tables here ({safe_text(err, 60)}): press a to join by address"
             )
             return
-        browser = Browser(azc)
+        browser = self.browser = Browser(azc)
         loop = asyncio.get_running_loop()
         lobby.listening_on("Listening for tables on this network...")
         # (table id, host prefix) already looked up, the oldest forgotten past ASKED_KEPT (a
@@ -166,6 +170,7 @@ class CliLobby:
                 c.refresh()
                 await asyncio.sleep(REDRAW_EVERY)
         finally:
+            self.browser = None
             with contextlib.suppress(Exception):
                 await browser.stop()
             with contextlib.suppress(Exception):
@@ -248,9 +253,12 @@ class CliLobby:
             if row is not None and listing is not None:
                 # Whom the host says it seats: checked whole, ignored if malformed at all.
                 players = listed_players(row, listing.seats[1] if listing.seats else None)
+            listed_before = entry.service in c.ui.book.entries
             c.ui.book.probed(
                 entry.service, listed=listed, now=now, listing=listing, players=players
             )
+            if listed_before and entry.service not in c.ui.book.entries and self.browser:
+                self.browser.forget(entry.service)  # this probe dropped the row
 
     # ---- what the lobby's keys ask ------------------------------------------------------
 

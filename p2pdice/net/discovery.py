@@ -447,7 +447,9 @@ class Browser:
         self._tasks: set[asyncio.Task[None]] = set()
         self._retries: OrderedDict[str, int] = OrderedDict()  #: name -> lookups that failed
         #: Tables zeroconf reported removed without their host's own goodbye: looked up again,
-        #: and removed only if their host no longer answers (at most MAX_TABLES: tracked ones).
+        #: and removed only if the lookup finds no answer. Only names tracked and waiting for
+        #: that lookup are flagged (a name leaving the queue or the tracked tables, `_forget`,
+        #: loses its flag), so at most MAX_TABLES.
         self._confirming: set[str] = set()
         self.ledger.on_farewell = self._farewell
         self._stopped = False  #: no lookup starts once `stop` was called
@@ -488,9 +490,12 @@ class Browser:
         self._waiting[name] = sender
         self._waiting.move_to_end(name)
         if sender and sum(s == sender for s in self._waiting.values()) > WAITING_PER_SENDER:
-            del self._waiting[next(n for n, s in self._waiting.items() if s == sender)]
+            out = next(n for n, s in self._waiting.items() if s == sender)
+            del self._waiting[out]
+            self._confirming.discard(out)  # its confirmation is not looked up: no flag left
         while len(self._waiting) > MAX_WAITING:
-            self._waiting.popitem(last=False)
+            out, _ = self._waiting.popitem(last=False)
+            self._confirming.discard(out)
 
     def _farewell(self, name: str, sender: str) -> None:
         """A goodbye for `name` from `sender`: the table (or a copy of it listed at the
@@ -501,13 +506,26 @@ class Browser:
                 self._drop(key)
 
     def _drop(self, name: str) -> None:
-        self._retries.pop(name, None)
-        self._waiting.pop(name, None)
         self._overflow.pop(name, None)
-        self._confirming.discard(name)
-        table = self.tables.pop(name, None)
+        table = self._forget(name)
         if table is not None:
             self._events.put_nowait(BrowseEvent("removed", table))
+
+    def _forget(self, name: str) -> TableAd | None:
+        """Stop tracking `name`: its table (returned), and its waiting lookup, retries and
+        confirmation flag (a lookup already in flight still lists what it finds)."""
+        self._retries.pop(name, None)
+        self._waiting.pop(name, None)
+        self._confirming.discard(name)
+        return self.tables.pop(name, None)
+
+    def forget(self, key: str) -> None:
+        """The lobby no longer lists the table `key` (its host stopped answering the lobby's
+        checks): stop tracking it, so that it counts toward no cap (MAX_TABLES, MAX_PER_SENDER).
+        A copy (`copy_key`) is otherwise removed only by a goodbye from its own address, which
+        a machine that vanished never sends. No event: the lobby removed it already. Should it
+        be announced again, it is looked up and listed anew."""
+        self._forget(key)
 
     def _pump(self) -> None:
         while self._waiting and len(self._resolving) < MAX_RESOLVING and not self._stopped:
@@ -608,6 +626,7 @@ class Browser:
         )
         kind = "updated" if key in self.tables else "added"
         self.tables[key] = table
+        self._overflow.pop(key, None)  # listed: no longer counted past the caps
         self._events.put_nowait(BrowseEvent(kind, table))
         return True
 
@@ -633,7 +652,9 @@ class Browser:
         self._overflow[newest] = biggest
         while len(self._overflow) > MAX_VOUCHED:
             self._overflow.popitem(last=False)
-        self._events.put_nowait(BrowseEvent("removed", self.tables.pop(newest)))
+        evicted = self._forget(newest)  # with its waiting lookup, retries and flag, as _drop
+        assert evicted is not None
+        self._events.put_nowait(BrowseEvent("removed", evicted))
         return True
 
     async def events(self) -> AsyncIterator[BrowseEvent]:
