@@ -471,8 +471,9 @@ class Browser:
         if state_change is ServiceStateChange.Removed:
             if name in self.tables:
                 # Anyone can send a goodbye for any table (its host's own was taken by
-                # `_farewell`), and records also expire: the table stays listed unless its
-                # host no longer answers a lookup.
+                # `_farewell`), and records also expire: the table stays listed unless a
+                # lookup finds nothing (zeroconf answers it from its cache while the table's
+                # SRV, TXT and A records there are fresh: the lobby's probes check the host).
                 self._confirming.add(name)
                 self._wait(name)
                 self._pump()
