@@ -6,6 +6,9 @@ was the only one left to join). The host's own goodbye still removes the table a
 
 Real zeroconf on the test's private loopback: the host advertises at 127.0.0.1, the stranger
 sends from 127.0.0.2 (another address of the same loopback, as another machine would).
+The stranger's goodbyes are seen to arrive (the browser's ledger hears them from 127.0.0.2,
+and zeroconf's report of the removal has the browser look the table up again), so that the
+test cannot pass because they stopped reaching the browser.
 """
 
 from __future__ import annotations
@@ -58,6 +61,24 @@ async def test_a_strangers_goodbye_leaves_the_table_listed_and_its_hosts_removes
         txt={"name": "Kitchen", "id": TABLE_ID, "path": f"/t/{TABLE_ID}", "phase": "lobby"},
     )
     browser = Browser(lobby_zc)
+    heard: list[tuple[str, str]] = []  # goodbyes the ledger handed to the browser
+    farewell = browser.ledger.on_farewell
+    assert farewell is not None
+
+    def hear(name: str, sender: str) -> None:
+        heard.append((name, sender))
+        farewell(name, sender)
+
+    browser.ledger.on_farewell = hear
+    confirmations: list[str] = []  # lookups made because zeroconf reported a removal
+    lookup = browser._lookup
+
+    async def looking_up(name: str) -> bool:
+        if name in browser._confirming:
+            confirmations.append(name)
+        return await lookup(name)
+
+    browser._lookup = looking_up  # type: ignore[method-assign]
     await browser.start()
     try:
         instance = await asyncio.wait_for(advert.start(), 10)
@@ -69,6 +90,8 @@ async def test_a_strangers_goodbye_leaves_the_table_listed_and_its_hosts_removes
             removed += [e.table.service for e in browser.pending() if e.kind == "removed"]
             assert instance in browser.tables, "a stranger's goodbye took the table out"
         assert removed == []
+        assert heard.count((instance, STRANGER)) >= 3, f"the goodbyes did not arrive: {heard}"
+        assert instance in confirmations, "zeroconf never reported the table removed"
         await advert.stop()  # the host's own goodbye, from the table's address
         assert await wait_until(lambda: instance not in browser.tables, 2.0), "still listed"
         removed = [e.table.service for e in browser.pending() if e.kind == "removed"]

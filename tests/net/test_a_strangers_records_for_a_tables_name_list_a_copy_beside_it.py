@@ -6,7 +6,10 @@ lobby's check, removed the table from the lobby). Its records are now listed as 
 beside the table, as a copy under another name always was (a copy gets no client: the key
 check, docs/lan.md); the table stays listed where its host is.
 
-Real zeroconf on the test's private loopback; the stranger sends from 127.0.0.2.
+Real zeroconf on the test's private loopback; the stranger sends from 127.0.0.2. Where the
+table must stay unchanged, the stranger's records are seen to arrive (the browser's ledger
+holds its SRV, from 127.0.0.2, and the browser looked the name up again after them), so that
+a test cannot pass because they stopped reaching the browser.
 """
 
 from __future__ import annotations
@@ -53,6 +56,19 @@ def copy_from(
         sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("127.0.0.1"))
         for packet in out.packets():
             sock.sendto(packet, ("224.0.0.251", 5353))
+
+
+def count_lookups(browser: Browser) -> list[str]:
+    """The names `browser` looks up from now on, in order."""
+    names: list[str] = []
+    lookup = browser._lookup
+
+    async def looking_up(name: str) -> bool:
+        names.append(name)
+        return await lookup(name)
+
+    browser._lookup = looking_up  # type: ignore[method-assign]
+    return names
 
 
 async def wait_until(predicate, timeout: float) -> bool:
@@ -103,10 +119,14 @@ async def test_a_strangers_records_naming_the_hosts_address_do_not_remove_the_ta
     try:
         instance = await asyncio.wait_for(advert.start(), 10)
         assert await wait_until(lambda: instance in browser.tables, 8), "never listed"
+        looked_up = count_lookups(browser)
         for i in range(3):  # a new TXT each time: each is an update, and a lookup
             copy_from(STRANGER, instance, at="127.0.0.1", seats=f"{i}/4")
             await asyncio.sleep(1.0)
             assert instance in browser.tables, "the table was dropped"
+        # The stranger's records arrived: its SRV is in the ledger, and each was looked up.
+        assert browser.ledger.served(instance, "stranger.local.", 9999, [STRANGER])
+        assert looked_up.count(instance) >= 3, f"looked up {looked_up}"
         real = browser.tables[instance]
         assert (real.addresses, real.port) == (["127.0.0.1"], 9000)
         assert [e.kind for e in browser.pending() if e.kind == "removed"] == []
@@ -128,9 +148,13 @@ async def test_a_strangers_service_record_cannot_send_the_table_to_another_port(
     try:
         instance = await asyncio.wait_for(advert.start(), 10)
         assert await wait_until(lambda: instance in browser.tables, 8), "never listed"
+        looked_up = count_lookups(browser)
         for i in range(3):  # a new TXT each time: each is an update, and a lookup
             copy_from(STRANGER, instance, seats=f"{i}/4", server=advert.server)
             await asyncio.sleep(1.0)
+        # The stranger's records arrived: its SRV is in the ledger, and each was looked up.
+        assert browser.ledger.served(instance, advert.server, 9999, [STRANGER])
+        assert looked_up.count(instance) >= 3, f"looked up {looked_up}"
         assert [(t.addresses, t.port) for t in browser.tables.values()] == [(["127.0.0.1"], 9000)]
     finally:
         await advert.stop()
