@@ -11,13 +11,7 @@ the parser takes only the light modules that hold its options and help texts."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-import p2pdice
+from tests.support.loaded_modules import modules_loaded_by
 
 BUILD_THE_PARSER = """
 import json
@@ -84,18 +78,7 @@ def _heavy(name: str) -> bool:
 
 
 def modules_loaded_by_building_the_parser() -> list[str]:
-    # The child imports the same p2pdice as this process (a worktree, not an installed copy).
-    root = str(Path(p2pdice.__file__).resolve().parents[1])
-    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
-    done = subprocess.run(
-        [sys.executable, "-c", BUILD_THE_PARSER],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "PYTHONPATH": path},
-    )
-    assert done.returncode == 0, done.stderr
-    loaded: list[str] = json.loads(done.stdout.splitlines()[-1])
+    loaded = modules_loaded_by(BUILD_THE_PARSER)
     assert "p2pdice.cli" in loaded and "argparse" in loaded  # it did build the parser
     return loaded
 

@@ -18,6 +18,7 @@ import sys
 import pytest
 
 from p2pdice.net.discovery import MAX_PER_SENDER, MAX_TABLES, Advertiser, Browser, new_zeroconf
+from tests.support.waiting import reached
 
 pytestmark = pytest.mark.usefixtures("private_network")
 
@@ -84,16 +85,12 @@ async def test_a_real_table_opened_after_a_flood_from_many_addresses_is_listed()
     )
     try:
         assert flooder.stdout is not None and flooder.stdout.readline() == "flooding\n"
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 12.0
-        while len(browser.tables) < MAX_TABLES and loop.time() < deadline:
-            await asyncio.sleep(0.1)
+        await reached(lambda: len(browser.tables) >= MAX_TABLES, 12.0)
         assert len(browser.tables) == MAX_TABLES, "the flood never filled the browser"
         instance = await asyncio.wait_for(advert.start(), 15)
-        deadline = loop.time() + 5.0
-        while instance not in browser.tables and loop.time() < deadline:
-            await asyncio.sleep(0.1)
-        assert instance in browser.tables, "the real table was never listed"
+        assert await reached(lambda: instance in browser.tables, 5.0), (
+            "the real table was never listed"
+        )
         assert len(browser.tables) <= MAX_TABLES
         by_address: dict[str, int] = {}
         for table in browser.tables.values():

@@ -21,6 +21,7 @@ from zeroconf import DNSOutgoing, DNSPointer
 from zeroconf.const import _CLASS_IN, _FLAGS_AA, _FLAGS_QR_RESPONSE, _TYPE_PTR
 
 from p2pdice.net.discovery import SERVICE_TYPE, Advertiser, Browser, new_zeroconf
+from tests.support.waiting import reached
 
 pytestmark = pytest.mark.usefixtures("private_network")
 
@@ -39,16 +40,6 @@ def goodbye_from(address: str, instance: str) -> None:
         sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("127.0.0.1"))
         for packet in out.packets():
             sock.sendto(packet, ("224.0.0.251", 5353))
-
-
-async def wait_until(predicate, timeout: float) -> bool:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        if predicate():
-            return True
-        await asyncio.sleep(0.05)
-    return predicate()
 
 
 async def test_a_strangers_goodbye_leaves_the_table_listed_and_its_hosts_removes_it() -> None:
@@ -82,7 +73,7 @@ async def test_a_strangers_goodbye_leaves_the_table_listed_and_its_hosts_removes
     await browser.start()
     try:
         instance = await asyncio.wait_for(advert.start(), 10)
-        assert await wait_until(lambda: instance in browser.tables, 8), "never listed"
+        assert await reached(lambda: instance in browser.tables, 8), "never listed"
         removed: list[str] = []
         for _ in range(5):  # one a second, as a prankster would keep sending them
             goodbye_from(STRANGER, instance)
@@ -93,7 +84,7 @@ async def test_a_strangers_goodbye_leaves_the_table_listed_and_its_hosts_removes
         assert heard.count((instance, STRANGER)) >= 3, f"the goodbyes did not arrive: {heard}"
         assert instance in confirmations, "zeroconf never reported the table removed"
         await advert.stop()  # the host's own goodbye, from the table's address
-        assert await wait_until(lambda: instance not in browser.tables, 2.0), "still listed"
+        assert await reached(lambda: instance not in browser.tables, 2.0), "still listed"
         removed = [e.table.service for e in browser.pending() if e.kind == "removed"]
         assert removed == [instance]
     finally:

@@ -23,6 +23,7 @@ from zeroconf.asyncio import AsyncServiceInfo
 from zeroconf.const import _FLAGS_AA, _FLAGS_QR_RESPONSE
 
 from p2pdice.net.discovery import SERVICE_TYPE, Advertiser, Browser, new_zeroconf
+from tests.support.waiting import reached
 
 pytestmark = pytest.mark.usefixtures("private_network")
 
@@ -71,16 +72,6 @@ def count_lookups(browser: Browser) -> list[str]:
     return names
 
 
-async def wait_until(predicate, timeout: float) -> bool:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        if predicate():
-            return True
-        await asyncio.sleep(0.05)
-    return predicate()
-
-
 async def test_a_strangers_records_for_a_tables_name_do_not_move_the_table() -> None:
     host_zc, lobby_zc = new_zeroconf(), new_zeroconf()
     advert = Advertiser(host_zc, name="Kitchen", port=9000, addresses=["127.0.0.1"], txt=TXT)
@@ -88,7 +79,7 @@ async def test_a_strangers_records_for_a_tables_name_do_not_move_the_table() -> 
     await browser.start()
     try:
         instance = await asyncio.wait_for(advert.start(), 10)
-        assert await wait_until(lambda: instance in browser.tables, 8), "never listed"
+        assert await reached(lambda: instance in browser.tables, 8), "never listed"
 
         def places() -> set[tuple[str, int]]:
             return {(t.addresses[0], t.port) for t in browser.tables.values()}
@@ -96,7 +87,7 @@ async def test_a_strangers_records_for_a_tables_name_do_not_move_the_table() -> 
         for _ in range(3):
             copy_from(STRANGER, instance)
             await asyncio.sleep(1.0)
-        assert await wait_until(lambda: (STRANGER, 9999) in places(), 3), "copy never heard"
+        assert await reached(lambda: (STRANGER, 9999) in places(), 3), "copy never heard"
         real = browser.tables[instance]
         assert (real.addresses, real.port) == (["127.0.0.1"], 9000), "the table was moved"
         assert places() == {("127.0.0.1", 9000), (STRANGER, 9999)}
@@ -118,7 +109,7 @@ async def test_a_strangers_records_naming_the_hosts_address_do_not_remove_the_ta
     await browser.start()
     try:
         instance = await asyncio.wait_for(advert.start(), 10)
-        assert await wait_until(lambda: instance in browser.tables, 8), "never listed"
+        assert await reached(lambda: instance in browser.tables, 8), "never listed"
         looked_up = count_lookups(browser)
         for i in range(3):  # a new TXT each time: each is an update, and a lookup
             copy_from(STRANGER, instance, at="127.0.0.1", seats=f"{i}/4")
@@ -147,7 +138,7 @@ async def test_a_strangers_service_record_cannot_send_the_table_to_another_port(
     await browser.start()
     try:
         instance = await asyncio.wait_for(advert.start(), 10)
-        assert await wait_until(lambda: instance in browser.tables, 8), "never listed"
+        assert await reached(lambda: instance in browser.tables, 8), "never listed"
         looked_up = count_lookups(browser)
         for i in range(3):  # a new TXT each time: each is an update, and a lookup
             copy_from(STRANGER, instance, seats=f"{i}/4", server=advert.server)

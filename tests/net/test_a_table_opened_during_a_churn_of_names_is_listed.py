@@ -18,6 +18,7 @@ import sys
 import pytest
 
 from p2pdice.net.discovery import Advertiser, Browser, new_zeroconf
+from tests.support.waiting import reached
 
 pytestmark = pytest.mark.usefixtures("private_network")
 
@@ -75,12 +76,9 @@ async def test_a_table_opened_during_a_churn_of_fresh_names_is_listed() -> None:
         assert churner.stdout is not None and churner.stdout.readline() == "churning\n"
         await asyncio.sleep(3.0)  # the churn is in full flow
         instance = await asyncio.wait_for(advert.start(), 15)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 8.0  # the churn goes on all this time
-        while instance not in browser.tables and loop.time() < deadline:
-            await asyncio.sleep(0.1)
+        listed = await reached(lambda: instance in browser.tables, 8.0)  # the churn goes on
         assert churner.poll() is None, "the churn ended before the check"
-        assert instance in browser.tables, "the table opened during the churn was never listed"
+        assert listed, "the table opened during the churn was never listed"
         assert len(browser.tables) <= 200
     finally:
         churner.kill()

@@ -16,3 +16,15 @@ async def until(condition: Callable[[], object], timeout: float = 20.0) -> None:
     while not condition():
         assert loop.time() < deadline, "timed out"
         await asyncio.sleep(0.02)
+
+
+async def reached(condition: Callable[[], object], timeout: float) -> bool:
+    """Whether `condition` came true within `timeout` seconds (for tests that say what
+    failed in their own assertion message)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        if condition():
+            return True
+        await asyncio.sleep(0.05)
+    return bool(condition())

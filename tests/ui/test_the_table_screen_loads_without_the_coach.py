@@ -13,13 +13,7 @@ explains its rules; the CPUs themselves come with the table, after the first fra
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-import p2pdice
+from tests.support.loaded_modules import modules_loaded_by
 
 #: What run_practice has imported when run_app draws the first frame (cli/ui.py: the
 #: parser, then run_screen's `ui.app` and `_services`' `cli.lobby`).
@@ -56,18 +50,7 @@ HEAVY_MODULES = (
 
 
 def modules_loaded_before_the_first_frame() -> list[str]:
-    # The child imports the same p2pdice as this process (a worktree, not an installed copy).
-    root = str(Path(p2pdice.__file__).resolve().parents[1])
-    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
-    done = subprocess.run(
-        [sys.executable, "-c", BEFORE_THE_FIRST_FRAME],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "PYTHONPATH": path},
-    )
-    assert done.returncode == 0, done.stderr
-    loaded: list[str] = json.loads(done.stdout.splitlines()[-1])
+    loaded = modules_loaded_by(BEFORE_THE_FIRST_FRAME)
     assert "p2pdice.ui.app" in loaded and "prompt_toolkit" in loaded  # it did load the screen
     return loaded
 
