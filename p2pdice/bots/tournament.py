@@ -115,7 +115,7 @@ def game_rng(seed: int, game: int) -> random.Random:
     return random.Random(f"p2pdice-tournament:{seed}:{game}")
 
 
-class _Counted:
+class FaultCounted:
     """A bot wrapped to count its own faults: exceptions and actions the view says are illegal.
 
     `play_game` turns any fault into the blind move but only counts faults per game; the
@@ -154,7 +154,7 @@ def _play_games(
 ) -> tuple[dict[str, BotTally], int]:
     """Play the games numbered in `games`; the tallies per bot name and the rounds played."""
     tallies = {name: BotTally() for name in dict.fromkeys(names)}
-    bots = {name: _Counted(load_bot(name), tallies[name]) for name in tallies}
+    bots = {name: FaultCounted(load_bot(name), tallies[name]) for name in tallies}
     rounds = 0
     for g in games:
         by_seat = seating(names, g)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..bots.registry import BotLoadError, load_bot
 from ..bots.sim import simulate
-from ..bots.tournament import BotTally, _Counted
+from ..bots.tournament import BotTally, FaultCounted
 from ..core.describe import amount
 from .common import output_folder
 from .options import CliError, rules_from_args
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--bots: {err}") from None
     # Every decision that failed and became the blind move, on the engine or the protocol.
     faults = BotTally()
-    bots = [_Counted(bot, faults) for bot in bots]
+    bots = [FaultCounted(bot, faults) for bot in bots]
     labels = [f"P{s} ({n})" for s, n in enumerate(names)]
     out = print if args.verbose else None
     if args.transcripts and not args.protocol:
