@@ -50,6 +50,7 @@ from .medium import (
     RAISE_AT_LEAST,  # ... and, when cornered, if no raise of its is this likely
 )
 from .odds import at_least, face_probability
+from .reply_calibration import shifted
 
 FACE_LIST = (1, 2, 3, 4, 5, 6)
 
@@ -585,6 +586,7 @@ def reply_model(
     kappa: float = 0.0,
     seen: Seen | None = None,
     cornered: float = 0.0,
+    call_shift: float = 0.0,
 ) -> tuple[tuple[float, ...], tuple[Bid, ...], tuple[tuple[float, ...], ...]]:
     """How a seat holding `bidder_dice` answers `previous`, per count vector of their hand.
 
@@ -598,11 +600,13 @@ def reply_model(
     vector the call and the raises sum to 1. The raises and their chances come apart so
     that the chances, tuples of floats, stay out of the garbage collector's walks. The
     same model as _bid_likelihood_cached, without its noise floor (a look-ahead needs a proper
-    distribution over replies, not a likelihood).
+    distribution over replies, not a likelihood). `call_shift` moves every call from doubt
+    on its logit (bots/reply_calibration.py: how far this seat's calls bore out the model's);
+    a call with no legal raise left is not moved.
     """
     call, option_keys, picks = _reply_model_cached(
         rules_token(rules), palifico_round, dice_in_play, bidder_dice, bid_key(previous),
-        call_below, sharpness, credit, kappa, seen, cornered,
+        call_below, sharpness, credit, kappa, seen, cornered, call_shift,
     )  # fmt: skip
     return call, _bids_of_keys(option_keys), picks
 
@@ -627,6 +631,7 @@ def _reply_model_cached(
     kappa: float,
     seen: Seen | None,
     cornered: float,
+    call_shift: float = 0.0,
 ) -> tuple[tuple[float, ...], tuple[int, ...], tuple[tuple[float, ...], ...]]:
     doubt, options, rows, totals, stuck = _reply_parts(
         rules_key, palifico_round, dice_in_play, bidder_dice, previous_key, call_below,
@@ -634,12 +639,36 @@ def _reply_model_cached(
     )  # fmt: skip
     if not options:
         return doubt, (), ()
+    if call_shift:
+        doubt = tuple(shifted(d, call_shift) for d in doubt)
     call = doubt
     if cornered:
         call = tuple(c + (1.0 - c) * cornered * x for c, x in zip(doubt, stuck, strict=True))
     keep = [1.0 - c for c in call]
     picks = tuple(tuple(map(mul, map(truediv, row, totals), keep)) for row in rows)
     return call, options, picks
+
+
+def call_parts(
+    rules: Rules,
+    palifico_round: bool,
+    dice_in_play: int,
+    bidder_dice: int,
+    previous: Bid,
+    call_below: float = CHALLENGE_BELOW,
+    sharpness: float = PICK_SHARPNESS,
+    credit: Credit = NO_CREDIT,
+    kappa: float = 0.0,
+    seen: Seen | None = None,
+) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
+    """reply_model's call, per count vector, in its two parts: the chance of a call from doubt
+    and the chance of a cornered call (before `cornered` scales it); None when the seat has no
+    legal raise, so that calling is forced."""
+    doubt, options, _, _, stuck = _reply_parts(
+        rules_token(rules), palifico_round, dice_in_play, bidder_dice, bid_key(previous),
+        call_below, sharpness, credit, kappa, seen,
+    )  # fmt: skip
+    return (doubt, stuck) if options else None
 
 
 ReplyParts = tuple[

@@ -6,7 +6,8 @@ from that seat's side, and two traits of each opponent are learnt within the gam
 * **Calling threshold.** Facing bid B with hand h, the bid was `s` likely from h alone, and
   they either raised (did not call) or called. Under the logistic model of bots/belief.py
   the threshold is the most probable value on a grid from 0 (calls only the impossible) to
-  1 (calls everything), with a prior centred on the public anchor (call below 35%).
+  1 (calls everything), with a prior centred on the public anchor (call below 35%). A call
+  with no legal raise left was forced and is no evidence.
 * **Bid sharpness.** Each raise they made was one of the small raises open to them; under
   the softmax of bots/belief.py its chance depends on how much their hand supported it. The
   sharpness is read on a grid: strongly hand-led (the anchor), mildly, at random, or *away*
@@ -153,7 +154,10 @@ def _round_evidence(rules: Rules, result: RoundResult) -> tuple[Evidence, ...]:
         decisions.append((result.bids[i].seat, i - 1, False, credits[i]))
     if result.call == Call.CHALLENGE and result.caller is not None and result.bids:
         caller = result.caller
-        decisions.append((caller, len(result.bids) - 1, True, perceived(shown, caller, wild)))
+        # A call with no legal raise left was forced: it says nothing of the caller's threshold
+        # (a seat that never calls would be read as calling bids its hand made likely).
+        if _could_raise(rules, result, caller, in_play):
+            decisions.append((caller, len(result.bids) - 1, True, perceived(shown, caller, wild)))
     flat = tuple((0.0,) * len(SHARPNESSES) for _ in KAPPAS)
     pairs = tuple((placed.seat, placed.bid) for placed in result.bids)
     heads_up = sum(1 for n in result.dice_before if n) == 2
@@ -197,6 +201,18 @@ def _round_evidence(rules: Rules, result: RoundResult) -> tuple[Evidence, ...]:
             )
         out.append((seat, tuple(rows), picks, habit))
     return tuple(out)
+
+
+def _could_raise(rules: Rules, result: RoundResult, seat: int, in_play: int) -> bool:
+    """Whether `seat` had a legal raise over the round's last bid."""
+    lowest = lowest_bids_per_face(
+        rules,
+        result.bids[-1].bid,
+        dice_in_play=in_play,
+        palifico_round=result.palifico_round,
+        bidder_dice=result.dice_before[seat],
+    )
+    return any(low.quantity <= in_play for low in lowest.values())
 
 
 def _pick_evidence(

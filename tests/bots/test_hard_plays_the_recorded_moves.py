@@ -27,8 +27,11 @@ GAMES: tuple[tuple[Rules, str, int], ...] = (
         2,
     ),
 )
-#: Recorded from the play of d7b1dde, before the caches were keyed by numbers.
-RECORDED = "7f42a29aa0c4a81a"
+#: Recorded when hard came to check the follower's calls against its model (CHECK_CALLS;
+#: docs/bots.md, "This version: the follower's calls checked against the predictions").
+#: Before, from the play of d7b1dde on: 7f42a29aa0c4a81a, in more moves (the new play loses
+#: or wins some of these games sooner).
+RECORDED = "d8a8be5f43b2f7c4"
 
 
 def hards_moves() -> list[str]:
@@ -52,5 +55,5 @@ def hards_moves() -> list[str]:
 
 def test_hard_plays_the_moves_recorded_for_these_games() -> None:
     moves = hards_moves()
-    assert len(moves) > 100
+    assert len(moves) > 80
     assert hashlib.sha256("\n".join(moves).encode()).hexdigest()[:16] == RECORDED

