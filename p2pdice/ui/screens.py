@@ -95,18 +95,43 @@ def rule_or_alarm(alarm: str | None, glyphs: Glyphs, columns: int) -> list[Line]
 
 
 def keys_line(keys: Iterable[tuple[str, str]], columns: int) -> Line:
-    """The hint bar: `key label` pairs, as many as fit."""
+    """The hint bar: `key label` pairs, as many as fit. When they do not all fit, the last
+    pair (every screen ends with its way out: `q quit`, `Esc back`), and `?` help just
+    before it, still show, and the pairs before them are cut instead: a bar that hides how
+    to leave, or where every key is explained, strands the player."""
+    pairs = list(keys)
+    last: list[tuple[str, str]] = []
+    room = columns
+    if pairs and 1 + sum(_piece(p) + 2 for p in pairs) - 2 > columns:
+        last = [pairs.pop()]
+        if pairs and pairs[-1][0] == "?":
+            last.insert(0, pairs.pop())
+        room = columns - sum(_piece(p) + 2 for p in last)  # a gap before each kept pair
     line: Line = [("class:keybar", " ")]
     used = 1
-    for key, label in keys:
-        piece = width(key) + 1 + width(label)
-        if used + piece > columns:
+    for key, label in pairs:
+        if used + _piece((key, label)) > room:
             break
-        gap = min(2, columns - used - piece)  # the gap after the last key may fall off the edge
-        line += [("class:key", key), ("class:keybar", f" {label}" + " " * gap)]
-        used += piece + gap
+        line, used = _add_key(line, used, key, label, columns)
+    for key, label in last:
+        if used + _piece((key, label)) <= columns:
+            line, used = _add_key(line, used, key, label, columns)
     line.append(("class:keybar", " " * max(columns - used, 0)))
     return line
+
+
+def _piece(pair: tuple[str, str]) -> int:
+    return width(pair[0]) + 1 + width(pair[1])
+
+
+def _add_key(line: Line, used: int, key: str, label: str, columns: int) -> tuple[Line, int]:
+    piece = _piece((key, label))
+    gap = min(2, columns - used - piece)  # the gap after the last key may fall off the edge
+    return [
+        *line,
+        ("class:key", key),
+        ("class:keybar", f" {label}" + " " * gap),
+    ], used + piece + gap
 
 
 def squeeze(lines: list[Line], optional: set[int], height: int) -> list[Line]:

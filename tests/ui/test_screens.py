@@ -214,3 +214,26 @@ def test_no_key_but_q_acts_on_the_too_small_screen() -> None:
             assert c.mode() == "small" and not c.ui.help and not c.ui.entry.typed, keys
     c.ui.too_small = False
     assert c.mode() != "help"
+
+
+def test_a_key_bar_too_narrow_for_every_key_still_shows_help_and_quit() -> None:
+    keys = [
+        ("up/down", "qty"),
+        ("left/right", "face"),
+        ("Enter", "bid"),
+        ("l", "Liar"),
+        ("x", "Exact"),
+        ("u", "undo"),
+        ("Tab", "seat"),
+        ("r", "rounds"),
+        ("?", "help"),
+        ("q", "quit"),
+    ]
+    for columns in (80, 60, 30, 16):
+        bar = plain([keys_line(keys, columns)])
+        assert width(bar) == columns
+        assert bar.rstrip().endswith("? help  q quit"), bar
+    assert "u undo" not in plain([keys_line(keys, 80)])
+    # When every key fits, the bar is every key in order.
+    roomy = plain([keys_line(keys, 120)])
+    assert roomy.split() == [word for pair in keys for word in " ".join(pair).split()]
