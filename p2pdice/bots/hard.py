@@ -331,8 +331,13 @@ def _call_scales(view: SeatView, seats: list[int]) -> tuple[float, ...]:
     prior's share is left as it is: scaling its calls up measured no better.
     """
     rates = call_rates(view.results, view.bids)
+    return tuple(_call_scale(rates, seat) for seat in seats)
+
+
+def _call_scale(rates: dict[int, float], seat: int) -> float:
+    """_call_scales' factor for `seat`, from the call rates of `reads.call_rates`."""
     prior = no_call_rate()
-    return tuple(min(1.0, rates.get(seat, prior) / prior) for seat in seats)
+    return min(1.0, rates.get(seat, prior) / prior)
 
 
 @dataclass(frozen=True, slots=True)
@@ -786,7 +791,7 @@ def _options(
         top = min(view.dice_in_play, low.quantity + RAISE_STEPS)
         for quantity in range(low.quantity, top + 1):
             bid = shared_bid(quantity, face)
-            shown = _shown_after(shown_now, view, standing, bid)
+            shown = _shown_after(shown_now, seat, view.my_dice, standing, bid)
             credit = perceived(shown, nxt, wild) if follower.riding else NO_CREDIT
             seen = round_bids.seen_after(bid, nxt)[face - 1] if follower.reading else None
             called, passed = _raise_value(
@@ -903,7 +908,6 @@ def _call_checks(
     """Every check of `follower`'s modelled calls in `results`' heads-up rounds against us,
     each made with the read and call rate it had then (so a round's checks never change)."""
     rules = rules_of_token(rules_key)
-    prior = no_call_rate()
     checks: list[Check] = []
     for i, result in enumerate(results):
         dice = result.dice_before
@@ -913,8 +917,8 @@ def _call_checks(
             continue
         earlier = results[:i]
         read = opponent_reads(rules, earlier).get(follower, UNREAD) if ADAPT else UNREAD
-        rate = call_rates(earlier).get(follower, prior)
-        cornered = min(1.0, rate / prior) ** CORNERED_POWER if CORNERED_CALLS else 0.0
+        scale = _call_scale(call_rates(earlier), follower)
+        cornered = scale**CORNERED_POWER if CORNERED_CALLS else 0.0
         checks.extend(_round_checks(rules_key, result, read, cornered, me, follower))
     return tuple(checks)
 
@@ -975,8 +979,7 @@ def _round_checks(
             credit = NO_CREDIT
             seen = None
             if model == 1:
-                shown = {s: dict(held) for s, held in round_bids.shown.items()}
-                show(shown, me, dice[me], standing, placed.bid)
+                shown = _shown_after(round_bids.shown, me, dice[me], standing, placed.bid)
                 credit = perceived(shown, follower, wild)
             elif model == 2:
                 seen = round_bids.seen_after(placed.bid, follower)
@@ -992,13 +995,13 @@ def _round_checks(
                 float(model == 1),
                 seen,
             )
-            if parts is None:
+            if parts is None:  # forced: the same for every model
+                terms = []
                 break
             doubt, stuck = parts
             terms.append((weights[index], doubt[index], cornered * stuck[index]))
-        else:
-            if terms:
-                out.append((tuple(terms), called))
+        if terms:
+            out.append((tuple(terms), called))
     return tuple(out)
 
 
@@ -1009,13 +1012,11 @@ def _vector_index(n: int) -> dict[tuple[int, ...], int]:
 
 
 def _shown_after(
-    shown: dict[int, dict[int, int]], view: SeatView, standing: Bid | None, bid: Bid
+    shown: dict[int, dict[int, int]], seat: int, dice: int, standing: Bid | None, bid: Bid
 ) -> dict[int, dict[int, int]]:
-    """What every seat's bids show once we bid `bid` over `standing`."""
-    seat = view.seat
-    assert seat is not None
+    """What every seat's bids show once `seat`, holding `dice`, bids `bid` over `standing`."""
     out = {s: dict(held) for s, held in shown.items()}
-    show(out, seat, view.my_dice, standing, bid)
+    show(out, seat, dice, standing, bid)
     return out
 
 
@@ -1085,7 +1086,9 @@ def _lookahead(
             seen = None
             if model == 1:
                 credit = perceived(
-                    _shown_after(round_bids.shown, view, standing, bid), follower.seat, wild
+                    _shown_after(round_bids.shown, round_bids.me, view.my_dice, standing, bid),
+                    follower.seat,
+                    wild,
                 )
             elif model == 2:
                 seen = round_bids.seen_after(bid, follower.seat)

@@ -204,15 +204,17 @@ def _round_evidence(rules: Rules, result: RoundResult) -> tuple[Evidence, ...]:
 
 
 def _could_raise(rules: Rules, result: RoundResult, seat: int, in_play: int) -> bool:
-    """Whether `seat` had a legal raise over the round's last bid."""
-    lowest = lowest_bids_per_face(
-        rules,
-        result.bids[-1].bid,
-        dice_in_play=in_play,
-        palifico_round=result.palifico_round,
-        bidder_dice=result.dice_before[seat],
+    """Whether `seat` had a legal raise over the round's last bid (lowest_bids_per_face
+    leaves out every face with none)."""
+    return bool(
+        lowest_bids_per_face(
+            rules,
+            result.bids[-1].bid,
+            dice_in_play=in_play,
+            palifico_round=result.palifico_round,
+            bidder_dice=result.dice_before[seat],
+        )
     )
-    return any(low.quantity <= in_play for low in lowest.values())
 
 
 def _pick_evidence(

@@ -12,7 +12,7 @@ this opponent.
 The fit is a maximum a posteriori estimate under a normal prior whose mean, STRANGER_SHIFT,
 is where a stranger stands: below zero, since the model, whose threshold player answers a
 raise it doubts by calling, overpredicts the calls of players measured against `hard`
-(docs/bots.md, "This version: the follower's calls checked against the predictions"). A few
+(docs/bots.md, "This version: the follower's calls checked against the model"). A few
 checks that bear the model out bring the shift back towards zero.
 """
 
@@ -28,6 +28,7 @@ STRANGER_SHIFT = -0.7
 SHIFT_WIDTH = 1.0
 SHIFT_STEP = 0.05  #: resolution of the fitted shift
 SHIFT_LIMIT = 3.0  #: the shift is fitted within +-SHIFT_LIMIT
+COARSE_STEPS = 5  #: the first pass tries every fifth step, the second the steps around its best
 _EDGE = 1e-9
 
 #: One modelled call: per model of the follower (weight, chance of a call from doubt, chance
@@ -45,16 +46,7 @@ def shifted(chance: float, shift: float) -> float:
 
 def modelled_call(terms: Sequence[Term], shift: float) -> float:
     """The chance of a call under the mixture `terms`, every doubt moved by `shift`."""
-    total = 0.0
-    weight = 0.0
-    for w, doubt, cornered in terms:
-        moved = shifted(doubt, shift)
-        total += w * (moved + (1.0 - moved) * cornered)
-        weight += w
-    return total / weight if weight > 0.0 else 0.0
-
-
-COARSE_STEPS = 5  #: the first pass tries every fifth step, the second the steps around its best
+    return _mixed_call([(w, _logit(doubt), cornered) for w, doubt, cornered in terms], shift)
 
 
 @lru_cache(maxsize=4096)
@@ -73,13 +65,7 @@ def fitted_shift(checks: tuple[Check, ...]) -> float:
         shift = step * SHIFT_STEP
         total = -0.5 * ((shift - STRANGER_SHIFT) / SHIFT_WIDTH) ** 2
         for terms, called in prepared:
-            chance = 0.0
-            weight = 0.0
-            for w, logit, cornered in terms:
-                moved = 1.0 / (1.0 + math.exp(-(logit + shift)))
-                chance += w * (moved + (1.0 - moved) * cornered)
-                weight += w
-            p = min(1.0 - _EDGE, max(_EDGE, chance / weight if weight > 0.0 else 0.0))
+            p = min(1.0 - _EDGE, max(_EDGE, _mixed_call(terms, shift)))
             total += math.log(p if called else 1.0 - p)
         return total
 
@@ -88,6 +74,17 @@ def fitted_shift(checks: tuple[Check, ...]) -> float:
     coarse = max(range(-limit, limit + 1, COARSE_STEPS), key=score)
     low, high = max(-limit, coarse - COARSE_STEPS + 1), min(limit, coarse + COARSE_STEPS - 1)
     return max(range(low, high + 1), key=score) * SHIFT_STEP
+
+
+def _mixed_call(terms: Sequence[tuple[float, float, float]], shift: float) -> float:
+    """modelled_call over (weight, logit of the call from doubt, cornered call) terms."""
+    total = 0.0
+    weight = 0.0
+    for w, logit, cornered in terms:
+        moved = 1.0 / (1.0 + math.exp(-(logit + shift)))
+        total += w * (moved + (1.0 - moved) * cornered)
+        weight += w
+    return total / weight if weight > 0.0 else 0.0
 
 
 def _logit(chance: float) -> float:

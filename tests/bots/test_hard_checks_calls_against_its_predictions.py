@@ -4,7 +4,6 @@ gave them at the hand each reveal showed, and moves the model's calls by what it
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 
@@ -127,14 +126,9 @@ def test_each_check_is_the_look_aheads_own_chance_at_the_hand_shown() -> None:
             for model, weights in enumerate(components):
                 if not priors[model]:
                     continue
-                view = replace(
-                    views[0],
-                    dice=dice,
-                    bids=result.bids[:k],
-                    palifico_round=result.palifico_round,
-                )
+                standing = result.bids[k - 1].bid if k else None
                 credit = hard_module.perceived(
-                    hard_module._shown_after(round_bids.shown, view, view.standing_bid, placed.bid),
+                    hard_module._shown_after(round_bids.shown, 0, dice[0], standing, placed.bid),
                     1,
                     True,
                 )

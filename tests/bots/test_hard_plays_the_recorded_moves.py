@@ -28,7 +28,7 @@ GAMES: tuple[tuple[Rules, str, int], ...] = (
     ),
 )
 #: Recorded when hard came to check the follower's calls against its model (CHECK_CALLS;
-#: docs/bots.md, "This version: the follower's calls checked against the predictions").
+#: docs/bots.md, "This version: the follower's calls checked against the model").
 #: Before, from the play of d7b1dde on: 7f42a29aa0c4a81a, in more moves (the new play loses
 #: or wins some of these games sooner).
 RECORDED = "d8a8be5f43b2f7c4"
