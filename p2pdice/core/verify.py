@@ -36,12 +36,11 @@ class Failure:
     detail: str
 
     def describe(self) -> str:
-        where = (
-            f"entry {self.index} (line {self.index + 1})"
-            if self.index is not None
-            else "the transcript"
-        )
-        return f"{where}: {self.reason}: {self.detail}"
+        if self.index is None:
+            return f"the transcript: {self.reason}: {self.detail}"
+        # The checks that raise name the entry themselves ("entry 10: ..."); said once is enough.
+        detail = self.detail.removeprefix(f"entry {self.index}: ")
+        return f"entry {self.index} (line {self.index + 1}): {self.reason}: {detail}"
 
 
 #: The host's acts a report counts (`host_acts`), by the kind of the table's note: `returned`
