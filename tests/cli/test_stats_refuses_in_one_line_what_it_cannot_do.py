@@ -37,3 +37,22 @@ def test_json_with_a_plot_is_refused(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["stats", "--home", str(tmp_path), "--json", "--plot"]) == 2
     out = capsys.readouterr()
     assert out.out == "" and "--plot: not with --json" in out.err
+
+
+def test_an_export_folder_it_cannot_write_into_is_named_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Where a game's file would go stands a folder: the write fails as on a read-only or
+    # full disk (as root, permissions alone would not stop it).
+    home = tmp_path / "home"
+    game = str(EXAMPLES / "game.jsonl")
+    first = tmp_path / "first"
+    assert main(["stats", "--home", str(home), "--import", game, "--export", str(first)]) == 0
+    (name,) = [p.name for p in first.iterdir()]
+    blocked = tmp_path / "blocked"
+    (blocked / name).mkdir(parents=True)
+    capsys.readouterr()
+    assert main(["stats", "--home", str(home), "--export", str(blocked)]) == 2
+    err = capsys.readouterr().err
+    assert f"--export: cannot write into {blocked}: " in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
