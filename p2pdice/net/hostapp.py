@@ -14,15 +14,16 @@ is due, after the people. Until then the seats promised to the `--cpu` CPUs are 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import web
 
@@ -557,16 +558,32 @@ def release_memory() -> None:
     objects here), once per table closed, and Python makes such collections on its own during
     play anyway. malloc_trim takes under a millisecond.
     """
-    import ctypes
-    import ctypes.util
     import gc
 
     gc.collect()
-    name = ctypes.util.find_library("c")
-    if name:
-        libc = ctypes.CDLL(name)
-        if hasattr(libc, "malloc_trim"):
-            libc.malloc_trim(0)
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's malloc_trim, found among the symbols the process already has loaded; None
+    where the C library has none (musl, macOS). Not by ctypes.util.find_library: that runs
+    `ldconfig -p` in a subprocess, and forking a large process on the loop stalled it for over
+    0.1 s on a loaded machine."""
+    import ctypes
+
+    try:
+        process = ctypes.CDLL(None)
+    except OSError:  # pragma: no cover - no dynamic loader to ask
+        return None
+    trim = getattr(process, "malloc_trim", None)
+    if trim is None:
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return cast("Callable[[int], int]", trim)
 
 
 class HostService:
